@@ -1,0 +1,1 @@
+"""gammon: backgammon rules, engine and play server."""

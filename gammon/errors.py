@@ -1,0 +1,70 @@
+"""The exceptions gammon raises.
+
+Every error caused by bad input is a :class:`ValueError` subclass, so callers can
+catch one family (as in python-chess); the message always says what was wrong.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "GammonError",
+    "InvalidPositionError",
+    "InvalidDiceError",
+    "InvalidIdError",
+    "PositionIdError",
+    "MatchIdError",
+    "XgidError",
+    "InvalidPlayError",
+    "IllegalPlayError",
+    "IllegalActionError",
+    "MatFileError",
+    "UnknownVariantError",
+]
+
+
+class GammonError(Exception):
+    """Base class of every exception raised by gammon."""
+
+
+class InvalidPositionError(GammonError, ValueError):
+    """A board that cannot exist: wrong checker counts, both sides on one point..."""
+
+
+class InvalidDiceError(GammonError, ValueError):
+    """Dice that are not two numbers from 1 to 6."""
+
+
+class InvalidIdError(GammonError, ValueError):
+    """A position or match identifier that cannot be decoded."""
+
+
+class PositionIdError(InvalidIdError):
+    """A malformed GNU Backgammon Position ID."""
+
+
+class MatchIdError(InvalidIdError):
+    """A malformed GNU Backgammon Match ID."""
+
+
+class XgidError(InvalidIdError):
+    """A malformed eXtreme Gammon XGID string."""
+
+
+class InvalidPlayError(GammonError, ValueError):
+    """Move notation that cannot be read at all (``"13-x"``)."""
+
+
+class IllegalPlayError(GammonError, ValueError):
+    """A readable play that the rules forbid; the message says which rule."""
+
+
+class IllegalActionError(GammonError, ValueError):
+    """A game, match or session action that is not allowed in the current state."""
+
+
+class MatFileError(GammonError, ValueError):
+    """A .mat match file that cannot be read."""
+
+
+class UnknownVariantError(GammonError, ValueError):
+    """A variant name gammon does not know."""

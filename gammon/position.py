@@ -1,0 +1,326 @@
+"""The board: an immutable :class:`Position`, always seen from the player on roll.
+
+>>> start = Position.initial()
+>>> start.id
+'4HPwATDgc/ABMA'
+>>> start.pips()
+(167, 167)
+>>> len(start.plays((3, 1)))
+16
+>>> str(start.parse_play("8/5 6/5", (3, 1)))
+'8/5 6/5'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Final
+
+from gammon import movegen
+from gammon.errors import InvalidDiceError, InvalidPositionError
+from gammon.variants import Variant, find_variant
+
+if TYPE_CHECKING:
+    from gammon.play import Play
+
+__all__ = ["Position", "Dice", "validate_dice", "ALL_ROLLS"]
+
+Dice = tuple[int, int]
+
+#: The 21 distinct rolls, with how many of the 36 throws give each.
+ALL_ROLLS: Final[tuple[tuple[Dice, int], ...]] = tuple(
+    ((high, low), 1 if high == low else 2) for high in range(1, 7) for low in range(1, high + 1)
+)
+
+_SIDE = movegen.SIDE
+_OFF = movegen.OFF
+_BAR = movegen.BAR
+_WAITING = movegen.WAITING
+
+
+def validate_dice(dice: Iterable[int]) -> Dice:
+    """Check a roll and return it as a tuple of two ints."""
+    try:
+        values = tuple(dice)
+    except TypeError:
+        raise InvalidDiceError(f"dice must be a pair of numbers, got {dice!r}") from None
+    if len(values) != 2:
+        raise InvalidDiceError(f"a roll is two dice, got {len(values)}: {values!r}")
+    for value in values:
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
+            raise InvalidDiceError(f"each die must be a number from 1 to 6, got {value!r}")
+    return values[0], values[1]
+
+
+class Position:
+    """Where every checker stands, seen from the player on roll (R1).
+
+    Each side is given as 25 counts from its owner's own side: index 0 is the
+    owner's 1-point, index 23 the 24-point and index 24 the bar (R1: the bar is
+    point 25).  Checkers not on the board are borne off, except in acey-deucey
+    where ``waiting`` counts those still to be entered (R14).
+    """
+
+    __slots__ = ("_board",)
+
+    _board: bytes
+
+    def __init__(
+        self,
+        mine: Sequence[int],
+        theirs: Sequence[int],
+        *,
+        waiting: tuple[int, int] = (0, 0),
+        checkers: int = 15,
+    ) -> None:
+        board = bytearray(2 * _SIDE)
+        for side, counts in enumerate((mine, theirs)):
+            if len(counts) != 25:
+                raise InvalidPositionError(
+                    f"a side needs 25 counts (points 1-24 and the bar), got {len(counts)}"
+                )
+            base = side * _SIDE
+            for index, count in enumerate(counts):
+                if not isinstance(count, int) or count < 0:
+                    raise InvalidPositionError(
+                        f"checker counts must be whole numbers >= 0, got {count!r}"
+                    )
+                board[base + index + 1] = min(count, 127)
+            board[base + _WAITING] = waiting[side]
+            on_board = sum(counts) + waiting[side]
+            if on_board > checkers:
+                who = "player on roll" if side == 0 else "opponent"
+                raise InvalidPositionError(
+                    f"the {who} has {on_board} checkers, more than the {checkers} of a side"
+                )
+            board[base + _OFF] = checkers - on_board
+        for point in range(1, 25):
+            if board[point] and board[_SIDE + 25 - point]:
+                raise InvalidPositionError(
+                    f"both sides have checkers on the same point "
+                    f"(point {point} of the player on roll)"
+                )
+        self._board = bytes(board)
+
+    @classmethod
+    def _from_board(cls, board: bytes) -> Position:
+        """Wrap a 54-byte board from the generator without checking it again."""
+        position = object.__new__(cls)
+        position._board = board
+        return position
+
+    @classmethod
+    def from_points(
+        cls,
+        mine: Mapping[int, int],
+        theirs: Mapping[int, int],
+        *,
+        waiting: tuple[int, int] = (0, 0),
+        checkers: int = 15,
+    ) -> Position:
+        """Build a position from ``{point: count}`` maps (point 25 is the bar).
+
+        >>> Position.from_points({6: 2}, {6: 2}, checkers=2).pips()
+        (12, 12)
+        """
+        sides: list[list[int]] = []
+        for points in (mine, theirs):
+            counts = [0] * 25
+            for point, count in points.items():
+                if not isinstance(point, int) or not 1 <= point <= 25:
+                    raise InvalidPositionError(
+                        f"points are numbered 1-24 and 25 for the bar, got {point!r}"
+                    )
+                counts[point - 1] = count
+            sides.append(counts)
+        return cls(sides[0], sides[1], waiting=waiting, checkers=checkers)
+
+    @classmethod
+    def initial(cls, variant: str | Variant = "standard") -> Position:
+        """The starting position of a variant (R2, R14)."""
+        return find_variant(variant).initial_position()
+
+    @classmethod
+    def from_id(cls, position_id: str, *, checkers: int = 15) -> Position:
+        """Decode a GNU Backgammon Position ID; the first side encoded is on roll.
+
+        >>> Position.from_id("4HPwATDgc/ABMA") == Position.initial()
+        True
+        """
+        from gammon.ids import decode_position_id
+
+        mine, theirs = decode_position_id(position_id)
+        return cls(mine, theirs, checkers=checkers)
+
+    @property
+    def id(self) -> str:
+        """The GNU Backgammon Position ID, with the player on roll as GNU's player on roll."""
+        from gammon.ids import encode_position_id
+
+        if self._board[_WAITING] or self._board[_SIDE + _WAITING]:
+            raise InvalidPositionError(
+                "a Position ID cannot hold acey-deucey checkers that have not entered yet"
+            )
+        return encode_position_id(self.mine, self.theirs)
+
+    # -- the board ---------------------------------------------------------
+
+    @property
+    def mine(self) -> tuple[int, ...]:
+        """The player on roll's 25 counts (points 1-24, then the bar)."""
+        return tuple(self._board[1:26])
+
+    @property
+    def theirs(self) -> tuple[int, ...]:
+        """The opponent's 25 counts, from the opponent's own side."""
+        return tuple(self._board[_SIDE + 1 : _SIDE + 26])
+
+    @property
+    def bar(self) -> tuple[int, int]:
+        """Checkers on the bar: (player on roll, opponent)."""
+        return self._board[_BAR], self._board[_SIDE + _BAR]
+
+    @property
+    def off(self) -> tuple[int, int]:
+        """Checkers borne off: (player on roll, opponent)."""
+        return self._board[_OFF], self._board[_SIDE + _OFF]
+
+    @property
+    def waiting(self) -> tuple[int, int]:
+        """Acey-deucey checkers not yet entered: (player on roll, opponent)."""
+        return self._board[_WAITING], self._board[_SIDE + _WAITING]
+
+    @property
+    def checkers(self) -> int:
+        """Checkers per side (15, or 3 in hypergammon)."""
+        return sum(self._board[:_SIDE])
+
+    def point(self, point: int) -> int:
+        """Checkers on ``point`` (numbered by the player on roll): mine > 0, theirs < 0.
+
+        >>> start = Position.initial()
+        >>> start.point(6), start.point(1), start.point(19)
+        (5, -2, -5)
+        """
+        if not 1 <= point <= 24:
+            raise ValueError(f"points are numbered 1-24, got {point}")
+        mine = self._board[point]
+        return mine if mine else -self._board[_SIDE + 25 - point]
+
+    def pips(self) -> tuple[int, int]:
+        """Pip counts (R2): player on roll first; bar and waiting checkers count 25."""
+        board = self._board
+        result = []
+        for base in (0, _SIDE):
+            total = 25 * (board[base + _BAR] + board[base + _WAITING])
+            for point in range(1, 25):
+                total += point * board[base + point]
+            result.append(total)
+        return result[0], result[1]
+
+    def swapped(self) -> Position:
+        """The same board seen from the other side (the opponent now on roll)."""
+        return Position._from_board(self._board[_SIDE:] + self._board[:_SIDE])
+
+    def is_contact(self) -> bool:
+        """Whether any checker of one side still has to pass one of the other's."""
+        board = self._board
+        my_back = max(
+            (p for p in range(26, 0, -1) if board[p]), default=0
+        )
+        their_back = max(
+            (p for p in range(26, 0, -1) if board[_SIDE + p]), default=0
+        )
+        # A waiting checker enters from the same place as the bar.
+        my_back = min(my_back, 25)
+        their_back = min(their_back, 25)
+        return my_back + their_back > 25
+
+    def winner(self) -> int | None:
+        """0 if the player on roll has borne off every checker, 1 for the opponent."""
+        total = self.checkers
+        if self._board[_OFF] == total:
+            return 0
+        if self._board[_SIDE + _OFF] == total:
+            return 1
+        return None
+
+    def win_value(self) -> int:
+        """1, 2 or 3 for a single, gammon or backgammon win (R9); 0 while play goes on."""
+        winner = self.winner()
+        if winner is None:
+            return 0
+        loser = _SIDE * (1 - winner)
+        board = self._board
+        if board[loser + _OFF]:
+            return 1
+        # Backgammon: a loser's checker on the bar or in the winner's home board,
+        # which is the loser's 19- to 24-point (or not yet entered at all).
+        if board[loser + _BAR] or board[loser + _WAITING] or any(
+            board[loser + p] for p in range(19, 25)
+        ):
+            return 3
+        return 2
+
+    # -- plays -------------------------------------------------------------
+
+    def plays(self, dice: Iterable[int]) -> list[Play]:
+        """Every legal play of the roll, one per distinct resulting position (R4-R8).
+
+        With no legal move the list holds one empty play: the turn is lost (R5, R7).
+        """
+        from gammon.play import Play
+
+        die1, die2 = validate_dice(dice)
+        boards, moves, count, used = movegen.generate(self._board, die1, die2)
+        size = 2 * _SIDE
+        make = Play._from_generator
+        return [
+            make(self, (die1, die2), boards[i * size : (i + 1) * size], moves[i * 12 : i * 12 + 3 * used])
+            for i in range(count)
+        ]
+
+    def parse_play(self, text: str, dice: Iterable[int]) -> Play:
+        """The legal play that ``text`` names, or an error saying why it is illegal."""
+        from gammon.notation import parse_play
+
+        return parse_play(self, text, validate_dice(dice))
+
+    def shots(self, point: int | None = None) -> int:
+        """How many of the 36 rolls let the player on roll hit (R6, R15).
+
+        ``point`` is a blot's point as the player on roll numbers it; without it,
+        any blot counts.
+
+        >>> Position.from_points({13: 1}, {18: 1}, checkers=1).shots(7)
+        17
+        """
+        if point is not None and not 1 <= point <= 24:
+            raise ValueError(f"points are numbered 1-24, got {point}")
+        total = 0
+        for dice, weight in ALL_ROLLS:
+            for play in self.plays(dice):
+                if any(m.hit and (point is None or m.target == point) for m in play.moves):
+                    total += weight
+                    break
+        return total
+
+    # -- dunder ------------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Position) and self._board == other._board
+
+    def __hash__(self) -> int:
+        return hash(self._board)
+
+    def __repr__(self) -> str:
+        if self.waiting != (0, 0):
+            return f"Position({list(self.mine)}, {list(self.theirs)}, waiting={self.waiting})"
+        if self.checkers != 15:
+            return f"Position.from_id({self.id!r}, checkers={self.checkers})"
+        return f"Position.from_id({self.id!r})"
+
+    def __str__(self) -> str:
+        from gammon.diagram import draw
+
+        return draw(self)
