@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit  # type: ignore[import-untyped]
+from numba import njit
 
 __all__ = ["BOARD_SIZE", "SIDE", "OFF", "BAR", "WAITING", "generate"]
 
@@ -39,7 +39,7 @@ _INITIAL_CAPACITY = 32
 _HASH_BITS = 8  # 256 slots; doubled whenever it becomes half full.
 
 
-@njit(cache=True, nogil=True)  # type: ignore[untyped-decorator]
+@njit(cache=True, nogil=True)
 def _try_move(board: Any, source: int, die: int, move_row: Any) -> bool:
     """Move one checker from ``source`` by ``die`` if legal; record it in ``move_row``."""
     if board[source] == 0:
@@ -81,7 +81,7 @@ def _try_move(board: Any, source: int, die: int, move_row: Any) -> bool:
     return True
 
 
-@njit(cache=True, nogil=True)  # type: ignore[untyped-decorator]
+@njit(cache=True, nogil=True)
 def _undo_move(board: Any, move_row: Any) -> None:
     source = move_row[0]
     target = move_row[1]
@@ -95,7 +95,7 @@ def _undo_move(board: Any, move_row: Any) -> None:
             board[SIDE + BAR] -= 1
 
 
-@njit(cache=True, nogil=True)  # type: ignore[untyped-decorator]
+@njit(cache=True, nogil=True)
 def _board_hash(board: Any) -> np.uint64:
     h = np.uint64(1469598103934665603)
     for i in range(BOARD_SIZE):
@@ -103,7 +103,7 @@ def _board_hash(board: Any) -> np.uint64:
     return h
 
 
-@njit(cache=True, nogil=True)  # type: ignore[untyped-decorator]
+@njit(cache=True, nogil=True)
 def _grow(out_boards: Any, out_moves: Any, out_used: Any, count: int) -> tuple[Any, Any, Any]:
     capacity = 2 * out_boards.shape[0]
     boards = np.empty((capacity, BOARD_SIZE), dtype=np.int8)
@@ -115,7 +115,7 @@ def _grow(out_boards: Any, out_moves: Any, out_used: Any, count: int) -> tuple[A
     return boards, moves, used
 
 
-@njit(cache=True, nogil=True)  # type: ignore[untyped-decorator]
+@njit(cache=True, nogil=True)
 def _rehash(out_boards: Any, count: int, size: int) -> Any:
     table = np.full(size, -1, dtype=np.int64)
     mask = size - 1
@@ -127,7 +127,7 @@ def _rehash(out_boards: Any, count: int, size: int) -> Any:
     return table
 
 
-@njit(cache=True, nogil=True)  # type: ignore[untyped-decorator]
+@njit(cache=True, nogil=True)
 def _generate(board_in: Any, die1: int, die2: int) -> tuple[Any, Any, int]:
     board = board_in.copy()
     is_double = die1 == die2
@@ -159,7 +159,9 @@ def _generate(board_in: Any, die1: int, die2: int) -> tuple[Any, Any, int]:
                 while k < n_sources:
                     source = _SOURCE_ORDER[k]
                     k += 1
-                    if board[source] > 0 and _try_move(board, source, dice_seq[depth], moves[depth]):
+                    if board[source] > 0 and _try_move(
+                        board, source, dice_seq[depth], moves[depth]
+                    ):
                         next_k[depth] = k
                         moved[depth] = True
                         depth += 1

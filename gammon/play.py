@@ -45,38 +45,62 @@ class Move:
         return f"{source}/{target}{'*' if self.hit else ''}"
 
 
+class _Batch:
+    """What all plays of one roll share: the start, the dice and the generator's output."""
+
+    __slots__ = ("boards", "dice", "moves", "start", "used")
+
+    def __init__(self, start: Position, dice: Dice, boards: bytes, moves: bytes, used: int) -> None:
+        self.start = start
+        self.dice = dice
+        self.boards = boards
+        self.moves = moves
+        self.used = used
+
+
+_BOARD_SIZE = 54
+_MOVE_BYTES = 12
+
+
 class Play:
     """One whole turn: the moves of every die played, and the position they lead to.
 
     Plays come from :meth:`Position.plays`; two plays are equal when they start
     from the same position and end in the same one, which is what makes them the
-    same play whatever order the checkers were moved in.
+    same play whatever order the checkers were moved in.  A play is a view into
+    the generator's output, decoded only when asked, because the bot makes
+    thousands and looks at most of them only once.
     """
 
-    __slots__ = ("_board", "_moves", "_raw_moves", "_start", "dice")
+    __slots__ = ("_batch", "_index", "_moves")
 
-    _start: Position
-    _board: bytes
-    _raw_moves: bytes
-    _moves: tuple[Move, ...] | None
-    dice: Dice
+    _batch: _Batch
+    _index: int
+    _moves: tuple[Move, ...]
 
-    @classmethod
-    def _from_generator(
-        cls, start: Position, dice: Dice, board: bytes, raw_moves: bytes
-    ) -> Play:
-        play = object.__new__(cls)
-        play._start = start
-        play.dice = dice
-        play._board = board
-        play._raw_moves = raw_moves
-        play._moves = None
-        return play
+    def __init__(self, batch: _Batch, index: int) -> None:
+        self._batch = batch
+        self._index = index
 
     @property
     def start(self) -> Position:
         """The position before the play."""
-        return self._start
+        return self._batch.start
+
+    @property
+    def dice(self) -> Dice:
+        """The roll this play uses."""
+        return self._batch.dice
+
+    @property
+    def _board(self) -> bytes:
+        offset = self._index * _BOARD_SIZE
+        return self._batch.boards[offset : offset + _BOARD_SIZE]
+
+    @property
+    def _raw_moves(self) -> bytes:
+        offset = self._index * _MOVE_BYTES
+        return self._batch.moves[offset : offset + 3 * self._batch.used]
 
     @property
     def position(self) -> Position:
@@ -88,7 +112,9 @@ class Play:
     @property
     def moves(self) -> tuple[Move, ...]:
         """The moves in the order they can be played, one per die used."""
-        if self._moves is None:
+        try:
+            return self._moves
+        except AttributeError:
             raw = self._raw_moves
             # The generator stores a waiting acey-deucey checker as source 26;
             # it enters from the same place as the bar.
@@ -96,17 +122,18 @@ class Play:
                 Move(min(raw[i], BAR_POINT), raw[i + 1], bool(raw[i + 2]))
                 for i in range(0, len(raw), 3)
             )
-        return self._moves
+            return self._moves
 
     @property
     def is_pass(self) -> bool:
         """No die could be played: the turn is lost (R5, R7)."""
-        return not self._raw_moves
+        return self._batch.used == 0
 
     @property
     def hits(self) -> int:
         """How many opposing blots the play sends to the bar (R6)."""
-        return sum(self._raw_moves[i + 2] for i in range(0, len(self._raw_moves), 3))
+        raw = self._raw_moves
+        return sum(raw[i + 2] for i in range(0, len(raw), 3))
 
     def __str__(self) -> str:
         from gammon.notation import format_moves
@@ -114,13 +141,14 @@ class Play:
         return format_moves(self.moves)
 
     def __repr__(self) -> str:
-        return f"<Play {self} with {self.dice[0]}-{self.dice[1]}>"
+        dice = self._batch.dice
+        return f"<Play {self} with {dice[0]}-{dice[1]}>"
 
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, Play)
             and self._board == other._board
-            and self._start == other._start
+            and self._batch.start == other._batch.start
         )
 
     def __hash__(self) -> int:

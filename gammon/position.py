@@ -225,12 +225,8 @@ class Position:
     def is_contact(self) -> bool:
         """Whether any checker of one side still has to pass one of the other's."""
         board = self._board
-        my_back = max(
-            (p for p in range(26, 0, -1) if board[p]), default=0
-        )
-        their_back = max(
-            (p for p in range(26, 0, -1) if board[_SIDE + p]), default=0
-        )
+        my_back = max((p for p in range(26, 0, -1) if board[p]), default=0)
+        their_back = max((p for p in range(26, 0, -1) if board[_SIDE + p]), default=0)
         # A waiting checker enters from the same place as the bar.
         my_back = min(my_back, 25)
         their_back = min(their_back, 25)
@@ -256,8 +252,10 @@ class Position:
             return 1
         # Backgammon: a loser's checker on the bar or in the winner's home board,
         # which is the loser's 19- to 24-point (or not yet entered at all).
-        if board[loser + _BAR] or board[loser + _WAITING] or any(
-            board[loser + p] for p in range(19, 25)
+        if (
+            board[loser + _BAR]
+            or board[loser + _WAITING]
+            or any(board[loser + p] for p in range(19, 25))
         ):
             return 3
         return 2
@@ -269,16 +267,12 @@ class Position:
 
         With no legal move the list holds one empty play: the turn is lost (R5, R7).
         """
-        from gammon.play import Play
+        from gammon.play import Play, _Batch
 
         die1, die2 = validate_dice(dice)
         boards, moves, count, used = movegen.generate(self._board, die1, die2)
-        size = 2 * _SIDE
-        make = Play._from_generator
-        return [
-            make(self, (die1, die2), boards[i * size : (i + 1) * size], moves[i * 12 : i * 12 + 3 * used])
-            for i in range(count)
-        ]
+        batch = _Batch(self, (die1, die2), boards, moves, used)
+        return list(map(Play, [batch] * count, range(count)))
 
     def parse_play(self, text: str, dice: Iterable[int]) -> Play:
         """The legal play that ``text`` names, or an error saying why it is illegal."""

@@ -41,8 +41,9 @@ class Variant:
         from gammon.position import Position
 
         if self.acey_deucey:
-            return Position([0] * 25, [0] * 25, waiting=(self.checkers, self.checkers),
-                            checkers=self.checkers)
+            return Position(
+                [0] * 25, [0] * 25, waiting=(self.checkers, self.checkers), checkers=self.checkers
+            )
         points = dict(self.start)
         return Position.from_points(points, points, checkers=self.checkers)
 

@@ -1,0 +1,1 @@
+"""Measurement scripts: each prints its figures next to a baseline run in the same process."""

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The main job: installs gammon into .venv on first use, then plays.
+set -euo pipefail
+cd "$(dirname "$0")"
+if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+fi
+stamp=.venv/.installed-run-$(sha256sum pyproject.toml | cut -c1-16)
+if [ ! -e "$stamp" ]; then
+    .venv/bin/python -m pip install --quiet --upgrade pip
+    .venv/bin/python -m pip install --quiet -e .
+    touch "$stamp"
+fi
+exec .venv/bin/gammon play "$@"
