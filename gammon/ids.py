@@ -1,0 +1,469 @@
+"""GNU Backgammon's Position ID and Match ID, as pure functions on plain data.
+
+These two strings are how positions are pasted between GNU Backgammon, forums and
+other programs, so they must be byte-for-byte identical to what GNU Backgammon
+writes and reads.
+
+Board convention: a board is a pair ``(mine, theirs)`` of 25 checker counts, each
+from its owner's own side (index 0 = that player's 1-point ... index 23 = 24-point,
+index 24 = bar); ``mine`` is the player on roll and borne-off checkers are implicit.
+A point ``n`` of mine is the opponent's point ``25 - n``, so ``mine[i]`` and
+``theirs[23 - i]`` are the same point.
+
+Position ID bit order. The GNU manual says the key starts with the player on roll,
+but GNU Backgammon's code (``PositionKey`` over ``anBoard[0]`` then ``anBoard[1]``,
+with ``anBoard[1]`` the player on roll) writes the *opponent* first. We follow the
+code: the first half of the key is ``theirs``, the second half ``mine``. This was
+checked against the gnubg-nn package, which is built from GNU Backgammon's sources
+(see ``tests/test_ids.py``).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import operator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+
+from gammon.errors import MatchIdError, PositionIdError
+
+__all__ = [
+    "MATCH_ID_LENGTH",
+    "POSITION_ID_LENGTH",
+    "GameState",
+    "MatchIdFields",
+    "decode_match_id",
+    "decode_position_id",
+    "encode_match_id",
+    "encode_position_id",
+]
+
+POSITION_ID_LENGTH = 14
+"""Characters in a Position ID: 80 bits of key in base64, ``==`` padding dropped."""
+
+MATCH_ID_LENGTH = 12
+"""Characters in a Match ID: 72 bits (9 bytes) of key in base64."""
+
+_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+_B64_INDEX = {c: i for i, c in enumerate(_B64)}
+_POINTS = 25  # 24 points and the bar
+_MAX_CHECKERS = 15
+_KEY_BITS = 80
+_MAX_15_BITS = (1 << 15) - 1
+
+
+# ---------------------------------------------------------------------------
+# Position ID
+# ---------------------------------------------------------------------------
+
+
+def _side_counts(side: Sequence[int], who: str) -> tuple[int, ...]:
+    """Checks one side's 25 counts and returns them as a tuple of plain ints."""
+    if len(side) != _POINTS:
+        raise PositionIdError(f"the board for {who} must have 25 entries, got {len(side)}")
+    counts: list[int] = []
+    for i, value in enumerate(side):
+        try:
+            n = operator.index(value)
+        except TypeError:
+            raise PositionIdError(
+                f"the board for {who} must hold integers, got {value!r} at index {i}"
+            ) from None
+        if n < 0:
+            raise PositionIdError(f"the board for {who} has {n} checkers at index {i}")
+        counts.append(n)
+    total = sum(counts)
+    if total > _MAX_CHECKERS:
+        raise PositionIdError(f"the board has {total} checkers for {who} (at most {_MAX_CHECKERS})")
+    return tuple(counts)
+
+
+def _check_no_shared_point(mine: Sequence[int], theirs: Sequence[int], prefix: str) -> None:
+    """Rejects a point occupied by both sides, which no real position has."""
+    for i in range(24):
+        if mine[i] and theirs[23 - i]:
+            raise PositionIdError(
+                f"{prefix} has checkers of both players on one point "
+                f"(the player on roll's {i + 1}-point, the opponent's {24 - i}-point)"
+            )
+
+
+def encode_position_id(mine: Sequence[int], theirs: Sequence[int]) -> str:
+    """Returns GNU Backgammon's 14-character Position ID of a board.
+
+    ``mine`` is the player on roll. Raises :class:`PositionIdError` for a board
+    that no Position ID can describe.
+
+    >>> start = [0] * 25
+    >>> start[5], start[7], start[12], start[23] = 5, 3, 5, 2
+    >>> encode_position_id(start, start)
+    '4HPwATDgc/ABMA'
+    >>> encode_position_id([1] + [0] * 24, [0] * 25)
+    'AAAAAgAAAAAAAA'
+    """
+    mine_counts = _side_counts(mine, "the player on roll")
+    theirs_counts = _side_counts(theirs, "the opponent")
+    _check_no_shared_point(mine_counts, theirs_counts, "the board")
+    key = 0
+    bit = 0
+    for side in (theirs_counts, mine_counts):
+        for n in side:
+            key |= ((1 << n) - 1) << bit  # n ones, then the separating zero
+            bit += n + 1
+    text = base64.b64encode(key.to_bytes(_KEY_BITS // 8, "little")).decode("ascii")
+    return text.rstrip("=")
+
+
+def _check_alphabet(text: str, what: str, error: type[ValueError]) -> None:
+    """Names the first character that is not standard base64."""
+    for i, c in enumerate(text):
+        if c not in _B64_INDEX:
+            raise error(
+                f"{what} has an invalid character {c!r} at position {i + 1} "
+                "(expected A-Z, a-z, 0-9, + or /)"
+            )
+
+
+def decode_position_id(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Returns the board ``(mine, theirs)`` of a GNU Backgammon Position ID.
+
+    Surrounding whitespace is ignored; anything else that GNU Backgammon would
+    not write (wrong length, stray bits, more than 15 checkers a side, a point
+    held by both sides) raises :class:`PositionIdError` naming the problem.
+
+    >>> mine, theirs = decode_position_id("4HPwATDgc/ABMA")
+    >>> mine == theirs
+    True
+    >>> {i + 1: n for i, n in enumerate(mine) if n}
+    {6: 5, 8: 3, 13: 5, 24: 2}
+    >>> decode_position_id("4HPwATDgc")
+    Traceback (most recent call last):
+    ...
+    gammon.errors.PositionIdError: Position ID must be 14 characters, got 9
+    """
+    text = text.strip()
+    if len(text) != POSITION_ID_LENGTH:
+        raise PositionIdError(
+            f"Position ID must be {POSITION_ID_LENGTH} characters, got {len(text)}"
+        )
+    _check_alphabet(text, "Position ID", PositionIdError)
+    last = text[-1]
+    if _B64_INDEX[last] & 0x0F:
+        raise PositionIdError(
+            f"Position ID cannot end in {last!r}: its last character carries only 2 bits "
+            "and must be one of A, Q, g or w"
+        )
+    try:
+        raw = base64.b64decode(text + "==", validate=True)
+    except binascii.Error as exc:  # pragma: no cover - the checks above rule this out
+        raise PositionIdError(f"Position ID is not valid base64: {exc}") from None
+    key = int.from_bytes(raw, "little")
+
+    sides: list[list[int]] = []
+    bit = 0
+    for _ in range(2):
+        counts: list[int] = []
+        for _ in range(_POINTS):
+            n = 0
+            while bit < _KEY_BITS and (key >> bit) & 1:
+                n += 1
+                bit += 1
+            if bit >= _KEY_BITS:
+                raise PositionIdError(
+                    "Position ID has too many checkers: its 80 bits run out before "
+                    "all 50 points and bars are described"
+                )
+            bit += 1  # the zero that ends this point
+            counts.append(n)
+        sides.append(counts)
+    theirs, mine = sides
+    for counts, who in ((mine, "the player on roll"), (theirs, "the opponent")):
+        total = sum(counts)
+        if total > _MAX_CHECKERS:
+            raise PositionIdError(
+                f"Position ID has {total} checkers for {who} (at most {_MAX_CHECKERS})"
+            )
+    if key >> bit:
+        raise PositionIdError(
+            f"Position ID has stray 1 bits after the last point (from bit {bit + 1} of "
+            f"{_KEY_BITS}); GNU Backgammon always leaves them 0"
+        )
+    _check_no_shared_point(mine, theirs, "Position ID")
+    return tuple(mine), tuple(theirs)
+
+
+# ---------------------------------------------------------------------------
+# Match ID
+# ---------------------------------------------------------------------------
+
+
+class GameState(IntEnum):
+    """The game state stored in bits 9-11 of a Match ID."""
+
+    NO_GAME = 0
+    PLAYING = 1
+    OVER = 2
+    RESIGNED = 3
+    DROPPED = 4
+
+
+_FINISHED = (GameState.OVER, GameState.RESIGNED, GameState.DROPPED)
+
+# (first bit, width) of each field in the 72-bit key, bit 0 = least significant
+# bit of the first byte (the manual numbers them from 1).
+_CUBE = (0, 4)
+_CUBE_OWNER = (4, 2)
+_DICE_OWNER = (6, 1)
+_CRAWFORD = (7, 1)
+_GAME_STATE = (8, 3)
+_TURN = (11, 1)
+_DOUBLED = (12, 1)
+_RESIGN = (13, 2)
+_DIE1 = (15, 3)
+_DIE2 = (18, 3)
+_MATCH_LENGTH = (21, 15)
+_SCORE0 = (36, 15)
+_SCORE1 = (51, 15)
+_NO_JACOBY = (66, 1)
+_USED_BITS = 67
+_CENTRED = 3  # cube owner bits for a centred cube
+
+
+@dataclass(frozen=True)
+class MatchIdFields:
+    """Everything a GNU Backgammon Match ID records, checked for consistency.
+
+    Players are GNU Backgammon's player 0 and player 1 (absolute, not relative to
+    the player on roll).
+
+    - ``cube_value``: 1, 2, 4, ... 32768.
+    - ``cube_owner``: 0 or 1, or ``None`` for a centred cube.
+    - ``player_on_roll``: the player who is to roll or has rolled ("dice owner").
+    - ``crawford``: this is the Crawford game (match play only).
+    - ``game_state``: see :class:`GameState`.
+    - ``turn``: the player who must act now; differs from ``player_on_roll`` while
+      the opponent answers a double or a resignation.
+    - ``double_offered``: a double awaits take or pass.
+    - ``resignation``: 0 none, 1 single game, 2 gammon, 3 backgammon offered (by
+      the player who is *not* ``turn``).
+    - ``dice``: the roll, ``(0, 0)`` before rolling. GNU writes the larger die
+      first, so decoding returns ``(5, 2)`` for a ``(2, 5)`` roll.
+    - ``match_length``: 0 for money play; ``score`` is ``(player 0, player 1)``.
+    - ``jacoby``: the Jacoby rule; GNU stores it inverted in bit 67, so Match IDs
+      from versions before that bit existed read as ``jacoby=True``.
+
+    Consistency rules beyond each field's range (GNU itself checks fewer, but
+    never writes IDs that break them): dice both 0 or both 1-6; no Crawford game
+    in money play; in a Crawford game still to be played or in progress one
+    player has exactly ``match_length - 1``; both scores stay below the match
+    length until the game is over, and afterwards at most one player has reached
+    it; a double or resignation needs a game started; a double is offered
+    before rolling and never in the Crawford game; while a game is in progress
+    with no double or resignation pending, ``turn`` equals ``player_on_roll``.
+
+    >>> MatchIdFields(match_length=7, score=(6, 2), crawford=True).crawford
+    True
+    >>> MatchIdFields(cube_value=3)
+    Traceback (most recent call last):
+    ...
+    gammon.errors.MatchIdError: Match ID cube value must be a power of two from 1 to 32768, got 3
+    """
+
+    cube_value: int = 1
+    cube_owner: int | None = None
+    player_on_roll: int = 0
+    crawford: bool = False
+    game_state: GameState = GameState.PLAYING
+    turn: int = 0
+    double_offered: bool = False
+    resignation: int = 0
+    dice: tuple[int, int] = (0, 0)
+    match_length: int = 0
+    score: tuple[int, int] = (0, 0)
+    jacoby: bool = False
+
+    def __post_init__(self) -> None:
+        try:
+            state = GameState(self.game_state)
+        except ValueError:
+            raise MatchIdError(
+                f"Match ID game state must be 0-4 (see GameState), got {self.game_state!r}"
+            ) from None
+        object.__setattr__(self, "game_state", state)
+        object.__setattr__(self, "dice", tuple(self.dice))
+        object.__setattr__(self, "score", tuple(self.score))
+        self._check()
+
+    def _check(self) -> None:
+        """Raises :class:`MatchIdError` for fields no game can produce."""
+        v = self.cube_value
+        if not (1 <= v <= 1 << 15 and v & (v - 1) == 0):
+            raise MatchIdError(
+                f"Match ID cube value must be a power of two from 1 to 32768, got {v}"
+            )
+        if self.cube_owner not in (0, 1, None):
+            raise MatchIdError(
+                f"Match ID cube owner must be 0, 1 or None (centred), got {self.cube_owner!r}"
+            )
+        for name in ("player_on_roll", "turn"):
+            if getattr(self, name) not in (0, 1):
+                raise MatchIdError(
+                    f"Match ID {name.replace('_', ' ')} must be 0 or 1, got {getattr(self, name)!r}"
+                )
+        if self.resignation not in (0, 1, 2, 3):
+            raise MatchIdError(
+                "Match ID resignation must be 0 (none), 1 (single), 2 (gammon) or "
+                f"3 (backgammon), got {self.resignation!r}"
+            )
+        if len(self.dice) != 2:
+            raise MatchIdError(f"Match ID dice must be two numbers, got {self.dice!r}")
+        d1, d2 = self.dice
+        for d in (d1, d2):
+            if not 0 <= d <= 6:
+                raise MatchIdError(f"Match ID die must be 0 (not rolled) or 1-6, got {d}")
+        if (d1 == 0) != (d2 == 0):
+            raise MatchIdError(
+                f"Match ID dice must be both 0 (not rolled) or both rolled, got {d1} and {d2}"
+            )
+        n = self.match_length
+        if not 0 <= n <= _MAX_15_BITS:
+            raise MatchIdError(f"Match ID match length must be 0 (money) to 32767, got {n}")
+        if len(self.score) != 2:
+            raise MatchIdError(f"Match ID score must be two numbers, got {self.score!r}")
+        for s in self.score:
+            if not 0 <= s <= _MAX_15_BITS:
+                raise MatchIdError(f"Match ID score must be 0 to 32767, got {s}")
+        finished = self.game_state in _FINISHED
+        if n == 0:
+            if self.crawford:
+                raise MatchIdError("Match ID has the Crawford flag in a money game")
+        else:
+            reached = [s for s in self.score if s >= n]
+            if not finished and reached:
+                raise MatchIdError(
+                    f"Match ID score {self.score[0]}-{self.score[1]} must stay below the "
+                    f"match length {n} until the game is over"
+                )
+            if len(reached) == 2:
+                raise MatchIdError(
+                    f"Match ID score {self.score[0]}-{self.score[1]} has both players at "
+                    f"or past the match length {n}"
+                )
+            if self.crawford and not finished and n - 1 not in self.score:
+                raise MatchIdError(
+                    f"Match ID has the Crawford flag but neither player is 1-away "
+                    f"(score {self.score[0]}-{self.score[1]} to {n})"
+                )
+        if self.game_state == GameState.NO_GAME:
+            if self.double_offered:
+                raise MatchIdError("Match ID has a double offered but no game started")
+            if self.resignation:
+                raise MatchIdError("Match ID has a resignation offered but no game started")
+        if self.double_offered:
+            if d1:
+                raise MatchIdError(
+                    f"Match ID has a double offered after the dice were rolled ({d1}{d2})"
+                )
+            if self.crawford:
+                raise MatchIdError("Match ID has a double offered in the Crawford game")
+        if (
+            self.game_state == GameState.PLAYING
+            and not self.double_offered
+            and not self.resignation
+            and self.turn != self.player_on_roll
+        ):
+            raise MatchIdError(
+                f"Match ID gives the turn to player {self.turn} but player "
+                f"{self.player_on_roll} is on roll, with no double or resignation pending"
+            )
+
+
+def _get(key: int, field: tuple[int, int]) -> int:
+    start, width = field
+    return (key >> start) & ((1 << width) - 1)
+
+
+def _put(field: tuple[int, int], value: int) -> int:
+    start, width = field
+    return (value & ((1 << width) - 1)) << start
+
+
+def encode_match_id(fields: MatchIdFields) -> str:
+    """Returns GNU Backgammon's 12-character Match ID for ``fields``.
+
+    The dice are written larger first, as GNU Backgammon does.
+
+    >>> encode_match_id(MatchIdFields(
+    ...     cube_value=2, cube_owner=0, player_on_roll=1, turn=1, dice=(5, 2),
+    ...     match_length=9, score=(2, 4), jacoby=True))
+    'QYkqASAAIAAA'
+    """
+    high, low = max(fields.dice), min(fields.dice)
+    key = (
+        _put(_CUBE, fields.cube_value.bit_length() - 1)
+        | _put(_CUBE_OWNER, _CENTRED if fields.cube_owner is None else fields.cube_owner)
+        | _put(_DICE_OWNER, fields.player_on_roll)
+        | _put(_CRAWFORD, int(fields.crawford))
+        | _put(_GAME_STATE, int(fields.game_state))
+        | _put(_TURN, fields.turn)
+        | _put(_DOUBLED, int(fields.double_offered))
+        | _put(_RESIGN, fields.resignation)
+        | _put(_DIE1, high)
+        | _put(_DIE2, low)
+        | _put(_MATCH_LENGTH, fields.match_length)
+        | _put(_SCORE0, fields.score[0])
+        | _put(_SCORE1, fields.score[1])
+        | _put(_NO_JACOBY, int(not fields.jacoby))
+    )
+    return base64.b64encode(key.to_bytes(9, "little")).decode("ascii")
+
+
+def decode_match_id(text: str) -> MatchIdFields:
+    """Returns the fields of a GNU Backgammon Match ID.
+
+    Surrounding whitespace is ignored. Raises :class:`MatchIdError` naming what
+    is wrong for anything GNU Backgammon would not write.
+
+    >>> f = decode_match_id("QYkqASAAIAAA")
+    >>> f.match_length, f.score, f.dice, f.cube_value, f.cube_owner, f.player_on_roll
+    (9, (2, 4), (5, 2), 2, 0, 1)
+    >>> decode_match_id("QYkqASAAIAA")
+    Traceback (most recent call last):
+    ...
+    gammon.errors.MatchIdError: Match ID must be 12 characters, got 11
+    """
+    text = text.strip()
+    if len(text) != MATCH_ID_LENGTH:
+        raise MatchIdError(f"Match ID must be {MATCH_ID_LENGTH} characters, got {len(text)}")
+    _check_alphabet(text, "Match ID", MatchIdError)
+    key = int.from_bytes(base64.b64decode(text, validate=True), "little")
+    if key >> _USED_BITS:
+        raise MatchIdError(
+            "Match ID has 1 bits after bit 67 (the Jacoby flag); GNU Backgammon always "
+            "leaves bits 68-72 at 0"
+        )
+    owner_bits = _get(key, _CUBE_OWNER)
+    if owner_bits == 2:
+        raise MatchIdError(
+            "Match ID cube owner bits are 10, which is not 00 (player 0), "
+            "01 (player 1) or 11 (centred)"
+        )
+    state = _get(key, _GAME_STATE)
+    if state > max(GameState):
+        raise MatchIdError(f"Match ID game state must be 0-4 (see GameState), got {state}")
+    return MatchIdFields(
+        cube_value=1 << _get(key, _CUBE),
+        cube_owner=None if owner_bits == _CENTRED else owner_bits,
+        player_on_roll=_get(key, _DICE_OWNER),
+        crawford=bool(_get(key, _CRAWFORD)),
+        game_state=GameState(state),
+        turn=_get(key, _TURN),
+        double_offered=bool(_get(key, _DOUBLED)),
+        resignation=_get(key, _RESIGN),
+        dice=(_get(key, _DIE1), _get(key, _DIE2)),
+        match_length=_get(key, _MATCH_LENGTH),
+        score=(_get(key, _SCORE0), _get(key, _SCORE1)),
+        jacoby=not _get(key, _NO_JACOBY),
+    )

@@ -1,0 +1,396 @@
+"""eXtreme Gammon's XGID position strings, as pure functions on plain data.
+
+XGIDs are what eXtreme Gammon, GNU Backgammon and most forums paste positions
+as, so we read and write them exactly. An XGID has ten ``:``-separated fields
+(the ``XGID=`` prefix is optional when reading)::
+
+    XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10
+         position                   | | | |  | | | | max cube exponent
+                                    | | | |  | | | match length (0 = money)
+                                    | | | |  | | Crawford (match) / Jacoby+beaver (money)
+                                    | | | |  | top player's score
+                                    | | | |  bottom player's score
+                                    | | | dice: 00, two dice, D, B or R
+                                    | | turn: 1 bottom, -1 top
+                                    | cube owner: 1 bottom, 0 centred, -1 top
+                                    cube exponent: the cube is 2 to this power
+
+Orientation. XG shows one player at the *bottom* of the board and one at the
+*top*, whoever is on roll. The 26-character position is always written from the
+bottom player's side: uppercase ``A``-``P`` are 1-16 of the bottom player's
+checkers, lowercase ``a``-``p`` the top player's, ``-`` is empty. Character 0 is
+the top player's bar, characters 1-24 are points 1-24 *numbered for the bottom
+player* (who moves from 24 towards 1), and character 25 is the bottom player's
+bar. So character ``i`` (1-24) is the bottom player's ``i``-point and the top
+player's ``(25 - i)``-point. The turn field says who is on roll (1 bottom, -1
+top). In the starting position above each side has two checkers on its own
+24-point: ``B`` at character 24 (bottom) and ``b`` at character 1 (top).
+
+Dice markers. ``00``: the player on roll has not rolled (a cube decision);
+two digits: the roll to play; ``D``: the player on roll has doubled and the
+opponent must take or pass; ``B``: the opponent beavered; ``R``: the doubler
+raccooned. With ``D``/``B``/``R`` the turn field still names the original doubler
+and the cube fields give the cube *before* that double (GNU Backgammon reads
+``D`` this way; we assume the same for ``B`` and ``R``).
+
+Rules field: in match play 1 means this is the Crawford game; in money play it
+is Jacoby (1) plus beavers allowed (2), so 0-3.
+
+:class:`Xgid` re-expresses all of this for the player on roll: ``board`` is
+``(mine, theirs)`` in gammon's usual convention (25 counts each from its owner's
+side, index 24 = bar), and ``score`` and ``cube_owner`` are relative to the
+player on roll too, while ``player_on_roll`` records whether that player sits at
+the bottom (:data:`BOTTOM`) or the top (:data:`TOP`) so the string can be
+rebuilt exactly.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from gammon.errors import XgidError
+
+__all__ = [
+    "BOTTOM",
+    "TOP",
+    "CubeAction",
+    "Xgid",
+    "format_xgid",
+    "parse_xgid",
+]
+
+BOTTOM = 0
+"""``Xgid.player_on_roll`` when the bottom player (uppercase, turn 1) is on roll."""
+
+TOP = 1
+"""``Xgid.player_on_roll`` when the top player (lowercase, turn -1) is on roll."""
+
+_POINTS = 25
+_MAX_CHECKERS = 15
+_MAX_CUBE_EXPONENT = 15
+_FIELDS = 10
+_INT = re.compile(r"-?[0-9]+")
+
+
+class CubeAction(StrEnum):
+    """A cube action under way, which XGID writes in place of the dice."""
+
+    NONE = ""
+    DOUBLE = "D"
+    BEAVER = "B"
+    RACCOON = "R"
+
+
+def _counts(side: Sequence[int], who: str) -> tuple[int, ...]:
+    """Checks one side of a board and returns it as a tuple of plain ints."""
+    if len(side) != _POINTS:
+        raise XgidError(f"XGID board for {who} must have 25 entries, got {len(side)}")
+    out: list[int] = []
+    for i, value in enumerate(side):
+        try:
+            n = operator.index(value)
+        except TypeError:
+            raise XgidError(
+                f"XGID board for {who} must hold integers, got {value!r} at index {i}"
+            ) from None
+        if n < 0:
+            raise XgidError(f"XGID board for {who} has {n} checkers at index {i}")
+        out.append(n)
+    total = sum(out)
+    if total > _MAX_CHECKERS:
+        raise XgidError(f"XGID has {total} checkers for {who} (at most {_MAX_CHECKERS})")
+    return tuple(out)
+
+
+def _power_of_two(value: int, what: str) -> None:
+    if not (1 <= value <= 1 << _MAX_CUBE_EXPONENT and value & (value - 1) == 0):
+        raise XgidError(f"XGID {what} must be a power of two from 1 to 32768, got {value}")
+
+
+@dataclass(frozen=True)
+class Xgid:
+    """One XGID, expressed for the player on roll.
+
+    - ``board``: ``(mine, theirs)``, ``mine`` being the player on roll (with a
+      cube action pending: the doubler).
+    - ``player_on_roll``: :data:`BOTTOM` or :data:`TOP`, the XG side of ``mine``.
+    - ``cube_value``: 1, 2, 4, ...; before the pending double, if any.
+    - ``cube_owner``: 0 the player on roll, 1 the opponent, ``None`` centred.
+    - ``dice``: the roll to play, ``(0, 0)`` if not rolled (always with a cube
+      action); order is kept as written.
+    - ``cube_action``: the double, beaver or raccoon awaiting an answer.
+    - ``score``: ``(player on roll, opponent)``.
+    - ``match_length``: 0 for money play.
+    - ``crawford``: the Crawford game (match play only).
+    - ``jacoby`` / ``beaver``: the Jacoby rule / beavers allowed (money only).
+    - ``max_cube``: the highest cube value allowed (XG's default is 1024).
+
+    Beyond each field's range we check: no point shared by both sides; match
+    scores below the match length; a Crawford game has a player 1-away; no
+    cube action in the Crawford game or with dice rolled; no double when the
+    opponent owns the cube; beavers and raccoons only in money play; the cube
+    no higher than ``max_cube``.
+
+    >>> x = parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10")
+    >>> x.player_on_roll == BOTTOM, x.board[0] == x.board[1], x.max_cube
+    (True, True, 1024)
+    """
+
+    board: tuple[tuple[int, ...], tuple[int, ...]]
+    player_on_roll: int = BOTTOM
+    cube_value: int = 1
+    cube_owner: int | None = None
+    dice: tuple[int, int] = (0, 0)
+    cube_action: CubeAction = CubeAction.NONE
+    score: tuple[int, int] = (0, 0)
+    match_length: int = 0
+    crawford: bool = False
+    jacoby: bool = False
+    beaver: bool = False
+    max_cube: int = 1024
+
+    def __post_init__(self) -> None:
+        if len(self.board) != 2:
+            raise XgidError(
+                f"XGID board must be a pair (mine, theirs), got {len(self.board)} sides"
+            )
+        mine = _counts(self.board[0], "the player on roll")
+        theirs = _counts(self.board[1], "the opponent")
+        for i in range(24):
+            if mine[i] and theirs[23 - i]:
+                raise XgidError(
+                    "XGID has checkers of both players on one point (the player on "
+                    f"roll's {i + 1}-point, the opponent's {24 - i}-point)"
+                )
+        object.__setattr__(self, "board", (mine, theirs))
+        object.__setattr__(self, "dice", tuple(self.dice))
+        object.__setattr__(self, "score", tuple(self.score))
+        try:
+            object.__setattr__(self, "cube_action", CubeAction(self.cube_action))
+        except ValueError:
+            raise XgidError(
+                f"XGID cube action must be '', 'D', 'B' or 'R', got {self.cube_action!r}"
+            ) from None
+        self._check()
+
+    def _check(self) -> None:
+        """Raises :class:`XgidError` for fields no game can produce."""
+        if self.player_on_roll not in (BOTTOM, TOP):
+            raise XgidError(
+                f"XGID player on roll must be BOTTOM (0) or TOP (1), got {self.player_on_roll!r}"
+            )
+        _power_of_two(self.cube_value, "cube value")
+        _power_of_two(self.max_cube, "max cube")
+        if self.cube_value > self.max_cube:
+            raise XgidError(
+                f"XGID cube value {self.cube_value} is above the max cube {self.max_cube}"
+            )
+        if self.cube_owner not in (0, 1, None):
+            raise XgidError(
+                "XGID cube owner must be 0 (player on roll), 1 (opponent) or None "
+                f"(centred), got {self.cube_owner!r}"
+            )
+        if len(self.dice) != 2:
+            raise XgidError(f"XGID dice must be two numbers, got {self.dice!r}")
+        d1, d2 = self.dice
+        if (d1, d2) != (0, 0) and not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            raise XgidError(f"XGID dice must be (0, 0) or two numbers 1-6, got ({d1}, {d2})")
+        action = self.cube_action
+        if action is not CubeAction.NONE and d1:
+            raise XgidError(
+                f"XGID cannot have both dice ({d1}{d2}) and a pending cube action ({action.value})"
+            )
+        if len(self.score) != 2:
+            raise XgidError(f"XGID score must be two numbers, got {self.score!r}")
+        for s in self.score:
+            if s < 0:
+                raise XgidError(f"XGID score must not be negative, got {s}")
+        n = self.match_length
+        if n < 0:
+            raise XgidError(f"XGID match length must be 0 (money) or more, got {n}")
+        if n:
+            for s in self.score:
+                if s >= n:
+                    raise XgidError(f"XGID score {s} is not below the match length {n}")
+            if self.jacoby or self.beaver:
+                raise XgidError("XGID Jacoby and beaver rules apply only to money play")
+            if self.crawford and n - 1 not in self.score:
+                raise XgidError(
+                    f"XGID has the Crawford flag but neither player is 1-away "
+                    f"(score {self.score[0]}-{self.score[1]} to {n})"
+                )
+        elif self.crawford:
+            raise XgidError("XGID has the Crawford flag in money play")
+        if action is not CubeAction.NONE and self.crawford:
+            raise XgidError("XGID has a cube action in the Crawford game")
+        if action is CubeAction.DOUBLE and self.cube_owner == 1:
+            raise XgidError(
+                "XGID has a double by the player on roll but the opponent owns the cube"
+            )
+        if action in (CubeAction.BEAVER, CubeAction.RACCOON) and n:
+            raise XgidError(f"XGID has a {action.name.lower()} in match play (money only)")
+
+
+def _int_field(text: str, what: str) -> int:
+    if not _INT.fullmatch(text):
+        raise XgidError(f"XGID {what} must be an integer, got {text!r}")
+    return int(text)
+
+
+def _read_position(text: str) -> tuple[list[int], list[int]]:
+    """Returns (bottom, top) boards, each from its owner's side."""
+    if len(text) != 26:
+        raise XgidError(f"XGID position must be 26 characters, got {len(text)}")
+    bottom = [0] * _POINTS
+    top = [0] * _POINTS
+    for i, c in enumerate(text):
+        if c == "-":
+            continue
+        if "A" <= c <= "P":
+            if i == 0:
+                raise XgidError(
+                    f"XGID position character 1 is the top player's bar and cannot hold "
+                    f"bottom (uppercase) checkers, got {c!r}"
+                )
+            bottom[24 if i == 25 else i - 1] = ord(c) - ord("A") + 1
+        elif "a" <= c <= "p":
+            if i == 25:
+                raise XgidError(
+                    f"XGID position character 26 is the bottom player's bar and cannot "
+                    f"hold top (lowercase) checkers, got {c!r}"
+                )
+            top[24 if i == 0 else 24 - i] = ord(c) - ord("a") + 1
+        else:
+            raise XgidError(
+                f"XGID position has an invalid character {c!r} at position {i + 1} "
+                "(expected '-', A-P or a-p)"
+            )
+    for side, who in ((bottom, "the bottom player"), (top, "the top player")):
+        total = sum(side)
+        if total > _MAX_CHECKERS:
+            raise XgidError(f"XGID has {total} checkers for {who} (at most {_MAX_CHECKERS})")
+    return bottom, top
+
+
+def _write_position(bottom: Sequence[int], top: Sequence[int]) -> str:
+    chars = []
+    for i in range(26):
+        b = bottom[24 if i == 25 else i - 1] if i > 0 else 0
+        t = top[24 if i == 0 else 24 - i] if i < 25 else 0
+        if b:
+            chars.append(chr(ord("A") + b - 1))
+        elif t:
+            chars.append(chr(ord("a") + t - 1))
+        else:
+            chars.append("-")
+    return "".join(chars)
+
+
+def parse_xgid(text: str) -> Xgid:
+    """Reads an XGID, with or without its ``XGID=`` prefix.
+
+    Surrounding whitespace is ignored. Raises :class:`XgidError` saying what is
+    wrong with anything eXtreme Gammon would not write.
+
+    >>> x = parse_xgid("-b----E-C---eE---c-e----B-:1:-1:-1:D:2:4:0:7:10")
+    >>> x.player_on_roll == TOP, x.cube_value, x.cube_owner, x.cube_action, x.score
+    (True, 2, 0, <CubeAction.DOUBLE: 'D'>, (4, 2))
+    >>> parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0")
+    Traceback (most recent call last):
+    ...
+    gammon.errors.XgidError: XGID must have 10 fields separated by ':', got 9
+    """
+    text = text.strip()
+    if text[:5].upper() == "XGID=":
+        text = text[5:]
+    parts = text.split(":")
+    if len(parts) != _FIELDS:
+        raise XgidError(f"XGID must have {_FIELDS} fields separated by ':', got {len(parts)}")
+    pos, cube, owner, turn, dice, s1, s2, rules, length, max_cube = parts
+    bottom, top = _read_position(pos)
+
+    cube_exp = _int_field(cube, "cube exponent")
+    max_exp = _int_field(max_cube, "max cube exponent")
+    for value, what in ((cube_exp, "cube exponent"), (max_exp, "max cube exponent")):
+        if not 0 <= value <= _MAX_CUBE_EXPONENT:
+            raise XgidError(f"XGID {what} must be 0 to {_MAX_CUBE_EXPONENT}, got {value}")
+    owner_n = _int_field(owner, "cube owner")
+    if owner_n not in (-1, 0, 1):
+        raise XgidError(f"XGID cube owner must be 1 (bottom), 0 (centred) or -1 (top), got {owner}")
+    turn_n = _int_field(turn, "turn")
+    if turn_n not in (-1, 1):
+        raise XgidError(f"XGID turn must be 1 (bottom) or -1 (top), got {turn}")
+
+    action = CubeAction.NONE
+    dice_pair = (0, 0)
+    if dice in ("D", "B", "R"):
+        action = CubeAction(dice)
+    elif re.fullmatch(r"00|[1-6][1-6]", dice):
+        dice_pair = (int(dice[0]), int(dice[1]))
+    else:
+        raise XgidError(f"XGID dice must be '00', two digits 1-6, 'D', 'B' or 'R', got {dice!r}")
+
+    bottom_score = _int_field(s1, "bottom player's score")
+    top_score = _int_field(s2, "top player's score")
+    rules_n = _int_field(rules, "Crawford/Jacoby field")
+    match_length = _int_field(length, "match length")
+    if match_length > 0 and rules_n not in (0, 1):
+        raise XgidError(f"XGID Crawford field must be 0 or 1 in match play, got {rules}")
+    if match_length <= 0 and rules_n not in (0, 1, 2, 3):
+        raise XgidError(
+            f"XGID Jacoby/beaver field must be 0-3 in money play (1 Jacoby + 2 beaver), got {rules}"
+        )
+
+    on_roll = BOTTOM if turn_n == 1 else TOP
+    on_roll_owner_n = 1 if on_roll == BOTTOM else -1
+    mine, theirs = (bottom, top) if on_roll == BOTTOM else (top, bottom)
+    score = (bottom_score, top_score) if on_roll == BOTTOM else (top_score, bottom_score)
+    return Xgid(
+        board=(tuple(mine), tuple(theirs)),
+        player_on_roll=on_roll,
+        cube_value=1 << cube_exp,
+        cube_owner=None if owner_n == 0 else (0 if owner_n == on_roll_owner_n else 1),
+        dice=dice_pair,
+        cube_action=action,
+        score=score,
+        match_length=match_length,
+        crawford=match_length > 0 and rules_n == 1,
+        jacoby=match_length <= 0 and bool(rules_n & 1),
+        beaver=match_length <= 0 and bool(rules_n & 2),
+        max_cube=1 << max_exp,
+    )
+
+
+def format_xgid(x: Xgid) -> str:
+    """Writes ``x`` as an XGID string, ``XGID=`` prefix included.
+
+    >>> start = tuple(5 if i == 5 else 3 if i == 7 else 5 if i == 12 else 2 if i == 23 else 0
+    ...               for i in range(25))
+    >>> format_xgid(Xgid(board=(start, start), dice=(3, 1)))
+    'XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10'
+    """
+    mine, theirs = x.board
+    bottom, top = (mine, theirs) if x.player_on_roll == BOTTOM else (theirs, mine)
+    sign = 1 if x.player_on_roll == BOTTOM else -1
+    owner = 0 if x.cube_owner is None else (sign if x.cube_owner == 0 else -sign)
+    dice = x.cube_action.value or f"{x.dice[0]}{x.dice[1]}"
+    s_mine, s_theirs = x.score
+    s_bottom, s_top = (s_mine, s_theirs) if x.player_on_roll == BOTTOM else (s_theirs, s_mine)
+    rules = int(x.crawford) if x.match_length else int(x.jacoby) | int(x.beaver) << 1
+    fields = [
+        _write_position(bottom, top),
+        str(x.cube_value.bit_length() - 1),
+        str(owner),
+        str(sign),
+        dice,
+        str(s_bottom),
+        str(s_top),
+        str(rules),
+        str(x.match_length),
+        str(x.max_cube.bit_length() - 1),
+    ]
+    return "XGID=" + ":".join(fields)
