@@ -10,13 +10,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from gammon.position import Dice, Position
 
-__all__ = ["Move", "Play"]
+__all__ = ["Move", "Play", "packed_boards"]
 
 BAR_POINT = 25
 OFF_POINT = 0
@@ -153,3 +154,18 @@ class Play:
 
     def __hash__(self) -> int:
         return hash(self._board)
+
+
+def packed_boards(plays: Sequence[Play]) -> bytes:
+    """The positions after ``plays`` as one bytes object of 54-byte rows (see ``Position.raw``).
+
+    Free when ``plays`` is a whole list from :meth:`Position.plays`, which is
+    how engines evaluate every candidate of a roll in one pass.
+    """
+    if plays:
+        batch = plays[0]._batch
+        if len(plays) * _BOARD_SIZE == len(batch.boards) and all(
+            play._batch is batch and play._index == index for index, play in enumerate(plays)
+        ):
+            return batch.boards
+    return b"".join(play._board for play in plays)

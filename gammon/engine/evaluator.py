@@ -1,0 +1,228 @@
+"""Position evaluation and play choice: the network at 0-ply, lookahead above it.
+
+>>> from gammon.position import Position
+>>> result = evaluate(Position.initial())
+>>> 0.4 < result.win < 0.6
+True
+>>> str(best_play(Position.initial(), (3, 1)))
+'8/5 6/5'
+
+``evaluate(position, ply)`` gives the cubeless chances of the player on roll
+*before* they roll.  Choosing a play evaluates each resulting position from the
+opponent's side (they are on roll next) and turns the figures round.  n-ply
+looks n half-moves further: every one of the 21 rolls, the best reply found one
+ply shallower, weighted by the roll's chance.  Candidate plays are first ranked
+at 0-ply and only the best few are searched deeper, so each ply costs a bounded
+multiple of the one below.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from gammon import movegen
+from gammon.engine.encoding import encode_boards
+from gammon.engine.network import Network, equity, invert
+from gammon.play import Play, packed_boards
+from gammon.position import ALL_ROLLS, Position, validate_dice
+
+__all__ = [
+    "Evaluation",
+    "Evaluator",
+    "best_play",
+    "default_evaluator",
+    "evaluate",
+    "rank_plays",
+]
+
+FloatArray = npt.NDArray[np.float32]
+_SIDE = 27
+_BOARD = 54
+_ROLLS = [dice for dice, _ in ALL_ROLLS]
+_ROLL_WEIGHTS = np.array([weight for _, weight in ALL_ROLLS], dtype=np.float64) / 36.0
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Cubeless chances for the player on roll, and the money equity they give."""
+
+    win: float
+    win_gammon: float
+    win_backgammon: float
+    lose_gammon: float
+    lose_backgammon: float
+
+    @classmethod
+    def from_array(cls, probs: npt.NDArray[np.floating]) -> Evaluation:
+        values = [float(v) for v in probs]
+        return cls(*values)
+
+    @property
+    def probabilities(self) -> tuple[float, float, float, float, float]:
+        return (
+            self.win,
+            self.win_gammon,
+            self.win_backgammon,
+            self.lose_gammon,
+            self.lose_backgammon,
+        )
+
+    @property
+    def equity(self) -> float:
+        """+1 a single win, +2 a gammon, +3 a backgammon, negative for losses."""
+        return float(equity(np.array(self.probabilities, dtype=np.float32)))
+
+
+def _swap(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
+    n = boards.shape[0]
+    return np.ascontiguousarray(boards.reshape(n, 2, _SIDE)[:, ::-1, :].reshape(n, _BOARD))
+
+
+def _won(boards: npt.NDArray[np.int8]) -> FloatArray:
+    """Outcome values for the player who just moved on boards where they bore off all."""
+    n = boards.shape[0]
+    out = np.zeros((n, 5), dtype=np.float32)
+    out[:, 0] = 1.0
+    loser = boards[:, _SIDE:]
+    gammon = loser[:, 0] == 0
+    out[:, 1] = gammon
+    out[:, 2] = gammon & (
+        (loser[:, 25] > 0) | (loser[:, 26] > 0) | (loser[:, 19:25].sum(axis=1) > 0)
+    )
+    return out
+
+
+class Evaluator:
+    """A network (and, later, exact databases) behind one evaluation interface."""
+
+    def __init__(self, network: Network, *, prune_keep: int = 8, prune_margin: float = 0.16):
+        self.network = network
+        self.prune_keep = prune_keep
+        self.prune_margin = prune_margin
+
+    # -- 0-ply on raw boards -------------------------------------------
+
+    def on_roll(self, boards: npt.NDArray[np.int8]) -> FloatArray:
+        """0-ply chances for the player on roll of each board (finished games exact)."""
+        boards = boards.reshape(-1, _BOARD)
+        out = np.empty((boards.shape[0], 5), dtype=np.float32)
+        lost = boards[:, _SIDE] == boards[:, :_SIDE].sum(axis=1)  # opponent bore off all
+        if lost.any():
+            out[lost] = invert(_won(_swap(boards[lost])))
+        live = ~lost
+        if live.any():
+            out[live] = self.network.forward(encode_boards(boards[live]))
+        return out
+
+    def after_play(self, boards: npt.NDArray[np.int8], ply: int) -> FloatArray:
+        """Chances, for the player who just moved, of each board they moved to."""
+        boards = boards.reshape(-1, _BOARD)
+        out = np.empty((boards.shape[0], 5), dtype=np.float32)
+        won = boards[:, 0] == boards[:, :_SIDE].sum(axis=1)
+        if won.any():
+            out[won] = _won(boards[won])
+        live = ~won
+        if live.any():
+            swapped = _swap(boards[live])
+            if ply == 0:
+                out[live] = invert(self.on_roll(swapped))
+            else:
+                out[live] = invert(np.stack([self._before_roll(b, ply) for b in swapped]))
+        return out
+
+    def _before_roll(self, board: npt.NDArray[np.int8], ply: int) -> FloatArray:
+        """n-ply chances of the player on roll: the weighted best reply to each roll."""
+        raw = board.tobytes()
+        total = np.zeros(5, dtype=np.float64)
+        for (die1, die2), weight in zip(_ROLLS, _ROLL_WEIGHTS, strict=True):
+            boards, _moves, count, _used = movegen.generate(raw, die1, die2)
+            after = np.frombuffer(boards, dtype=np.int8).reshape(count, _BOARD)
+            best = self._best_after(after, ply - 1)
+            total += weight * best
+        return total.astype(np.float32)
+
+    def _best_after(self, after: npt.NDArray[np.int8], ply: int) -> FloatArray:
+        """The chances of the best of several candidate boards, searched to ``ply``."""
+        values = self.after_play(after, 0)
+        if ply == 0 or after.shape[0] == 1:
+            return np.asarray(values[int(np.argmax(equity(values)))])
+        keep = self._prune(equity(values))
+        deep = self.after_play(after[keep], ply)
+        return np.asarray(deep[int(np.argmax(equity(deep)))])
+
+    def _prune(self, scores: npt.NDArray[np.float64]) -> npt.NDArray[np.intp]:
+        order = np.argsort(-scores)[: self.prune_keep]
+        return np.asarray(order[scores[order] >= scores[order[0]] - self.prune_margin])
+
+    # -- the public interface --------------------------------------------
+
+    def evaluate(self, position: Position, ply: int = 0) -> Evaluation:
+        """Cubeless chances of the player on roll before rolling, searched ``ply`` deep."""
+        board = np.frombuffer(position.raw, dtype=np.int8).reshape(1, _BOARD)
+        if ply == 0:
+            return Evaluation.from_array(self.on_roll(board)[0])
+        return Evaluation.from_array(self._before_roll(board[0], ply))
+
+    def rank_plays(
+        self, position: Position, dice: tuple[int, int], ply: int = 0
+    ) -> list[tuple[Play, Evaluation]]:
+        """Legal plays from best to worst, each with its evaluation for the mover.
+
+        Beyond 0-ply only the candidates that survive pruning are searched deeper;
+        the rest keep their 0-ply figures and rank below them.
+        """
+        plays = position.plays(validate_dice(dice))
+        after = np.frombuffer(packed_boards(plays), dtype=np.int8).reshape(-1, _BOARD)
+        values = self.after_play(after, 0)
+        order = list(np.argsort(-equity(values), kind="stable"))
+        if ply > 0 and len(plays) > 1:
+            keep = self._prune(equity(values))
+            deep = self.after_play(after[keep], ply)
+            deep_order = keep[np.argsort(-equity(deep), kind="stable")]
+            for index, row in zip(keep, deep, strict=True):
+                values[index] = row
+            kept = set(keep.tolist())
+            order = [*deep_order.tolist(), *(i for i in order if i not in kept)]
+        return [(plays[i], Evaluation.from_array(values[i])) for i in order]
+
+    def best_play(self, position: Position, dice: tuple[int, int], ply: int = 0) -> Play:
+        """The play with the highest cubeless equity for the mover."""
+        if ply > 0:
+            return self.rank_plays(position, dice, ply)[0][0]
+        plays = position.plays(validate_dice(dice))
+        if len(plays) == 1:
+            return plays[0]
+        after = np.frombuffer(packed_boards(plays), dtype=np.int8).reshape(-1, _BOARD)
+        return plays[int(np.argmax(equity(self.after_play(after, 0))))]
+
+
+WEIGHTS = Path(str(resources.files("gammon.engine") / "weights"))
+
+
+@functools.cache
+def default_evaluator() -> Evaluator:
+    """The shipped network, loaded once."""
+    return Evaluator(Network.load(WEIGHTS / "contact.npz"))
+
+
+def evaluate(position: Position, ply: int = 0) -> Evaluation:
+    """Cubeless chances of the player on roll with the shipped network."""
+    return default_evaluator().evaluate(position, ply)
+
+
+def rank_plays(
+    position: Position, dice: tuple[int, int], ply: int = 0
+) -> list[tuple[Play, Evaluation]]:
+    """Legal plays ranked by the shipped network, best first."""
+    return default_evaluator().rank_plays(position, dice, ply)
+
+
+def best_play(position: Position, dice: tuple[int, int], ply: int = 0) -> Play:
+    """The shipped network's choice (an element of ``position.plays(dice)``)."""
+    return default_evaluator().best_play(position, dice, ply)

@@ -1,0 +1,98 @@
+"""The evaluation network: a small multilayer perceptron in plain NumPy.
+
+Five sigmoid outputs estimate, for the player on roll, the cubeless chances to
+win, win a gammon or more, win a backgammon, lose a gammon or more and lose a
+backgammon (GNU Backgammon's layout, so equity and cube formulas carry over).
+Inference needs nothing but NumPy; training code updates the same arrays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["Network", "equity", "invert", "OUTPUTS"]
+
+OUTPUTS = 5
+FloatArray = npt.NDArray[np.float32]
+
+# Output index -> the output it becomes when the board is seen from the other side.
+_INVERT_ORDER = np.array([0, 3, 4, 1, 2])
+
+
+def invert(probs: FloatArray) -> FloatArray:
+    """The same estimates from the opponent's side: their win is my loss, and so on."""
+    flipped = probs[..., _INVERT_ORDER].copy()
+    flipped[..., 0] = 1.0 - flipped[..., 0]
+    return flipped
+
+
+def equity(probs: FloatArray) -> npt.NDArray[np.float64]:
+    """Cubeless money equity: +1 a single win, +2 a gammon, +3 a backgammon."""
+    p = probs.astype(np.float64)
+    return np.asarray(2.0 * p[..., 0] - 1.0 + p[..., 1] - p[..., 3] + p[..., 2] - p[..., 4])
+
+
+def _sigmoid(x: FloatArray) -> FloatArray:
+    return np.asarray(1.0 / (1.0 + np.exp(-x)), dtype=np.float32)
+
+
+@dataclass
+class Network:
+    """Weights of a one-hidden-layer net; ``forward`` maps inputs to the five chances."""
+
+    w1: FloatArray
+    b1: FloatArray
+    w2: FloatArray
+    b2: FloatArray
+
+    @classmethod
+    def create(cls, inputs: int, hidden: int, seed: int = 0) -> Network:
+        rng = np.random.default_rng(seed)
+        scale1 = 1.0 / np.sqrt(inputs)
+        scale2 = 1.0 / np.sqrt(hidden)
+        return cls(
+            w1=rng.normal(0.0, scale1, (inputs, hidden)).astype(np.float32),
+            b1=np.zeros(hidden, dtype=np.float32),
+            w2=rng.normal(0.0, scale2, (hidden, OUTPUTS)).astype(np.float32),
+            b2=np.zeros(OUTPUTS, dtype=np.float32),
+        )
+
+    @property
+    def hidden(self) -> int:
+        return int(self.w1.shape[1])
+
+    def forward(self, x: FloatArray) -> FloatArray:
+        """The five chances for each row of ``x``, kept consistent (wins >= gammons >= bgs)."""
+        hidden = _sigmoid(x @ self.w1 + self.b1)
+        out = _sigmoid(hidden @ self.w2 + self.b2)
+        return _consistent(out)
+
+    def save(self, path: Path) -> None:
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez_compressed(tmp, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2)
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: Path) -> Network:
+        with np.load(path) as data:
+            return cls(
+                w1=data["w1"].astype(np.float32),
+                b1=data["b1"].astype(np.float32),
+                w2=data["w2"].astype(np.float32),
+                b2=data["b2"].astype(np.float32),
+            )
+
+
+def _consistent(out: FloatArray) -> FloatArray:
+    """Clip so a gammon is never likelier than a win, nor a backgammon than a gammon."""
+    win = out[:, 0]
+    lose = 1.0 - win
+    out[:, 1] = np.minimum(out[:, 1], win)
+    out[:, 2] = np.minimum(out[:, 2], out[:, 1])
+    out[:, 3] = np.minimum(out[:, 3], lose)
+    out[:, 4] = np.minimum(out[:, 4], out[:, 3])
+    return out
