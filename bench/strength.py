@@ -31,6 +31,7 @@ with a seed derived from ``--seed`` and the chunk, so results do not depend on
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import multiprocessing
 import random
@@ -38,6 +39,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from gammon.engine.bot import SKILL_LEVELS, Bot
 from gammon.engine.player import Player, RandomPlayer
 from gammon.engine.pubeval import PubevalPlayer
 from gammon.engine.selfplay import GameResult, play_game
@@ -65,9 +67,18 @@ class PlayerOptions:
 PlayerFactory = Callable[[PlayerOptions], Player]
 
 #: Players by name; the engine adds its own (see the module docstring).
+def _bot_at_level(level: str, options: PlayerOptions) -> Player:
+    return Bot(level, seed=options.seed)
+
+
 PLAYERS: dict[str, PlayerFactory] = {
     "random": lambda options: RandomPlayer(seed=options.seed),
     "pubeval": lambda options: PubevalPlayer(),
+    "gammon": lambda options: Bot(ply=options.ply or 0, seed=options.seed),
+    "gammon-0ply": lambda options: Bot(ply=0, seed=options.seed),
+    "gammon-1ply": lambda options: Bot(ply=1, seed=options.seed),
+    "gammon-2ply": lambda options: Bot(ply=2, seed=options.seed),
+    **{f"gammon-{level}": functools.partial(_bot_at_level, level) for level in SKILL_LEVELS},
 }
 
 #: Pairs per unit of work: players are built once per chunk.

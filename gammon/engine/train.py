@@ -27,6 +27,7 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+from threadpoolctl import threadpool_limits
 
 from gammon import movegen
 from gammon.engine.encoding import INPUT_SIZE, encode_boards
@@ -189,14 +190,27 @@ def main(argv: list[str] | None = None) -> None:
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     parser = argparse.ArgumentParser(description="Train the evaluation net by self-play TD(0).")
-    parser.add_argument("--games", type=int, required=True, help="total games to reach")
+    parser.add_argument("--games", type=int, default=0, help="total games to reach")
     parser.add_argument("--checkpoint", type=Path, default=Path("training/td.npz"))
     parser.add_argument("--hidden", type=int, default=128)
     parser.add_argument("--batch", type=int, default=128, help="games played in lockstep")
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--save-every", type=int, default=5000)
+    parser.add_argument(
+        "--export",
+        type=Path,
+        metavar="WEIGHTS",
+        help="only write the checkpoint's network to WEIGHTS (gammon/engine/weights/*.npz)",
+    )
     args = parser.parse_args(argv)
+    if args.export:
+        net, _opt, games = load_checkpoint(args.checkpoint)
+        args.export.parent.mkdir(parents=True, exist_ok=True)
+        net.save(args.export)
+        print(f"exported the network after {games} games to {args.export}")
+        return
+    threadpool_limits(limits=1, user_api="blas")  # small matrices: see evaluator.default_evaluator
 
     if args.checkpoint.exists():
         net, opt, games = load_checkpoint(args.checkpoint)

@@ -1,0 +1,98 @@
+"""Engine speed: 0-ply plays chosen and positions evaluated per second, game time.
+
+Usage: ``python -m bench.speed [--games N] [--seed S]``
+
+Plays N cubeless games of the shipped network against itself at 0-ply and
+times them, next to the same games with pubeval (a linear evaluator, the
+cheapest sensible player) choosing every play, in the same run.  Also times
+raw batch evaluation of positions.  Target (issue 3): a whole 0-ply game in
+under 0.1 s on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+
+from gammon.engine.bot import Bot
+from gammon.engine.evaluator import default_evaluator
+from gammon.engine.player import Player
+from gammon.engine.pubeval import PubevalPlayer
+from gammon.engine.selfplay import play_game
+from gammon.play import Play
+from gammon.position import Dice, Position
+
+
+class _Counting:
+    """Counts the plays a player chooses."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.name = player.name
+        self.plays = 0
+
+    def choose_play(self, position: Position, dice: Dice) -> Play:
+        self.plays += 1
+        return self.player.choose_play(position, dice)
+
+
+def _time_games(player: Player, games: int, seed: int) -> tuple[float, int]:
+    counting = _Counting(player)
+    start = time.perf_counter()
+    for k in range(games):
+        play_game(counting, counting, random.Random(seed + k))
+    return time.perf_counter() - start, counting.plays
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+
+    bot = Bot(ply=0)
+    _time_games(bot, 2, args.seed)  # load weights and compiled kernels first
+    seconds, plays = _time_games(bot, args.games, args.seed)
+    pub_seconds, pub_plays = _time_games(PubevalPlayer(), args.games, args.seed)
+
+    evaluator = default_evaluator()
+    rng = np.random.default_rng(args.seed)
+    boards = []
+    for _ in range(64):
+        board = np.zeros(54, dtype=np.int8)
+        for base in (0, 27):
+            for _ in range(15):
+                board[base + rng.integers(1, 25)] += 1
+        boards.append(board)
+    batch = np.stack(boards)
+    rounds = 2000
+    start = time.perf_counter()
+    for _ in range(rounds):
+        evaluator.on_roll(batch)
+    eval_seconds = time.perf_counter() - start
+    single = time.perf_counter()
+    for _ in range(rounds):
+        evaluator.on_roll(batch[:1])
+    single_seconds = time.perf_counter() - single
+
+    print(f"games: {args.games} 0-ply self-play games, {plays} plays chosen")
+    ms_game = seconds / args.games * 1000
+    pub_ms_game = pub_seconds / args.games * 1000
+    print(f"gammon 0-ply : {plays / seconds:8,.0f} plays/s   {ms_game:6.1f} ms/game")
+    print(
+        f"pubeval      : {pub_plays / pub_seconds:8,.0f} plays/s   {pub_ms_game:6.1f} ms/game"
+        f"   (gammon takes {seconds / pub_seconds:.2f}x pubeval's time)"
+    )
+    print(
+        f"evaluation   : {64 * rounds / eval_seconds:8,.0f} positions/s in batches of 64, "
+        f"{rounds / single_seconds:,.0f}/s one at a time"
+    )
+    target = "meets" if seconds / args.games < 0.1 else "misses"
+    print(f"target: a 0-ply game in under 100 ms: {target} it")
+
+
+if __name__ == "__main__":
+    main()
