@@ -52,6 +52,10 @@ def validate_dice(dice: Iterable[int]) -> Dice:
     return values[0], values[1]
 
 
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
 class Position:
     """Where every checker stands, seen from the player on roll (R1).
 
@@ -73,6 +77,17 @@ class Position:
         waiting: tuple[int, int] = (0, 0),
         checkers: int = 15,
     ) -> None:
+        if not isinstance(checkers, int) or isinstance(checkers, bool) or not 1 <= checkers <= 15:
+            raise InvalidPositionError(f"a side has 1 to 15 checkers, got {checkers!r}")
+        if (
+            not isinstance(waiting, tuple)
+            or len(waiting) != 2
+            or not all(_is_count(w) for w in waiting)
+        ):
+            raise InvalidPositionError(
+                f"waiting must be a pair of whole numbers >= 0 (player on roll, opponent), "
+                f"got {waiting!r}"
+            )
         board = bytearray(2 * _SIDE)
         for side, counts in enumerate((mine, theirs)):
             if len(counts) != 25:
@@ -80,19 +95,17 @@ class Position:
                     f"a side needs 25 counts (points 1-24 and the bar), got {len(counts)}"
                 )
             base = side * _SIDE
-            for index, count in enumerate(counts):
-                if not isinstance(count, int) or count < 0:
-                    raise InvalidPositionError(
-                        f"checker counts must be whole numbers >= 0, got {count!r}"
-                    )
-                board[base + index + 1] = min(count, 127)
-            board[base + _WAITING] = waiting[side]
-            on_board = sum(counts) + waiting[side]
+            on_board = sum(counts) + waiting[side] if all(map(_is_count, counts)) else -1
+            if on_board < 0:
+                bad = next(c for c in counts if not _is_count(c))
+                raise InvalidPositionError(f"checker counts must be whole numbers >= 0, got {bad!r}")
             if on_board > checkers:
                 who = "player on roll" if side == 0 else "opponent"
                 raise InvalidPositionError(
                     f"the {who} has {on_board} checkers, more than the {checkers} of a side"
                 )
+            board[base + 1 : base + 26] = bytes(counts)
+            board[base + _WAITING] = waiting[side]
             board[base + _OFF] = checkers - on_board
         for point in range(1, 25):
             if board[point] and board[_SIDE + 25 - point]:
@@ -100,6 +113,8 @@ class Position:
                     f"both sides have checkers on the same point "
                     f"(point {point} of the player on roll)"
                 )
+        if board[_OFF] == checkers and board[_SIDE + _OFF] == checkers:
+            raise InvalidPositionError("both sides have borne off every checker")
         self._board = bytes(board)
 
     @classmethod
@@ -319,7 +334,11 @@ class Position:
 
     def __repr__(self) -> str:
         if self.waiting != (0, 0):
-            return f"Position({list(self.mine)}, {list(self.theirs)}, waiting={self.waiting})"
+            checkers = "" if self.checkers == 15 else f", checkers={self.checkers}"
+            return (
+                f"Position({list(self.mine)}, {list(self.theirs)}, "
+                f"waiting={self.waiting}{checkers})"
+            )
         if self.checkers != 15:
             return f"Position.from_id({self.id!r}, checkers={self.checkers})"
         return f"Position.from_id({self.id!r})"
