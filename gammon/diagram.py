@@ -1,0 +1,204 @@
+"""A plain-text board diagram, laid out like GNU Backgammon's terminal board.
+
+Text is what a terminal, a log or a bug report can always show, so the board
+is drawn in fixed-width ASCII: points 13-24 along the top and 12-1 along the
+bottom, numbered from the player on roll (``X``), whose home board is at the
+bottom right; the opponent is ``O`` (R1).  Stacks taller than five show their
+count in the fifth row.  The panel on the right gives each side's borne-off
+checkers, the cube, the score and who is on roll.
+
+>>> from gammon.position import Position
+>>> print(draw(Position.initial()))
+ Position ID: 4HPwATDgc/ABMA
+ +13-14-15-16-17-18------19-20-21-22-23-24-+     O
+ | X           O    |   | O              X |
+ | X           O    |   | O              X |     Off: 0
+ | X           O    |   | O                |
+ | X                |   | O                |
+ | X                |   | O                |
+ |                  |BAR|                  |     Cube: 1
+ | O                |   | X                |
+ | O                |   | X                |     X on roll
+ | O           X    |   | X                |
+ | O           X    |   | X              O |     Off: 0
+ | O           X    |   | X              O |
+ +12-11-10--9--8--7-------6--5--4--3--2--1-+     X
+ Pip count  X: 167  O: 167
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from gammon.ids import GameState, MatchIdFields, decode_match_id, encode_match_id
+from gammon.position import validate_dice
+
+if TYPE_CHECKING:
+    from gammon.position import Position
+
+__all__ = ["draw"]
+
+_ROWS = 5  # checkers drawn per stack; taller stacks show their count instead
+_TOP_POINTS = (13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24)
+_BOTTOM_POINTS = (12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
+_TOP_EDGE = " +13-14-15-16-17-18------19-20-21-22-23-24-+"
+_BOTTOM_EDGE = " +12-11-10--9--8--7-------6--5--4--3--2--1-+"
+_BAR_ROW = " |                  |BAR|                  |"
+_PANEL_GAP = "     "
+_RESIGN_NAMES = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+
+
+def _cell(count: int, row: int, mark: str) -> str:
+    """One point's three characters in one row, ``row`` 0 being the board's edge."""
+    if count <= row:
+        return "   "
+    if row == _ROWS - 1 and count > _ROWS:
+        return f"{count:>2} "
+    return f" {mark} "
+
+
+def _row(
+    points: Sequence[int],
+    position: Position,
+    bar: tuple[int, int],
+    row: int,
+    marks: tuple[str, str],
+) -> str:
+    """One row of a half board; ``bar`` is (checkers, 0 bottom side or 1 top) on its bar."""
+    cells = []
+    for point in points:
+        count = position.point(point)
+        cells.append(_cell(abs(count), row, marks[0] if count > 0 else marks[1]))
+    bar_count, bar_side = bar
+    bar_cell = _cell(bar_count, row, marks[bar_side])
+    return f" |{''.join(cells[:6])}|{bar_cell}|{''.join(cells[6:])}|"
+
+
+def draw(
+    position: Position,
+    *,
+    match: MatchIdFields | str | None = None,
+    dice: Sequence[int] | None = None,
+    cube: int | None = 1,
+    cube_owner: int | None = None,
+    score: tuple[int, int] | None = None,
+    match_length: int | None = None,
+    names: tuple[str, str] | None = None,
+    marks: tuple[str, str] = ("X", "O"),
+    on_roll: int = 0,
+) -> str:
+    """Draw ``position`` as text, its player on roll at the bottom as ``X``.
+
+    The bottom side is always the position's player on roll, whose numbering
+    the points follow; ``on_roll=1`` says that the top side is the one on roll
+    after all (to keep one player at the bottom all game), which moves the
+    turn's note up and writes the Position ID from the top side's view.
+    ``marks`` and ``names`` are given bottom side first.
+
+    Without ``match`` the keywords give the game's state: ``dice`` already
+    rolled, ``cube`` (``None`` where the game has no cube, as in tavla),
+    ``cube_owner`` (0 the bottom side, 1 the top, ``None`` centred),
+    ``score`` (bottom side first) and ``match_length`` (0 for money play).
+    ``match`` (a GNU Match ID or its decoded fields) adds the Match ID line
+    and replaces the cube (unless ``cube`` is ``None``), score and match length
+    with its own, and its dice unless ``dice`` is given; its
+    ``player_on_roll`` is the side named by ``on_roll``.
+
+    >>> from gammon.position import Position
+    >>> board = draw(Position.initial(), match="QYkqASAAIAAA", names=("Ann", "Bob"))
+    >>> print("\\n".join(board.splitlines()[:4]))
+     Position ID: 4HPwATDgc/ABMA
+     Match ID   : QYkqASAAIAAA
+     +13-14-15-16-17-18------19-20-21-22-23-24-+     O: Bob
+     | X           O    |   | O              X |     2 points
+    >>> board.splitlines()[-1]
+    ' 9-point match'
+    """
+    if on_roll not in (0, 1):
+        raise ValueError(f"on_roll must be 0 (the bottom side) or 1 (the top), got {on_roll!r}")
+    match_id: str | None = None
+    crawford = False
+    double_offered = False
+    resignation = 0
+    over = False
+    if match is not None:
+        fields = decode_match_id(match) if isinstance(match, str) else match
+        match_id = encode_match_id(fields)
+        bottom = fields.player_on_roll if on_roll == 0 else 1 - fields.player_on_roll
+        score = (fields.score[bottom], fields.score[1 - bottom])
+        if cube is not None:
+            cube = fields.cube_value
+            cube_owner = None if fields.cube_owner is None else int(fields.cube_owner != bottom)
+        if dice is None and fields.dice != (0, 0):
+            dice = fields.dice
+        match_length = fields.match_length
+        crawford = fields.crawford
+        double_offered = fields.double_offered
+        resignation = fields.resignation
+        over = fields.game_state in (GameState.OVER, GameState.RESIGNED, GameState.DROPPED)
+    if dice is not None:
+        dice = validate_dice(dice)
+    if cube_owner not in (None, 0, 1):
+        raise ValueError(f"cube_owner must be 0, 1 or None, got {cube_owner!r}")
+
+    bottom_mark, top_mark = marks
+    if names is None:
+        bottom_name, top_name = bottom_mark, top_mark
+    else:
+        bottom_name, top_name = f"{bottom_mark}: {names[0]}", f"{top_mark}: {names[1]}"
+    off = position.off
+    waiting = position.waiting
+    # Right-hand panel, one entry per board line from the top edge (0) to the
+    # bottom edge (12): the top side's facts above the bar, the bottom's below.
+    panel = [""] * 13
+    panel[0], panel[12] = top_name, bottom_name
+    if score is not None:
+        panel[1], panel[11] = (f"{s} point{'' if s == 1 else 's'}" for s in score[::-1])
+    panel[2], panel[10] = f"Off: {off[1]}", f"Off: {off[0]}"
+    if waiting[1]:
+        panel[3] = f"Waiting: {waiting[1]}"
+    if waiting[0]:
+        panel[9] = f"Waiting: {waiting[0]}"
+    if cube is not None:
+        panel[{None: 6, 0: 7, 1: 5}[cube_owner]] = f"Cube: {cube}"
+    mover = marks[on_roll]
+    if over:
+        note = "Game over"
+    elif double_offered:
+        note = f"{mover} doubles to {2 * (cube or 1)}"
+    elif resignation:
+        note = f"Resignation offered: {_RESIGN_NAMES[resignation]}"
+    elif dice is not None:
+        note = f"{mover} rolled {dice[0]}-{dice[1]}"
+    else:
+        note = f"{mover} on roll"
+    panel[4 if on_roll else 8] = note
+
+    bar = position.bar
+    board = [_TOP_EDGE]
+    board += [_row(_TOP_POINTS, position, (bar[1], 1), row, marks) for row in range(_ROWS)]
+    board.append(_BAR_ROW)
+    board += [
+        _row(_BOTTOM_POINTS, position, (bar[0], 0), row, marks)
+        for row in reversed(range(_ROWS))
+    ]
+    board.append(_BOTTOM_EDGE)
+
+    if waiting == (0, 0):
+        lines = [f" Position ID: {(position.swapped() if on_roll else position).id}"]
+    else:
+        lines = [" Position ID: none (acey-deucey checkers still to enter)"]
+    if match_id is not None:
+        lines.append(f" Match ID   : {match_id}")
+    lines += [
+        (f"{text}{_PANEL_GAP}{note}" if note else text).rstrip()
+        for text, note in zip(board, panel, strict=True)
+    ]
+    pips = position.pips()
+    lines.append(f" Pip count  {bottom_mark}: {pips[0]}  {top_mark}: {pips[1]}")
+    if match_length:
+        lines.append(f" {match_length}-point match{' (Crawford game)' if crawford else ''}")
+    elif match_length == 0:
+        lines.append(" Money game")
+    return "\n".join(lines)

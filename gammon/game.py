@@ -1,0 +1,964 @@
+"""One game as a state machine: whose turn it is, what they may do, and everything that happened.
+
+Every action names the side that takes it (sides are 0 and 1), so a server can
+apply what a browser sends without trusting it: an action the rules do not allow
+raises :class:`~gammon.errors.IllegalActionError` and leaves the game exactly as
+it was. Each accepted action returns the events it added to :attr:`Game.history`;
+the history alone rebuilds the game (:meth:`Game.replay`).
+
+>>> from gammon.dice import ScriptedDice
+>>> game = Game(dice=ScriptedDice([(3, 1), (6, 4)]))
+>>> game.roll(0)  # either side may throw the opening roll (R3)
+(OpeningRolled(dice=(3, 1)),)
+>>> game.turn, game.dice
+(0, (3, 1))
+>>> len(game.legal_plays())
+16
+>>> game.play(0, "8/5 6/5")[0].play
+'8/5 6/5'
+>>> game.roll(1)
+(Rolled(side=1, dice=(6, 4)),)
+>>> game.play(0, "24/18 13/9")
+Traceback (most recent call last):
+...
+gammon.errors.IllegalActionError: side 0 cannot play: the game waits for side 1 to play 6-4
+>>> game.double(1)
+Traceback (most recent call last):
+...
+gammon.errors.IllegalActionError: side 1 cannot double: the dice are already rolled (R10)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, fields
+from enum import IntEnum, StrEnum
+from typing import Final, TypeAlias
+
+from gammon.dice import DiceSource, RandomDice, ScriptedDice
+from gammon.errors import IllegalActionError, IllegalPlayError, InvalidPlayError
+from gammon.ids import GameState, MatchIdFields, encode_match_id
+from gammon.play import Move, Play
+from gammon.position import Dice, Position, validate_dice
+from gammon.variants import Variant, find_variant
+
+__all__ = [
+    "Phase",
+    "WinKind",
+    "EndReason",
+    "PassReason",
+    "GameResult",
+    "GameRules",
+    "OpeningRolled",
+    "Rolled",
+    "Moved",
+    "Passed",
+    "Doubled",
+    "Beavered",
+    "Took",
+    "Dropped",
+    "Resigned",
+    "ResignationAccepted",
+    "ResignationRejected",
+    "DoubleChosen",
+    "Ended",
+    "Event",
+    "Game",
+]
+
+#: The largest cube a GNU Backgammon Match ID can hold.
+_MAX_CUBE_LIMIT: Final = 1 << 15
+#: The longest match a GNU Backgammon Match ID can hold.
+_MAX_MATCH_LENGTH: Final = (1 << 15) - 1
+
+
+class Phase(StrEnum):
+    """What the game waits for."""
+
+    OPENING = "opening"
+    """The opening roll (R3): either side may throw it."""
+    ROLL = "roll"
+    """The side on roll rolls, or doubles first (R10)."""
+    DOUBLE_OFFERED = "double offered"
+    """The opponent takes, drops or beavers (R10, R11)."""
+    BEAVER_OFFERED = "beaver offered"
+    """The original doubler takes (accepts) or drops (refuses) the beaver (R11)."""
+    MOVE = "move"
+    """The side on roll plays the dice."""
+    CHOOSE_DOUBLE = "choose double"
+    """Acey-deucey: after a full 1-2 the side on roll names a double (R14)."""
+    RESIGNATION_OFFERED = "resignation offered"
+    """The resigner's opponent accepts or rejects (R9)."""
+    OVER = "over"
+
+
+class WinKind(IntEnum):
+    """How big a win is before the cube (R9); its value is the multiplier."""
+
+    SINGLE = 1
+    GAMMON = 2
+    BACKGAMMON = 3
+
+
+class EndReason(StrEnum):
+    """How a game ended (R9, R11)."""
+
+    BEAR_OFF = "bear-off"
+    DROP = "drop"
+    RESIGNATION = "resignation"
+    BEAVER_REFUSED = "beaver refused"
+
+
+class PassReason(StrEnum):
+    """Why a turn was lost without a move (R5, R7)."""
+
+    CLOSED_BOARD = "closed board"
+    """On the bar against a closed board: the turn passes without rolling (seeds, R7)."""
+    NO_PLAY = "no legal play"
+    """The roll cannot be played at all (R5)."""
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """Who won a finished game, how many points, and why."""
+
+    winner: int
+    points: int
+    kind: WinKind
+    reason: EndReason
+
+    @property
+    def loser(self) -> int:
+        return 1 - self.winner
+
+    def __str__(self) -> str:
+        plural = "" if self.points == 1 else "s"
+        return (
+            f"side {self.winner} won {self.points} point{plural} "
+            f"({self.kind.name.lower()}, {self.reason})"
+        )
+
+
+@dataclass(frozen=True, init=False, repr=False)
+class GameRules:
+    """The rules one game is played under.
+
+    ``variant`` may be given by name. ``auto_doubles`` is how many times a tie
+    on the opening roll may double the centred cube (R3; 0 = off). ``crawford``
+    marks the Crawford game of a match (no cube, R12); ``match_length`` is 0 for
+    money play and otherwise only feeds the Match ID. Jacoby, beavers and
+    automatic doubles are money-play options (R3, R11, R12).
+
+    >>> GameRules("tavla").cube_in_play
+    False
+    >>> GameRules("nack", beavers=True, max_cube=16)
+    GameRules('nackgammon', max_cube=16, beavers=True)
+    >>> GameRules(beavers=True, match_length=7)
+    Traceback (most recent call last):
+    ...
+    gammon.errors.IllegalActionError: beavers are for money play only, not a 7-point match (R12)
+    """
+
+    variant: Variant
+    cube: bool
+    max_cube: int
+    jacoby: bool
+    beavers: bool
+    auto_doubles: int
+    gammons: bool
+    crawford: bool
+    match_length: int
+
+    def __init__(
+        self,
+        variant: str | Variant = "standard",
+        *,
+        cube: bool = True,
+        max_cube: int = 64,
+        jacoby: bool = False,
+        beavers: bool = False,
+        auto_doubles: int = 0,
+        gammons: bool = True,
+        crawford: bool = False,
+        match_length: int = 0,
+    ) -> None:
+        if not _is_int(max_cube) or not (
+            1 <= max_cube <= _MAX_CUBE_LIMIT and max_cube & (max_cube - 1) == 0
+        ):
+            raise IllegalActionError(
+                f"the maximum cube must be a power of two from 1 to {_MAX_CUBE_LIMIT}, "
+                f"got {max_cube!r} (R10)"
+            )
+        if not _is_int(auto_doubles) or auto_doubles < 0:
+            raise IllegalActionError(
+                f"automatic doubles must be a count of 0 or more, got {auto_doubles!r} (R3)"
+            )
+        if not _is_int(match_length) or not 0 <= match_length <= _MAX_MATCH_LENGTH:
+            raise IllegalActionError(
+                f"the match length must be 0 (money) to {_MAX_MATCH_LENGTH}, "
+                f"got {match_length!r}"
+            )
+        if match_length:
+            for name, on, rule in (
+                ("the Jacoby rule", jacoby, "R12"),
+                ("beavers", beavers, "R12"),
+                ("automatic doubles", auto_doubles, "R3"),
+            ):
+                if on:
+                    raise IllegalActionError(
+                        f"{name} {'is' if name.startswith('the') else 'are'} for money "
+                        f"play only, not a {match_length}-point match ({rule})"
+                    )
+        elif crawford:
+            raise IllegalActionError("a Crawford game exists only in match play (R12)")
+        for name, value in (
+            ("variant", find_variant(variant)),
+            ("cube", bool(cube)),
+            ("max_cube", max_cube),
+            ("jacoby", bool(jacoby)),
+            ("beavers", bool(beavers)),
+            ("auto_doubles", auto_doubles),
+            ("gammons", bool(gammons)),
+            ("crawford", bool(crawford)),
+            ("match_length", match_length),
+        ):
+            object.__setattr__(self, name, value)
+
+    def __repr__(self) -> str:
+        """Only what differs from the defaults: ``GameRules('tavla', gammons=False)``."""
+        parts = [repr(self.variant.name)]
+        for name in _RULE_OPTIONS:
+            value = getattr(self, name)
+            if value != getattr(_DEFAULT_RULES, name):
+                parts.append(f"{name}={value!r}")
+        return f"GameRules({', '.join(parts)})"
+
+    @property
+    def cube_in_play(self) -> bool:
+        """Whether the doubling cube may be turned at all in this game (R10, R12, R14)."""
+        return self.cube and self.variant.cube and not self.crawford and self.max_cube > 1
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_DEFAULT_RULES: Final = GameRules()
+_RULE_OPTIONS: Final = tuple(f.name for f in fields(GameRules) if f.name != "variant")
+
+
+# -- events ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OpeningRolled:
+    """One throw of the opening roll: (die of side 0, die of side 1); ties are thrown again (R3)."""
+
+    dice: Dice
+
+    @property
+    def is_tie(self) -> bool:
+        return self.dice[0] == self.dice[1]
+
+
+@dataclass(frozen=True)
+class Rolled:
+    side: int
+    dice: Dice
+
+
+@dataclass(frozen=True)
+class Moved:
+    """A play: ``play`` in standard notation, ``moves`` one per die used."""
+
+    side: int
+    dice: Dice
+    play: str
+    moves: tuple[Move, ...]
+
+
+@dataclass(frozen=True)
+class Passed:
+    """A turn lost without a move (R5, R7)."""
+
+    side: int
+    reason: PassReason
+
+
+@dataclass(frozen=True)
+class Doubled:
+    """``side`` offers the cube at ``value``, twice its value before (R10)."""
+
+    side: int
+    value: int
+
+
+@dataclass(frozen=True)
+class Beavered:
+    """``side`` takes and redoubles at once to ``value``, keeping the cube (R11)."""
+
+    side: int
+    value: int
+
+
+@dataclass(frozen=True)
+class Took:
+    """``side`` takes a double, or (the original doubler) accepts a beaver."""
+
+    side: int
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """``side`` drops a double, or (the original doubler) refuses a beaver."""
+
+    side: int
+
+
+@dataclass(frozen=True)
+class Resigned:
+    """``side`` offers to resign a single (1), gammon (2) or backgammon (3)."""
+
+    side: int
+    value: int
+
+
+@dataclass(frozen=True)
+class ResignationAccepted:
+    side: int
+
+
+@dataclass(frozen=True)
+class ResignationRejected:
+    side: int
+
+
+@dataclass(frozen=True)
+class DoubleChosen:
+    """Acey-deucey: ``side`` names the double it plays after a 1-2 (R14)."""
+
+    side: int
+    number: int
+
+
+@dataclass(frozen=True)
+class Ended:
+    """The last event of a finished game."""
+
+    result: GameResult
+
+
+Event: TypeAlias = (
+    OpeningRolled
+    | Rolled
+    | Moved
+    | Passed
+    | Doubled
+    | Beavered
+    | Took
+    | Dropped
+    | Resigned
+    | ResignationAccepted
+    | ResignationRejected
+    | DoubleChosen
+    | Ended
+)
+"""One entry of a game's history."""
+
+_MATCH_ID_STATES: Final = {
+    EndReason.BEAR_OFF: GameState.OVER,
+    EndReason.DROP: GameState.DROPPED,
+    EndReason.BEAVER_REFUSED: GameState.DROPPED,
+    EndReason.RESIGNATION: GameState.RESIGNED,
+}
+_KIND_NAMES: Final = ("", "a single game", "a gammon", "a backgammon")
+
+
+class Game:
+    """One game of backgammon under :class:`GameRules`, driven by the sides' actions.
+
+    The board is kept from side 0's point of view; :attr:`position` shows it to
+    the side on roll, :meth:`position_for` to either side. After the final play
+    the opponent is "on roll", as in GNU Backgammon, so ``position.winner()`` is 1.
+    """
+
+    def __init__(
+        self,
+        rules: GameRules | None = None,
+        *,
+        dice: DiceSource | None = None,
+        start: Position | None = None,
+    ) -> None:
+        self._rules = rules if rules is not None else GameRules()
+        variant = self._rules.variant
+        if start is None:
+            start = variant.initial_position()
+        elif start.checkers != variant.checkers:
+            raise IllegalActionError(
+                f"the start position has {start.checkers} checkers a side, "
+                f"but {variant.name} is played with {variant.checkers}"
+            )
+        elif start.winner() is not None:
+            raise IllegalActionError("the start position is already won")
+        self._start = start
+        self._dice_source: DiceSource = dice if dice is not None else RandomDice()
+        self._board = start  # always side 0's view
+        self._phase = Phase.OPENING
+        self._on_roll: int | None = None
+        self._dice: Dice | None = None
+        self._plays: list[Play] = []
+        self._bonus_double = False  # the dice are an acey-deucey double of choice
+        self._cube_value = 1
+        self._cube_owner: int | None = None
+        self._resignation: tuple[int, int] | None = None  # (resigner, value)
+        self._resumed_phase = Phase.ROLL  # where a rejected resignation returns to
+        self._result: GameResult | None = None
+        self._final_turn = 0  # the side that acted last, for the Match ID of a finished game
+        self._history: list[Event] = []
+
+    # -- what a UI or an engine reads ------------------------------------
+
+    @property
+    def rules(self) -> GameRules:
+        return self._rules
+
+    @property
+    def start(self) -> Position:
+        """Where the game began, seen from side 0 (the variant's start unless set up)."""
+        return self._start
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def on_roll(self) -> int | None:
+        """The side whose turn it is (the doubler while a double is answered).
+
+        None before the opening roll.
+        """
+        return self._on_roll
+
+    @property
+    def turn(self) -> int | None:
+        """The side that must act now.
+
+        None before the opening roll (either side may throw it) and when the game is over.
+        """
+        phase = self._phase
+        if phase in (Phase.OPENING, Phase.OVER):
+            return None
+        if phase is Phase.DOUBLE_OFFERED:
+            return 1 - self._side_on_roll()
+        if phase is Phase.RESIGNATION_OFFERED:
+            assert self._resignation is not None
+            return 1 - self._resignation[0]
+        return self._on_roll
+
+    @property
+    def dice(self) -> Dice | None:
+        """The roll to play (the opening roll with the mover's die first); None when not moving."""
+        return self._dice
+
+    @property
+    def cube_value(self) -> int:
+        return self._cube_value
+
+    @property
+    def cube_owner(self) -> int | None:
+        """The side that owns the cube; None while it is centred."""
+        return self._cube_owner
+
+    @property
+    def resignation(self) -> tuple[int, int] | None:
+        """(side, value) of a resignation awaiting an answer."""
+        return self._resignation if self._phase is Phase.RESIGNATION_OFFERED else None
+
+    @property
+    def position(self) -> Position:
+        """The board seen from the side on roll (side 0 before the opening roll)."""
+        return self.position_for(self._on_roll or 0)
+
+    def position_for(self, side: int) -> Position:
+        """The board seen from ``side``, whoever is on roll."""
+        _check_side(side)
+        return self._board if side == 0 else self._board.swapped()
+
+    @property
+    def history(self) -> tuple[Event, ...]:
+        return tuple(self._history)
+
+    @property
+    def result(self) -> GameResult | None:
+        return self._result
+
+    @property
+    def is_over(self) -> bool:
+        return self._result is not None
+
+    def legal_plays(self) -> list[Play]:
+        """Every legal play of the dice (R4-R8); empty unless the game waits for a play."""
+        return list(self._plays) if self._phase is Phase.MOVE else []
+
+    def can_double(self, side: int) -> bool:
+        """Whether ``side`` may offer the cube now (R10-R12, R14)."""
+        return self._double_refusal(side) is None
+
+    def can_beaver(self, side: int) -> bool:
+        """Whether ``side`` may beaver the double offered now (R11)."""
+        return self._beaver_refusal(side) is None
+
+    # -- actions ------------------------------------------------------------
+
+    def roll(self, side: int) -> tuple[Event, ...]:
+        """Throw the opening roll (either side, R3) or the dice of one's turn.
+
+        On the bar against a closed board the turn passes without rolling (R7).
+        A roll that cannot be played passes the turn at once (R5).
+        """
+        before = len(self._history)
+        if self._phase is Phase.OPENING:
+            _check_side(side)
+            self._opening_roll()
+            return self._added_since(before)
+        mover = self._expect(side, "roll", Phase.ROLL)
+        if self._on_bar_against_closed_board(mover):
+            self._history.append(Passed(mover, PassReason.CLOSED_BOARD))
+            self._end_turn()
+            return self._added_since(before)
+        dice = validate_dice(self._dice_source.roll())
+        self._history.append(Rolled(mover, dice))
+        self._start_move(dice)
+        return self._added_since(before)
+
+    def play(self, side: int, play: Play | str) -> tuple[Event, ...]:
+        """Play the dice: one of :meth:`legal_plays`, or its notation (``"13/7* 7/5"``)."""
+        mover = self._expect(side, "play", Phase.MOVE)
+        chosen = self._find_play(play)
+        before = len(self._history)
+        assert self._dice is not None
+        dice = self._dice
+        self._history.append(Moved(mover, dice, str(chosen), chosen.moves))
+        after = chosen.position
+        self._board = after if mover == 0 else after.swapped()
+        if after.winner() == 0:
+            kind, points = self._score(after.win_value())
+            self._on_roll = 1 - mover  # as in GNU Backgammon, the loser is on roll after the end
+            self._dice = None
+            self._plays = []
+            self._finish(GameResult(mover, points, kind, EndReason.BEAR_OFF), 1 - mover)
+        elif self._earns_acey_deucey_bonus(dice, chosen):
+            # R14: a full 1-2 earns a double of choice, and that double in full another roll.
+            self._phase = Phase.ROLL if self._bonus_double else Phase.CHOOSE_DOUBLE
+            self._bonus_double = False
+            self._dice = None
+            self._plays = []
+        else:
+            self._end_turn()
+        return self._added_since(before)
+
+    def choose_double(self, side: int, number: int) -> tuple[Event, ...]:
+        """Acey-deucey: after a 1-2 played in full, name the double to play (R14)."""
+        mover = self._expect(side, "choose a double", Phase.CHOOSE_DOUBLE)
+        if not _is_int(number) or not 1 <= number <= 6:
+            raise IllegalActionError(
+                f"side {side} cannot choose a double of {number!r}: pick a number from 1 to 6"
+            )
+        before = len(self._history)
+        self._history.append(DoubleChosen(mover, number))
+        self._bonus_double = True
+        self._start_move((number, number))
+        return self._added_since(before)
+
+    def double(self, side: int) -> tuple[Event, ...]:
+        """Offer the cube at twice its value (R10)."""
+        reason = self._double_refusal(side)
+        if reason is not None:
+            raise IllegalActionError(f"side {side} cannot double: {reason}")
+        before = len(self._history)
+        self._history.append(Doubled(side, 2 * self._cube_value))
+        self._phase = Phase.DOUBLE_OFFERED
+        return self._added_since(before)
+
+    def take(self, side: int) -> tuple[Event, ...]:
+        """Take the double offered (R10), or, as the doubler, accept a beaver (R11)."""
+        taker = self._expect(side, "take", Phase.DOUBLE_OFFERED, Phase.BEAVER_OFFERED)
+        before = len(self._history)
+        self._history.append(Took(taker))
+        if self._phase is Phase.DOUBLE_OFFERED:
+            self._cube_owner = taker
+        # After a beaver the cube already shows the taken double and stays with the beaver's maker.
+        self._cube_value *= 2
+        self._phase = Phase.ROLL
+        return self._added_since(before)
+
+    def drop(self, side: int) -> tuple[Event, ...]:
+        """Refuse the double (R9: the doubler wins its old value), or as the doubler the beaver."""
+        dropper = self._expect(side, "drop", Phase.DOUBLE_OFFERED, Phase.BEAVER_OFFERED)
+        before = len(self._history)
+        reason = EndReason.DROP if self._phase is Phase.DOUBLE_OFFERED else EndReason.BEAVER_REFUSED
+        self._history.append(Dropped(dropper))
+        self._finish(GameResult(1 - dropper, self._cube_value, WinKind.SINGLE, reason), dropper)
+        return self._added_since(before)
+
+    def beaver(self, side: int) -> tuple[Event, ...]:
+        """Take the double offered and redouble at once, keeping the cube (R11)."""
+        reason = self._beaver_refusal(side)
+        if reason is not None:
+            raise IllegalActionError(f"side {side} cannot beaver: {reason}")
+        before = len(self._history)
+        self._history.append(Beavered(side, 4 * self._cube_value))
+        # As GNU Backgammon records it: the double is taken, the beaver is on offer.
+        self._cube_value *= 2
+        self._cube_owner = side
+        self._phase = Phase.BEAVER_OFFERED
+        return self._added_since(before)
+
+    def resign(self, side: int, value: int) -> tuple[Event, ...]:
+        """Offer to resign a single (1), gammon (2) or backgammon (3) (R9).
+
+        Either side may offer while the game waits for a roll, a play or a
+        chosen double; the opponent then accepts or rejects.
+        """
+        _check_side(side)
+        if self._phase not in (Phase.ROLL, Phase.MOVE, Phase.CHOOSE_DOUBLE):
+            raise IllegalActionError(f"side {side} cannot resign: {self._not_now()}")
+        if not _is_int(value) or value not in (1, 2, 3):
+            raise IllegalActionError(
+                f"side {side} cannot resign {value!r}: offer 1 (single), 2 (gammon) "
+                "or 3 (backgammon)"
+            )
+        before = len(self._history)
+        self._history.append(Resigned(side, int(value)))
+        self._resignation = (side, int(value))
+        self._resumed_phase = self._phase
+        self._phase = Phase.RESIGNATION_OFFERED
+        return self._added_since(before)
+
+    def accept_resignation(self, side: int) -> tuple[Event, ...]:
+        """Accept the resignation offered: the game ends with its value times the cube (R9)."""
+        winner = self._expect(side, "accept a resignation", Phase.RESIGNATION_OFFERED)
+        assert self._resignation is not None
+        kind, points = self._score(self._resignation[1])
+        before = len(self._history)
+        self._history.append(ResignationAccepted(winner))
+        self._finish(GameResult(winner, points, kind, EndReason.RESIGNATION), winner)
+        return self._added_since(before)
+
+    def reject_resignation(self, side: int) -> tuple[Event, ...]:
+        """Reject the resignation offered; the game goes on where it was."""
+        answerer = self._expect(side, "reject a resignation", Phase.RESIGNATION_OFFERED)
+        before = len(self._history)
+        self._history.append(ResignationRejected(answerer))
+        self._resignation = None
+        self._phase = self._resumed_phase
+        return self._added_since(before)
+
+    # -- replay and ids -----------------------------------------------------
+
+    @classmethod
+    def replay(
+        cls,
+        rules: GameRules | None,
+        history: Iterable[Event],
+        *,
+        start: Position | None = None,
+        dice: DiceSource | None = None,
+    ) -> Game:
+        """Rebuild a game from its history; ``dice`` (random by default) rolls from there on.
+
+        ``start`` is the game's :attr:`start` if it was not the variant's own.
+
+        Events that follow automatically (tied opening throws after the first,
+        passes for want of a play, the end) are checked rather than replayed.
+        Raises :class:`IllegalActionError` naming the first entry that does not
+        follow from the ones before it.
+        """
+        events = tuple(history)
+        rolls = [e.dice for e in events if isinstance(e, OpeningRolled | Rolled)]
+        game = cls(rules, dice=ScriptedDice(rolls), start=start)
+        for index, event in enumerate(events):
+            if index >= len(game._history):
+                try:
+                    game._apply(event)
+                except IllegalActionError as exc:
+                    raise IllegalActionError(f"history entry {index} ({event!r}): {exc}") from exc
+            if index < len(game._history) and game._history[index] != event:
+                raise IllegalActionError(
+                    f"history entry {index} ({event!r}) does not follow from the entries "
+                    f"before it; the game gives {game._history[index]!r}"
+                )
+        if len(game._history) > len(events):
+            raise IllegalActionError(
+                f"the history stops short: it should go on with {game._history[len(events)]!r}"
+            )
+        game._dice_source = dice if dice is not None else RandomDice()
+        return game
+
+    def match_id_fields(self, score: tuple[int, int] = (0, 0)) -> MatchIdFields:
+        """The GNU Backgammon Match ID fields of this game; ``score`` is the score before it.
+
+        A finished game adds its points to the winner's score, as GNU Backgammon does.
+        """
+        phase = self._phase
+        state = GameState.PLAYING
+        turn = self.turn
+        resignation = 0
+        if phase is Phase.OPENING:
+            state = GameState.NO_GAME
+        elif phase is Phase.OVER:
+            assert self._result is not None
+            state = _MATCH_ID_STATES[self._result.reason]
+            turn = self._final_turn
+            points = list(score)
+            points[self._result.winner] += self._result.points
+            score = (points[0], points[1])
+        if self._resignation is not None and phase in (Phase.RESIGNATION_OFFERED, Phase.OVER):
+            resignation = self._resignation[1]  # pending, or accepted (as offered, before any cap)
+        return MatchIdFields(
+            cube_value=self._cube_value,
+            cube_owner=self._cube_owner,
+            player_on_roll=self._on_roll or 0,
+            crawford=self._rules.crawford,
+            game_state=state,
+            turn=turn if turn is not None else 0,
+            double_offered=phase in (Phase.DOUBLE_OFFERED, Phase.BEAVER_OFFERED),
+            resignation=resignation,
+            dice=self._dice or (0, 0),
+            match_length=self._rules.match_length,
+            score=score,
+            jacoby=self._rules.jacoby,
+        )
+
+    def match_id(self, score: tuple[int, int] = (0, 0)) -> str:
+        """The GNU Backgammon Match ID; ``score`` is the score before this game.
+
+        >>> Game(GameRules(match_length=5)).match_id()  # before the opening roll
+        'MACgAAAAAAAE'
+        """
+        return encode_match_id(self.match_id_fields(score))
+
+    def __repr__(self) -> str:
+        state = f"result={self._result}" if self._result else f"turn={self.turn}"
+        return (
+            f"<Game {self._rules.variant.name} {self._phase} {state} "
+            f"cube={self._cube_value} owner={self._cube_owner} after {len(self._history)} events>"
+        )
+
+    # -- internals ----------------------------------------------------------
+
+    def _side_on_roll(self) -> int:
+        assert self._on_roll is not None
+        return self._on_roll
+
+    def _added_since(self, start: int) -> tuple[Event, ...]:
+        return tuple(self._history[start:])
+
+    def _waiting_for(self) -> str:
+        """What the game waits for, in words, for error messages."""
+        phase = self._phase
+        if phase is Phase.OPENING:
+            return "the opening roll"
+        if phase is Phase.RESIGNATION_OFFERED:
+            assert self._resignation is not None
+            resigner, value = self._resignation
+            return (
+                f"side {1 - resigner} to accept or reject the resignation of "
+                f"{_KIND_NAMES[value]}"
+            )
+        side = self._side_on_roll()
+        if phase is Phase.ROLL:
+            return f"side {side} to roll" + (" or double" if self.can_double(side) else "")
+        if phase is Phase.DOUBLE_OFFERED:
+            extra = ", drop or beaver" if self.can_beaver(1 - side) else " or drop"
+            return f"side {1 - side} to take{extra} the double to {2 * self._cube_value}"
+        if phase is Phase.BEAVER_OFFERED:
+            return (
+                f"side {side} to take or drop the beaver to {2 * self._cube_value}"
+            )
+        if phase is Phase.MOVE:
+            assert self._dice is not None
+            return f"side {side} to play {self._dice[0]}-{self._dice[1]}"
+        return f"side {side} to choose a double for the acey-deucey bonus"
+
+    def _not_now(self) -> str:
+        if self._result is not None:
+            return f"the game is over ({self._result})"
+        return f"the game waits for {self._waiting_for()}"
+
+    def _expect(self, side: int, verb: str, *phases: Phase) -> int:
+        """Check that ``side`` is the one to act and the game waits for this action."""
+        _check_side(side)
+        if self._phase not in phases or self.turn != side:
+            raise IllegalActionError(f"side {side} cannot {verb}: {self._not_now()}")
+        return side
+
+    def _double_refusal(self, side: int) -> str | None:
+        """Why ``side`` may not double now, or None if it may (R10-R12, R14)."""
+        _check_side(side)
+        rules = self._rules
+        if self._result is not None:
+            return f"the game is over ({self._result})"
+        if rules.crawford:
+            return "there is no doubling in the Crawford game (R12)"
+        if not rules.variant.cube:
+            return f"{rules.variant.name} is played without the doubling cube (R14)"
+        if not rules.cube:
+            return "the doubling cube is not used in this game (R10)"
+        if self._phase is not Phase.ROLL:
+            if self._phase in (Phase.MOVE, Phase.CHOOSE_DOUBLE) and self._on_roll == side:
+                return "the dice are already rolled (R10)"
+            return self._not_now()
+        if self._on_roll != side:
+            return f"only the side on roll may double, and that is side {self._on_roll} (R10)"
+        if self._cube_owner is not None and self._cube_owner != side:
+            return f"side {self._cube_owner} owns the cube (R10)"
+        if 2 * self._cube_value > rules.max_cube:
+            return f"the cube is already at {self._cube_value}, the maximum (R10)"
+        return None
+
+    def _beaver_refusal(self, side: int) -> str | None:
+        """Why ``side`` may not beaver now, or None if it may (R11)."""
+        _check_side(side)
+        if self._phase is not Phase.DOUBLE_OFFERED or self.turn != side:
+            return self._not_now()
+        if not self._rules.beavers:
+            return "beavers are not allowed in this game (R11)"
+        if 4 * self._cube_value > self._rules.max_cube:
+            return (
+                f"a beaver would raise the cube to {4 * self._cube_value}, above the "
+                f"maximum {self._rules.max_cube} (R10)"
+            )
+        return None
+
+    def _opening_roll(self) -> None:
+        """Throw one die each until they differ (R3); ties may double the cube."""
+        rules = self._rules
+        throws: list[Dice] = []
+        cube = self._cube_value
+        doublings = 0
+        while True:
+            dice = validate_dice(self._dice_source.roll())
+            throws.append(dice)
+            if dice[0] != dice[1]:
+                break
+            if (
+                doublings < rules.auto_doubles
+                and rules.cube_in_play
+                and 2 * cube <= rules.max_cube
+            ):
+                doublings += 1
+                cube *= 2
+        # Nothing changes until every throw is in: a failing dice source leaves the game as it was.
+        self._history.extend(OpeningRolled(dice) for dice in throws)
+        self._cube_value = cube
+        die0, die1 = throws[-1]
+        self._on_roll = 0 if die0 > die1 else 1
+        self._start_move((max(die0, die1), min(die0, die1)))
+
+    def _start_move(self, dice: Dice) -> None:
+        """Show the dice to the side on roll; a roll with no legal play passes at once (R5)."""
+        mover = self._side_on_roll()
+        plays = self.position_for(mover).plays(dice)
+        if len(plays) == 1 and plays[0].is_pass:
+            self._history.append(Passed(mover, PassReason.NO_PLAY))
+            self._end_turn()
+            return
+        self._dice = dice
+        self._plays = plays
+        self._phase = Phase.MOVE
+
+    def _end_turn(self) -> None:
+        self._on_roll = 1 - self._side_on_roll()
+        self._dice = None
+        self._plays = []
+        self._bonus_double = False
+        self._phase = Phase.ROLL
+
+    def _on_bar_against_closed_board(self, side: int) -> bool:
+        """R7: a checker on the bar and all six of the opponent's home points held."""
+        position = self.position_for(side)
+        return position.bar[0] > 0 and all(count >= 2 for count in position.theirs[:6])
+
+    def _earns_acey_deucey_bonus(self, dice: Dice, play: Play) -> bool:
+        """R14: a 1-2, or the double chosen after it, played in full earns the next step."""
+        if not self._rules.variant.acey_deucey:
+            return False
+        if self._bonus_double:
+            return len(play.moves) == 4
+        return sorted(dice) == [1, 2] and len(play.moves) == 2
+
+    def _find_play(self, play: Play | str) -> Play:
+        """The legal play that ``play`` names, or an error saying why it is not one."""
+        assert self._dice is not None
+        roll = f"{self._dice[0]}-{self._dice[1]}"
+        if isinstance(play, Play):
+            for legal in self._plays:
+                if legal == play:
+                    return legal
+            raise IllegalActionError(f"{play} is not a legal play of {roll} in this position")
+        if not isinstance(play, str):
+            raise IllegalActionError(
+                f"a play must be a Play or its notation, got {type(play).__name__}"
+            )
+        text = play.strip()
+        for legal in self._plays:
+            if str(legal) == text:
+                return legal
+        try:
+            parsed = self.position.parse_play(text, self._dice)
+        except (InvalidPlayError, IllegalPlayError) as exc:
+            raise IllegalActionError(f"{text!r} cannot be played with {roll}: {exc}") from exc
+        for legal in self._plays:
+            if legal == parsed:
+                return legal
+        raise IllegalActionError(f"{text!r} is not a legal play of {roll} in this position")
+
+    def _score(self, value: int) -> tuple[WinKind, int]:
+        """What a win of ``value`` (1-3) counts: variant cap, gammons, Jacoby, cube (R9, R11)."""
+        rules = self._rules
+        value = rules.variant.win_value(value)
+        if not rules.gammons:
+            value = 1
+        if rules.jacoby and self._cube_owner is None:
+            value = 1  # R11: the cube was never turned
+        return WinKind(value), value * self._cube_value
+
+    def _finish(self, result: GameResult, last_actor: int) -> None:
+        self._history.append(Ended(result))
+        self._result = result
+        self._final_turn = last_actor
+        self._phase = Phase.OVER
+
+    def _apply(self, event: Event) -> None:
+        """Take the action an event records (for :meth:`replay`)."""
+        match event:
+            case OpeningRolled():
+                self.roll(0)
+            case Rolled(side=side) | Passed(side=side, reason=PassReason.CLOSED_BOARD):
+                self.roll(side)
+            case Moved(side=side, play=text):
+                self.play(side, text)
+            case DoubleChosen(side=side, number=number):
+                self.choose_double(side, number)
+            case Doubled(side=side):
+                self.double(side)
+            case Beavered(side=side):
+                self.beaver(side)
+            case Took(side=side):
+                self.take(side)
+            case Dropped(side=side):
+                self.drop(side)
+            case Resigned(side=side, value=value):
+                self.resign(side, value)
+            case ResignationAccepted(side=side):
+                self.accept_resignation(side)
+            case ResignationRejected(side=side):
+                self.reject_resignation(side)
+            case _:
+                raise IllegalActionError("this entry follows from the ones before it, not here")
+
+
+def _check_side(side: object) -> None:
+    if not _is_int(side) or side not in (0, 1):
+        raise IllegalActionError(f"a side is 0 or 1, got {side!r}")
