@@ -173,7 +173,16 @@ class Evaluator:
     def rank_plays(
         self, position: Position, dice: tuple[int, int], ply: int = 0
     ) -> list[tuple[Play, Evaluation]]:
-        """Legal plays from best to worst, each with its evaluation for the mover.
+        """Legal plays from best to worst, each with its evaluation for the mover."""
+        return [
+            (play, evaluation)
+            for play, evaluation, _ in self.rank_plays_searched(position, dice, ply)
+        ]
+
+    def rank_plays_searched(
+        self, position: Position, dice: tuple[int, int], ply: int = 0
+    ) -> list[tuple[Play, Evaluation, int]]:
+        """:meth:`rank_plays` with the depth each play was searched to.
 
         Beyond 0-ply only the candidates that survive pruning are searched deeper;
         the rest keep their 0-ply figures and rank below them.
@@ -182,15 +191,17 @@ class Evaluator:
         after = np.frombuffer(packed_boards(plays), dtype=np.int8).reshape(-1, _BOARD)
         values = self.after_play(after, 0)
         order = list(np.argsort(-equity(values), kind="stable"))
+        depth = [0] * len(plays)
         if ply > 0 and len(plays) > 1:
             keep = self._prune(equity(values))
             deep = self.after_play(after[keep], ply)
             deep_order = keep[np.argsort(-equity(deep), kind="stable")]
             for index, row in zip(keep, deep, strict=True):
                 values[index] = row
+                depth[index] = ply
             kept = set(keep.tolist())
             order = [*deep_order.tolist(), *(i for i in order if i not in kept)]
-        return [(plays[i], Evaluation.from_array(values[i])) for i in order]
+        return [(plays[i], Evaluation.from_array(values[i]), depth[i]) for i in order]
 
     def best_play(self, position: Position, dice: tuple[int, int], ply: int = 0) -> Play:
         """The play with the highest cubeless equity for the mover."""
