@@ -28,6 +28,7 @@ import numpy.typing as npt
 from threadpoolctl import threadpool_limits
 
 from gammon import movegen
+from gammon.engine.bearoff import bearoff_probabilities_batch, is_bearoff_batch
 from gammon.engine.encoding import encode_boards
 from gammon.engine.network import Network, equity, invert
 from gammon.play import Play, packed_boards
@@ -102,21 +103,39 @@ def _won(boards: npt.NDArray[np.int8]) -> FloatArray:
 class Evaluator:
     """A network (and, later, exact databases) behind one evaluation interface."""
 
-    def __init__(self, network: Network, *, prune_keep: int = 8, prune_margin: float = 0.16):
+    def __init__(
+        self,
+        network: Network,
+        *,
+        bearoff: bool = True,
+        prune_keep: int = 8,
+        prune_margin: float = 0.16,
+    ) -> None:
         self.network = network
+        #: Whether both-sides-bearing-off positions come from the bear-off database.
+        self.bearoff = bearoff
         self.prune_keep = prune_keep
         self.prune_margin = prune_margin
 
     # -- 0-ply on raw boards -------------------------------------------
 
     def on_roll(self, boards: npt.NDArray[np.int8]) -> FloatArray:
-        """0-ply chances for the player on roll of each board (finished games exact)."""
+        """0-ply chances for the player on roll of each board.
+
+        Finished games are scored exactly, bear-offs come from the database, the
+        rest from the network.
+        """
         boards = boards.reshape(-1, _BOARD)
         out = np.empty((boards.shape[0], 5), dtype=np.float32)
         lost = boards[:, _SIDE] == boards[:, :_SIDE].sum(axis=1)  # opponent bore off all
         if lost.any():
             out[lost] = invert(_won(_swap(boards[lost])))
         live = ~lost
+        if self.bearoff and live.any():
+            exact = live & is_bearoff_batch(boards)
+            if exact.any():
+                out[exact] = bearoff_probabilities_batch(boards[exact])
+                live &= ~exact
         if live.any():
             out[live] = self.network.forward(encode_boards(boards[live]))
         return out
