@@ -41,6 +41,7 @@ __all__ = [
     "default_evaluator",
     "evaluate",
     "rank_plays",
+    "swap_boards",
 ]
 
 FloatArray = npt.NDArray[np.float32]
@@ -81,7 +82,8 @@ class Evaluation:
         return float(equity(np.array(self.probabilities, dtype=np.float32)))
 
 
-def _swap(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
+def swap_boards(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
+    """Raw boards seen from the other side (see ``Position.raw``)."""
     n = boards.shape[0]
     return np.ascontiguousarray(boards.reshape(n, 2, _SIDE)[:, ::-1, :].reshape(n, _BOARD))
 
@@ -129,7 +131,7 @@ class Evaluator:
         out = np.empty((boards.shape[0], 5), dtype=np.float32)
         lost = boards[:, _SIDE] == boards[:, :_SIDE].sum(axis=1)  # opponent bore off all
         if lost.any():
-            out[lost] = invert(_won(_swap(boards[lost])))
+            out[lost] = invert(_won(swap_boards(boards[lost])))
         live = ~lost
         if self.bearoff and live.any():
             exact = live & is_bearoff_batch(boards)
@@ -149,7 +151,7 @@ class Evaluator:
             out[won] = _won(boards[won])
         live = ~won
         if live.any():
-            swapped = _swap(boards[live])
+            swapped = swap_boards(boards[live])
             if ply == 0:
                 out[live] = invert(self.on_roll(swapped))
             else:

@@ -30,8 +30,10 @@ import numpy.typing as npt
 from threadpoolctl import threadpool_limits
 
 from gammon import movegen
+from gammon.engine.bearoff import is_bearoff_batch
 from gammon.engine.encoding import INPUT_SIZE, encode_boards
-from gammon.engine.network import Network, equity, invert
+from gammon.engine.evaluator import Evaluator, swap_boards
+from gammon.engine.network import Network, equity
 from gammon.position import Position
 
 __all__ = ["Trainer", "main"]
@@ -39,28 +41,6 @@ __all__ = ["Trainer", "main"]
 _SIDE = 27
 _BOARD = 54
 FloatArray = npt.NDArray[np.float32]
-
-
-def swap_sides(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
-    """The same boards seen from the other side."""
-    n = boards.shape[0]
-    return np.ascontiguousarray(boards.reshape(n, 2, _SIDE)[:, ::-1, :].reshape(n, _BOARD))
-
-
-def final_result(boards: npt.NDArray[np.int8], checkers: int) -> FloatArray:
-    """The five outcome values, for the player who just moved, of boards where they won."""
-    n = boards.shape[0]
-    out = np.zeros((n, 5), dtype=np.float32)
-    out[:, 0] = 1.0
-    loser = boards[:, _SIDE:]
-    gammon = loser[:, 0] == 0
-    backgammon = gammon & (
-        (loser[:, 25] > 0) | (loser[:, 26] > 0) | (loser[:, 19:25].sum(axis=1) > 0)
-    )
-    out[:, 1] = gammon
-    out[:, 2] = backgammon
-    del checkers
-    return out
 
 
 @dataclass
@@ -102,6 +82,7 @@ class Trainer:
 
     def __init__(self, net: Network, opt: Adam, *, batch: int, seed: int) -> None:
         self.net = net
+        self.evaluator = Evaluator(net)
         self.opt = opt
         self.batch = batch
         self.rng = np.random.default_rng(seed)
@@ -129,14 +110,9 @@ class Trainer:
             candidates.append(boards)
             counts.append(count)
         after = np.frombuffer(b"".join(candidates), dtype=np.int8).reshape(-1, _BOARD)
+        # Exact where the game ends or both sides bear off, the net elsewhere.
+        values = self.evaluator.after_play(after, 0)
         won = after[:, 0] == 15
-        values = np.empty((after.shape[0], 5), dtype=np.float32)
-        if won.any():
-            values[won] = final_result(after[won], 15)
-        live = ~won
-        if live.any():
-            opponent_view = swap_sides(after[live])
-            values[live] = invert(self.net.forward(encode_boards(opponent_view)))
         scores = equity(values)
         offsets = np.concatenate(([0], np.cumsum(counts)))
         chosen = np.array(
@@ -146,8 +122,12 @@ class Trainer:
             ]
         )
         before = np.frombuffer(b"".join(self.boards), dtype=np.int8).reshape(-1, _BOARD)
-        self.loss = train_step(self.net, self.opt, encode_boards(before), values[chosen])
-        next_boards = swap_sides(after[chosen])
+        # Bear-offs are the database's job; the net learns the rest.
+        learn = ~is_bearoff_batch(before)
+        self.loss = train_step(
+            self.net, self.opt, encode_boards(before[learn]), values[chosen[learn]]
+        )
+        next_boards = swap_boards(after[chosen])
         for index in range(self.batch):
             if won[chosen[index]]:
                 self.boards[index] = self.start
