@@ -3,8 +3,10 @@
 - ``gammon moves POSITION DICE [--json] [--variant V]``: every legal play with
   the Position ID it leads to;
 - ``gammon show POSITION[:MATCHID] [--dice D] [--variant V]``: the text board;
-- ``gammon play [--opponent human|random] [--variant V] [--match N] [--seed S]``:
-  a game or match read from standard input, so it can be piped a script.
+- ``gammon hint POSITION[:MATCHID] [--dice D] [--ply N]``: the engine's ranking
+  of the plays, or its cube action when no dice are given;
+- ``gammon play [--opponent human|random|bot] [--level L] [--variant V] [--match N]
+  [--seed S]``: a game or match read from standard input, so it can be piped a script.
 
 A position is a GNU Position ID (``Position ID:`` prefix allowed), an XGID or
 ``start``. Bad input ends the command with exit status 2 and one line on stderr that says
@@ -32,6 +34,11 @@ from typing import Any, NoReturn, TextIO
 
 from gammon.diagram import draw
 from gammon.dice import RandomDice
+from gammon.engine.bot import SKILL_LEVELS, Bot, cube_state
+from gammon.engine.cube import CubeOwner, CubeState, double_refusal
+from gammon.engine.evaluator import evaluate
+from gammon.engine.hint import cube_hint, play_hints
+from gammon.engine.met import MatchScore
 from gammon.errors import GammonError, IllegalActionError, InvalidDiceError, PositionIdError
 from gammon.game import (
     Beavered,
@@ -258,7 +265,7 @@ Commands (the side named in the prompt types them):
   moves              list the legal plays of the dice
   board, b           draw the board again
   pips               the pip counts
-  hint               (no engine yet: use 'moves')
+  hint               the engine's best plays, or its cube advice before rolling
   help, ?            this text
   quit, q            stop playing"""
 
@@ -270,6 +277,8 @@ class RandomOpponent:
     game against it always runs to a finish. :meth:`command` answers with the
     text a person would type, which the terminal then carries out.
     """
+
+    name = "the random opponent"
 
     def __init__(self, seed: int | None = None) -> None:
         self._random = random.Random(seed)
@@ -297,7 +306,7 @@ class _Terminal:
     def __init__(
         self,
         series: Match | Session,
-        bots: dict[int, RandomOpponent],
+        bots: dict[int, RandomOpponent | Bot],
         out: TextIO,
         inp: TextIO,
     ) -> None:
@@ -416,7 +425,7 @@ class _Terminal:
         elif word == "pips":
             self.say(self.pips())
         elif word == "hint":
-            self.say("No hints yet: gammon has no engine to ask. 'moves' lists the legal plays.")
+            self.say(_hint_text(game, side, self.series.score))
         elif word in ("moves", "plays", "list"):
             plays = game.legal_plays()
             if not plays:
@@ -482,7 +491,9 @@ class _Terminal:
         kind = (
             f"a {series.length}-point match" if isinstance(series, Match) else "a money game"
         )
-        against = "the random opponent (O)" if self.bots else "two players at one keyboard"
+        against = (
+            f"{self.bots[1].name} (O)" if 1 in self.bots else "two players at one keyboard"
+        )
         self.say(f"gammon: {kind} of {series.game.rules.variant.name}, {against}.")
         self.say("Type 'help' for the commands.")
         while True:
@@ -495,7 +506,12 @@ class _Terminal:
             if self.auto_roll(side):
                 continue
             if side in self.bots:
-                self.carry_out(side, self.bots[side].command(game))
+                bot = self.bots[side]
+                if isinstance(bot, RandomOpponent):
+                    self.carry_out(side, bot.command(game))
+                else:
+                    for event in bot.act(game, side, series.score):
+                        self.say(self.describe(event))
                 continue
             if self._shown != (len(series.games), len(game.history)):
                 self.show_board()
@@ -540,7 +556,11 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
         series = Match(args.match, variant=variant, dice=dice)
     else:
         series = Session(variant=variant, max_games=1, dice=dice)
-    bots = {1: RandomOpponent(args.seed)} if args.opponent == "random" else {}
+    bots: dict[int, RandomOpponent | Bot] = {}
+    if args.opponent == "random":
+        bots[1] = RandomOpponent(args.seed)
+    elif args.opponent == "bot":
+        bots[1] = Bot(args.level, seed=args.seed)
     terminal = _Terminal(series, bots, out, sys.stdin)
     try:
         return terminal.run()
@@ -550,6 +570,95 @@ def _cmd_play(args: argparse.Namespace, out: TextIO) -> int:
     except _InputEnded:
         print(f"{PROG}: input ended before the game was over", file=sys.stderr)
         return 1
+
+
+# -- hint ----------------------------------------------------------------------
+
+
+def _given_cube_state(given: _Input, variant: Variant) -> CubeState:
+    """The cube and score of a position given on the command line, for the player on roll."""
+    if given.match is not None:
+        fields = given.match
+        me = fields.player_on_roll
+        owner = fields.cube_owner
+        value, length, score = fields.cube_value, fields.match_length, fields.score
+        relative = (
+            CubeOwner.CENTRED if owner is None else CubeOwner.ME if owner == me
+            else CubeOwner.OPPONENT
+        )
+        crawford, jacoby = fields.crawford, fields.jacoby and not length
+        score = (score[me], score[1 - me])
+    else:
+        value, length = given.cube, given.match_length or 0
+        owner = given.cube_owner
+        relative = (
+            CubeOwner.CENTRED if owner is None else CubeOwner.ME if owner == 0
+            else CubeOwner.OPPONENT
+        )
+        score, crawford, jacoby = given.score or (0, 0), False, False
+    match_score = None
+    if length:
+        away = (length - score[0], length - score[1])
+        match_score = MatchScore(
+            *away, crawford=crawford, post_crawford=not crawford and 1 in away
+        )
+    return CubeState(value, relative, match_score, jacoby=jacoby, available=variant.cube)
+
+
+def _format_cube_hint(position: Position, state: CubeState, ply: int) -> str:
+    refusal = double_refusal(state)
+    if refusal is not None:
+        e = evaluate(position, ply)
+        return (
+            f"The player on roll cannot double here: {refusal}.\n"
+            f"Cubeless equity {e.equity:+.3f}: win {e.win:.1%} "
+            f"(gammon {e.win_gammon:.1%}), lose gammon {e.lose_gammon:.1%}"
+        )
+    hint = cube_hint(position, state, ply=ply)
+    d, e = hint.decision, hint.evaluation
+    unit = "MWC" if d.match else "equity per cube"
+    lines = [
+        f"Cube action ({ply}-ply, {unit}): {d}",
+        f"  win {e.win:.1%} (gammon {e.win_gammon:.1%}, backgammon {e.win_backgammon:.1%}), "
+        f"lose gammon {e.lose_gammon:.1%} (backgammon {e.lose_backgammon:.1%})",
+        f"  no double    {d.no_double:+.3f}",
+        f"  double/take  {d.double_take:+.3f}",
+        f"  double/pass  {d.double_pass:+.3f}",
+    ]
+    if d.double_beaver is not None:
+        lines.append(f"  double/beaver {d.double_beaver:+.3f}")
+    lines.append(f"  take point {d.take_point:.1%} (cube efficiency {hint.efficiency:.2f})")
+    return "\n".join(lines)
+
+
+def _format_play_hints(position: Position, dice: Dice, ply: int, limit: int) -> str:
+    hints = play_hints(position, dice, ply=ply)
+    shown = hints if limit <= 0 else hints[:limit]
+    lines = [f"{len(hints)} legal plays of {dice[0]}-{dice[1]}, ranked at {ply}-ply:"]
+    lines.extend(f"{n:>3}. {hint}" for n, hint in enumerate(shown, 1))
+    return "\n".join(lines)
+
+
+def _hint_text(game: Game, side: int, score: tuple[int, int]) -> str:
+    """What the terminal's 'hint' shows: plays when dice are out, else the cube."""
+    if game.phase is Phase.MOVE:
+        assert game.dice is not None
+        return _format_play_hints(game.position, game.dice, 0, 5)
+    if game.phase is Phase.ROLL and game.on_roll == side:
+        state = cube_state(game, side, score)
+        return _format_cube_hint(game.position, state, 0)
+    return "Hints are for the side to roll or to play."
+
+
+def _cmd_hint(args: argparse.Namespace, out: TextIO) -> int:
+    given = _read_input(args.position, args.variant)
+    dice = parse_dice(args.dice) if args.dice else given.dice
+    if dice is not None:
+        print(_format_play_hints(given.position, dice, args.ply, args.limit), file=out)
+    else:
+        state = _given_cube_state(given, args.variant)
+        print(_format_cube_hint(given.position, state, args.ply), file=out)
+    return 0
 
 
 # -- the parser ----------------------------------------------------------------
@@ -606,8 +715,11 @@ def _parser() -> argparse.ArgumentParser:
         "(type 'help' once playing): two people at one keyboard, or one against an "
         "opponent that plays random legal moves.",
     )
-    play.add_argument("--opponent", choices=("human", "random"), default="human",
-                      help="who plays O: a second person (default) or random legal moves")
+    play.add_argument("--opponent", choices=("human", "random", "bot"), default="human",
+                      help="who plays O: a second person (default), random legal moves, "
+                      "or the engine's bot")
+    play.add_argument("--level", choices=list(SKILL_LEVELS), default="expert",
+                      help="the bot's skill level (default expert)")
     play.add_argument("--variant", type=_variant, default=find_variant("standard"),
                       metavar="V", help=f"the variant to play ({variants}); default standard")
     play.add_argument("--match", type=_match_length, metavar="N",
@@ -615,6 +727,23 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, metavar="S",
                       help="seed the dice (and the random opponent) to replay the same game")
     play.set_defaults(run=_cmd_play)
+
+    hint = commands.add_parser(
+        "hint",
+        help="the engine's advice: plays ranked, or the cube action",
+        description="Ask the engine: with dice (given or from the Match ID), every legal "
+        "play ranked by equity with its chances and its loss against the best; without "
+        "dice, the cube action of the player on roll for money or at the match score.",
+    )
+    hint.add_argument("position", help=position_help + "; may end in ':MATCHID'")
+    hint.add_argument("--dice", help="the roll: 31, 3-1 or 3,1")
+    hint.add_argument("--ply", type=int, choices=(0, 1, 2), default=0,
+                      help="search depth (default 0)")
+    hint.add_argument("--limit", type=int, default=10, metavar="N",
+                      help="show the best N plays (default 10; 0 for all)")
+    hint.add_argument("--variant", type=_variant, default=find_variant("standard"),
+                      metavar="V", help=variant_help)
+    hint.set_defaults(run=_cmd_hint)
     return parser
 
 

@@ -19,6 +19,7 @@ __all__ = [
     "IllegalActionError",
     "MatFileError",
     "UnknownVariantError",
+    "InvalidCubeStateError",
 ]
 
 
@@ -68,3 +69,7 @@ class MatFileError(GammonError, ValueError):
 
 class UnknownVariantError(GammonError, ValueError):
     """A variant name gammon does not know."""
+
+
+class InvalidCubeStateError(GammonError, ValueError):
+    """A match score, cube state or set of chances that cannot be (R10-R12)."""

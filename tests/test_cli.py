@@ -497,3 +497,59 @@ def test_play_through_a_real_process() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "Game over: X won 1 point (single, drop)" in done.stdout.splitlines()
+
+
+# -- hint and the bot -------------------------------------------------------------
+
+
+def test_hint_ranks_every_play(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "hint", "4HPwATDgc/ABMA", "--dice", "31", "--limit", "0")
+    assert (status, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == "16 legal plays of 3-1, ranked at 0-ply:"
+    assert len(lines) == 17
+    # The best play loses nothing; the losses only grow down the list.
+    assert lines[1].startswith("  1. 8/5 6/5") and "(-0.000)" in lines[1]
+    losses = [float(re.search(r"\((-\d\.\d+)\)", line).group(1)) for line in lines[1:]]  # type: ignore[union-attr]
+    assert losses == sorted(losses, reverse=True)
+
+
+def test_hint_without_dice_gives_the_cube_action(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "hint", "start")
+    assert status == 0
+    assert out.splitlines()[0] == "Cube action (0-ply, equity per cube): No double, take"
+    assert "double/pass  +1.000" in out
+
+
+def test_hint_in_the_crawford_game_says_no_double(capsys: pytest.CaptureFixture[str]) -> None:
+    """R12: no cube in the Crawford game; a Match ID with the Crawford flag says so."""
+    from gammon.ids import MatchIdFields, encode_match_id
+
+    crawford = encode_match_id(
+        MatchIdFields(crawford=True, match_length=5, score=(4, 2), player_on_roll=0, turn=0)
+    )
+    status, out, _ = run(capsys, "hint", f"4HPwATDgc/ABMA:{crawford}")
+    assert status == 0
+    assert out.startswith(
+        "The player on roll cannot double here: there is no doubling in the Crawford game"
+    )
+
+
+def test_hint_rejects_a_bad_ply(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "hint", "start", "--ply", "5")
+    assert status == 2 and err.startswith("gammon: error:")
+
+
+def test_play_against_the_bot_to_the_end(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The person (X) rolls, plays the first listed play and takes; the bot (O) plays on.
+
+    Commands that do not fit the moment are refused and the game goes on.
+    """
+    lines = ["hint"] + ["roll", "1", "take"] * 300
+    status, out, _ = play_cli(capsys, monkeypatch, lines, "--opponent", "bot", "--seed", "5")
+    assert status == 0
+    assert "gammon-expert (O)" in out.splitlines()[0]
+    assert "ranked at 0-ply" in out
+    assert any(line.startswith("Game over: ") for line in out.splitlines())

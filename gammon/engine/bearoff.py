@@ -73,6 +73,7 @@ __all__ = [
     "is_bearoff",
     "is_bearoff_batch",
     "bearoff_probabilities",
+    "sure_to_finish",
     "bearoff_probabilities_batch",
     "bearoff_equity",
     "best_bearoff_play",
@@ -325,6 +326,30 @@ def is_bearoff_batch(positions: Iterable[Position] | npt.NDArray[np.integer]) ->
     """:func:`is_bearoff` for many positions, or for raw ``(n, 54)`` generator boards."""
     valid, _, _ = kernels.board_indices(_as_boards(positions))
     return np.asarray(valid)
+
+
+def sure_to_finish(boards: npt.NDArray[np.integer]) -> BoolArray:
+    """For raw ``(n, 54)`` boards: whether the player on roll bears off all with any roll.
+
+    Such a game is decided whatever the opponent's position, which makes the
+    textbook cube and resignation cases exact (R9, R10).
+
+    >>> from gammon.position import Position
+    >>> board = Position.from_points({1: 2}, {13: 15}, checkers=15).raw
+    >>> sure_to_finish(np.frombuffer(board, dtype=np.int8).reshape(1, 54)).tolist()
+    [True]
+    """
+    boards = np.asarray(boards).reshape(-1, 54)
+    out = np.zeros(boards.shape[0], dtype=np.bool_)
+    home = ~boards[:, 7:_SIDE].any(axis=1) & boards[:, 1:7].any(axis=1)
+    rows = np.flatnonzero(home)
+    if rows.size:
+        in_one = one_sided_table().rolls[:, 1]
+        for row in rows:
+            points = boards[row, 1:7]
+            if points.sum() <= kernels.MAX_CHECKERS:
+                out[row] = in_one[bearoff_index(points.tolist())] > 1.0 - 1e-6
+    return out
 
 
 def bearoff_probabilities(position: Position) -> Float64Array:

@@ -4,6 +4,19 @@
 >>> str(Bot().choose_play(Position.initial(), (3, 1)))
 '8/5 6/5'
 
+:meth:`Bot.act` plays a whole game on the rules library's state machine
+(:class:`gammon.game.Game`): it rolls or doubles, takes, drops or beavers,
+plays, answers resignations and offers its own when the game is lost for sure.
+
+>>> from gammon.game import Game, GameRules
+>>> from gammon.dice import RandomDice
+>>> game, bots = Game(GameRules(), dice=RandomDice(4)), (Bot(seed=1), Bot(seed=2))
+>>> while not game.is_over:
+...     side = game.turn if game.turn is not None else 0
+...     _ = bots[side].act(game, side)
+>>> game.result.points >= 1
+True
+
 Weaker levels make mistakes the way people do: each candidate's equity gets
 random noise before the choice, so close plays are confused often and bad
 blunders rarely, rather than playing a random move now and then.
@@ -16,11 +29,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gammon.engine.evaluator import Evaluator, default_evaluator
+from gammon.engine.cube import (
+    CubeOwner,
+    CubeState,
+    TakerVerdict,
+    cube_decision,
+    cube_efficiency,
+    cubeful_equity,
+)
+from gammon.engine.evaluator import Evaluation, Evaluator, default_evaluator
+from gammon.engine.met import MatchScore
+from gammon.game import Event, Game, Phase
 from gammon.play import Play
 from gammon.position import Dice, Position
 
-__all__ = ["SKILL_LEVELS", "Bot", "SkillLevel"]
+__all__ = ["SKILL_LEVELS", "Bot", "SkillLevel", "cube_state"]
+
+# Offer to resign only when the search leaves no doubt at all; look for it only
+# when the quick evaluation already says the game is nearly hopeless.
+_CERTAIN = 1e-6
+_HOPELESS = 0.02
 
 
 @dataclass(frozen=True)
@@ -75,3 +103,154 @@ class Bot:
         scores = np.array([evaluation.equity for _, evaluation in ranked])
         noise = np.array([self.rng.gauss(0.0, self.level.noise) for _ in ranked])
         return ranked[int(np.argmax(scores + noise))][0]
+
+    # -- playing a game -----------------------------------------------------
+
+    def act(self, game: Game, side: int, score: tuple[int, int] = (0, 0)) -> tuple[Event, ...]:
+        """Take ``side``'s next action in ``game`` and return the events it caused.
+
+        ``score`` is the match score before this game (side 0 first), which the
+        cube decisions of match play need (R12); money games ignore it.
+        """
+        phase = game.phase
+        if phase is Phase.OPENING:
+            return game.roll(side)
+        if phase is Phase.MOVE:
+            assert game.dice is not None
+            return game.play(side, self.choose_play(game.position, game.dice))
+        if phase is Phase.CHOOSE_DOUBLE:
+            return game.choose_double(side, self._best_double(game.position))
+        if phase is Phase.RESIGNATION_OFFERED:
+            return self._answer_resignation(game, side)
+        if phase is Phase.DOUBLE_OFFERED:
+            return self._answer_double(game, side, score)
+        if phase is Phase.BEAVER_OFFERED:
+            return self._answer_beaver(game, side)
+        # Phase.ROLL: resign a lost game, double, or roll.
+        evaluation = self.evaluator.evaluate(game.position, self.ply)
+        resign = 0
+        if evaluation.win < _HOPELESS:
+            # Confirm one roll deeper, where a finish the opponent cannot miss is exact.
+            resign = _certain_loss(self.evaluator.evaluate(game.position, max(1, self.ply)))
+        marker = (id(game), len(game.history))
+        if resign and self._offered != marker:
+            self._offered = marker
+            return game.resign(side, resign)
+        if game.can_double(side):
+            state = cube_state(game, side, score)
+            decision = cube_decision(evaluation, state, cube_efficiency(game.position))
+            if decision.doubles:
+                return game.double(side)
+        return game.roll(side)
+
+    _offered: tuple[int, int] | None = None
+
+    def _best_double(self, position: Position) -> int:
+        """Acey-deucey (R14): the double whose best play leaves the most equity."""
+        best, best_equity = 1, -9.0
+        for number in range(1, 7):
+            ranked = self.evaluator.rank_plays(position, (number, number), 0)
+            if ranked[0][1].equity > best_equity:
+                best, best_equity = number, ranked[0][1].equity
+        return best
+
+    def _answer_double(self, game: Game, side: int, score: tuple[int, int]) -> tuple[Event, ...]:
+        doubler = 1 - side
+        evaluation = self.evaluator.evaluate(game.position_for(doubler), self.ply)
+        state = cube_state(game, doubler, score)  # the cube moves only once taken
+        decision = cube_decision(evaluation, state, cube_efficiency(game.position_for(doubler)))
+        if decision.taker is TakerVerdict.PASS:
+            return game.drop(side)
+        if decision.taker is TakerVerdict.BEAVER and game.can_beaver(side):
+            return game.beaver(side)
+        return game.take(side)
+
+    def _answer_beaver(self, game: Game, side: int) -> tuple[Event, ...]:
+        """The original doubler keeps playing for the beavered cube if that beats paying."""
+        evaluation = self.evaluator.evaluate(game.position_for(side), self.ply)
+        rules = game.rules
+        state = CubeState(
+            value=game.cube_value,
+            owner=CubeOwner.OPPONENT,
+            jacoby=rules.jacoby,
+            beavers=rules.beavers,
+            max_cube=max(rules.max_cube, game.cube_value),
+            gammons=rules.gammons,
+        )
+        # Accepting plays on for twice the cube now showing; refusing loses what it
+        # shows (R11): accept when the per-unit equity is above -1/2.
+        playing_on = cubeful_equity(evaluation, state, cube_efficiency(game.position_for(side)))
+        if playing_on >= -0.5:
+            return game.take(side)
+        return game.drop(side)
+
+    def _answer_resignation(self, game: Game, side: int) -> tuple[Event, ...]:
+        """Accept when the offer gives at least what playing on is expected to."""
+        assert game.resignation is not None
+        _resigner, value = game.resignation
+        evaluation = self.evaluator.evaluate(game.position_for(side), self.ply)
+        on_roll = game.on_roll == side
+        mine = evaluation if on_roll else _flip(evaluation)
+        expected = _expected_points(mine, game.rules.gammons)
+        if value >= expected - 1e-9:
+            return game.accept_resignation(side)
+        return game.reject_resignation(side)
+
+
+def cube_state(game: Game, side: int, score: tuple[int, int] = (0, 0)) -> CubeState:
+    """The cube and score of ``game`` seen from ``side`` (R10-R12)."""
+    owner = game.cube_owner
+    relative = (
+        CubeOwner.CENTRED
+        if owner is None
+        else CubeOwner.ME
+        if owner == side
+        else CubeOwner.OPPONENT
+    )
+    return CubeState.from_rules(
+        game.rules, value=game.cube_value, owner=relative, score=_match_score(game, side, score)
+    )
+
+
+def _match_score(game: Game, side: int, score: tuple[int, int]) -> MatchScore | None:
+    length = game.rules.match_length
+    if not length:
+        return None
+    away_me, away_opp = length - score[side], length - score[1 - side]
+    crawford = game.rules.crawford
+    return MatchScore(
+        away_me,
+        away_opp,
+        crawford=crawford,
+        post_crawford=not crawford and 1 in (away_me, away_opp),
+    )
+
+
+def _flip(evaluation: Evaluation) -> Evaluation:
+    return Evaluation(
+        1.0 - evaluation.win,
+        evaluation.lose_gammon,
+        evaluation.lose_backgammon,
+        evaluation.win_gammon,
+        evaluation.win_backgammon,
+    )
+
+
+def _expected_points(evaluation: Evaluation, gammons: bool) -> float:
+    """Cubeless points the resigner is expected to lose, per unit of cube (R9)."""
+    if not gammons:
+        return 2.0 * evaluation.win - 1.0
+    return evaluation.equity
+
+
+def _certain_loss(evaluation: Evaluation) -> int:
+    """The resignation to offer (1-3) when the game is lost for sure, else 0."""
+    if evaluation.win > _CERTAIN:
+        return 0
+    if evaluation.lose_gammon < _CERTAIN:
+        return 1
+    if evaluation.lose_gammon > 1 - _CERTAIN and evaluation.lose_backgammon < _CERTAIN:
+        return 2
+    if evaluation.lose_backgammon > 1 - _CERTAIN:
+        return 3
+    return 0
