@@ -98,7 +98,9 @@ class Position:
             on_board = sum(counts) + waiting[side] if all(map(_is_count, counts)) else -1
             if on_board < 0:
                 bad = next(c for c in counts if not _is_count(c))
-                raise InvalidPositionError(f"checker counts must be whole numbers >= 0, got {bad!r}")
+                raise InvalidPositionError(
+                    f"checker counts must be whole numbers >= 0, got {bad!r}"
+                )
             if on_board > checkers:
                 who = "player on roll" if side == 0 else "opponent"
                 raise InvalidPositionError(
