@@ -11,4 +11,4 @@ if [ ! -e "$stamp" ]; then
     .venv/bin/python -m pip install --quiet -e .
     touch "$stamp"
 fi
-exec .venv/bin/gammon play "$@"
+exec .venv/bin/gammon play --opponent bot "$@"

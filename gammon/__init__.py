@@ -9,10 +9,12 @@ The rules library is flat: import what you need from here.
 
 from __future__ import annotations
 
+from gammon.dice import DiceSource, RandomDice, ScriptedDice
 from gammon.errors import (
     GammonError,
     IllegalActionError,
     IllegalPlayError,
+    InvalidCubeStateError,
     InvalidDiceError,
     InvalidIdError,
     InvalidPlayError,
@@ -22,6 +24,8 @@ from gammon.errors import (
     UnknownVariantError,
     XgidError,
 )
+from gammon.game import Game, GameResult, GameRules, Phase
+from gammon.match import Match, Session
 from gammon.play import Move, Play
 from gammon.position import ALL_ROLLS, Dice, Position, validate_dice
 from gammon.variants import VARIANTS, Variant, find_variant
@@ -30,6 +34,15 @@ __all__ = [
     "ALL_ROLLS",
     "VARIANTS",
     "Dice",
+    "DiceSource",
+    "Game",
+    "GameResult",
+    "GameRules",
+    "Match",
+    "Phase",
+    "RandomDice",
+    "ScriptedDice",
+    "Session",
     "GammonError",
     "IllegalActionError",
     "IllegalPlayError",
@@ -37,6 +50,7 @@ __all__ = [
     "InvalidIdError",
     "InvalidPlayError",
     "InvalidPositionError",
+    "InvalidCubeStateError",
     "MatchIdError",
     "Move",
     "Play",

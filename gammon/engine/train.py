@@ -175,6 +175,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hidden", type=int, default=128)
     parser.add_argument("--batch", type=int, default=128, help="games played in lockstep")
     parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument(
+        "--lr-after",
+        action="append",
+        default=[],
+        metavar="GAMES:LR",
+        help="use learning rate LR from GAMES games on (repeatable), e.g. 140000:3e-4",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--save-every", type=int, default=5000)
     parser.add_argument(
@@ -197,7 +204,18 @@ def main(argv: list[str] | None = None) -> None:
         print(f"resuming {args.checkpoint} at {games} games")
     else:
         net, opt, games = Network.create(INPUT_SIZE, args.hidden, args.seed), Adam(lr=args.lr), 0
-    opt.lr = args.lr
+    schedule = sorted(
+        (int(games_at), float(rate)) for games_at, rate in (s.split(":") for s in args.lr_after)
+    )
+
+    def learning_rate(games: int) -> float:
+        rate = float(args.lr)
+        for games_at, later in schedule:
+            if games >= games_at:
+                rate = later
+        return rate
+
+    opt.lr = learning_rate(games)
     trainer = Trainer(net, opt, batch=args.batch, seed=args.seed + games)
     first_games = saved = games
     started = time.perf_counter()
@@ -218,6 +236,7 @@ def main(argv: list[str] | None = None) -> None:
                 trainer.finished = 0
                 rate = (games - first_games) / max(time.perf_counter() - started, 1e-9)
                 progress.update(task, completed=games, rate=rate, loss=trainer.loss)
+            opt.lr = learning_rate(games)
             if games - saved >= args.save_every:
                 save_checkpoint(args.checkpoint, net, opt, games)
                 saved = games
