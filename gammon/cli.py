@@ -5,6 +5,7 @@
 - ``gammon show POSITION[:MATCHID] [--dice D] [--variant V]``: the text board;
 - ``gammon hint POSITION[:MATCHID] [--dice D] [--ply N]``: the engine's ranking
   of the plays, or its cube action when no dice are given;
+- ``gammon verify RECORD.json``: recheck the provably fair dice of an online game;
 - ``gammon play [--opponent human|random|bot] [--level L] [--variant V] [--match N]
   [--seed S]``: a game or match read from standard input, so it can be piped a script.
 
@@ -744,6 +745,11 @@ def _parser() -> argparse.ArgumentParser:
     hint.add_argument("--variant", type=_variant, default=find_variant("standard"),
                       metavar="V", help=variant_help)
     hint.set_defaults(run=_cmd_hint)
+
+    # The server's commands live with the server; importing them is cheap.
+    from gammon.server import verify_cli
+
+    verify_cli.register(commands)
     return parser
 
 
