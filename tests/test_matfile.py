@@ -1,0 +1,601 @@
+"""The .mat match files (gammon.matfile): writing, reading, and replaying through the rules.
+
+Round trips play random legal actions (cube actions and resignations included),
+write the series, replay the text and demand identical histories and scores.
+The hand-written samples in tests/vectors/*.mat follow the layout GNU Backgammon
+exports (bar as 25, off as 0, ``Wins`` in the winner's column) and are checked
+event by event.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from test_game import random_step
+
+from gammon.dice import RandomDice, ScriptedDice
+from gammon.errors import MatFileError
+from gammon.game import (
+    Beavered,
+    Doubled,
+    Dropped,
+    EndReason,
+    Event,
+    Game,
+    Moved,
+    OpeningRolled,
+    Passed,
+    PassReason,
+    Phase,
+    ResignationAccepted,
+    Resigned,
+    Rolled,
+    Took,
+    WinKind,
+)
+from gammon.match import Match, Session
+from gammon.matfile import ParsedMatch, TurnKind, read_mat, replay_mat, write_mat
+from gammon.play import Move
+
+VECTORS = Path(__file__).parent / "vectors"
+
+
+def vector(name: str) -> str:
+    return (VECTORS / name).read_text()
+
+
+def play_series(
+    series: Match | Session, rng: random.Random, *, stop_at: Phase | None = None
+) -> bool:
+    """Random legal actions until the series is over; True if it stopped early at ``stop_at``.
+
+    ``Phase.OVER`` stops after a game ends, before the next one starts.
+    """
+    for _ in range(200):
+        game = series.game
+        while not game.is_over:
+            if game.phase is stop_at and rng.random() < 0.5:
+                return True
+            random_step(game, rng)
+        if series.is_over:
+            return False
+        if stop_at is Phase.OVER and rng.random() < 0.5:
+            return True
+        series.new_game()
+    raise AssertionError("the series did not end")
+
+
+def round_trip(series: Match | Session, **kwargs: object) -> Match | Session:
+    """Write, replay, and check that nothing was lost; returns the replayed series."""
+    text = write_mat(series, **kwargs)  # type: ignore[arg-type]
+    again = replay_mat(text)
+    assert type(again) is type(series)
+    assert again.histories == series.histories
+    assert again.score == series.score
+    assert again.is_over == series.is_over
+    assert [g.rules for g in again.games] == [g.rules for g in series.games]
+    assert write_mat(again, **kwargs) == text  # type: ignore[arg-type]
+    return again
+
+
+def events_of(series: Match | Session) -> list[Event]:
+    return [event for game in series.games for event in game.history]
+
+
+# -- round trips -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("length", [3, 5])
+def test_random_matches_round_trip_with_cube_actions_and_crawford(length: int) -> None:
+    """R10, R12: doubles, takes, drops, redoubles and the Crawford game all survive the file."""
+    seen: set[str] = set()
+    for seed in range(10):
+        match = Match(length, dice=RandomDice(seed))
+        play_series(match, random.Random(seed))
+        again = round_trip(match, names=("Alice Smith", "Bob"))
+        assert [g.rules.crawford for g in again.games] == [g.rules.crawford for g in match.games]
+        for event in events_of(match):
+            seen.add(type(event).__name__)
+        if any(g.rules.crawford for g in match.games):
+            seen.add("crawford")
+        if any(isinstance(e, OpeningRolled) and e.is_tie for e in events_of(match)):
+            seen.add("tie")
+    assert {"Doubled", "Took", "Dropped", "Resigned", "ResignationRejected"} <= seen
+    assert {"crawford", "tie"} <= seen
+
+
+def test_random_money_sessions_round_trip() -> None:
+    """R3, R11: beavers, Jacoby, automatic doubles and table stakes come back from the file."""
+    seen: set[str] = set()
+    for seed in range(8):
+        rng = random.Random(seed)
+        options: dict[str, object] = {
+            "beavers": True,
+            "jacoby": seed % 2 == 0,
+            "auto_doubles": seed % 3,
+            "stakes": (6, 9) if seed % 4 == 1 else None,
+            "max_games": 4,
+        }
+        session = Session(dice=RandomDice(seed), **options)  # type: ignore[arg-type]
+        play_series(session, rng)
+        again = round_trip(session)
+        assert isinstance(again, Session)
+        assert again.rules == session.rules
+        assert (again.stakes, again.max_games) == (session.stakes, session.max_games)
+        assert again.payouts == session.payouts
+        seen.update(type(event).__name__ for event in events_of(session))
+    assert {"Beavered", "Took", "Dropped", "Doubled"} <= seen
+
+
+def test_a_money_session_is_a_zero_point_match_with_running_scores() -> None:
+    """R11: the score lines of a session add up what each side has won, after the stakes cap."""
+    session = Session(stakes=3, dice=ScriptedDice([(6, 1), (5, 2)]))
+    game = session.game
+    game.roll(0)
+    game.play(0, "13/7 8/7")
+    game.resign(1, 3)
+    game.accept_resignation(0)  # a backgammon: 3 points, all of side 1's stake
+    text = write_mat(session, names=("Erin", "Frank"))
+    assert text.splitlines()[:2] == ['; [Stakes "3 3"]', ""]
+    assert " 0 point match" in text.splitlines()
+    assert "      Wins 3 points" in text.splitlines()
+    again = replay_mat(text)
+    assert isinstance(again, Session)
+    assert again.is_over and again.bankrolls == (6, 0)
+
+
+@pytest.mark.parametrize(
+    ("make", "tags"),
+    [
+        (lambda d: Match(3, variant="nackgammon", dice=d), ['; [Variation "NackGammon"]']),
+        (lambda d: Match(3, variant="hypergammon", dice=d), ['; [Variation "Hypergammon"]']),
+        (lambda d: Match(5, variant="tavla", dice=d), ['; [Variation "Tavla"]']),
+        (lambda d: Match(3, variant="acey-deucey", dice=d), ['; [Variation "Acey-Deucey"]']),
+        (lambda d: Match(5, crawford=False, dice=d), ['; [Crawford "Off"]']),
+        (lambda d: Match(5, cube=False, dice=d), ['; [CubeLimit "1"]']),
+        (lambda d: Match(5, max_cube=16, gammons=False, dice=d),
+         ['; [CubeLimit "16"]', '; [Gammons "Off"]']),
+        (lambda d: Match(5, dice=d), []),
+    ],
+)
+def test_rules_other_than_the_default_are_written_as_tags(
+    make: Callable[[RandomDice], Match], tags: list[str]
+) -> None:
+    """R12, R14: a reader replays variants and match options from the head of the file."""
+    for seed in range(3):
+        match = make(RandomDice(seed))
+        play_series(match, random.Random(seed))
+        text = write_mat(match)
+        head = text.split(" point match")[0].splitlines()
+        assert [line for line in head if line.startswith(";")] == tags
+        round_trip(match)
+
+
+def test_acey_deucey_doubles_of_choice_are_written_as_rolls() -> None:
+    """R14: after a full 1-2 the named double is a cell of its own in the player's column."""
+    for seed in range(30):
+        match = Match(1, variant="acey-deucey", dice=RandomDice(seed))
+        play_series(match, random.Random(seed))
+        if any(type(e).__name__ == "DoubleChosen" for e in events_of(match)):
+            round_trip(match)
+            return
+    raise AssertionError("no acey-deucey bonus in 30 games")
+
+
+@pytest.mark.parametrize(
+    "phase",
+    [Phase.ROLL, Phase.MOVE, Phase.DOUBLE_OFFERED, Phase.BEAVER_OFFERED,
+     Phase.RESIGNATION_OFFERED, Phase.OVER],
+)
+def test_unfinished_series_round_trip_and_play_on(phase: Phase) -> None:
+    """A series stopped anywhere (dice rolled, cube or resignation on offer) reads back as is."""
+    for seed in range(60):
+        rng = random.Random(seed)
+        series: Match | Session = (
+            Match(5, dice=RandomDice(seed))
+            if seed % 2 and phase is not Phase.BEAVER_OFFERED
+            else Session(beavers=True, dice=RandomDice(seed))
+        )
+        if not play_series(series, rng, stop_at=phase):
+            continue
+        assert series.game.phase is phase
+        again = round_trip(series)
+        assert again.game.phase is phase
+        # The replayed series goes on with fresh dice.
+        if phase is Phase.OVER:
+            again.new_game()
+        for _ in range(30):
+            if again.game.is_over:
+                break
+            random_step(again.game, rng)
+        return
+    raise AssertionError(f"no random series stopped at {phase}")
+
+
+def play_priming_game(seed: int) -> Match:
+    """A cube-less game where each side makes home points and hits, which closes boards (R7)."""
+    rng = random.Random(seed)
+    match = Match(1, cube=False, dice=RandomDice(seed))
+    game = match.game
+    while not game.is_over:
+        side = game.turn
+        if game.phase is Phase.OPENING:
+            game.roll(0)
+        elif game.phase is Phase.ROLL:
+            assert side is not None
+            game.roll(side)
+        else:
+            assert side is not None
+            game.play(side, max(
+                game.legal_plays(),
+                key=lambda p: (sum(c >= 2 for c in p.position.mine[:6]), p.hits, rng.random()),
+            ))
+    return match
+
+
+def closed_board_passes(match: Match) -> int:
+    return sum(
+        isinstance(e, Passed) and e.reason is PassReason.CLOSED_BOARD for e in events_of(match)
+    )
+
+
+def test_closed_board_passes_round_trip_and_read_gnu_style_dances() -> None:
+    """R7: our rules pass without a roll; GNU Backgammon writes a roll that dances instead."""
+    match = play_priming_game(13)
+    assert closed_board_passes(match) >= 3
+    text = write_mat(match)
+    assert text.count("Closed out") == closed_board_passes(match)
+    round_trip(match)
+    gnu_style = text.replace("Closed out", "64:")
+    assert replay_mat(gnu_style).histories == match.histories
+
+
+def test_a_closed_out_player_cannot_play_the_dance_roll() -> None:
+    match = play_priming_game(13)
+    text = write_mat(match).replace("Closed out", "64: 25/21", 1)
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "64: 25/21" in row)
+    with pytest.raises(MatFileError, match=rf"^line {line}: .* closed board .*\(R7\)"):
+        replay_mat(text)
+
+
+# -- hand-written samples ------------------------------------------------------------
+
+
+def test_sample_one_point_match() -> None:
+    """A 1-point match ended by a resignation, with GNU-style tags and a comment."""
+    parsed = read_mat(vector("one_point.mat"))
+    assert parsed.length == 1 and not parsed.is_money
+    assert parsed.names == ("Alice", "Bob")
+    assert parsed.metadata == {"Site": "Kitchen table", "EventDate": "2024.05.01"}
+    assert parsed.comments == ("A friendly game, transcribed by hand.",)
+    (game,) = parsed.games
+    assert game.score == (0, 0)
+    assert [(t.side, t.dice, t.play) for t in game.turns] == [
+        (0, (3, 1), "8/5 6/5"),
+        (1, (6, 2), "24/18 13/11"),
+        (0, (6, 1), "13/7* 8/7"),
+        (1, (4, 3), "25/21 24/21"),
+        (0, (5, 2), "13/8 13/11"),
+    ]
+    assert (game.winner, game.points, game.result_line) == (0, 1, 12)
+
+    match = replay_mat(parsed)
+    assert isinstance(match, Match)
+    history = match.games[0].history
+    assert history[0] == OpeningRolled((3, 1))
+    assert history[2] == Rolled(1, (6, 2))
+    hit = history[5]
+    assert isinstance(hit, Moved) and hit.moves == (Move(13, 7, True), Move(8, 7))  # R6
+    entry = history[7]
+    assert isinstance(entry, Moved) and Move(25, 21) in entry.moves  # R7: bar written as 25
+    # Bob resigned a single game after Alice's play (R9): the "Wins" line in Alice's column.
+    assert history[-3:-1] == (Resigned(1, 1), ResignationAccepted(0))
+    assert match.is_over and match.winner == 0 and match.score == (1, 0)
+
+
+def test_sample_doubles_drops_and_the_crawford_game() -> None:
+    """R9, R10, R12: a drop pays the cube before the offer; no cube in the Crawford game."""
+    parsed = read_mat(vector("double_drop.mat"))
+    assert [g.score for g in parsed.games] == [(0, 0), (0, 1), (2, 1)]
+    cube_turns = [(t.side, t.kind, t.value) for t in parsed.games[1].turns if t.dice is None]
+    assert cube_turns == [
+        (1, TurnKind.DOUBLE, 2),
+        (0, TurnKind.TAKE, None),
+        (0, TurnKind.DOUBLE, 4),
+        (1, TurnKind.DROP, None),
+    ]
+    match = replay_mat(parsed)
+    results = [(g.result.winner, g.result.points, g.result.reason) for g in match.games if g.result]
+    assert results == [
+        (1, 1, EndReason.DROP),
+        (0, 2, EndReason.DROP),
+        (0, 1, EndReason.RESIGNATION),
+    ]
+    game2 = match.games[1].history
+    assert [e for e in game2 if isinstance(e, Doubled | Took | Dropped)] == [
+        Doubled(1, 2), Took(0), Doubled(0, 4), Dropped(1),
+    ]
+    assert [g.rules.crawford for g in match.games] == [False, False, True]
+    assert match.is_over and match.score == (3, 1)
+
+
+def test_sample_dance() -> None:
+    """R7: a roll that cannot enter from the bar is written with nothing after it."""
+    parsed = read_mat(vector("dance.mat"))
+    dance = parsed.games[0].turns[3]
+    assert (dance.line, dance.side, dance.dice, dance.play) == (6, 1, (6, 5), "")
+    match = replay_mat(parsed)
+    history = match.games[0].history
+    index = history.index(Rolled(1, (6, 5)))
+    assert history[index + 1] == Passed(1, PassReason.NO_PLAY)
+    assert history[index + 2 : index + 5] == (
+        Rolled(0, (4, 2)), history[index + 3], Rolled(1, (6, 4))
+    )
+    entry = history[index + 5]
+    assert isinstance(entry, Moved) and entry.moves == (Move(25, 21), Move(21, 15))
+    assert match.score == (1, 0)
+
+
+def test_sample_bar_entry_and_bear_off() -> None:
+    """R7, R8, R9: hypergammon with hits, entries as 25/x, bear-off as x/0, a backgammon."""
+    parsed = read_mat(vector("bar_bearoff.mat"))
+    assert parsed.metadata == {"Variation": "Hypergammon"}
+    match = replay_mat(parsed)
+    assert match.games[0].rules.variant.name == "hypergammon"
+    moves = [e for e in match.games[0].history if isinstance(e, Moved)]
+    assert moves[2].moves[0] == Move(25, 20)
+    assert moves[6].moves[0] == Move(25, 22)
+    last = moves[-1]
+    assert last.side == 1 and sorted(m.target for m in last.moves) == [0, 0, 0, 1]
+    result = match.games[0].result
+    assert result is not None
+    assert (result.winner, result.points, result.kind) == (1, 3, WinKind.BACKGAMMON)
+    assert result.reason is EndReason.BEAR_OFF and match.score == (0, 3)
+    # The variant may be named when replaying, but it must agree with the file.
+    assert replay_mat(parsed, "hypergammon").histories == match.histories
+    with pytest.raises(MatFileError, match="hypergammon file"):
+        replay_mat(parsed, "standard")
+
+
+def test_sample_resignation_after_a_take() -> None:
+    """R9: 'Wins 4 points' with the cube on 2 is a gammon resigned."""
+    match = replay_mat(vector("resignation.mat"))
+    history = match.games[0].history
+    assert history[-3:-1] == (Resigned(1, 2), ResignationAccepted(0))
+    result = match.games[0].result
+    assert result is not None and (result.kind, result.points) == (WinKind.GAMMON, 4)
+    assert match.is_over and match.score == (4, 0)
+
+
+def test_sample_money_session_with_a_beaver() -> None:
+    """R11: the doubler's next roll takes the beaver, as GNU Backgammon reads it."""
+    parsed = read_mat(vector("money.mat"))
+    assert parsed.is_money and parsed.names == ("Erin", "Frank")
+    session = replay_mat(parsed)
+    assert isinstance(session, Session) and session.rules.beavers
+    cube = [e for e in session.games[0].history if isinstance(e, Doubled | Beavered | Took)]
+    assert cube == [Doubled(1, 2), Beavered(0, 4), Took(1)]
+    assert session.games[0].cube_value == 4 and session.games[0].cube_owner == 0
+    assert session.payouts == (4, 1) and session.net == 5
+
+
+def cell_columns(text: str) -> list[list[int]]:
+    """Where each word group starts on the rows of a file (tags, comments and blanks left out)."""
+    rows = [line for line in text.splitlines() if line.strip() and line.lstrip()[0] not in ";#"]
+    return [
+        [i for i, c in enumerate(row) if c != " " and (i == 0 or row[i - 1] == " ")][:2]
+        for row in rows
+    ]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in VECTORS.glob("*.mat")))
+def test_samples_write_back_in_the_same_layout(name: str) -> None:
+    """The writer lays rows out as GNU Backgammon does; only move order and details differ."""
+    text = vector(name)
+    parsed = read_mat(text)
+    series = replay_mat(parsed)
+    written = write_mat(series, names=parsed.names, metadata=parsed.metadata)
+    assert replay_mat(written).histories == series.histories
+    assert read_mat(written).tags == tuple(
+        type(tag)(tag.key, tag.value, index) for index, tag in enumerate(parsed.tags, 1)
+    )
+    assert cell_columns(written) == cell_columns(text)
+
+
+# -- reading layout ---------------------------------------------------------------------
+
+
+def test_reading_is_lenient_about_layout() -> None:
+    """Columns by position, a left cell running into the right one, XG's '???' and 'Cannot Move'."""
+    text = "\n".join([
+        "\ufeff; [Site \"Somewhere\"]",
+        "# another comment",
+        "",
+        "7 Point Match",
+        " Game 1",
+        " A : 0   B : 0",
+        "  1) 33: 24/21 24/21 13/10 13/10 62: 24/22 22/16",
+        "  2)                    51: ???",
+        "  3) 43: Cannot Move",
+        "\tWins 2 points and the match",
+    ])
+    parsed = read_mat(text)
+    assert parsed.length == 7 and parsed.metadata == {"Site": "Somewhere"}
+    turns = parsed.games[0].turns
+    assert [(t.line, t.side, t.dice, t.play) for t in turns] == [
+        (7, 0, (3, 3), "24/21 24/21 13/10 13/10"),
+        (7, 1, (6, 2), "24/22 22/16"),
+        (8, 1, (5, 1), ""),
+        (9, 0, (4, 3), ""),
+    ]
+    assert (parsed.games[0].winner, parsed.games[0].points) == (0, 2)
+
+
+def test_an_xg_style_head_round_trips_through_metadata() -> None:
+    head = "\n".join([
+        '; [Site "eXtreme Gammon"]',
+        '; [Player 1 "A"]',
+        '; [Player 2 "B"]',
+        '; [Variation "Backgammon"]',
+        '; [Unrated "Off"]',
+        '; [Crawford "On"]',
+        '; [CubeLimit "1024"]',
+        "",
+        " 5 point match",
+        "",
+        " Game 1",
+        " A : 0                          B : 0",
+        "  1) 31: 8/5 6/5",
+    ])
+    parsed = read_mat(head)
+    match = replay_mat(parsed)
+    assert isinstance(match, Match) and match.games[0].rules.max_cube == 1024
+    written = write_mat(match, names=parsed.names, metadata=parsed.metadata)
+    assert read_mat(written).tags == tuple(
+        type(tag)(tag.key, tag.value, tag.line) for tag in parsed.tags
+    )
+
+
+def test_a_file_without_games_and_one_cut_after_a_game() -> None:
+    """An unfinished match is a match in progress, not an error."""
+    empty = replay_mat(" 3 point match\n")
+    assert isinstance(empty, Match) and empty.game.phase is Phase.OPENING
+    first_game = vector("double_drop.mat").split(" Game 2")[0]
+    match = replay_mat(first_game)
+    assert match.score == (0, 1) and match.game.is_over and not match.is_over
+    match.new_game()  # the match goes on with fresh dice
+    match.game.roll(0)
+
+
+# -- malformed files ---------------------------------------------------------------------
+
+
+def replace_line(text: str, number: int, new: str) -> str:
+    lines = text.splitlines()
+    lines[number - 1] = new
+    return "\n".join(lines) + "\n"
+
+
+DOUBLE_DROP = vector("double_drop.mat")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # bad headers
+        ("Game 1\n", r"^line 1: expected the match length"),
+        (" 5 points match\n", r"^line 1: expected the match length"),
+        ("; only a comment\n", r"^line 1: the file has no match length line"),
+        (" 3 point match\n\n Game 2\n", r"^line 3: expected game 1, found game 2"),
+        (" 3 point match\n\n Game 1\n Alice 0 Bob 0\n", r"^line 4: expected the names and scores"),
+        (replace_line(DOUBLE_DROP, 4, " Alice : 0   Bob : 0   x"), r"^line 4: cannot read 'x'"),
+        # illegal moves (R4-R7)
+        (replace_line(DOUBLE_DROP, 5, "  1) 52: 24/19 13/11"), r"^line 5: Alice cannot play .*19"),
+        (replace_line(DOUBLE_DROP, 5, "  1) 52: 13/11 13/9"),
+         r"^line 5: Alice cannot play '13/11 13/9' with 52: .*needs a 4"),
+        (replace_line(DOUBLE_DROP, 6, "  2) 63: 24/18 13/10             55:"),
+         r"^line 6: Bob rolled 55 but the file gives no play"),
+        # wrong dice
+        (replace_line(DOUBLE_DROP, 5, "  1) 55: 13/8 13/8 6/1 6/1"),
+         r"^line 5: the opening roll cannot be a double .*\(R3\)"),
+        (replace_line(DOUBLE_DROP, 5, "  1) 72: 13/6 13/11"), r"^line 5: 72 is not a roll"),
+        (replace_line(DOUBLE_DROP, 5, "  1) 5x: 13/11 13/8"), r"^line 5: cannot read '5x:"),
+        # cube actions and results that do not follow (R9, R10, R12)
+        (replace_line(DOUBLE_DROP, 8, "  4) 31: 8/5 6/5                  Doubles => 4"),
+         r"^line 8: Bob doubles the cube to 2, not 4 \(R10\)"),
+        (replace_line(DOUBLE_DROP, 9, "  5)  Drops                       Wins 2 points"),
+         r"^line 9: the file says Bob wins 2 points, but Bob won 1 point"),
+        (replace_line(DOUBLE_DROP, 9, "  5)  Takes                       Takes"),
+         r"^line 9: side 1 cannot take"),
+        (replace_line(DOUBLE_DROP, 12, " Alice : 1                      Bob : 0"),
+         r"^line 12: game 2 starts at 1-0, but the games before it make the score 0-1"),
+        (replace_line(DOUBLE_DROP, 12, " Alice : 0                      Carl : 1"),
+         r"^line 12: game 2 is between 'Alice' and 'Carl'"),
+        (replace_line(DOUBLE_DROP, 19, " Game 3 (Crawford)"), None),
+        (replace_line(DOUBLE_DROP, 21, "  1) 42: 8/4 6/4                  Doubles => 2"),
+         r"^line 21: .*no doubling in the Crawford game \(R12\)"),
+        (DOUBLE_DROP + " Game 4\n Alice : 3   Bob : 1\n", r"^line 24: game 4 cannot be played"),
+        # truncated files
+        (DOUBLE_DROP.split(" Alice : 0                      Bob : 1")[0],
+         r"^line 11: game 2 stops before its score line"),
+        (replace_line(DOUBLE_DROP, 9, "  5)  Drops"), r"^line 9: game 1 is over .*no 'Wins' line"),
+        (replace_line(DOUBLE_DROP, 6, "  2) 63: 24/18 13/1"),
+         r"^line 6: Alice cannot play '24/18 13/1' with 63: 13/1 needs 12"),
+        ("\n".join(DOUBLE_DROP.splitlines()[:7] + DOUBLE_DROP.splitlines()[10:]) + "\n",
+         r"^line 7: game 1 has no 'Wins' line, but game 2 follows it"),
+    ],
+)
+def test_malformed_files_name_the_line(text: str, message: str | None) -> None:
+    if message is None:  # a marked Crawford game that is one: accepted
+        assert replay_mat(text).games[2].rules.crawford
+        return
+    with pytest.raises(MatFileError, match=message):
+        replay_mat(text)
+
+
+def test_a_crawford_marker_on_a_normal_game_is_refused() -> None:
+    text = replace_line(DOUBLE_DROP, 11, " Game 2 (Crawford)")
+    with pytest.raises(MatFileError, match=r"^line 11: game 2 is marked as the Crawford game"):
+        replay_mat(text)
+
+
+@pytest.mark.parametrize(
+    ("head", "message"),
+    [
+        ('; [Variation "Chess"]\n 3 point match\n', r"^line 1: unknown Variation 'Chess'"),
+        ('; [Crawford "Maybe"]\n 3 point match\n', r'^line 1: Crawford is "On" or "Off"'),
+        ('; [CubeLimit "12"]\n 3 point match\n', r"^line 1: CubeLimit is a power of two"),
+        ('; [Jacoby "On"]\n 3 point match\n', r"Jacoby tag is for money sessions"),
+        ('; [Stakes "0"]\n 0 point match\n', r"^line 1: Stakes is one or two positive"),
+    ],
+)
+def test_bad_rule_tags(head: str, message: str) -> None:
+    with pytest.raises(MatFileError, match=message):
+        replay_mat(head)
+
+
+# -- writing errors -------------------------------------------------------------------------
+
+
+def test_names_and_metadata_that_cannot_be_written() -> None:
+    match = Match(3)
+    with pytest.raises(MatFileError, match="cannot write the name 'A:B'"):
+        write_mat(match, names=("A:B", "C"))
+    with pytest.raises(MatFileError, match="must be some text"):
+        write_mat(match, names=("", "C"))
+    with pytest.raises(MatFileError, match=r"cannot write the tag 'Site'"):
+        write_mat(match, metadata={"Site": 'say "hi"'})
+    with pytest.raises(MatFileError, match=r'says \[Crawford "Off"\], but the match was played'):
+        write_mat(match, metadata={"Crawford": "Off"})
+    with pytest.raises(MatFileError, match="Jacoby is for money sessions only"):
+        write_mat(match, metadata={"Jacoby": "Off"})
+    with pytest.raises(MatFileError, match="only a Match or a Session"):
+        write_mat(Game())  # type: ignore[arg-type]
+    # Rule tags that agree with the series are kept as given.
+    assert write_mat(match, metadata={"Crawford": "On"}).startswith('; [Crawford "On"]\n')
+
+
+def test_resignations_whose_value_the_points_do_not_tell_are_written_out() -> None:
+    """R9: without gammons a resigned gammon scores 1, so 'Resigns 2' keeps the offer."""
+    match = Match(3, gammons=False, dice=ScriptedDice([(4, 2)]))
+    match.game.roll(0)
+    match.game.resign(1, 1)
+    match.game.reject_resignation(0)
+    match.game.resign(1, 2)
+    match.game.accept_resignation(0)
+    text = write_mat(match)
+    assert "  1) 42:                          Resigns 1" in text
+    assert "  2)  Rejects                     Resigns 2" in text
+    again = round_trip(match)
+    assert isinstance(again.games[0].history[-3], Resigned)
+
+
+def test_parsed_match_is_a_plain_value() -> None:
+    parsed = read_mat(vector("dance.mat"))
+    assert parsed == read_mat(vector("dance.mat"))
+    assert isinstance(parsed, ParsedMatch)
+    with pytest.raises(AttributeError):
+        parsed.length = 3  # type: ignore[misc]
