@@ -12,15 +12,39 @@ from the highest starting point down.
 '13/7* 7/5'
 >>> format_moves((Move(6, 4), Move(6, 4), Move(4, 2), Move(4, 2)))
 '6/2(2)'
+
+Reading (:func:`parse_play`) takes what players type, finds the legal play it
+names and, when there is none, says which rule the text breaks: a player
+learns more from "point 7 is blocked" than from "illegal move".
+
+>>> from gammon.position import Position
+>>> start = Position.initial()
+>>> str(parse_play(start, "13-11, 13/7", (6, 2)))
+'13/11 13/7'
+>>> parse_play(start, "13/9", (6, 2))
+Traceback (most recent call last):
+...
+gammon.errors.IllegalPlayError: 13/9 needs a 4; the dice are 6-2
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
+from gammon import movegen
+from gammon.errors import IllegalPlayError, InvalidPlayError
 from gammon.play import BAR_POINT, OFF_POINT, Move
+from gammon.position import Position, validate_dice
 
-__all__ = ["format_moves"]
+if TYPE_CHECKING:
+    from gammon.play import Play
+    from gammon.position import Dice
+
+__all__ = ["format_moves", "parse_play"]
 
 
 def _point_name(point: int) -> str:
@@ -58,3 +82,579 @@ def format_moves(moves: Sequence[Move]) -> str:
         parts.append(text if repeat == 1 else f"{text}({repeat})")
         index += repeat
     return " ".join(parts)
+
+
+# -- reading ---------------------------------------------------------------
+
+_SIDE = movegen.SIDE
+_OFF = movegen.OFF
+_BAR = movegen.BAR
+_WAITING = movegen.WAITING
+
+_PASS_WORDS = frozenset({"", "pass", "(pass)", "no play", "(no play)"})
+_NAMES = {"bar": BAR_POINT, "b": BAR_POINT, "off": OFF_POINT, "o": OFF_POINT}
+_SEGMENT = re.compile(r"(?P<body>[^()]*)(?:\((?P<count>[^()]*)\))?")
+_POINT = re.compile(r"(?P<name>[a-z]+|\d+)(?P<star>\*?)", re.ASCII)
+_MAX_REPEAT = 4
+_SPACED_SEPARATOR = re.compile(r"\s*([/-])\s*")
+_SPACE_IN_SEGMENT = re.compile(r"\s+(?=[*()])|(?<=\()\s+")
+
+# Failures met while searching: an ORDER failure only says that the moves were
+# tried in an order that cannot work (7/5 before 13/7); a RULE failure names
+# the rule that stops the move, which is what the player needs to hear.
+_ORDER = 0
+_RULE = 1
+
+
+@dataclass(frozen=True, slots=True)
+class _Path:
+    """One checker's way as written: the points it lands on, each maybe marked as a hit."""
+
+    points: tuple[int, ...]
+    stars: tuple[bool, ...]
+
+    def __str__(self) -> str:
+        marks = ("*" if star else "" for star in self.stars)
+        return "/".join(_point_name(p) + mark for p, mark in zip(self.points, marks, strict=False))
+
+
+class _Failure(NamedTuple):
+    """Why one die cannot be played; ``{die}`` in the message stands for the die."""
+
+    kind: int
+    message: str
+    die: int = 0
+
+
+@dataclass(slots=True)
+class _Outcome:
+    """A board the text leads to, and how: fewer hits the text did not ask for is better."""
+
+    unasked_hits: int
+    moves: tuple[Move, ...]
+    routes: tuple[tuple[tuple[int, bool], ...], ...]
+    dice_left: tuple[int, ...]
+
+
+def _read_error(token: str, why: str) -> InvalidPlayError:
+    return InvalidPlayError(f"cannot read {token!r}: {why}")
+
+
+def _tokenize(text: str) -> list[str]:
+    """Split into segments, first gluing back what spaces cut apart ("13 / 7 *", "6/2 (2)")."""
+    cleaned = _SPACED_SEPARATOR.sub(lambda m: m[1], text.lower().replace(",", " "))
+    return _SPACE_IN_SEGMENT.sub("", cleaned).split()
+
+
+def _read_segment(token: str) -> tuple[_Path, int]:
+    """One written segment (``13/7*/5(2)``) as a path and how many checkers take it."""
+    match = _SEGMENT.fullmatch(token)
+    if match is None:
+        raise _read_error(token, "brackets only hold a count, as in 6/2(2)")
+    count = 1
+    if match["count"] is not None:
+        written = match["count"]
+        if not written.isdigit() or not 1 <= int(written) <= _MAX_REPEAT:
+            raise _read_error(
+                token, f"the count ({written}) must be a number from 1 to {_MAX_REPEAT}"
+            )
+        count = int(written)
+    parts = re.split(r"[/-]", match["body"])
+    if len(parts) < 2:
+        raise _read_error(token, "a move is written from/to, as in 13/7")
+    points: list[int] = []
+    stars: list[bool] = []
+    for index, part in enumerate(parts):
+        point_match = _POINT.fullmatch(part)
+        if point_match is None:
+            what = f"{part!r} is not a point" if part else "a point is missing"
+            raise _read_error(token, f"{what} (use 1-24, bar or off)")
+        name = point_match["name"]
+        if name.isdigit():
+            # Long numbers are no points; int() would refuse thousands of digits.
+            point = int(name) if len(name.lstrip("0")) <= 2 else BAR_POINT + 1
+            if point > BAR_POINT:
+                raise _read_error(
+                    token, f"{name} is not a point (points are 1-24, 25 the bar and 0 off)"
+                )
+        elif name in _NAMES:
+            point = _NAMES[name]
+        else:
+            raise _read_error(token, f"{name!r} is not a point (use 1-24, bar or off)")
+        star = bool(point_match["star"])
+        if star and index == 0:
+            raise _read_error(token, "a hit mark * goes after the point landed on, as in 13/7*")
+        if star and point == OFF_POINT:
+            raise _read_error(token, "nothing can be hit off the board")
+        if points and point >= points[-1]:
+            if point == points[-1]:
+                raise _read_error(token, f"{_point_name(point)} to itself is no move")
+            raise _read_error(
+                token,
+                f"{_point_name(points[-1])} to {_point_name(point)} moves backwards "
+                "(checkers move to lower points, bar first and off last)",
+            )
+        points.append(point)
+        stars.append(star)
+    return _Path(tuple(points), tuple(stars)), count
+
+
+def _read(text: str) -> tuple[list[_Path], list[str]]:
+    """The paths the text names (one per checker) and its segments as shown in messages."""
+    paths: list[_Path] = []
+    shown: list[str] = []
+    for token in _tokenize(text):
+        path, count = _read_segment(token)
+        shown.append(str(path) + (f"({count})" if count > 1 else ""))
+        paths.append(path)
+        # A repeated hit can happen only once; the mark goes with the first checker.
+        plain = _Path(path.points, (False,) * len(path.points))
+        paths.extend([plain] * (count - 1))
+    return paths, shown
+
+
+# -- dice ------------------------------------------------------------------
+
+
+def _without(dice: tuple[int, ...], used: Iterable[int]) -> tuple[int, ...]:
+    rest = list(dice)
+    for die in used:
+        rest.remove(die)
+    return tuple(rest)
+
+
+def _leg_options(start: int, goal: int, dice: tuple[int, ...]) -> set[tuple[int, ...]]:
+    """The sets of dice that carry one checker from ``start`` to ``goal`` (0: off).
+
+    A bear-off may end with a die higher than needed (R8); whether the rule
+    allows it on the board is checked when the move is made.
+    """
+    found: set[tuple[int, ...]] = set()
+
+    def extend(left: int, used: tuple[int, ...], rest: tuple[int, ...]) -> None:
+        for die in set(rest):
+            if die == left or (goal == OFF_POINT and die > left):
+                found.add(tuple(sorted((*used, die))))
+            elif die < left:
+                extend(left - die, (*used, die), _without(rest, (die,)))
+
+    extend(start - goal, (), dice)
+    return found
+
+
+def _fits(legs: Sequence[tuple[int, int]], dice: tuple[int, ...]) -> bool:
+    """Whether the dice can play every leg, each die once."""
+    if not legs:
+        return True
+    start, goal = legs[0]
+    return any(
+        _fits(legs[1:], _without(dice, option)) for option in _leg_options(start, goal, dice)
+    )
+
+
+def _legs(path: _Path, at: int, index: int) -> list[tuple[int, int]]:
+    """What is left of a path standing on ``at`` and heading for its ``index``-th point."""
+    if index >= len(path.points):
+        return []
+    legs = [(at, path.points[index])]
+    legs.extend(zip(path.points[index:-1], path.points[index + 1 :], strict=True))
+    return legs
+
+
+def _roll_text(dice: Dice) -> str:
+    return f"{max(dice)}-{min(dice)}"
+
+
+def _dice_problem(paths: Sequence[_Path], shown: Sequence[str], dice: Dice) -> str | None:
+    """Why the dice cannot make the distances written, if they cannot (R4)."""
+    pool = (dice[0],) * 4 if dice[0] == dice[1] else dice
+    legs = [leg for path in paths for leg in _legs(path, path.points[0], 1)]
+    roll = _roll_text(dice)
+    if len(legs) > len(pool):
+        return f"{' '.join(shown)} needs at least {len(legs)} dice; the dice are {roll}"
+    for start, goal in legs:
+        if not _leg_options(start, goal, pool):
+            leg = f"{_point_name(start)}/{_point_name(goal)}"
+            distance = start - goal
+            if goal != OFF_POINT and distance <= 6:
+                return f"{leg} needs a {distance}; the dice are {roll}"
+            return f"{leg} needs {distance} pips; the dice are {roll}"
+    if _fits(legs, pool):
+        return None
+    written = " ".join(shown)
+    options = [_leg_options(start, goal, pool) for start, goal in legs]
+    if dice[0] == dice[1]:
+        moves = sum(min(len(option) for option in leg) for leg in options)
+        return f"{written} needs {moves} moves of {dice[0]}; the dice {roll} give 4"
+    if all(len(leg) == 1 for leg in options):
+        needed = sorted((die for leg in options for die in next(iter(leg))), reverse=True)
+        return f"{written} needs {'+'.join(map(str, needed))}; the dice are {roll}"
+    return f"{written} needs more than the dice {roll} give"
+
+
+# -- one die on a scratch board ----------------------------------------------
+
+
+def _listing(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _step(board: bytearray, source: int, die: int) -> tuple[int, bool] | _Failure:
+    """Move one checker by one die in place (R4, R6, R7, R8); return (target, hit) or why not.
+
+    ``source`` 25 takes a checker from the bar, or in acey-deucey one still
+    waiting to enter when the bar is empty (R14).
+    """
+    if source == BAR_POINT:
+        if board[_BAR]:
+            origin = _BAR
+        elif board[_WAITING]:
+            origin = _WAITING
+        else:
+            return _Failure(_ORDER, "no checker of yours on the bar")
+    else:
+        if not board[source]:
+            return _Failure(_ORDER, f"no checker of yours on {source}")
+        origin = source
+    if board[_BAR] and origin != _BAR:
+        return _Failure(_ORDER, _bar_first(board[_BAR]))
+    target = source - die
+    if target >= 1:
+        opposing = board[_SIDE + 25 - target]
+        if opposing >= 2:
+            return _Failure(_RULE, f"point {target} is blocked ({opposing} opposing checkers)")
+        board[origin] -= 1
+        board[target] += 1
+        if opposing:
+            board[_SIDE + 25 - target] = 0
+            board[_SIDE + _BAR] += 1
+        return target, bool(opposing)
+    outside = [str(p) for p in range(24, 6, -1) if board[p]]
+    where = [f"on {_listing(outside)}"] if outside else []
+    if board[_BAR]:
+        where.append("on the bar")
+    if board[_WAITING]:
+        where.append(f"{board[_WAITING]} still to enter")
+    if where:
+        return _Failure(
+            _RULE, f"cannot bear off: checkers still outside the home board ({'; '.join(where)})"
+        )
+    if target < 0:
+        higher = [str(p) for p in range(source + 1, 7) if board[p]]
+        if higher:
+            verb = "is" if len(higher) == 1 else "are"
+            return _Failure(
+                _RULE,
+                f"a {{die}} bears off from {source} only when no checker is on a higher point "
+                f"({_listing(higher)} {verb} occupied)",
+                die,
+            )
+    board[origin] -= 1
+    board[_OFF] += 1
+    return OFF_POINT, False
+
+
+def _bar_first(count: int) -> str:
+    return f"must enter from the bar first ({count} checker{'s' if count > 1 else ''} on the bar)"
+
+
+# -- the search ------------------------------------------------------------
+
+
+class _Search:
+    """Every way to play the written paths die by die, and why the others fail."""
+
+    def __init__(self, paths: Sequence[_Path]) -> None:
+        self.paths = tuple(paths)
+        self.outcomes: dict[bytes, _Outcome] = {}
+        # Each failure with its rank: see reason().
+        self.failures: list[tuple[tuple[int, bool, int, int], _Failure]] = []
+
+    def run(self, board: bytes, dice: tuple[int, ...]) -> None:
+        count = len(self.paths)
+        self._visit(
+            bytearray(board),
+            dice,
+            tuple(path.points[0] for path in self.paths),
+            (1,) * count,
+            ((),) * count,
+            (),
+            0,
+            0,
+        )
+
+    def _visit(
+        self,
+        board: bytearray,
+        dice: tuple[int, ...],
+        at: tuple[int, ...],
+        index: tuple[int, ...],
+        routes: tuple[tuple[tuple[int, bool], ...], ...],
+        moves: tuple[Move, ...],
+        unasked_hits: int,
+        detours: int,
+    ) -> None:
+        """Play one more die on one unfinished path, every way the dice allow."""
+        paths = self.paths
+        if all(index[i] == len(path.points) for i, path in enumerate(paths)):
+            key = bytes(board)
+            known = self.outcomes.get(key)
+            if known is None or unasked_hits < known.unasked_hits:
+                self.outcomes[key] = _Outcome(unasked_hits, moves, routes, dice)
+            return
+        depth = len(moves)
+        tried: set[tuple[_Path, int, int]] = set()
+        for i, path in enumerate(paths):
+            k = index[i]
+            if k == len(path.points) or (path, at[i], k) in tried:
+                continue
+            tried.add((path, at[i], k))
+            goal = path.points[k]
+            for die in sorted(set(dice), reverse=True):
+                target = at[i] - die
+                if target < goal and goal != OFF_POINT:
+                    continue
+                landed = target <= goal
+                rest = _without(dice, (die,))
+                # Only steps after which the dice can still finish every path.
+                legs = [
+                    leg
+                    for j, other in enumerate(paths)
+                    if j != i
+                    for leg in _legs(other, at[j], index[j])
+                ]
+                legs.extend(_legs(path, target, k) if not landed else _legs(path, goal, k + 1))
+                if not _fits(legs, rest):
+                    continue
+                scratch = bytearray(board)
+                result = _step(scratch, at[i], die)
+                kind = result.kind if isinstance(result, _Failure) else _RULE
+                rank = (kind, landed, -detours, depth)
+                if isinstance(result, _Failure):
+                    self.failures.append((rank, result))
+                    continue
+                point, hit = result
+                if landed and path.stars[k] and not hit:
+                    message = f"there is no blot to hit on {point}: it is hit already"
+                    self.failures.append((rank, _Failure(_RULE, message)))
+                    continue
+                self._visit(
+                    scratch,
+                    rest,
+                    (*at[:i], point, *at[i + 1 :]),
+                    (*index[:i], k + 1 if landed else k, *index[i + 1 :]),
+                    (*routes[:i], (*routes[i], (point, hit)), *routes[i + 1 :]),
+                    (*moves, Move(at[i], point, hit)),
+                    unasked_hits + (hit and not landed),
+                    detours + (not landed),
+                )
+
+    def reason(self) -> str | None:
+        """The most telling failure, as the player meant the text.
+
+        A broken rule tells more than a wrong order of moves (7/5 before
+        13/7); a written landing more than one on a route the text left
+        open; a route with fewer such landings is closer to the text; and
+        of the rest, the failure met furthest along (after the moves that
+        did work).  Equally telling failures are all reported.
+        """
+        if not self.failures:
+            return None
+        worst = max(rank for rank, _ in self.failures)
+        dice: dict[str, list[int]] = {}
+        for rank, failure in self.failures:
+            if rank == worst:
+                used = dice.setdefault(failure.message, [])
+                if failure.die not in used:
+                    used.append(failure.die)
+        return "; ".join(
+            message.format(die=" or a ".join(map(str, used))) for message, used in dice.items()
+        )
+
+
+def _complete(
+    board: bytes,
+    dice: tuple[int, ...],
+    count: int,
+    legal: dict[bytes, Play],
+    highest: int = BAR_POINT,
+) -> Play | None:
+    """A legal play reached by playing ``count`` more of ``dice`` after ``board``."""
+    if count == 0:
+        return legal.get(board)
+    double = len(set(dice)) == 1
+    for source in range(highest, 0, -1):
+        for die in set(dice):
+            scratch = bytearray(board)
+            if isinstance(_step(scratch, source, die), _Failure):
+                continue
+            # With doubles, later moves never start behind earlier ones (as in movegen).
+            found = _complete(
+                bytes(scratch),
+                _without(dice, (die,)),
+                count - 1,
+                legal,
+                source if double else BAR_POINT,
+            )
+            if found is not None:
+                return found
+    return None
+
+
+def _example(plays: Sequence[Play], moves: Sequence[Move]) -> Play:
+    """The legal play most like the text's moves, to show as an example."""
+    wanted = Counter((m.source, m.target) for m in moves)
+
+    def overlap(play: Play) -> int:
+        return sum((Counter((m.source, m.target) for m in play.moves) & wanted).values())
+
+    return max(plays, key=overlap)
+
+
+# -- parse_play --------------------------------------------------------------
+
+
+def parse_play(position: Position, text: str, dice: Dice) -> Play:
+    """The legal play of ``dice`` that ``text`` names, from ``position.plays(dice)``.
+
+    Segments go in any order, separated by spaces or commas; ``13/7/5`` names
+    each landing, ``13/5`` leaves them to be found (preferring a route that
+    hits nothing the text does not mark); ``*`` is optional; ``(2)`` repeats;
+    ``bar``/``b``/``25`` and ``off``/``o``/``0``; ``-`` works as ``/``.  An
+    empty text, ``pass`` or ``(no play)`` is the lost turn.
+
+    Raises :class:`~gammon.errors.InvalidPlayError` for text that cannot be
+    read and :class:`~gammon.errors.IllegalPlayError`, saying which rule,
+    for a play the rules forbid.
+
+    >>> start = Position.initial()
+    >>> str(parse_play(start, "13/11 24/21", (3, 2)))
+    '24/21 13/11'
+    >>> parse_play(start, "13/7* 13/11", (6, 2))
+    Traceback (most recent call last):
+    ...
+    gammon.errors.IllegalPlayError: there is no blot to hit on 7
+    """
+    if not isinstance(text, str):
+        raise InvalidPlayError(f"a play is written as text, got {text!r}")
+    dice = validate_dice(dice)
+    plays = position.plays(dice)
+    normalized = " ".join(text.strip().lower().split())
+    if normalized in _PASS_WORDS:
+        if plays[0].is_pass:
+            return plays[0]
+        example = plays[0]
+        raise IllegalPlayError(f"cannot pass while a legal play exists, e.g. {example}")
+    paths, shown = _read(text)
+    if not paths:
+        raise InvalidPlayError(f"cannot read {text!r}: no moves in it")
+    written = " ".join(shown)
+    board = position._board
+    _check_sources(paths, board)
+    bar = board[_BAR]
+    from_bar = sum(path.points[0] == BAR_POINT for path in paths)
+    if bar and from_bar < bar and from_bar < len(paths):
+        raise IllegalPlayError(_bar_first(bar))
+    for path in paths:
+        for point, star in zip(path.points, path.stars, strict=True):
+            if star and not board[_SIDE + 25 - point]:
+                raise IllegalPlayError(f"there is no blot to hit on {point}")
+    problem = _dice_problem(paths, shown, dice)
+    if problem is not None:
+        raise IllegalPlayError(problem)
+
+    search = _Search(paths)
+    search.run(board, (dice[0],) * 4 if dice[0] == dice[1] else dice)
+    legal = {play._board: play for play in plays}
+    found = [
+        (outcome.unasked_hits, key, outcome)
+        for key, outcome in search.outcomes.items()
+        if key in legal
+    ]
+    if found:
+        fewest = min(hits for hits, _, _ in found)
+        best = [(key, outcome) for hits, key, outcome in found if hits == fewest]
+        if len(best) == 1:
+            return legal[best[0][0]]
+        raise IllegalPlayError(_ambiguity(paths, shown, [o for _, o in best]))
+    if search.outcomes:
+        raise IllegalPlayError(_forced_play(search.outcomes, written, plays, legal, dice))
+    reason = search.reason()
+    raise IllegalPlayError(reason or f"{written} is not a legal play of {_roll_text(dice)}")
+
+
+def _check_sources(paths: Sequence[_Path], board: bytes) -> None:
+    """Every checker the text moves must be there, or arrive there in the same play."""
+    starts = Counter(path.points[0] for path in paths)
+    lands = Counter(point for path in paths for point in path.points[1:])
+    for point, moved in starts.items():
+        have = board[_BAR] + board[_WAITING] if point == BAR_POINT else board[point]
+        if moved > have + lands[point]:
+            where = "the bar" if point == BAR_POINT else str(point)
+            if not have:
+                raise IllegalPlayError(f"no checker of yours on {where}")
+            raise IllegalPlayError(
+                f"{moved} checkers move from {where} but you have only {have} there"
+            )
+
+
+def _ambiguity(paths: Sequence[_Path], shown: Sequence[str], outcomes: Sequence[_Outcome]) -> str:
+    """Which written path allows routes that hit different blots, and what they are."""
+    for i, path in enumerate(paths):
+        routes = list(dict.fromkeys(outcome.routes[i] for outcome in outcomes))
+        landings = {tuple(point for point, _ in route) for route in routes}
+        if len(landings) > 1:
+            ways = list(
+                dict.fromkeys(
+                    "/".join(
+                        [_point_name(path.points[0])]
+                        + [_point_name(point) + ("*" if hit else "") for point, hit in route]
+                    )
+                    for route in routes
+                )
+            )
+            return (
+                f"{path} is ambiguous: {_listing(ways)} hit different blots; "
+                f"write the landing you mean, e.g. {ways[0]}"
+            )
+    plays = [format_moves(outcome.moves) for outcome in outcomes]
+    return f"{' '.join(shown)} is ambiguous: it could be {_listing(plays)}"
+
+
+def _forced_play(
+    outcomes: dict[bytes, _Outcome],
+    written: str,
+    plays: Sequence[Play],
+    legal: dict[bytes, Play],
+    dice: Dice,
+) -> str:
+    """Why moves that are legal die by die are not a legal play: R5, forced play."""
+    most = len(plays[0].moves)
+    used = max(len(outcome.moves) for outcome in outcomes.values())
+    candidates = [(key, o) for key, o in outcomes.items() if len(o.moves) == used]
+    high, low = max(dice), min(dice)
+    if used < most:
+        for key, outcome in candidates:
+            completed = _complete(key, outcome.dice_left, most - used, legal)
+            if completed is None:
+                continue
+            if high != low:
+                return (
+                    f"{written} is not the whole turn: must use both dice; "
+                    f"the {outcome.dice_left[0]} is still to play, e.g. {completed}"
+                )
+            left = most - used
+            return (
+                f"{written} is not the whole turn: must use as many dice as possible ({most}); "
+                f"{left} more {high}{'s' if left > 1 else ''} to play, e.g. {completed}"
+            )
+        example = _example(plays, candidates[0][1].moves)
+        if high != low:
+            return f"must use both dice: e.g. {example} uses both"
+        return f"must use as many dice as possible ({most}): e.g. {example} uses {most}"
+    if used == most == 1 and high != low:
+        example = _example(plays, candidates[0][1].moves)
+        return (
+            f"must play the higher die ({high}) when only one die can be played, e.g. {example}"
+        )
+    return f"{written} is not a legal play of {_roll_text(dice)}"
