@@ -157,23 +157,27 @@ class Evaluator:
             if ply == 0:
                 out[live] = invert(self.on_roll(swapped))
             else:
-                out[live] = invert(np.stack([self._before_roll(b, ply) for b in swapped]))
+                out[live] = invert(self._before_roll(swapped, ply))
         return out
 
-    def _before_roll(self, board: npt.NDArray[np.int8], ply: int) -> FloatArray:
-        """n-ply chances of the player on roll: over the 21 rolls, weighted.
+    def _before_roll(self, boards: npt.NDArray[np.int8], ply: int) -> FloatArray:
+        """n-ply chances of the player on roll of each board: over the 21 rolls, weighted.
 
-        For each roll the reply is the best at 0-ply (all 21 rolls' candidates
-        evaluated in one batch), and only that reply is searched deeper, as GNU
-        Backgammon does; so n-ply costs about 21 times (n-1)-ply.
+        For each roll the reply is the best at 0-ply and only that reply is
+        searched deeper, as GNU Backgammon does; all boards' and rolls'
+        candidates go through the network in one batch per level, so n-ply costs
+        about 21 times (n-1)-ply.
         """
-        raw = board.tobytes()
         parts = []
-        counts = np.empty(len(_ROLLS), dtype=np.int64)
-        for index, (die1, die2) in enumerate(_ROLLS):
-            boards, _moves, count, _used = movegen.generate(raw, die1, die2)
-            parts.append(boards)
-            counts[index] = count
+        counts = np.empty(boards.shape[0] * len(_ROLLS), dtype=np.int64)
+        slot = 0
+        for board in boards:
+            raw = board.tobytes()
+            for die1, die2 in _ROLLS:
+                generated, _moves, count, _used = movegen.generate(raw, die1, die2)
+                parts.append(generated)
+                counts[slot] = count
+                slot += 1
         after = np.frombuffer(b"".join(parts), dtype=np.int8).reshape(-1, _BOARD)
         values = self.after_play(after, 0)
         scores = equity(values)
@@ -184,10 +188,9 @@ class Evaluator:
                 for start, n in zip(starts, counts, strict=True)
             ]
         )
-        chosen = values[best]
-        if ply > 1:
-            chosen = self.after_play(after[best], ply - 1)
-        return np.asarray(_ROLL_WEIGHTS @ chosen.astype(np.float64), dtype=np.float32)
+        chosen = values[best] if ply == 1 else self.after_play(after[best], ply - 1)
+        per_roll = chosen.astype(np.float64).reshape(boards.shape[0], len(_ROLLS), 5)
+        return np.asarray(np.einsum("r,brk->bk", _ROLL_WEIGHTS, per_roll), dtype=np.float32)
 
     @staticmethod
     def _prune(scores: npt.NDArray[np.float64], keep: int, margin: float) -> npt.NDArray[np.intp]:
@@ -202,7 +205,7 @@ class Evaluator:
         board = np.frombuffer(position.raw, dtype=np.int8).reshape(1, _BOARD)
         if ply == 0:
             return Evaluation.from_array(self.on_roll(board)[0])
-        return Evaluation.from_array(self._before_roll(board[0], ply))
+        return Evaluation.from_array(self._before_roll(board, ply)[0])
 
     def rank_plays(
         self, position: Position, dice: tuple[int, int], ply: int = 0
