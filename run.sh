@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The main job: installs gammon into .venv on first use, then plays.
+# The main job: installs gammon into .venv on first use, then starts the play
+# server on SQLite (gammon.db here) with the bot, and prints its URL.
 set -euo pipefail
 cd "$(dirname "$0")"
 if [ ! -x .venv/bin/python ]; then
@@ -11,4 +12,4 @@ if [ ! -e "$stamp" ]; then
     .venv/bin/python -m pip install --quiet -e .
     touch "$stamp"
 fi
-exec .venv/bin/gammon play --opponent bot "$@"
+exec .venv/bin/gammon serve "$@"

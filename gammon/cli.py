@@ -747,8 +747,10 @@ def _parser() -> argparse.ArgumentParser:
     hint.set_defaults(run=_cmd_hint)
 
     # The server's commands live with the server; importing them is cheap.
+    from gammon.server import cli as server_cli
     from gammon.server import verify_cli
 
+    server_cli.register(commands)
     verify_cli.register(commands)
     return parser
 

@@ -1,0 +1,467 @@
+"""The ASGI application: HTTP routes, the two WebSockets, the static client, CSRF and cookies.
+
+``create_app(ServerConfig(...))`` builds it; ``gammon serve`` runs it under
+uvicorn. docs/PROTOCOL.md is the contract it keeps.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import math
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from starlette.applications import Starlette
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from gammon.server.auth import (
+    CSRF_COOKIE,
+    CSRF_HEADER,
+    SESSION_COOKIE,
+    SESSION_SECONDS,
+    Accounts,
+    TokenBuckets,
+    UserInfo,
+    csrf_ok,
+    hash_token,
+)
+from gammon.server.db import Database
+from gammon.server.hub import Connection, Hub
+from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused
+from gammon.server.store import Store
+from gammon.server.table import TableSettings, variant_names
+
+__all__ = ["RateLimits", "ServerConfig", "create_app"]
+
+log = logging.getLogger("gammon.server")
+
+STATIC_DIR: Final = Path(__file__).parent / "static"
+_STATUS: Final = {
+    "bad_request": 400,
+    "bad_name": 400,
+    "bad_password": 400,
+    "bad_settings": 400,
+    "not_signed_in": 401,
+    "bad_credentials": 401,
+    "banned": 403,
+    "csrf": 403,
+    "forbidden": 403,
+    "no_such_table": 404,
+    "no_such_game": 404,
+    "no_such_user": 404,
+    "name_taken": 409,
+    "game_not_over": 409,
+    "rate_limited": 429,
+    "not_available": 501,
+    "server_error": 500,
+}
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """Token buckets (docs/PROTOCOL.md 1.2): (burst, tokens per second)."""
+
+    login: tuple[float, float] = (10, 1 / 6)
+    signup: tuple[float, float] = (20, 1 / 30)
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    database: str = "sqlite:///gammon.db"
+    bots: bool = True
+    limits: RateLimits = RateLimits()
+    static: Path | None = STATIC_DIR
+    #: Messages a second each WebSocket may send on average (bursts of twice as many).
+    message_rate: float = 20.0
+
+
+def _error(code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(
+        {"error": {"code": code, "message": message}},
+        status_code=_STATUS.get(code, 400),
+        headers=headers or None,
+    )
+
+
+def _origin_ok(conn: HTTPConnection) -> bool:
+    """An Origin header, when sent, must be this server's own (scheme, host and port)."""
+    origin = conn.headers.get("origin")
+    if origin is None:
+        return True
+    scheme = conn.url.scheme.replace("ws", "http")
+    host = conn.headers.get("host", "")
+    return origin == f"{scheme}://{host}"
+
+
+class _CsrfMiddleware:
+    """Double-submit CSRF cookie: set it on every answer; check it on every POST under /api/."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        cookie = request.cookies.get(CSRF_COOKIE)
+        if request.method not in ("GET", "HEAD", "OPTIONS") and scope["path"].startswith("/api/"):
+            if not _origin_ok(request):
+                await _error("csrf", "cross-site request refused (Origin)")(scope, receive, send)
+                return
+            if not csrf_ok(cookie, request.headers.get(CSRF_HEADER)):
+                await _error(
+                    "csrf",
+                    f"the {CSRF_HEADER} header must repeat the {CSRF_COOKIE} cookie",
+                )(scope, receive, send)
+                return
+        token = cookie or secrets.token_urlsafe(24)
+        scope.setdefault("state", {})["csrf"] = token
+        secure = "; Secure" if request.url.scheme == "https" else ""
+
+        async def send_with_cookie(message: Message) -> None:
+            if message["type"] == "http.response.start" and cookie is None:
+                headers = list(message.get("headers", []))
+                headers.append(
+                    (
+                        b"set-cookie",
+                        f"{CSRF_COOKIE}={token}; Path=/; SameSite=Lax{secure}".encode("latin-1"),
+                    )
+                )
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)
+
+
+def create_app(config: ServerConfig | None = None) -> Starlette:
+    """The server application for ``config`` (the database is opened at start-up)."""
+    config = config or ServerConfig()
+    db = Database(config.database)
+    store = Store(db)
+    accounts = Accounts()
+    hub = Hub(store, accounts, bots=config.bots, message_rate=config.message_rate)
+    login_ip = TokenBuckets(*config.limits.login)
+    login_name = TokenBuckets(*config.limits.login)
+    signup_ip = TokenBuckets(*config.limits.signup)
+
+    async def current_user(conn: HTTPConnection) -> UserInfo | None:
+        token = conn.cookies.get(SESSION_COOKIE)
+        if not token:
+            return None
+        cached = accounts.cached_user(token)
+        user = (
+            cached
+            if cached is not False
+            else await store.run(lambda s: accounts.session_user(s, token))
+        )
+        if isinstance(user, UserInfo) and not hub.is_banned(user):
+            return user
+        return None
+
+    async def body(request: Request) -> dict[str, Any]:
+        raw = await request.body()
+        if len(raw) > MAX_MESSAGE_BYTES:
+            raise Refused("bad_request", f"the body is over {MAX_MESSAGE_BYTES} bytes")
+        try:
+            data = json.loads(raw or b"{}")
+        except ValueError:
+            raise Refused("bad_request", "the body is not JSON") from None
+        if not isinstance(data, dict):
+            raise Refused("bad_request", "the body must be a JSON object")
+        return data
+
+    def limited(buckets: TokenBuckets, key: str) -> None:
+        wait = buckets.take(key)
+        if wait:
+            seconds = 3600 if math.isinf(wait) else math.ceil(wait)
+            raise _RateLimited(seconds)
+
+    async def signed_in(request: Request, user: UserInfo, status: int = 200) -> Response:
+        token = await store.run(lambda s: accounts.new_session(s, user))
+        response = JSONResponse({"user": user.to_json()}, status_code=status)
+        response.set_cookie(
+            SESSION_COOKIE,
+            token,
+            max_age=SESSION_SECONDS,
+            httponly=True,
+            samesite="lax",
+            secure=request.url.scheme == "https",
+        )
+        return response
+
+    def handler(
+        fn: Callable[[Request], Awaitable[Response]],
+    ) -> Callable[[Request], Awaitable[Response]]:
+        async def wrapped(request: Request) -> Response:
+            try:
+                return await fn(request)
+            except _RateLimited as exc:
+                return _error(
+                    "rate_limited",
+                    f"too many attempts: try again in {exc.seconds} s",
+                    {"Retry-After": str(exc.seconds)},
+                )
+            except Refused as exc:
+                return _error(exc.code, exc.message)
+
+        return wrapped
+
+    # -- accounts --------------------------------------------------------------------------
+
+    @handler
+    async def me(request: Request) -> Response:
+        user = await current_user(request)
+        return JSONResponse(
+            {"user": user.to_json() if user else None, "csrf": request.scope["state"]["csrf"]}
+        )
+
+    @handler
+    async def signup(request: Request) -> Response:
+        data = await body(request)
+        ip = request.client.host if request.client else "?"
+        limited(signup_ip, ip)
+        user = await store.run(lambda s: accounts.signup(s, data.get("name"), data.get("password")))
+        if user.operator:
+            hub.moderator.add_operator(user.name)
+        return await signed_in(request, user, 201)
+
+    @handler
+    async def login(request: Request) -> Response:
+        data = await body(request)
+        name = data.get("name")
+        ip = request.client.host if request.client else "?"
+        limited(login_ip, ip)
+        if isinstance(name, str):
+            limited(login_name, name.lower()[:40])
+        user = await store.run(lambda s: accounts.login(s, name, data.get("password")))
+        if hub.is_banned(user):
+            raise Refused("banned", "this account is banned")
+        return await signed_in(request, user)
+
+    @handler
+    async def guest(request: Request) -> Response:
+        await body(request)
+        ip = request.client.host if request.client else "?"
+        limited(signup_ip, ip)
+        user = await store.run(accounts.guest)
+        return await signed_in(request, user, 201)
+
+    @handler
+    async def logout(request: Request) -> Response:
+        token = request.cookies.get(SESSION_COOKIE)
+        user = await current_user(request)
+        await store.run(lambda s: accounts.end_session(s, token))
+        if user is not None and token:
+            hub.close_user(user.id, 4401, "signed out", session_hash=hash_token(token))
+            hub.moderator.forget(user.name)
+        response = JSONResponse({"user": None})
+        response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
+        return response
+
+    # -- tables ------------------------------------------------------------------------------
+
+    @handler
+    async def info(request: Request) -> Response:
+        from gammon.variants import VARIANTS
+
+        levels: list[dict[str, str]] = []
+        if hub.bots_enabled:
+            from gammon.engine.bot import SKILL_LEVELS
+
+            levels = [
+                {"name": level.name, "description": level.description}
+                for level in SKILL_LEVELS.values()
+            ]
+        return JSONResponse(
+            {
+                "variants": [{"name": v.name, "description": v.description} for v in VARIANTS],
+                "variant_names": variant_names(),
+                "bot_levels": levels,
+                "bots": hub.bots_enabled,
+                "limits": {"message_bytes": MAX_MESSAGE_BYTES, "messages_per_second": 20},
+                "house_rules": hub.moderator.house_rules,
+            }
+        )
+
+    @handler
+    async def tables(request: Request) -> Response:
+        user = await current_user(request)
+        if request.method == "GET":
+            return JSONResponse({"tables": hub.lobby_json(user)["tables"]})
+        if user is None:
+            raise Refused("not_signed_in", "sign in (or play as a guest) to create a table")
+        settings = TableSettings.from_json(await body(request), bot_levels=hub.bot_levels)
+        table = await hub.create_table(user, settings)
+        return JSONResponse({"table": table.summary_json()}, status_code=201)
+
+    async def _table(request: Request) -> Any:
+        table_id = request.path_params["table_id"]
+        live = await hub.live_table(table_id)
+        if live is None:
+            raise Refused("no_such_table", f"there is no table {table_id}")
+        return live
+
+    @handler
+    async def table_state(request: Request) -> Response:
+        live = await _table(request)
+        user = await current_user(request)
+        viewer = live.table.side_of(user.id) if user else None
+        return JSONResponse(hub.state_for(live, viewer))
+
+    @handler
+    async def table_record(request: Request) -> Response:
+        live = await _table(request)
+        game = request.query_params.get("game")
+        if game is not None:
+            if not game.isdigit():
+                raise Refused("bad_request", "'game' must be a game number")
+            return JSONResponse(live.table.game_record(int(game)))
+        return JSONResponse(live.table.table_record())
+
+    @handler
+    async def table_mat(request: Request) -> Response:
+        live = await _table(request)
+        table = live.table
+        if table.series is None:
+            raise Refused("no_such_game", "the match has not started")
+        try:
+            from gammon.matfile import write_mat
+        except ImportError:  # pragma: no cover - the .mat writer is part of the package
+            raise Refused("not_available", "this server has no .mat writer") from None
+        names = table.names
+        text = write_mat(
+            table.series,
+            names=(names[0], names[1]),
+            metadata={"Site": "gammon", "Event": f"table {table.id}"},
+        )
+        return PlainTextResponse(
+            text,
+            headers={"Content-Disposition": f'attachment; filename="table-{table.id}.mat"'},
+        )
+
+    # -- WebSockets ----------------------------------------------------------------------------
+
+    async def open_socket(websocket: WebSocket) -> Connection | None:
+        if not _origin_ok(websocket):
+            await websocket.close(code=1008)
+            return None
+        token = websocket.cookies.get(SESSION_COOKIE)
+        user = await current_user(websocket)
+        if user is not None and hub.is_banned(user):
+            await websocket.close(code=4403)
+            return None
+        await websocket.accept()
+        return Connection(websocket, user, hash_token(token) if token and user else None)
+
+    async def pump(
+        websocket: WebSocket, conn: Connection, handle: Callable[[str], Awaitable[None]]
+    ) -> None:
+        writer = hub._spawn(conn.write_loop())
+        try:
+            while not conn.closed:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    data = message.get("bytes") or b""
+                    try:
+                        text = data.decode("utf-8")
+                    except UnicodeDecodeError:
+                        text = "\x00"  # not JSON: answered with bad_json
+                await handle(text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            conn.close(conn.close_code if conn.closed else 1000)
+            with contextlib.suppress(Exception):
+                await writer
+
+    async def lobby_socket(websocket: WebSocket) -> None:
+        conn = await open_socket(websocket)
+        if conn is None:
+            return
+        await hub.join_lobby(conn)
+        try:
+            await pump(websocket, conn, lambda raw: hub.on_lobby_message(conn, raw))
+        finally:
+            hub.leave_lobby(conn)
+
+    async def table_socket(websocket: WebSocket) -> None:
+        conn = await open_socket(websocket)
+        if conn is None:
+            return
+        table_id = websocket.path_params["table_id"]
+        live = await hub.live_table(table_id)
+        if live is None:
+            await websocket.close(code=4404, reason=f"there is no table {table_id}")
+            return
+        if conn.user is not None and hub.moderator.is_kicked(conn.user.name, str(table_id)):
+            await websocket.close(code=4403, reason="removed from the table by an operator")
+            return
+        await hub.join_table(live, conn)
+        try:
+            await pump(websocket, conn, lambda raw: hub.on_table_message(live, conn, raw))
+        finally:
+            hub.leave_table(live, conn)
+
+    # -- assembly -------------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        db.create_all()
+        store.start()
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+            store.stop()
+            db.dispose()
+
+    routes: list[Any] = [
+        Route("/api/me", me, methods=["GET"]),
+        Route("/api/signup", signup, methods=["POST"]),
+        Route("/api/login", login, methods=["POST"]),
+        Route("/api/guest", guest, methods=["POST"]),
+        Route("/api/logout", logout, methods=["POST"]),
+        Route("/api/info", info, methods=["GET"]),
+        Route("/api/tables", tables, methods=["GET", "POST"]),
+        Route("/api/tables/{table_id:int}", table_state, methods=["GET"]),
+        Route("/api/tables/{table_id:int}/record", table_record, methods=["GET"]),
+        Route("/api/tables/{table_id:int}/mat", table_mat, methods=["GET"]),
+        WebSocketRoute("/ws/lobby", lobby_socket),
+        WebSocketRoute("/ws/tables/{table_id:int}", table_socket),
+    ]
+    if config.static is not None and config.static.is_dir():
+        routes.append(Mount("/", StaticFiles(directory=config.static, html=True), name="static"))
+    else:
+        routes.append(Route("/", _no_client, methods=["GET"]))
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = hub
+    app.state.store = store
+    app.add_middleware(_CsrfMiddleware)
+    return app
+
+
+async def _no_client(request: Request) -> Response:
+    return PlainTextResponse(
+        "gammon server: the browser client is not installed; see docs/PROTOCOL.md for the API\n"
+    )
+
+
+class _RateLimited(Exception):
+    def __init__(self, seconds: int) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds

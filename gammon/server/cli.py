@@ -1,0 +1,139 @@
+"""``gammon serve``: run the play server (R13) on one machine.
+
+>>> import argparse
+>>> parser = argparse.ArgumentParser(prog="gammon")
+>>> register(parser.add_subparsers())
+>>> args = parser.parse_args(["serve", "--port", "9000", "--no-bot"])
+>>> args.port, args.bot, args.database
+(9000, False, 'sqlite:///gammon.db')
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from typing import TextIO
+
+from gammon.errors import GammonError
+
+__all__ = ["main", "register", "run_serve"]
+
+
+class ServeError(GammonError):
+    """The server cannot start (a port in use, a database it cannot open...)."""
+
+
+def _database_url(value: str) -> str:
+    """A URL as given, or a plain path turned into a SQLite URL."""
+    if "://" in value:
+        return value
+    return f"sqlite:///{value}"
+
+
+def _limit(value: str) -> tuple[float, float]:
+    """``COUNT/SECONDS``: a burst of COUNT, one more every SECONDS."""
+    try:
+        count, seconds = value.split("/")
+        return float(count), 1.0 / float(seconds)
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"expected COUNT/SECONDS, got {value!r}") from None
+
+
+def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``serve`` to the ``gammon`` command line."""
+    serve = commands.add_parser(
+        "serve",
+        help="run the play server",
+        description="Run the play server: accounts, lobby, tables, bots (docs/PROTOCOL.md).",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on")
+    serve.add_argument(
+        "--database",
+        type=_database_url,
+        default="sqlite:///gammon.db",
+        help="database URL (sqlite:///PATH or postgresql+psycopg://...) or a SQLite file path",
+    )
+    serve.add_argument(
+        "--no-bot", dest="bot", action="store_false", help="no tables against the computer"
+    )
+    serve.add_argument(
+        "--login-limit",
+        type=_limit,
+        default=None,
+        metavar="COUNT/SECONDS",
+        help="login attempts per IP and per name (default 10/6)",
+    )
+    serve.add_argument(
+        "--signup-limit",
+        type=_limit,
+        default=None,
+        metavar="COUNT/SECONDS",
+        help="sign-ups and guests per IP (default 20/30)",
+    )
+    serve.add_argument(
+        "--message-rate",
+        type=float,
+        default=20.0,
+        metavar="N",
+        help="messages a second each WebSocket may send (bursts of 2N; default 20)",
+    )
+    serve.add_argument(
+        "--proxy",
+        action="store_true",
+        help="trust X-Forwarded-For/-Proto from a reverse proxy on this machine",
+    )
+    serve.add_argument("--log-level", default="warning", help="uvicorn's log level")
+    serve.set_defaults(run=run_serve)
+
+
+def run_serve(args: argparse.Namespace, out: TextIO) -> int:
+    import uvicorn
+
+    from gammon.server.app import RateLimits, ServerConfig, create_app
+
+    defaults = RateLimits()
+    config = ServerConfig(
+        database=args.database,
+        bots=args.bot,
+        message_rate=args.message_rate,
+        limits=RateLimits(
+            login=args.login_limit or defaults.login,
+            signup=args.signup_limit or defaults.signup,
+        ),
+    )
+    try:
+        app = create_app(config)
+    except Exception as exc:  # SQLAlchemy's errors for a bad URL
+        raise ServeError(f"cannot open the database {args.database!r}: {exc}") from None
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    print(f"Serving gammon at http://{shown}:{args.port}/", file=out, flush=True)
+    logging.basicConfig(level=logging.INFO if args.log_level == "info" else logging.WARNING)
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host=args.host,
+            port=args.port,
+            log_level=args.log_level,
+            ws="websockets-sansio",
+            ws_max_size=1 << 20,
+            proxy_headers=args.proxy,
+            forwarded_allow_ips="127.0.0.1" if args.proxy else None,
+            lifespan="on",
+        )
+    )
+    server.run()
+    return 0 if server.started else 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m gammon.server``: the same as ``gammon serve``."""
+    parser = argparse.ArgumentParser(prog="python -m gammon.server")
+    register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["serve", *(sys.argv[1:] if argv is None else argv)])
+    try:
+        return int(args.run(args, sys.stdout))
+    except GammonError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,260 @@
+"""The server's database: accounts, tables, the append-only action log, chat and sanctions.
+
+One set of models for SQLite (the default, a file in the working directory) and
+PostgreSQL (``postgresql+psycopg://...``). A table's state is never stored as
+such: it is rebuilt by replaying its :class:`Action` rows through the rules
+library, so what is in the log is exactly what happened.
+
+>>> db = Database("sqlite://")
+>>> db.create_all()
+>>> with db.session() as session:
+...     session.add(User(name="alice", name_key="alice", created=0.0))
+...     session.commit()
+...     session.scalars(select(User.name)).all()
+['alice']
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, ClassVar
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.pool import StaticPool
+
+__all__ = [
+    "Action",
+    "Base",
+    "ChatMessage",
+    "Database",
+    "GameRow",
+    "Report",
+    "Result",
+    "Sanction",
+    "SessionRow",
+    "TableRow",
+    "User",
+    "now",
+    "select",
+]
+
+
+def now() -> float:
+    """Seconds since the epoch: every time in the database is one of these."""
+    return time.time()
+
+
+# BIGINT on PostgreSQL, INTEGER on SQLite (where only INTEGER PRIMARY KEY autoincrements).
+_Id = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar[dict[Any, Any]] = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(_Id, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(40))
+    #: The name in lower case: names are unique ignoring case.
+    name_key: Mapped[str] = mapped_column(String(40), unique=True)
+    #: argon2id hash; None for guests, who cannot log in again once signed out.
+    password_hash: Mapped[str | None] = mapped_column(String(200), default=None)
+    created: Mapped[float] = mapped_column(Float)
+    is_guest: Mapped[bool] = mapped_column(Boolean, default=False)
+    is_operator: Mapped[bool] = mapped_column(Boolean, default=False)
+    banned: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class SessionRow(Base):
+    """A signed-in browser or program; the cookie holds the token, we keep its SHA-256."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    created: Mapped[float] = mapped_column(Float)
+    expires: Mapped[float] = mapped_column(Float)
+
+
+class TableRow(Base):
+    """A table: its settings, seats and status; its play is in :class:`Action`."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(_Id, primary_key=True, autoincrement=True)
+    created_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created: Mapped[float] = mapped_column(Float)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: open, playing, finished, cancelled
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    seat0: Mapped[int | None] = mapped_column(ForeignKey("users.id"), default=None)
+    seat1: Mapped[int | None] = mapped_column(ForeignKey("users.id"), default=None)
+    invite_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), default=None)
+    bot_level: Mapped[str | None] = mapped_column(String(40), default=None)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    finished: Mapped[float | None] = mapped_column(Float, default=None)
+
+
+class GameRow(Base):
+    """One game of a table, with its fair-dice seed (secret until the game is over, R13)."""
+
+    __tablename__ = "games"
+    __table_args__ = (UniqueConstraint("table_id", "number"),)
+
+    id: Mapped[int] = mapped_column(_Id, primary_key=True, autoincrement=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    commitment: Mapped[str] = mapped_column(String(64))
+    seed: Mapped[str] = mapped_column(String(64))
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    started: Mapped[float] = mapped_column(Float)
+    ended: Mapped[float | None] = mapped_column(Float, default=None)
+
+
+class Action(Base):
+    """One accepted action of a table, in order: the log a table is rebuilt from.
+
+    ``action`` is what was done (``{"type": "play", "play": "8/5 6/5"}``),
+    ``entropy`` the hex the player sent with it (mixed into the next roll),
+    ``events`` what the rules made of it (dice rolled and so on, checked on
+    replay) and ``clock`` the reserves after it, in milliseconds.
+    """
+
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("table_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(_Id, primary_key=True, autoincrement=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), default=None)
+    side: Mapped[int | None] = mapped_column(Integer, default=None)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    entropy: Mapped[str | None] = mapped_column(String(128), default=None)
+    events: Mapped[list[Any]] = mapped_column(JSON)
+    clock: Mapped[list[Any] | None] = mapped_column(JSON, default=None)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class ChatMessage(Base):
+    __tablename__ = "chat_messages"
+    __table_args__ = (Index("ix_chat_table_id", "table_id", "id"),)
+
+    id: Mapped[int] = mapped_column(_Id, primary_key=True, autoincrement=True)
+    #: None for the lobby.
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id"), default=None)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Report(Base):
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(_Id, primary_key=True, autoincrement=True)
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    target_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), default=None)
+    message_id: Mapped[int | None] = mapped_column(ForeignKey("chat_messages.id"), default=None)
+    reason: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
+    resolved: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Sanction(Base):
+    """A mute, kick or ban, by an operator (R13: the operator's decision is final)."""
+
+    __tablename__ = "sanctions"
+
+    id: Mapped[int] = mapped_column(_Id, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    until: Mapped[float | None] = mapped_column(Float, default=None)
+    by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), default=None)
+    reason: Mapped[str] = mapped_column(Text, default="")
+    at: Mapped[float] = mapped_column(Float)
+
+
+class Result(Base):
+    """A finished table's outcome, for standings and history."""
+
+    __tablename__ = "results"
+
+    id: Mapped[int] = mapped_column(_Id, primary_key=True, autoincrement=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), unique=True)
+    winner_side: Mapped[int | None] = mapped_column(Integer, default=None)
+    winner_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), default=None)
+    loser_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), default=None)
+    reason: Mapped[str] = mapped_column(String(16))
+    score: Mapped[list[Any]] = mapped_column(JSON)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class Database:
+    """An engine and a session factory for one database URL.
+
+    SQLite runs in WAL mode with ``synchronous=FULL``: a commit is on disk when
+    it returns, which is what lets the server promise that an action it has
+    broadcast survives a crash.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        kwargs: dict[str, Any] = {}
+        self.is_sqlite = url.startswith("sqlite")
+        if self.is_sqlite:
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+            if url in ("sqlite://", "sqlite:///:memory:"):
+                kwargs["poolclass"] = StaticPool
+        else:
+            kwargs["pool_size"] = 8
+            kwargs["max_overflow"] = 8
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(url, **kwargs)
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def drop_all(self) -> None:
+        """Drop every table of ours (tests start from an empty database)."""
+        Base.metadata.drop_all(self.engine)
+
+    def create_all(self) -> None:
+        """Create any missing tables (the schema is created, never migrated, for now)."""
+        Base.metadata.create_all(self.engine)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        with self._sessions() as session:
+            yield session
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()

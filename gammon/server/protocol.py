@@ -1,0 +1,413 @@
+"""The wire format of docs/PROTOCOL.md: reading client messages, writing boards and events.
+
+Reading is strict: a message is checked field by field before anything looks at
+the game, and whatever is wrong is named in a :class:`Refused` error, which the
+server sends back as ``{"type": "error", "code": ..., "message": ...}``.
+
+>>> parse_message('{"type": "play", "play": "8/5 6/5", "seq": 3}')
+ClientMessage(type='play', fields={'play': '8/5 6/5'}, id=None, seq=3, side=None, entropy=None)
+>>> parse_message('{"type": "roll", "entropy": "zz"}')  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+gammon.server.protocol.Refused: bad_message: 'entropy' must be hex of 1 to 64 bytes ...
+>>> parse_message('[1]')
+Traceback (most recent call last):
+...
+gammon.server.protocol.Refused: bad_json: a message must be a JSON object, got an array
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from gammon.errors import GammonError
+from gammon.game import (
+    Beavered,
+    DoubleChosen,
+    Doubled,
+    Dropped,
+    Ended,
+    Event,
+    Moved,
+    OpeningRolled,
+    Passed,
+    ResignationAccepted,
+    ResignationRejected,
+    Resigned,
+    Rolled,
+    Took,
+)
+from gammon.play import Move
+from gammon.position import Position
+
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "GAME_ACTIONS",
+    "TABLE_MESSAGES",
+    "LOBBY_MESSAGES",
+    "ClientMessage",
+    "Refused",
+    "board_json",
+    "error_json",
+    "event_json",
+    "moves_notation",
+    "parse_message",
+]
+
+#: The largest client message the server reads (docs/PROTOCOL.md, section 2).
+MAX_MESSAGE_BYTES: Final = 16384
+
+_HEX: Final = re.compile(r"(?:[0-9a-fA-F]{2}){1,64}")
+_KINDS: Final = ("", "single", "gammon", "backgammon")
+
+
+class Refused(GammonError, ValueError):
+    """A client message the server will not carry out; ``code`` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        #: The ``id`` of the refused message, when it could be read, to copy into the error.
+        self.message_id: str | int | None = None
+
+
+def error_json(code: str, message: str, message_id: object = None) -> dict[str, Any]:
+    """The error message sent to a client."""
+    reply: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if message_id is not None:
+        reply["id"] = message_id
+    return reply
+
+
+# -- reading client messages -------------------------------------------------------------
+
+
+def _any(value: object) -> bool:
+    return True
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _text(limit: int) -> Callable[[object], bool]:
+    def check(value: object) -> bool:
+        return isinstance(value, str) and 0 < len(value) <= limit
+
+    return check
+
+
+def _int_range(low: int, high: int) -> Callable[[object], bool]:
+    def check(value: object) -> bool:
+        return _is_int(value) and low <= value <= high  # type: ignore[operator]
+
+    return check
+
+
+def _move_list(value: object) -> bool:
+    if not isinstance(value, list) or not 1 <= len(value) <= 8:
+        return False
+    return all(
+        isinstance(move, list)
+        and len(move) == 2
+        and all(_is_int(point) and 0 <= point <= 25 for point in move)
+        for move in value
+    )
+
+
+@dataclass(frozen=True)
+class _Field:
+    name: str
+    check: Callable[[object], bool]
+    describe: str
+    required: bool = True
+
+
+#: Game actions: each with its own fields (docs/PROTOCOL.md, section 4).
+GAME_ACTIONS: Final[dict[str, tuple[_Field, ...]]] = {
+    "roll": (),
+    "double": (),
+    "take": (),
+    "drop": (),
+    "beaver": (),
+    "play": (
+        _Field("play", _text(200), "a string of at most 200 characters", required=False),
+        _Field(
+            "moves",
+            _move_list,
+            "a list of 1-8 moves, each [from, to] with points 0-25",
+            required=False,
+        ),
+    ),
+    "choose_double": (_Field("number", _int_range(1, 6), "a number from 1 to 6"),),
+    "resign": (_Field("value", _int_range(1, 3), "1 (single), 2 (gammon) or 3 (backgammon)"),),
+    "accept_resignation": (),
+    "reject_resignation": (),
+}
+
+_CHAT: Final = (_Field("text", _text(500), "a string of 1-500 characters"),)
+_USER: Final = _Field("user", _text(40), "a user name")
+_REASON: Final = _Field("reason", _text(500), "a string of 1-500 characters", required=False)
+_COMMON: Final = {
+    "chat": _CHAT,
+    "ping": (),
+    # Personal: hide (or show again) a user's chat messages from oneself.
+    "mute": (_USER,),
+    "unmute": (_USER,),
+    "report": (_USER, _REASON),
+    # Operators only (R13).
+    "kick": (_USER, _REASON),
+    "ban": (
+        _USER,
+        _REASON,
+        _Field("minutes", _int_range(1, 60 * 24 * 365), "minutes, 1 to 525600", required=False),
+    ),
+    "unban": (_USER,),
+}
+
+#: Everything a client may send on a table's WebSocket.
+TABLE_MESSAGES: Final[dict[str, tuple[_Field, ...]]] = {
+    **GAME_ACTIONS,
+    "join": (),
+    "cancel": (),
+    "forfeit": (),
+    "hint": (),
+    **_COMMON,
+}
+#: Everything a client may send on the lobby WebSocket.
+LOBBY_MESSAGES: Final[dict[str, tuple[_Field, ...]]] = dict(_COMMON)
+
+_ENVELOPE: Final = ("type", "id", "seq", "side", "entropy")
+
+
+@dataclass(frozen=True)
+class ClientMessage:
+    """A checked client message: its type, its own fields, and the envelope fields."""
+
+    type: str
+    fields: dict[str, Any] = field(default_factory=dict)
+    id: str | int | None = None
+    seq: int | None = None
+    side: int | None = None
+    entropy: bytes | None = None
+
+
+def _json_type(value: object) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    return "a number"
+
+
+def parse_message(
+    raw: str | bytes, allowed: Mapping[str, tuple[_Field, ...]] = TABLE_MESSAGES
+) -> ClientMessage:
+    """Read one client message, or raise :class:`Refused` saying what is wrong with it."""
+    size = len(raw.encode("utf-8") if isinstance(raw, str) else raw)
+    if size > MAX_MESSAGE_BYTES:
+        raise Refused(
+            "too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes, got {size}"
+        )
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise Refused("bad_json", f"the message is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise Refused("bad_json", f"a message must be a JSON object, got {_json_type(data)}")
+    try:
+        return _read(data, allowed)
+    except Refused as exc:
+        ident = data.get("id")
+        if (isinstance(ident, str) and len(ident) <= 64) or _is_int(ident):
+            exc.message_id = ident
+        raise
+
+
+def _read(data: dict[str, Any], allowed: Mapping[str, tuple[_Field, ...]]) -> ClientMessage:
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in allowed:
+        known = ", ".join(sorted(allowed))
+        raise Refused("unknown_type", f"unknown message type {kind!r}; known types: {known}")
+    message_id = data.get("id")
+    if message_id is not None and not (
+        (isinstance(message_id, str) and len(message_id) <= 64) or _is_int(message_id)
+    ):
+        raise Refused("bad_message", "'id' must be a string of at most 64 characters or a number")
+    seq = data.get("seq")
+    if seq is not None and not (_is_int(seq) and seq >= 0):
+        raise Refused("bad_message", f"'seq' must be a whole number >= 0, got {seq!r}")
+    side = data.get("side")
+    if side is not None and (side not in (0, 1) or isinstance(side, bool)):
+        raise Refused("bad_message", f"'side' must be 0 or 1, got {side!r}")
+    entropy_hex = data.get("entropy")
+    entropy = None
+    if entropy_hex is not None:
+        if not isinstance(entropy_hex, str) or _HEX.fullmatch(entropy_hex) is None:
+            raise Refused(
+                "bad_message", "'entropy' must be hex of 1 to 64 bytes (2-128 hex digits)"
+            )
+        entropy = bytes.fromhex(entropy_hex)
+    specs = allowed[kind]
+    names = {spec.name for spec in specs}
+    unknown = sorted(key for key in data if key not in names and key not in _ENVELOPE)
+    if unknown:
+        raise Refused("bad_message", f"unknown field {unknown[0]!r} for a {kind!r} message")
+    fields: dict[str, Any] = {}
+    for spec in specs:
+        if spec.name not in data:
+            if spec.required:
+                raise Refused("bad_message", f"a {kind!r} message needs {spec.name!r}")
+            continue
+        value = data[spec.name]
+        if not spec.check(value):
+            raise Refused(
+                "bad_message", f"{spec.name!r} must be {spec.describe}, got {value!r}"[:300]
+            )
+        fields[spec.name] = value
+    if kind == "play" and ("play" in fields) == ("moves" in fields):
+        raise Refused("bad_message", "a 'play' message needs either 'play' or 'moves', not both")
+    return ClientMessage(kind, fields, message_id, seq, side, entropy)
+
+
+def moves_notation(moves: Sequence[Sequence[int]]) -> str:
+    """Moves given as ``[from, to]`` pairs, written for the notation reader.
+
+    >>> moves_notation([[25, 22], [6, 0]])
+    'bar/22 6/off'
+    """
+
+    def name(point: int) -> str:
+        return "bar" if point == 25 else "off" if point == 0 else str(point)
+
+    return " ".join(f"{name(source)}/{name(target)}" for source, target in moves)
+
+
+# -- writing -------------------------------------------------------------------------------
+
+
+def board_json(position: Position, side: int) -> dict[str, Any]:
+    """A board as docs/PROTOCOL.md shows it: ``position`` is already from ``side``'s view.
+
+    >>> board = board_json(Position.initial(), 1)
+    >>> board["mine"][5], board["off"], board["pips"]
+    (5, [0, 0], [167, 167])
+    """
+    return {
+        "side": side,
+        "mine": list(position.mine),
+        "theirs": list(position.theirs),
+        "off": list(position.off),
+        "waiting": list(position.waiting),
+        "pips": list(position.pips()),
+    }
+
+
+def moves_json(moves: Sequence[Move]) -> list[list[Any]]:
+    return [[move.source, move.target, move.hit] for move in moves]
+
+
+def event_json(event: Event, names: Sequence[str]) -> dict[str, Any]:
+    """One game-log entry; ``names`` are the players' names by side, for the ``text``.
+
+    >>> event_json(Rolled(1, (6, 4)), ["alice", "bob"])
+    {'type': 'rolled', 'side': 1, 'dice': [6, 4], 'text': 'bob rolls 6-4'}
+    """
+    match event:
+        case OpeningRolled(dice=dice):
+            tie = " (a tie: both roll again)" if dice[0] == dice[1] else ""
+            return {
+                "type": "opening",
+                "dice": list(dice),
+                "text": f"opening roll: {names[0]} {dice[0]}, {names[1]} {dice[1]}{tie}",
+            }
+        case Rolled(side=side, dice=dice):
+            return {
+                "type": "rolled",
+                "side": side,
+                "dice": list(dice),
+                "text": f"{names[side]} rolls {dice[0]}-{dice[1]}",
+            }
+        case Moved(side=side, dice=dice, play=play, moves=moves):
+            return {
+                "type": "moved",
+                "side": side,
+                "dice": list(dice),
+                "play": play,
+                "moves": moves_json(moves),
+                "text": f"{names[side]}: {play}",
+            }
+        case Passed(side=side, reason=reason):
+            return {
+                "type": "passed",
+                "side": side,
+                "reason": str(reason),
+                "text": f"{names[side]} cannot move ({reason})",
+            }
+        case Doubled(side=side, value=value):
+            return {
+                "type": "doubled",
+                "side": side,
+                "value": value,
+                "text": f"{names[side]} doubles to {value}",
+            }
+        case Beavered(side=side, value=value):
+            return {
+                "type": "beavered",
+                "side": side,
+                "value": value,
+                "text": f"{names[side]} beavers to {value}",
+            }
+        case Took(side=side):
+            return {"type": "took", "side": side, "text": f"{names[side]} takes"}
+        case Dropped(side=side):
+            return {"type": "dropped", "side": side, "text": f"{names[side]} drops"}
+        case Resigned(side=side, value=value):
+            return {
+                "type": "resigned",
+                "side": side,
+                "value": value,
+                "text": f"{names[side]} offers to resign a {_KINDS[value]}",
+            }
+        case ResignationAccepted(side=side):
+            return {
+                "type": "resignation_accepted",
+                "side": side,
+                "text": f"{names[side]} accepts the resignation",
+            }
+        case ResignationRejected(side=side):
+            return {
+                "type": "resignation_rejected",
+                "side": side,
+                "text": f"{names[side]} rejects the resignation",
+            }
+        case DoubleChosen(side=side, number=number):
+            return {
+                "type": "double_chosen",
+                "side": side,
+                "number": number,
+                "text": f"{names[side]} chooses {number}-{number}",
+            }
+        case Ended(result=result):
+            plural = "" if result.points == 1 else "s"
+            return {
+                "type": "ended",
+                "winner": result.winner,
+                "points": result.points,
+                "kind": result.kind.name.lower(),
+                "reason": str(result.reason),
+                "text": (
+                    f"{names[result.winner]} wins {result.points} point{plural} "
+                    f"({result.kind.name.lower()}, {result.reason})"
+                ),
+            }
+    raise TypeError(f"not a game event: {event!r}")  # pragma: no cover

@@ -1,0 +1,298 @@
+"""The database seen from the event loop: the action log, written before anything is broadcast.
+
+Every accepted action goes through :meth:`Store.append`, which returns only
+once the action is committed. Appends go to one writer thread that commits
+whatever has queued up in a single transaction (group commit), so a durable
+commit per action does not limit how many games run at once. Everything else
+(logins, lobby queries) runs in a small pool of threads, each call in its own
+transaction.
+
+:func:`rebuild` is the other half: it replays a table's log through
+:meth:`Table.apply` and checks that each action gives the events it gave the
+first time, dice included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import queue
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from sqlalchemy import update
+from sqlalchemy.orm import Session
+
+from gammon.errors import GammonError
+from gammon.server.db import (
+    Action,
+    Database,
+    GameRow,
+    Result,
+    TableRow,
+    User,
+    select,
+)
+from gammon.server.table import Applied, Seat, Table, settings_from_row
+
+__all__ = ["ReplayError", "Store", "load_table", "load_unfinished", "rebuild", "write_applied"]
+
+log = logging.getLogger("gammon.server")
+T = TypeVar("T")
+
+_MAX_BATCH = 512
+
+
+class ReplayError(GammonError):
+    """A table's log does not replay to what it recorded: the database was changed by hand."""
+
+
+def write_applied(session: Session, table_id: int, applied: Applied) -> None:
+    """Add one accepted action, and what it changed, to the session (not committed)."""
+    session.add(
+        Action(
+            table_id=table_id,
+            seq=applied.seq,
+            actor_id=applied.actor_id,
+            side=applied.side,
+            action=applied.action,
+            entropy=applied.entropy,
+            events=applied.events,
+            clock=applied.clock,
+            at=applied.at,
+        )
+    )
+    changes = applied.changes
+    for number, result in changes.ended_games:
+        session.execute(
+            update(GameRow)
+            .where(GameRow.table_id == table_id, GameRow.number == number)
+            .values(result=result, ended=applied.at)
+        )
+    for number, commitment, seed in changes.new_games:
+        session.add(
+            GameRow(
+                table_id=table_id,
+                number=number,
+                commitment=commitment,
+                seed=seed,
+                started=applied.at,
+            )
+        )
+    values: dict[str, Any] = {}
+    if changes.status is not None:
+        values["status"] = changes.status
+    if changes.seats is not None:
+        values["seat0"], values["seat1"] = changes.seats
+    if changes.result is not None:
+        values["result"] = changes.result
+        values["finished"] = applied.at
+    if values:
+        session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
+    if changes.result is not None:
+        winner = changes.result["winner"]
+        seats = session.get(TableRow, table_id)
+        seat_ids = [seats.seat0, seats.seat1] if seats is not None else [None, None]
+        session.add(
+            Result(
+                table_id=table_id,
+                winner_side=winner,
+                winner_id=seat_ids[winner] if winner is not None else None,
+                loser_id=seat_ids[1 - winner] if winner is not None else None,
+                reason=changes.result["reason"],
+                score=changes.result["score"],
+                at=applied.at,
+            )
+        )
+
+
+def rebuild(
+    row: TableRow, creator_name: str, actions: Sequence[Action], seeds: Sequence[bytes]
+) -> Table:
+    """Replay a table's log; raise :class:`ReplayError` where it does not give what it recorded."""
+    table = Table(
+        row.id,
+        settings_from_row(row.settings),
+        Seat(row.created_by, creator_name),
+        created=row.created,
+        invite_id=row.invite_id,
+        seeds=seeds,
+    )
+    for record in actions:
+        if record.seq != table.seq + 1:
+            raise ReplayError(f"table {row.id}: action {record.seq} follows action {table.seq}")
+        try:
+            applied = table.apply(
+                record.action,
+                side=record.side,
+                actor_id=record.actor_id,
+                at=record.at,
+                entropy=bytes.fromhex(record.entropy) if record.entropy else None,
+            )
+        except GammonError as exc:
+            raise ReplayError(f"table {row.id}: action {record.seq} is refused: {exc}") from exc
+        if applied.events != record.events:
+            raise ReplayError(
+                f"table {row.id}: action {record.seq} ({record.action}) gives "
+                f"{applied.events}, the log says {record.events}"
+            )
+        table.restore_clock(record.clock)
+    return table
+
+
+def load_table(session: Session, table_id: int) -> Table | None:
+    """Rebuild one table from the database, or None if there is no such table."""
+    row = session.get(TableRow, table_id)
+    if row is None:
+        return None
+    creator = session.get(User, row.created_by)
+    actions = session.scalars(
+        select(Action).where(Action.table_id == table_id).order_by(Action.seq)
+    ).all()
+    seeds = [
+        bytes.fromhex(seed)
+        for seed in session.scalars(
+            select(GameRow.seed).where(GameRow.table_id == table_id).order_by(GameRow.number)
+        )
+    ]
+    return rebuild(row, creator.name if creator else "?", actions, seeds)
+
+
+def load_unfinished(session: Session) -> list[Table]:
+    """Every table that is open or being played, rebuilt from its log (server start)."""
+    ids = session.scalars(
+        select(TableRow.id).where(TableRow.status.in_(("open", "playing"))).order_by(TableRow.id)
+    ).all()
+    tables = []
+    for table_id in ids:
+        try:
+            table = load_table(session, table_id)
+        except ReplayError as exc:
+            log.error("table %s cannot be rebuilt and is left out: %s", table_id, exc)
+            continue
+        if table is not None:
+            tables.append(table)
+    return tables
+
+
+class _Job:
+    __slots__ = ("fn", "future", "loop")
+
+    def __init__(
+        self,
+        fn: Callable[[Session], Any],
+        future: asyncio.Future[Any],
+        loop: asyncio.AbstractEventLoop,
+    ) -> None:
+        self.fn = fn
+        self.future = future
+        self.loop = loop
+
+
+class Store:
+    """The database from the event loop: durable appends in order, other work in threads."""
+
+    def __init__(self, db: Database, *, threads: int = 4) -> None:
+        self.db = db
+        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._writer = threading.Thread(
+            target=self._write_loop, name="gammon-db-writer", daemon=True
+        )
+        self._pool = ThreadPoolExecutor(threads, thread_name_prefix="gammon-db")
+        self._started = False
+        self.batches = 0
+        self.commits = 0
+
+    def start(self) -> None:
+        if not self._started:
+            self._started = True
+            self._writer.start()
+
+    def stop(self) -> None:
+        if self._started:
+            self._queue.put(None)
+            self._writer.join(timeout=10)
+            self._started = False
+        self._pool.shutdown(wait=True)
+
+    async def run(self, fn: Callable[[Session], T]) -> T:
+        """Run ``fn(session)`` in a thread; it commits (or not) itself."""
+
+        def call() -> T:
+            with self.db.session() as session:
+                return fn(session)
+
+        return await asyncio.get_running_loop().run_in_executor(self._pool, call)
+
+    async def write(self, fn: Callable[[Session], T]) -> T:
+        """Run ``fn(session)`` in the writer thread and commit; returns once committed.
+
+        Writes are committed in the order they were asked for.
+        """
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._queue.put(_Job(fn, future, loop))
+        return await future
+
+    async def append(self, table_id: int, applied: Applied) -> None:
+        """Commit one accepted action (and what it changed): call before broadcasting it."""
+        await self.write(lambda session: write_applied(session, table_id, applied))
+
+    # -- the writer thread ---------------------------------------------------------------
+
+    def _write_loop(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            jobs = [first]
+            stop = False
+            while len(jobs) < _MAX_BATCH:
+                try:
+                    job = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if job is None:
+                    stop = True
+                    break
+                jobs.append(job)
+            self._commit(jobs)
+            if stop:
+                return
+
+    def _commit(self, jobs: list[_Job]) -> None:
+        results: list[Any] = []
+        try:
+            with self.db.session() as session:
+                for job in jobs:
+                    results.append(job.fn(session))
+                session.commit()
+            self.batches += 1
+            self.commits += len(jobs)
+        except Exception as exc:
+            if len(jobs) == 1:
+                log.exception("a database write failed")
+                self._settle(jobs[0], None, exc)
+                return
+            # One bad write must not sink the others: write them one by one.
+            for job in jobs:
+                self._commit([job])
+            return
+        for job, result in zip(jobs, results, strict=True):
+            self._settle(job, result, None)
+
+    @staticmethod
+    def _settle(job: _Job, result: Any, error: BaseException | None) -> None:
+        def settle() -> None:
+            if job.future.done():
+                return
+            if error is not None:
+                job.future.set_exception(error)
+            else:
+                job.future.set_result(result)
+
+        with contextlib.suppress(RuntimeError):  # the loop is closed (shutdown)
+            job.loop.call_soon_threadsafe(settle)

@@ -1,0 +1,252 @@
+"""A real server in a subprocess and real clients (httpx, websockets), for the server tests.
+
+Nothing is mocked: each test talks to ``python -m gammon.server`` on a free
+loopback port over HTTP and WebSockets, exactly as a browser or an outside
+program would (docs/PROTOCOL.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def database_url(name: str) -> str:
+    """``GAMMON_TEST_DATABASE_URL`` (emptied first), else a fresh SQLite file."""
+    url = os.environ.get("GAMMON_TEST_DATABASE_URL")
+    if url:
+        from gammon.server.db import Database
+
+        db = Database(url)
+        db.drop_all()
+        db.dispose()
+        return url
+    folder = tempfile.mkdtemp(prefix="gammon-test-")
+    return f"sqlite:///{folder}/{name}.db"
+
+
+class ServerProcess:
+    """``python -m gammon.server`` on a free port; :meth:`kill` sends SIGKILL."""
+
+    def __init__(self, database: str, *extra: str) -> None:
+        self.database = database
+        self.extra = extra
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        handle, name = tempfile.mkstemp(prefix="gammon-server-", suffix=".log")
+        self.log = os.fdopen(handle, "w")
+        self.log_path = name
+        self.process = subprocess.Popen(
+            [
+                sys.executable, "-m", "gammon.server",
+                "--port", str(self.port),
+                "--database", self.database,
+                *self.extra,
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=self.log,
+        )  # fmt: skip
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                err = Path(self.log_path).read_text()
+                raise RuntimeError(f"the server exited at start:\n{err}")
+            try:
+                if httpx.get(f"{self.url}/api/me", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("the server did not start within 60 s")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs (the crash the durability promise is about)."""
+        if self.process is not None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(10)
+            self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+            self.process = None
+
+
+class Player:
+    """One user agent: a cookie jar for HTTP, and WebSockets opened with its cookies."""
+
+    def __init__(self, server: ServerProcess) -> None:
+        self.server = server
+        self.http = httpx.AsyncClient(base_url=server.url, timeout=30)
+        self.user: dict[str, Any] | None = None
+
+    async def close(self) -> None:
+        await self.http.aclose()
+
+    async def csrf(self) -> str:
+        token = self.http.cookies.get("gammon_csrf")
+        if token is None:
+            await self.http.get("/api/me")
+            token = self.http.cookies.get("gammon_csrf")
+        assert token
+        return token
+
+    async def post(self, path: str, body: object = None, **headers: str) -> httpx.Response:
+        headers = {"X-CSRF-Token": await self.csrf(), **headers}
+        return await self.http.post(path, json=body if body is not None else {}, headers=headers)
+
+    async def signup(self, name: str | None = None, password: str = "correct horse") -> Player:
+        name = name or f"p{secrets.token_hex(4)}"
+        response = await self.post("/api/signup", {"name": name, "password": password})
+        assert response.status_code == 201, response.text
+        self.user = response.json()["user"]
+        return self
+
+    async def guest(self) -> Player:
+        response = await self.post("/api/guest")
+        assert response.status_code == 201, response.text
+        self.user = response.json()["user"]
+        return self
+
+    async def create(self, **settings: Any) -> int:
+        response = await self.post("/api/tables", settings)
+        assert response.status_code == 201, response.text
+        return int(response.json()["table"]["id"])
+
+    async def state(self, table: int) -> dict[str, Any]:
+        response = await self.http.get(f"/api/tables/{table}")
+        assert response.status_code == 200, response.text
+        return dict(response.json())
+
+    def cookie_header(self) -> str:
+        return "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+
+    async def socket(self, path: str) -> Socket:
+        ws = await connect(
+            f"{self.server.ws_url}{path}",
+            additional_headers={"Cookie": self.cookie_header()},
+            max_size=1 << 24,
+        )
+        return Socket(ws)
+
+    async def table(self, table: int) -> Socket:
+        sock = await self.socket(f"/ws/tables/{table}")
+        await sock.until(lambda m: m["type"] == "state")
+        return sock
+
+
+class Socket:
+    """A WebSocket that remembers the latest state and queues everything else."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.state: dict[str, Any] | None = None
+        self.seen: list[dict[str, Any]] = []
+        self._next_id = 0
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        await self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    async def receive(self, timeout: float = 30) -> dict[str, Any]:
+        raw = await asyncio.wait_for(self.ws.recv(), timeout)
+        message = json.loads(raw)
+        assert isinstance(message, dict)
+        if message.get("type") == "state":
+            self.state = message
+        self.seen.append(message)
+        return message
+
+    async def until(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 30
+    ) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            message = await self.receive(max(0.01, deadline - time.monotonic()))
+            if predicate(message):
+                return message
+
+    async def request(self, message: dict[str, Any], timeout: float = 30) -> dict[str, Any]:
+        """Send with a fresh id; return the ``ack`` or ``error`` answering it."""
+        self._next_id += 1
+        ident = self._next_id
+        await self.send({**message, "id": ident})
+        return await self.until(
+            lambda m: m.get("type") in ("ack", "error", "hint") and m.get("id") == ident, timeout
+        )
+
+    async def act(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send an action that must be accepted; return the new state it produced."""
+        reply = await self.request({**message, "entropy": secrets.token_hex(32)})
+        assert reply["type"] == "ack", reply
+        seq = reply["seq"]
+        if self.state is None or self.state["seq"] < seq:
+            await self.until(lambda m: m["type"] == "state" and m["seq"] >= seq)
+        assert self.state is not None
+        return self.state
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+def choose(
+    state: dict[str, Any], rng: random.Random, *, double: float = 0.0, take: float = 1.0
+) -> dict[str, Any] | None:
+    """A scripted player's next action from its own state: legal plays at random, cube by chance."""
+    game = state["game"]
+    actions = game["actions"] if game else []
+    if "play" in actions:
+        play = rng.choice(game["legal_plays"])
+        return {"type": "play", "play": play["play"], "seq": state["seq"]}
+    if "choose_double" in actions:
+        return {"type": "choose_double", "number": rng.randint(1, 6), "seq": state["seq"]}
+    if "take" in actions:
+        kind = "take" if rng.random() < take else "drop"
+        return {"type": kind, "seq": state["seq"]}
+    if "accept_resignation" in actions:
+        return {"type": "accept_resignation", "seq": state["seq"]}
+    if "double" in actions and rng.random() < double:
+        return {"type": "double", "seq": state["seq"]}
+    if "roll" in actions:
+        return {"type": "roll", "seq": state["seq"]}
+    return None
