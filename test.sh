@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite: lint, types, unit/property/differential tests and doctests.
-# Creates .venv and installs gammon with its test dependencies on first use.
+# The whole test suite: lint, types, unit/property/differential tests, doctests,
+# the server on SQLite and on PostgreSQL, and the browser tests.
+# Creates .venv and installs gammon with its test dependencies on first use;
+# installs Debian's chromium and postgresql too when run as root (scripts/system-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")"
 if [ ! -x .venv/bin/python ]; then
@@ -13,9 +15,17 @@ if [ ! -e "$stamp" ]; then
     touch "$stamp"
 fi
 . .venv/bin/activate
+postgres_url=${GAMMON_TEST_DATABASE_URL:-$(bash scripts/system-deps.sh)}
 echo "== ruff"
 ruff check gammon bench tests
 echo "== mypy --strict"
 mypy
-echo "== pytest"
-exec pytest -n "${PYTEST_WORKERS:-auto}" -q "$@"
+echo "== pytest (SQLite)"
+env -u GAMMON_TEST_DATABASE_URL pytest -n "${PYTEST_WORKERS:-auto}" -q "$@"
+if [ -n "$postgres_url" ]; then
+    echo "== pytest: the server on PostgreSQL"
+    GAMMON_TEST_DATABASE_URL="$postgres_url" pytest -n "${PYTEST_WORKERS:-auto}" -q \
+        tests/server --ignore=tests/server/test_browser.py "$@"
+else
+    echo "== PostgreSQL not available: the server suite ran on SQLite only"
+fi

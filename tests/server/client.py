@@ -8,6 +8,7 @@ program would (docs/PROTOCOL.md).
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -35,17 +36,43 @@ def free_port() -> int:
 
 
 def database_url(name: str) -> str:
-    """``GAMMON_TEST_DATABASE_URL`` (emptied first), else a fresh SQLite file."""
+    """A fresh, empty database for one server.
+
+    With ``GAMMON_TEST_DATABASE_URL`` (a PostgreSQL server) a new database is
+    created on that server for each call, so test workers and tests that run a
+    server of their own never share one; it is dropped when the run ends.
+    Without it, a fresh SQLite file.
+    """
     url = os.environ.get("GAMMON_TEST_DATABASE_URL")
     if url:
-        from gammon.server.db import Database
-
-        db = Database(url)
-        db.drop_all()
-        db.dispose()
-        return url
+        return _fresh_postgres_database(url, name)
     folder = tempfile.mkdtemp(prefix="gammon-test-")
     return f"sqlite:///{folder}/{name}.db"
+
+
+def _fresh_postgres_database(url: str, name: str) -> str:
+    import atexit
+
+    import sqlalchemy
+
+    base = sqlalchemy.make_url(url)
+    database = f"{base.database}_{name}_{os.getpid()}_{next(_DATABASES)}".lower()
+    admin = sqlalchemy.create_engine(base.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(sqlalchemy.text(f'CREATE DATABASE "{database}"'))
+
+    def drop() -> None:
+        with admin.connect() as connection:
+            connection.execute(
+                sqlalchemy.text(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+            )
+        admin.dispose()
+
+    atexit.register(drop)
+    return base.set(database=database).render_as_string(hide_password=False)
+
+
+_DATABASES = itertools.count()
 
 
 class ServerProcess:

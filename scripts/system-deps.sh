@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Debian packages the tests use: chromium (browser tests, driven by Playwright)
+# and postgresql (the server suite runs on it as well as on SQLite).
+# Installs what is missing when run as root with apt-get; otherwise says what to
+# install.  Then starts PostgreSQL and prints the test database URL on stdout.
+set -euo pipefail
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
+if [ ${#need[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "installing ${need[*]} (apt-get)" >&2
+        apt-get update -qq >&2
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
+    else
+        echo "missing Debian packages: ${need[*]} (browser and PostgreSQL tests will be skipped)" >&2
+        exit 0
+    fi
+fi
+# Start PostgreSQL (a cluster of Debian's newest installed version) if it is not running.
+version=$(ls /usr/lib/postgresql | sort -V | tail -n 1)
+if ! pg_lsclusters -h 2>/dev/null | grep -q "^$version main .* online"; then
+    if ! pg_lsclusters -h 2>/dev/null | grep -q "^$version main "; then
+        pg_createcluster "$version" main >&2
+    fi
+    pg_ctlcluster "$version" main start >&2
+fi
+su postgres -c "psql -qtAc \"SELECT 1 FROM pg_roles WHERE rolname='gammon'\"" | grep -q 1 \
+    || su postgres -c "psql -qc \"CREATE ROLE gammon LOGIN SUPERUSER PASSWORD 'gammon'\"" >&2
+su postgres -c "psql -qtAc \"SELECT 1 FROM pg_database WHERE datname='gammon_test'\"" | grep -q 1 \
+    || su postgres -c "createdb -O gammon gammon_test" >&2
+port=$(pg_lsclusters -h | awk -v v="$version" '$1 == v && $2 == "main" {print $3}')
+echo "postgresql+psycopg://gammon:gammon@127.0.0.1:${port}/gammon_test"
