@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
-from gammon.errors import MatchIdError, PositionIdError
+from gammon.errors import InvalidIdError, MatchIdError, PositionIdError
 
 __all__ = [
     "MATCH_ID_LENGTH",
@@ -59,24 +59,33 @@ _MAX_15_BITS = (1 << 15) - 1
 # ---------------------------------------------------------------------------
 
 
-def _side_counts(side: Sequence[int], who: str) -> tuple[int, ...]:
-    """Checks one side's 25 counts and returns them as a tuple of plain ints."""
+def side_counts(
+    side: Sequence[int],
+    who: str,
+    error: type[InvalidIdError] = PositionIdError,
+    board: str = "the board",
+) -> tuple[int, ...]:
+    """Check one side's 25 counts (for a Position ID or an XGID) as plain ints.
+
+    ``error`` and ``board`` name the format in the message, so each format
+    reports its own error class.
+    """
     if len(side) != _POINTS:
-        raise PositionIdError(f"the board for {who} must have 25 entries, got {len(side)}")
+        raise error(f"{board} for {who} must have 25 entries, got {len(side)}")
     counts: list[int] = []
     for i, value in enumerate(side):
         try:
             n = operator.index(value)
         except TypeError:
-            raise PositionIdError(
-                f"the board for {who} must hold integers, got {value!r} at index {i}"
+            raise error(
+                f"{board} for {who} must hold integers, got {value!r} at index {i}"
             ) from None
         if n < 0:
-            raise PositionIdError(f"the board for {who} has {n} checkers at index {i}")
+            raise error(f"{board} for {who} has {n} checkers at index {i}")
         counts.append(n)
     total = sum(counts)
     if total > _MAX_CHECKERS:
-        raise PositionIdError(f"the board has {total} checkers for {who} (at most {_MAX_CHECKERS})")
+        raise error(f"{board} has {total} checkers for {who} (at most {_MAX_CHECKERS})")
     return tuple(counts)
 
 
@@ -103,8 +112,8 @@ def encode_position_id(mine: Sequence[int], theirs: Sequence[int]) -> str:
     >>> encode_position_id([1] + [0] * 24, [0] * 25)
     'AAAAAgAAAAAAAA'
     """
-    mine_counts = _side_counts(mine, "the player on roll")
-    theirs_counts = _side_counts(theirs, "the opponent")
+    mine_counts = side_counts(mine, "the player on roll")
+    theirs_counts = side_counts(theirs, "the opponent")
     _check_no_shared_point(mine_counts, theirs_counts, "the board")
     key = 0
     bit = 0

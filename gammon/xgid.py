@@ -46,13 +46,13 @@ rebuilt exactly.
 
 from __future__ import annotations
 
-import operator
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from gammon.errors import XgidError
+from gammon.ids import side_counts
 
 __all__ = [
     "BOTTOM",
@@ -83,27 +83,6 @@ class CubeAction(StrEnum):
     DOUBLE = "D"
     BEAVER = "B"
     RACCOON = "R"
-
-
-def _counts(side: Sequence[int], who: str) -> tuple[int, ...]:
-    """Checks one side of a board and returns it as a tuple of plain ints."""
-    if len(side) != _POINTS:
-        raise XgidError(f"XGID board for {who} must have 25 entries, got {len(side)}")
-    out: list[int] = []
-    for i, value in enumerate(side):
-        try:
-            n = operator.index(value)
-        except TypeError:
-            raise XgidError(
-                f"XGID board for {who} must hold integers, got {value!r} at index {i}"
-            ) from None
-        if n < 0:
-            raise XgidError(f"XGID board for {who} has {n} checkers at index {i}")
-        out.append(n)
-    total = sum(out)
-    if total > _MAX_CHECKERS:
-        raise XgidError(f"XGID has {total} checkers for {who} (at most {_MAX_CHECKERS})")
-    return tuple(out)
 
 
 def _power_of_two(value: int, what: str) -> None:
@@ -158,8 +137,8 @@ class Xgid:
             raise XgidError(
                 f"XGID board must be a pair (mine, theirs), got {len(self.board)} sides"
             )
-        mine = _counts(self.board[0], "the player on roll")
-        theirs = _counts(self.board[1], "the opponent")
+        mine = side_counts(self.board[0], "the player on roll", XgidError, "XGID board")
+        theirs = side_counts(self.board[1], "the opponent", XgidError, "XGID board")
         for i in range(24):
             if mine[i] and theirs[23 - i]:
                 raise XgidError(

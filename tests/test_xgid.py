@@ -343,7 +343,7 @@ def test_malformed(text: str, message: str) -> None:
         ({"board": (side({1: -1}), EMPTY)}, "has -1 checkers at index 0"),
         (
             {"board": (side({1: 16}), EMPTY)},
-            "XGID has 16 checkers for the player on roll (at most 15)",
+            "XGID board has 16 checkers for the player on roll (at most 15)",
         ),
         ({"board": ((1.5,) + (0,) * 24, EMPTY)}, "must hold integers, got 1.5 at index 0"),
         (
