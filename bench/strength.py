@@ -191,6 +191,7 @@ def run_match(
     ply: int | None = None,
     workers: int = 1,
     on_chunk: Callable[[int], None] | None = None,
+    on_stats: Callable[[MatchStats], None] | None = None,
 ) -> MatchStats:
     """Play ``games`` games (rounded up to whole pairs) of ``a`` against ``b``.
 
@@ -210,9 +211,13 @@ def run_match(
             # imap keeps the chunks in order, so the totals are the same sums.
             for chunk_results in pool.imap(_play_chunk, chunks):
                 _collect(stats, chunk_results, on_chunk)
+                if on_stats is not None:
+                    on_stats(stats)
     else:
         for chunk in chunks:
             _collect(stats, _play_chunk(chunk), on_chunk)
+            if on_stats is not None:
+                on_stats(stats)
     stats.seconds = time.perf_counter() - start
     return stats
 
@@ -246,6 +251,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ply", type=int, default=None, help="search depth for searchers")
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--running",
+        action="store_true",
+        help="print the running result after every chunk of pairs (for long runs in a log)",
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.workers < 1:
         parser.error("--games and --workers must be at least 1")
@@ -269,8 +279,13 @@ def main(argv: list[str] | None = None) -> None:
             ply=args.ply,
             workers=args.workers,
             on_chunk=lambda n: progress.advance(task, n),
+            on_stats=_print_running if args.running else None,
         )
     print(stats.report((args.a, args.b), args.workers))
+
+
+def _print_running(stats: MatchStats) -> None:
+    print(f"after {stats.games} games: {stats.ppg:+.3f} ± {stats.ci95:.3f} ppg", flush=True)
 
 
 if __name__ == "__main__":
