@@ -1,0 +1,107 @@
+// The browser client's entry point: who is signed in, the header, and the routes
+// (#/ lobby, #/login, #/table/ID, #/record/ID[/GAME]).
+
+import { get, post } from "./api.js";
+import { mountAuth } from "./auth.js";
+import { mountLobby } from "./lobby.js";
+import { mountRecord } from "./record.js";
+import { onReconnectingChange } from "./socket.js";
+import { mountTable } from "./table.js";
+import { clear, h } from "./util.js";
+
+const app = {
+  me: null,
+  info: null,
+  view: null,
+
+  async init() {
+    onReconnectingChange((on) => {
+      const notice = document.getElementById("notice");
+      notice.hidden = !on;
+      notice.textContent = on ? "Reconnecting…" : "";
+    });
+    try {
+      this.me = (await get("/api/me")).user;
+    } catch {
+      this.me = null;
+    }
+    this.info = await get("/api/info").catch(() => null);
+    this.renderHeader();
+    window.addEventListener("hashchange", () => this.route());
+    this.route();
+  },
+
+  setMe(user) {
+    this.me = user;
+    this.renderHeader();
+  },
+
+  go(hash) {
+    if (location.hash === hash) this.route();
+    else location.hash = hash;
+  },
+
+  async logout() {
+    try {
+      await post("/api/logout", {});
+    } catch {
+      // Signed out already, or offline: forget the user here either way.
+    }
+    this.setMe(null);
+    if (location.hash === "#/" || location.hash === "") this.route();
+    else location.hash = "#/";
+  },
+
+  async guest() {
+    try {
+      this.setMe((await post("/api/guest", {})).user);
+      this.route();
+    } catch (err) {
+      window.alert(err.message);
+    }
+  },
+
+  renderHeader() {
+    const nav = document.getElementById("account");
+    const me = this.me;
+    if (me) {
+      clear(nav,
+        h("span", { class: "me", id: "me" }, me.name, me.guest ? h("span", { class: "muted" }, " (guest)") : null),
+        h("button", { type: "button", class: "link", name: "logout", onclick: () => this.logout() }, "Log out"));
+    } else {
+      const next = location.hash && !location.hash.startsWith("#/login") ? location.hash : "#/";
+      clear(nav,
+        h("a", { href: `#/login?next=${encodeURIComponent(next)}`, id: "signin" }, "Sign in"),
+        h("button", { type: "button", class: "link", name: "guest", onclick: () => this.guest() }, "Play as a guest"));
+    }
+  },
+
+  route() {
+    if (this.view && this.view.destroy) this.view.destroy();
+    this.view = null;
+    const main = document.getElementById("main");
+    const raw = location.hash.replace(/^#/, "") || "/";
+    const [path, query = ""] = raw.split("?");
+    const params = Object.fromEntries(new URLSearchParams(query));
+    const parts = path.split("/").filter(Boolean);
+    document.body.dataset.route = parts[0] || "lobby";
+    this.renderHeader();
+    if (parts[0] === "login") {
+      document.title = "Sign in · gammon";
+      this.view = mountAuth(main, params, this);
+    } else if (parts[0] === "table" && /^\d+$/.test(parts[1] || "")) {
+      document.title = `Table ${parts[1]} · gammon`;
+      this.view = mountTable(main, { id: Number(parts[1]), join: "join" in params }, this);
+    } else if (parts[0] === "record" && /^\d+$/.test(parts[1] || "")) {
+      document.title = `Table ${parts[1]}: record · gammon`;
+      const game = /^\d+$/.test(parts[2] || "") ? Number(parts[2]) : null;
+      this.view = mountRecord(main, { id: Number(parts[1]), game }, this);
+    } else {
+      document.title = "gammon";
+      this.view = mountLobby(main, params, this);
+    }
+  },
+};
+
+window.gammon = app; // for debugging and the browser tests
+app.init();

@@ -1,0 +1,58 @@
+// Sign up, log in, or play as a guest (docs/PROTOCOL.md 1.2); the server's messages shown inline.
+
+import { post } from "./api.js";
+import { h } from "./util.js";
+
+export function mountAuth(main, params, app) {
+  const next = params.next && params.next.startsWith("#/") ? params.next : "#/";
+  const error = h("p", { class: "error", role: "alert", id: "auth-error", hidden: true });
+  const name = h("input", { type: "text", name: "name", autocomplete: "username", required: true,
+                            minlength: 3, maxlength: 20, "aria-describedby": "name-help auth-error" });
+  const password = h("input", { type: "password", name: "password", autocomplete: "current-password",
+                                required: true, minlength: 8, "aria-describedby": "auth-error" });
+  const show = (message) => {
+    error.hidden = !message;
+    error.textContent = message || "";
+  };
+  const done = (user) => {
+    app.setMe(user);
+    app.go(next);
+  };
+  const submit = async (kind) => {
+    show(null);
+    if (kind === "signup") password.setAttribute("autocomplete", "new-password");
+    try {
+      const answer = await post(`/api/${kind}`, { name: name.value.trim(), password: password.value });
+      done(answer.user);
+    } catch (err) {
+      show(err.message);
+      (err.code === "bad_password" || err.code === "bad_credentials" ? password : name).focus();
+    }
+  };
+  const guest = async () => {
+    show(null);
+    try {
+      done((await post("/api/guest", {})).user);
+    } catch (err) {
+      show(err.message);
+    }
+  };
+  const form = h("form", { class: "auth-form", novalidate: true,
+                           onsubmit: (e) => { e.preventDefault(); submit(e.submitter && e.submitter.value === "signup" ? "signup" : "login"); } },
+    h("label", { class: "field" }, h("span", {}, "Name"), name),
+    h("p", { class: "muted small", id: "name-help" }, "3-20 letters, digits, _ or -, starting with a letter."),
+    h("label", { class: "field" }, h("span", {}, "Password"), password),
+    error,
+    h("div", { class: "row" },
+      h("button", { type: "submit", class: "primary", name: "login", value: "login" }, "Log in"),
+      h("button", { type: "submit", name: "signup", value: "signup" }, "Sign up")),
+  );
+  main.replaceChildren(h("section", { class: "auth", "aria-labelledby": "auth-title" },
+    h("h1", { id: "auth-title" }, "Sign in"),
+    form,
+    h("p", { class: "or" }, "or"),
+    h("button", { type: "button", name: "guest", onclick: guest }, "Play as a guest"),
+    h("p", { class: "muted small" }, "A guest gets a name like Guest-7f3a9c for this browser.")));
+  name.focus();
+  return { destroy() {} };
+}

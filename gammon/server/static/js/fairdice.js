@@ -1,0 +1,233 @@
+// Checking the dice of a finished game in the browser (R13, DICE.md: gammon-fair-dice/1).
+//
+// The browser keeps, per table and game, the commitment it saw before the
+// game's first roll and every entropy contribution it sent with an accepted
+// action (and how many rolls the game had then). After the game it recomputes
+// each roll from the revealed seed with SubtleCrypto and checks the record
+// against what it kept.
+
+import { fromHex, toHex } from "./util.js";
+
+export const FORMAT = "gammon-fair-dice/1";
+
+const sha256 = async (bytes) => new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+
+function u32(x) {
+  const out = new Uint8Array(4);
+  new DataView(out.buffer).setUint32(0, x);
+  return out;
+}
+
+function concat(parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** The dice of roll number ``index`` (from 1) for ``seed`` and ``entropy`` (Uint8Arrays). */
+export async function deriveDice(seed, index, entropy) {
+  const hashes = await Promise.all(entropy.map(sha256));
+  hashes.sort((a, b) => {
+    for (let i = 0; i < 32; i++) if (a[i] !== b[i]) return a[i] - b[i];
+    return 0;
+  });
+  const label = new TextEncoder().encode(`${FORMAT}\0`);
+  const message = concat([label, u32(index), u32(hashes.length), ...hashes]);
+  const key = await crypto.subtle.importKey(
+    "raw", seed, { name: "HMAC", hash: "SHA-256" }, false, ["sign"],
+  );
+  const dice = [];
+  for (let block = 0; dice.length < 2; block++) {
+    const bytes = new Uint8Array(
+      await crypto.subtle.sign("HMAC", key, concat([message, u32(block)])),
+    );
+    for (const b of bytes) if (b < 252 && dice.length < 2) dice.push((b % 6) + 1);
+  }
+  return dice;
+}
+
+// -- what this browser kept ------------------------------------------------------------------
+
+const keyFor = (table, game) => `gammon:dice:${table}:${game}`;
+
+function load(table, game) {
+  try {
+    return JSON.parse(localStorage.getItem(keyFor(table, game))) || { commitment: null, sent: [] };
+  } catch {
+    return { commitment: null, sent: [] };
+  }
+}
+
+function save(table, game, data) {
+  try {
+    localStorage.setItem(keyFor(table, game), JSON.stringify(data));
+  } catch {
+    // Storage full or switched off: the check will say it has nothing kept.
+  }
+}
+
+/** Keep the commitment seen for a game before its seed was revealed (the first one seen wins). */
+export function keepCommitment(table, game, commitment) {
+  const data = load(table, game);
+  if (!data.commitment) {
+    data.commitment = commitment;
+    save(table, game, data);
+  }
+}
+
+/**
+ * Keep one contribution as it is sent: it must be in roll number ``rollsBefore + 1``
+ * once the server accepts the action (confirmSent), and is forgotten if refused (dropSent).
+ */
+export function keepSent(table, game, hex, rollsBefore) {
+  const data = load(table, game);
+  data.sent.push({ hex, rollsBefore, acked: false });
+  save(table, game, data);
+}
+
+export function confirmSent(table, game, hex, seq) {
+  const data = load(table, game);
+  const entry = data.sent.find((e) => e.hex === hex);
+  if (entry) {
+    entry.acked = true;
+    entry.seq = seq;
+    save(table, game, data);
+  }
+}
+
+export function dropSent(table, game, hex) {
+  const data = load(table, game);
+  data.sent = data.sent.filter((e) => e.hex !== hex);
+  save(table, game, data);
+}
+
+export function kept(table, game) {
+  return load(table, game);
+}
+
+// -- checking a record ---------------------------------------------------------------------------
+
+/**
+ * Check one game record. Returns {ok, summary, problems, rolls: [{index, dice, expected, ok,
+ * mine}], notes}. ``bot`` says the game was against the bot (every contribution must be ours).
+ */
+export async function verifyGame(record, { table, game, bot = false } = {}) {
+  const problems = [];
+  const notes = [];
+  const rolls = [];
+  if (!crypto.subtle) {
+    return {
+      ok: false,
+      summary: "this browser offers no SubtleCrypto here (it needs https or localhost)",
+      problems: ["no SubtleCrypto: use gammon verify instead"],
+      rolls,
+      notes,
+    };
+  }
+  if (record.format !== FORMAT) problems.push(`unknown record format ${JSON.stringify(record.format)}`);
+  let seed;
+  try {
+    seed = fromHex(record.seed);
+    if (seed.length !== 32) throw new Error("length");
+  } catch {
+    problems.push("the seed is not 32 bytes of hex");
+  }
+  if (seed) {
+    const digest = toHex(await sha256(seed));
+    if (digest !== String(record.commitment).toLowerCase()) {
+      problems.push("the seed does not match the commitment (SHA-256 of the seed differs)");
+    }
+  }
+  const mine = table !== undefined ? kept(table, game) : { commitment: null, sent: [] };
+  if (mine.commitment) {
+    if (mine.commitment !== record.commitment) {
+      problems.push(
+        `the commitment differs from the one this browser saw before the game (${mine.commitment.slice(0, 16)}…)`,
+      );
+    } else {
+      notes.push("the commitment is the one this browser saw before the first roll");
+    }
+  } else {
+    notes.push("this browser did not see this game's commitment before it ended");
+  }
+  const sentHex = new Set(mine.sent.map((e) => e.hex.toLowerCase()));
+  const logDice = ((record.game && record.game.log) || [])
+    .filter((e) => e.type === "opening" || e.type === "rolled")
+    .map((e) => e.dice);
+  const list = Array.isArray(record.rolls) ? record.rolls : [];
+  for (let i = 0; i < list.length; i++) {
+    const roll = list[i];
+    const entry = { index: roll.index, dice: roll.dice, entropy: roll.entropy || [], expected: null,
+                    ok: false, mine: 0, problem: null };
+    rolls.push(entry);
+    if (roll.index !== i + 1) {
+      entry.problem = `roll ${i + 1} is numbered ${roll.index}: a roll is missing or out of order`;
+    } else if (seed) {
+      try {
+        const entropy = entry.entropy.map(fromHex);
+        entry.expected = await deriveDice(seed, roll.index, entropy);
+        entry.ok = entry.expected[0] === roll.dice[0] && entry.expected[1] === roll.dice[1];
+        if (!entry.ok) {
+          entry.problem = `roll ${roll.index}: the record says ${roll.dice.join("-")}, the seed and entropy give ${entry.expected.join("-")}`;
+        }
+      } catch (err) {
+        entry.problem = `roll ${roll.index}: unreadable entropy (${err.message})`;
+      }
+    }
+    if (entry.ok && logDice[i] && (logDice[i][0] !== roll.dice[0] || logDice[i][1] !== roll.dice[1])) {
+      entry.ok = false;
+      entry.problem = `roll ${roll.index}: the game log shows ${logDice[i].join("-")}, the record ${roll.dice.join("-")}`;
+    }
+    entry.mine = entry.entropy.filter((e) => sentHex.has(e.toLowerCase())).length;
+    if (entry.problem) problems.push(entry.problem);
+  }
+  if (logDice.length && logDice.length !== list.length) {
+    problems.push(`the game log has ${logDice.length} rolls, the record ${list.length}`);
+  }
+  // Each contribution we sent must be in the first roll after we sent it (DICE.md).
+  // A contribution whose answer never came (the connection dropped) may or may not have
+  // been used: it counts as ours, but its absence is no problem.
+  let unused = 0;
+  const acked = mine.sent.filter((e) => e.acked !== false);
+  for (const sent of acked) {
+    const roll = list[sent.rollsBefore];
+    if (!roll) {
+      unused += 1;
+      continue;
+    }
+    if (!(roll.entropy || []).some((e) => e.toLowerCase() === sent.hex.toLowerCase())) {
+      problems.push(
+        `your contribution ${sent.hex.slice(0, 12)}… is not in roll ${sent.rollsBefore + 1}, the first roll after you sent it`,
+      );
+    }
+  }
+  if (acked.length) {
+    notes.push(
+      `${acked.length - unused} contributions from this browser found where they belong` +
+        (unused ? `; ${unused} sent after the last roll (never used)` : ""),
+    );
+  }
+  if (bot) {
+    if (mine.sent.length) {
+      const foreign = list.flatMap((r) => r.entropy || []).filter((e) => !sentHex.has(e.toLowerCase()));
+      if (foreign.length) {
+        problems.push(`${foreign.length} contributions in this game against the bot were not sent by this browser`);
+      } else {
+        notes.push("every contribution is one this browser sent (a game against the bot)");
+      }
+    } else {
+      notes.push("this browser has no list of what it sent in this game, so it cannot check for contributions it did not send");
+    }
+  }
+  const ok = problems.length === 0 && list.length > 0;
+  const summary = ok
+    ? `all ${list.length} rolls verified`
+    : problems.length
+      ? problems[0]
+      : "the record has no rolls";
+  return { ok, summary, problems, rolls, notes };
+}

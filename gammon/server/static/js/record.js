@@ -1,0 +1,212 @@
+// After a game: check its dice in this browser (R13, DICE.md), download the record
+// and the .mat file, and replay the game move by move.
+//
+// The server's record gives each game's log (every roll and every play, docs/PROTOCOL.md 5)
+// but no position per step, so the replay rebuilds the positions from the variant's
+// starting position and the moves in the log.
+
+import { get } from "./api.js";
+import { BoardView } from "./board.js";
+import { verifyGame } from "./fairdice.js";
+import { replayFrames } from "./rules.js";
+import { clear, describeSettings, h } from "./util.js";
+
+export function mountRecord(main, { id, game }, app) {
+  const view = new RecordView(main, id, game, app);
+  return view;
+}
+
+class RecordView {
+  constructor(main, id, game, app) {
+    this.id = id;
+    this.app = app;
+    this.main = main;
+    this.wanted = game;
+    this.frame = 0;
+    this.urls = [];
+    this.onKey = (e) => this.key(e);
+    document.addEventListener("keydown", this.onKey);
+    main.replaceChildren(h("p", { class: "muted" }, "Loading the record…"));
+    this.load().catch((err) => {
+      main.replaceChildren(h("p", { class: "error", role: "alert" }, `Cannot load table ${id}: ${err.message}`));
+    });
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.onKey);
+    for (const url of this.urls) URL.revokeObjectURL(url);
+  }
+
+  async load() {
+    const [record, state] = await Promise.all([
+      get(`/api/tables/${this.id}/record`),
+      get(`/api/tables/${this.id}`).catch(() => null),
+    ]);
+    this.record = record;
+    this.side = state && state.you !== null && state.you !== undefined ? state.you : 0;
+    this.bot = Boolean(record.settings && record.settings.bot);
+    const games = record.games || [];
+    if (!games.length) {
+      this.main.replaceChildren(h("section", { class: "record" },
+        h("h1", {}, `Table ${this.id}`),
+        h("p", {}, "No game of this table is over yet: a game's seed stays secret until it ends."),
+        h("a", { href: `#/table/${this.id}`, class: "button" }, "Back to the table")));
+      return;
+    }
+    const number = this.wanted && games.some((g) => g.game.number === this.wanted)
+      ? this.wanted : games[games.length - 1].game.number;
+    this.layout(games);
+    await this.show(number);
+  }
+
+  layout(games) {
+    const record = this.record;
+    this.tabs = h("nav", { class: "game-tabs", "aria-label": "Games" },
+      games.map((g) => h("button", { type: "button", dataset: { game: String(g.game.number) },
+                                     onclick: () => this.show(g.game.number) }, `Game ${g.game.number}`)));
+    this.verifyEl = h("section", { class: "verify", "aria-labelledby": "verify-title" });
+    this.boardEl = h("div", { class: "board-wrap replay-board" });
+    this.stepEl = h("p", { class: "step", "aria-live": "polite" });
+    this.logEl = h("ol", { class: "log replay-log", "aria-label": "Game log" });
+    const btn = (label, action, text) => h("button", { type: "button", dataset: { action }, "aria-label": text,
+                                                        onclick: () => this.step(action) }, label);
+    this.downloads = h("p", { class: "downloads" });
+    const players = (record.players || []).map((p) => p || "—").join(" – ");
+    this.main.replaceChildren(h("div", { class: "record" },
+      h("header", {}, h("h1", {}, `Table ${this.id}: ${players}`),
+        h("p", { class: "muted" }, describeSettings(record.settings || {}),
+          record.result ? ` · final score ${record.result.score.join("-")}` : ""),
+        h("p", {}, h("a", { href: `#/table/${this.id}` }, "Back to the table"))),
+      games.length > 1 ? this.tabs : null,
+      h("div", { class: "record-body" },
+        h("div", { class: "replay" }, this.boardEl, this.stepEl,
+          h("div", { class: "controls", role: "toolbar", "aria-label": "Replay" },
+            btn("«", "first", "First position"), btn("◀", "prev", "Previous step"),
+            btn("▶", "next", "Next step"), btn("»", "last", "Last position"))),
+        h("aside", { class: "side-col" }, this.verifyEl, this.downloads,
+          h("section", { class: "log-box" }, h("h2", {}, "Moves"), this.logEl)))));
+    this.board = new BoardView(this.boardEl, { interactive: false });
+  }
+
+  async show(number) {
+    const game = this.record.games.find((g) => g.game.number === number);
+    this.game = game;
+    for (const b of this.tabs.querySelectorAll("button")) {
+      b.setAttribute("aria-current", b.dataset.game === String(number) ? "true" : "false");
+    }
+    const variant = (this.record.settings && this.record.settings.variant) || "standard";
+    this.frames = replayFrames(variant, game.game.log || []);
+    this.frame = this.frames.length - 1;
+    this.renderLog();
+    this.renderFrame();
+    this.renderDownloads(game);
+    await this.verify(game);
+  }
+
+  renderDownloads(game) {
+    for (const url of this.urls) URL.revokeObjectURL(url);
+    this.urls = [];
+    const blob = new Blob([JSON.stringify(game, null, 2)], { type: "application/json" });
+    const url = URL.createObjectURL(blob);
+    this.urls.push(url);
+    const name = `table-${this.id}-game-${game.game.number}.json`;
+    const mat = h("span", { class: "mat" }, "Checking for a .mat file…");
+    clear(this.downloads,
+      h("a", { href: url, download: name, class: "button" }, "Save the dice record"), " ", mat);
+    fetch(`/api/tables/${this.id}/mat`, { credentials: "same-origin" }).then(async (response) => {
+      if (!response.ok) {
+        const body = await response.json().catch(() => null);
+        mat.textContent = `No .mat file: ${(body && body.error && body.error.message) || response.status}`;
+        return;
+      }
+      const text = await response.text();
+      const matUrl = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+      this.urls.push(matUrl);
+      clear(mat, h("a", { href: matUrl, download: `table-${this.id}.mat`, class: "button", id: "mat-link" },
+        "Download the match (.mat)"));
+    }).catch(() => {
+      mat.textContent = "No .mat file: the server cannot be reached.";
+    });
+  }
+
+  async verify(game) {
+    const number = game.game.number;
+    clear(this.verifyEl, h("h2", { id: "verify-title" }, `Fair dice: game ${number}`),
+      h("p", { class: "verify-summary checking", id: "verify-summary" }, "Checking every roll…"));
+    const report = await verifyGame(game, { table: this.id, game: number, bot: this.bot });
+    if (this.game !== game) return;
+    const rows = report.rolls.map((r) => h("tr", { class: r.ok ? "ok" : "bad" },
+      h("td", {}, String(r.index)),
+      h("td", {}, r.dice.join("-")),
+      h("td", {}, `${r.entropy.length}${r.mine ? ` (${r.mine} yours)` : ""}`),
+      h("td", {}, r.ok ? "✓ verified" : `✗ ${r.problem || "not checked"}`)));
+    clear(this.verifyEl,
+      h("h2", { id: "verify-title" }, `Fair dice: game ${number}`),
+      h("p", { class: `verify-summary ${report.ok ? "ok" : "bad"}`, id: "verify-summary", role: "status" },
+        report.ok ? `✓ ${report.summary}` : `✗ ${report.summary}`),
+      report.problems.length > 1
+        ? h("ul", { class: "problems" }, report.problems.slice(1).map((p) => h("li", {}, p))) : null,
+      h("ul", { class: "notes muted small" }, report.notes.map((n) => h("li", {}, n))),
+      h("details", { class: "rolls" }, h("summary", {}, `The ${report.rolls.length} rolls`),
+        h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Dice"),
+          h("th", {}, "Entropy"), h("th", {}, "Check"))), h("tbody", {}, rows))),
+      h("p", { class: "muted small" }, "Seed ", h("code", {}, game.seed), h("br"), "Commitment ",
+        h("code", {}, game.commitment)),
+      h("p", { class: "muted small" }, "Check it yourself: save the record and run ",
+        h("code", {}, `gammon verify record.json --commitment ${game.commitment}`), "."));
+  }
+
+  renderLog() {
+    const log = this.game.game.log || [];
+    clear(this.logEl, log.map((e, i) => h("li", { dataset: { frame: String(i + 1) } },
+      h("button", { type: "button", class: "link", onclick: () => { this.frame = i + 1; this.renderFrame(); } },
+        e.text || e.type))));
+  }
+
+  step(action) {
+    const last = this.frames.length - 1;
+    if (action === "first") this.frame = 0;
+    else if (action === "prev") this.frame = Math.max(0, this.frame - 1);
+    else if (action === "next") this.frame = Math.min(last, this.frame + 1);
+    else if (action === "last") this.frame = last;
+    this.renderFrame();
+  }
+
+  key(e) {
+    const tag = e.target && e.target.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || !this.frames) return;
+    const map = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+    if (map[e.key]) {
+      e.preventDefault();
+      this.step(map[e.key]);
+    }
+  }
+
+  renderFrame() {
+    const { replay, event } = this.frames[this.frame];
+    const side = this.side;
+    const b = replay.boardFor(side);
+    const settings = this.record.settings || {};
+    const cube = settings.cube === false ? null : {
+      value: replay.cube.value,
+      owner: replay.cube.owner === null ? null : replay.cube.owner === side ? "mine" : "theirs",
+      offered: replay.cube.offered,
+      offer: replay.cube.offer,
+    };
+    const showDice = event && (event.type === "moved" || event.type === "rolled" || event.type === "opening");
+    const dice = showDice && replay.dice
+      ? (replay.dice[0] === replay.dice[1] ? [0, 1, 2, 3].map(() => replay.dice[0]) : replay.dice)
+          .map((value) => ({ value, used: event.type === "moved" }))
+      : null;
+    this.board.render({ ...b, colors: [side, 1 - side], dice, diceMine: replay.roller === side, cube });
+    const total = this.frames.length - 1;
+    this.stepEl.textContent = event
+      ? `Step ${this.frame} of ${total}: ${event.text || event.type} · pips ${b.pips[0]}–${b.pips[1]}`
+      : `Start of game ${this.game.game.number} · step 0 of ${total}`;
+    for (const li of this.logEl.children) {
+      const current = li.dataset.frame === String(this.frame);
+      li.classList.toggle("current", current);
+      if (current) li.scrollIntoView({ block: "nearest" });
+    }
+  }
+}

@@ -1,0 +1,112 @@
+// A WebSocket that reconnects by itself (docs/PROTOCOL.md 2: back off 0.5 s, 1 s, 2 s... 10 s).
+// The server sends the whole state on every connect, so a reconnect resyncs with no more work.
+
+const FATAL = new Map([
+  [4401, "You were signed out."],
+  [4403, "An operator removed you from here."],
+  [4404, "There is no such table."],
+]);
+
+const connections = new Set();
+let noticeHook = () => {};
+
+/** Called with true/false whenever some connection is (no longer) reconnecting. */
+export function onReconnectingChange(hook) {
+  noticeHook = hook;
+}
+
+function updateNotice() {
+  noticeHook([...connections].some((c) => c.reconnecting));
+}
+
+export class Live {
+  constructor(path, { onMessage, onOpen, onFatal } = {}) {
+    this.path = path;
+    this.onMessage = onMessage || (() => {});
+    this.onOpen = onOpen || (() => {});
+    this.onFatal = onFatal || (() => {});
+    this.attempt = 0;
+    this.closed = false;
+    this.reconnecting = false;
+    this.ws = null;
+    this.timer = null;
+    this.lastHeard = Date.now();
+    connections.add(this);
+    this.connect();
+    this.keepAlive = setInterval(() => this.ping(), 25000);
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}${this.path}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.attempt = 0;
+      this.reconnecting = false;
+      this.lastHeard = Date.now();
+      updateNotice();
+      this.onOpen();
+    };
+    ws.onmessage = (event) => {
+      this.lastHeard = Date.now();
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.onMessage(message);
+    };
+    ws.onclose = (event) => {
+      if (this.ws !== ws || this.closed) return;
+      if (FATAL.has(event.code)) {
+        this.shutdown();
+        this.onFatal(event.code, event.reason || FATAL.get(event.code));
+        return;
+      }
+      this.reconnecting = true;
+      updateNotice();
+      const delay = Math.min(10000, 500 * 2 ** this.attempt);
+      this.attempt += 1;
+      this.timer = setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  get open() {
+    return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  send(message) {
+    if (!this.open) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  ping() {
+    if (!this.open) return;
+    if (Date.now() - this.lastHeard > 70000) {
+      this.ws.close(); // silent for too long: start over
+      return;
+    }
+    this.send({ type: "ping" });
+  }
+
+  /** Close as if the network had dropped (the client reconnects): for tests and debugging. */
+  drop() {
+    if (this.ws) this.ws.close(4000, "dropped by the client");
+  }
+
+  shutdown() {
+    this.closed = true;
+    this.reconnecting = false;
+    clearTimeout(this.timer);
+    clearInterval(this.keepAlive);
+    connections.delete(this);
+    updateNotice();
+  }
+
+  close() {
+    this.shutdown();
+    if (this.ws) this.ws.close(1000);
+  }
+}

@@ -1,0 +1,192 @@
+"""Driving the browser client like a person: Debian's chromium through Playwright.
+
+The pages are the real client (gammon/server/static/) talking to a real server
+on loopback. A test reads the table state the page holds (``window.gammon``) only
+to choose what a person would choose; every action goes through the page's own
+buttons, clicks and drags.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # imported for real only where chromium is installed (test_browser.py)
+    from playwright.sync_api import Browser, BrowserContext, Page, Playwright
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+TIMEOUT_MS = 20_000
+
+
+def have_chromium() -> bool:
+    return CHROMIUM.exists() or shutil.which("chromium") is not None
+
+
+def launch(playwright: Playwright) -> Browser:
+    return playwright.chromium.launch(
+        executable_path=str(CHROMIUM if CHROMIUM.exists() else shutil.which("chromium")),
+        args=CHROMIUM_ARGS,
+    )
+
+
+def new_page(browser: Browser, base_url: str, *, width: int = 1280, height: int = 800) -> Page:
+    context: BrowserContext = browser.new_context(
+        base_url=base_url, viewport={"width": width, "height": height}
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on(
+        "console",
+        lambda message: errors.append(message.text) if message.type == "error" else None,
+    )
+    page.js_errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def js_errors(page: Page) -> list[str]:
+    """Uncaught exceptions and console errors (an HTTP error answer or a dropped socket is fine)."""
+    return [
+        e
+        for e in page.js_errors  # type: ignore[attr-defined]
+        if "WebSocket" not in e and "Failed to load resource" not in e
+    ]
+
+
+# -- accounts --------------------------------------------------------------------------------
+
+
+def sign_up(page: Page, name: str, password: str = "correct horse battery") -> None:
+    page.goto("/#/login")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", password)
+    page.click("button[name=signup]")
+    page.wait_for_selector(f"#me:has-text('{name}')")
+
+
+def log_in(page: Page, name: str, password: str = "correct horse battery") -> None:
+    page.goto("/#/login")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", password)
+    page.click("button[name=login]")
+    page.wait_for_selector(f"#me:has-text('{name}')")
+
+
+def log_out(page: Page) -> None:
+    page.click("button[name=logout]")
+    page.wait_for_selector("#signin")
+
+
+# -- reading the page's table ------------------------------------------------------------------
+
+
+def state(page: Page) -> dict[str, Any]:
+    value = page.evaluate("window.gammon.view && window.gammon.view.state")
+    assert isinstance(value, dict), "the page shows no table state"
+    return value
+
+
+def seq(page: Page) -> int:
+    return int(page.evaluate("window.gammon.view.state ? window.gammon.view.state.seq : -1"))
+
+
+def wait_seq(page: Page, above: int) -> None:
+    page.wait_for_function(
+        "n => window.gammon.view && window.gammon.view.state && window.gammon.view.state.seq > n",
+        arg=above,
+    )
+
+
+def actions(page: Page) -> list[str]:
+    game = state(page).get("game")
+    return list(game["actions"]) if game else []
+
+
+def click_action(page: Page, action: str) -> None:
+    page.click(f".controls [data-action='{action}']")
+
+
+# -- moving checkers ---------------------------------------------------------------------------
+
+
+def point_xy(page: Page, point: int) -> tuple[float, float]:
+    """Screen coordinates of a point of the board (25: the viewer's bar, 0: their tray)."""
+    box = page.locator(f"#board svg [data-point='{point}'] .hit").bounding_box()
+    assert box is not None, f"point {point} is not on the board"
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def click_point(page: Page, point: int) -> None:
+    x, y = point_xy(page, point)
+    page.mouse.click(x, y)
+
+
+def drag_point(page: Page, source: int, target: int) -> None:
+    x0, y0 = point_xy(page, source)
+    x1, y1 = point_xy(page, target)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, steps=4)
+    page.mouse.move(x1, y1, steps=4)
+    page.mouse.up()
+
+
+def choose_play(plays: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A play a cautious person might choose: no hits when possible, so games stay short."""
+    quiet = [p for p in plays if not any(hit for _, _, hit in p["moves"])]
+    return rng.choice(quiet or plays)
+
+
+def destinations(page: Page) -> list[int]:
+    return [
+        int(v)
+        for v in page.eval_on_selector_all(
+            "#board svg .point.dest", "els => els.map(e => e.dataset.point)"
+        )
+    ]
+
+
+def play_move(page: Page, rng: random.Random, *, drag: bool) -> str:
+    """Play the dice on the board, die by die, by clicks or drags; confirm; return the play."""
+    before = state(page)
+    play = choose_play(before["game"]["legal_plays"], rng)
+    for source, target, _hit in play["moves"]:
+        if drag:
+            drag_point(page, source, target)
+        else:
+            click_point(page, source)
+            assert target in destinations(page), (play["play"], source, target, _moves_made(page))
+            click_point(page, target)
+    confirm = page.locator(".controls [data-action=confirm]")
+    assert confirm.is_enabled(), f"the moves of {play['play']} did not make a play"
+    text = confirm.inner_text()
+    confirm.click()
+    wait_seq(page, before["seq"])
+    return text
+
+
+def _moves_made(page: Page) -> Any:
+    return page.evaluate(
+        "(v => v.input && {steps: v.input.steps, dice: v.input.dice, selected: v.selected})"
+        "(window.gammon.view)"
+    )
+
+
+def screenshot(page: Page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    page.screenshot(path=str(path))
+    return path

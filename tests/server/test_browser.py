@@ -1,0 +1,409 @@
+"""The browser client in a real browser against a real server (R13, R15).
+
+Two people sign up in two browser contexts, meet in the lobby and play a money
+game to the end with the mouse (clicks and drags), double and take once (R10),
+chat, and then check every roll of the game in the browser (fair dice, R13).
+A guest plays the bot, asks for a hint (R15), survives a dropped connection,
+resigns, and checks the dice too.
+
+Needs Debian's chromium (/usr/bin/chromium) and the ``playwright`` package
+(never ``playwright install``: the browser comes from the system).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from gammon.dice import RandomDice
+from gammon.game import Game, GameRules, Phase
+from gammon.server.protocol import board_json, event_json, moves_json
+from tests.server.browser_helpers import (
+    actions,
+    click_action,
+    click_point,
+    destinations,
+    have_chromium,
+    js_errors,
+    launch,
+    log_in,
+    log_out,
+    new_page,
+    play_move,
+    screenshot,
+    seq,
+    sign_up,
+    state,
+    wait_seq,
+)
+from tests.server.client import ServerProcess
+
+pytestmark = pytest.mark.skipif(
+    not have_chromium(),
+    reason="no chromium at /usr/bin/chromium (apt-get install chromium): browser tests skipped",
+)
+
+if have_chromium():
+    from playwright.sync_api import Browser, Page, sync_playwright
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()
+
+
+def _name(prefix: str) -> str:
+    return f"{prefix}{secrets.token_hex(3)}"
+
+
+def _verify_page(page: Page, table: int) -> str:
+    """Open the table's record page; wait for the dice check and return its summary."""
+    page.goto(f"/#/record/{table}")
+    summary = page.locator("#verify-summary:not(.checking)")
+    summary.wait_for()
+    return summary.inner_text()
+
+
+def test_two_people_play_a_money_game_with_the_mouse(
+    server: ServerProcess, browser: Browser
+) -> None:
+    started = time.monotonic()
+    rng = random.Random(2024)
+    alice_page = new_page(browser, server.url)
+    bob_page = new_page(browser, server.url, width=1280, height=800)
+    alice, bob = _name("alice"), _name("bob")
+
+    # Accounts: the server's refusal is shown inline; sign up, log out, log in.
+    alice_page.goto("/#/login")
+    alice_page.fill("input[name=name]", alice)
+    alice_page.fill("input[name=password]", "short")
+    alice_page.click("button[name=signup]")
+    error = alice_page.locator("#auth-error")
+    error.wait_for()
+    assert "8" in error.inner_text()  # passwords: 8-256 characters
+    sign_up(alice_page, alice)
+    sign_up(bob_page, bob)
+    log_out(bob_page)
+    log_in(bob_page, bob)
+
+    # Alice creates a single money game; Bob sees it appear in his lobby and joins.
+    bob_page.goto("/#/")
+    alice_page.goto("/#/")
+    alice_page.check("input[name=mode][value=money]")
+    alice_page.fill("input[name=max_games]", "1")
+    alice_page.click("button[name=create]")
+    alice_page.wait_for_selector("text=Waiting for an opponent")
+    table = int(state(alice_page)["table"])
+    bob_page.click(f"tr[data-table='{table}'] a:has-text('Join')")
+    for page in (alice_page, bob_page):
+        page.wait_for_function(
+            "window.gammon.view.state && window.gammon.view.state.status === 'playing'"
+        )
+    pages = {state(p)["you"]: p for p in (alice_page, bob_page)}
+    assert set(pages) == {0, 1}  # seats drawn at random (R13)
+
+    # Table chat, both ways.
+    alice_page.fill("input[name=chat]", "good luck!")
+    alice_page.press("input[name=chat]", "Enter")
+    bob_page.wait_for_selector(".chat .messages li:has-text('good luck!')")
+    bob_page.fill("input[name=chat]", "you too")
+    bob_page.click(".chat-form button")
+    alice_page.wait_for_selector(".chat .messages li:has-text('you too')")
+    # Bob reports Alice's message to the operators, then mutes her (R13).
+    bob_page.once("dialog", lambda dialog: dialog.accept("only testing the report button"))
+    bob_page.click(".chat .messages li:has-text('good luck!') button.who")
+    bob_page.click(".who-menu button:has-text('Report')")
+    bob_page.wait_for_selector(".chat li.note:has-text('was reported')")
+    bob_page.click(".chat .messages li:has-text('good luck!') button.who")
+    bob_page.click(".who-menu button:has-text('Mute')")
+    bob_page.wait_for_selector(".chat li.note:has-text('You muted')")
+    assert bob_page.locator(".chat .messages li:has-text('good luck!')").count() == 0
+
+    # Somebody watches without signing in: side 0's view, no controls.
+    watcher = new_page(browser, server.url)
+    watcher.goto(f"/#/table/{table}")
+    watcher.wait_for_selector(".status:has-text('Watching')")
+    alice_page.wait_for_selector(".info:has-text('1 watching')")
+    assert watcher.locator(".controls button").count() == 0
+    watcher.context.close()
+
+    doubled = took = False
+    turns = drags = clicks = 0
+    shot = None
+    while state(alice_page)["status"] == "playing":
+        assert time.monotonic() - started < 150, "the game took too long"
+        for side, page in pages.items():
+            other = pages[1 - side]
+            now = seq(page)
+            if seq(other) != now:  # let both pages see the same state
+                wait_seq(other if seq(other) < now else page, min(now, seq(other)))
+                break
+            acts = actions(page)
+            if "play" in acts:
+                drag = turns % 2 == 1
+                if turns == 6 and shot is None:
+                    # Mid-game: a checker picked up shows where it may go (R4-R8).
+                    game = state(page)["game"]
+                    source = game["legal_plays"][0]["moves"][0][0]
+                    click_point(page, source)
+                    assert destinations(page)
+                    shot = screenshot(page, "board.png")
+                    click_point(page, source)  # put it down again
+                play_move(page, rng, drag=drag)
+                turns += 1
+                drags += drag
+                clicks += not drag
+                break
+            if "take" in acts:
+                click_action(page, "take")
+                wait_seq(page, now)
+                took = True
+                break
+            if "double" in acts and not doubled and turns >= 4:
+                click_action(page, "double")
+                wait_seq(page, now)
+                doubled = True
+                other.wait_for_selector(".controls [data-action=take]")
+                break
+            if "roll" in acts:
+                if turns % 3 == 0:
+                    page.locator("#board").click(position={"x": 5, "y": 5})  # focus off inputs
+                    page.keyboard.press("r")  # the keyboard works too
+                else:
+                    click_action(page, "roll")
+                wait_seq(page, now)
+                break
+        else:
+            # Nobody can act in this state: it is changing under us (an automatic pass).
+            alice_page.wait_for_timeout(50)
+    assert doubled and took and drags >= 3 and clicks >= 3 and shot is not None
+    final = state(alice_page)
+    assert final["result"]["reason"] == "session"
+    assert final["game"]["cube"]["value"] >= 2  # the double was taken (R10)
+    alice_page.wait_for_selector(".info .result")
+
+    # Fair dice: every roll recomputed in Alice's browser (R13).
+    alice_page.click(".controls a:has-text('Verify the dice')")
+    summary = alice_page.locator("#verify-summary:not(.checking)")
+    summary.wait_for()
+    rolls = sum(1 for e in final["game"]["log"] if e["type"] in ("opening", "rolled"))
+    assert summary.inner_text() == f"✓ all {rolls} rolls verified"
+    notes = alice_page.inner_text(".notes")
+    assert "contributions from this browser found where they belong" in notes
+    alice_page.wait_for_selector("#mat-link")
+    # The replay steps back to the start and forward again.
+    alice_page.click("[data-action=first]")
+    assert alice_page.inner_text(".step").startswith("Start of game 1")
+    alice_page.click("[data-action=next]")
+    assert alice_page.inner_text(".step").startswith("Step 1 of")
+    # Bob checks his own contributions on his own page.
+    assert _verify_page(bob_page, table) == f"✓ all {rolls} rolls verified"
+    assert not js_errors(alice_page) and not js_errors(bob_page)
+    alice_page.context.close()
+    bob_page.context.close()
+
+
+def test_guest_plays_the_bot_with_a_hint_and_a_reconnect(
+    server: ServerProcess, browser: Browser
+) -> None:
+    rng = random.Random(7)
+    page = new_page(browser, server.url, width=390, height=844)  # a phone-width screen
+    page.goto("/#/")
+    page.click("header button[name=guest]")
+    page.wait_for_selector("#me:has-text('Guest-')")
+    page.check("input[name=opponent][value=bot]")
+    page.select_option("select[name=bot]", "beginner")
+    page.fill("input[name=length]", "1")
+    page.click("button[name=create]")
+    page.wait_for_selector(".controls [data-action=roll]")
+    table = int(state(page)["table"])
+    assert state(page)["settings"]["length"] == 1 and state(page)["settings"]["bot"] == "beginner"
+    hinted = reconnected = False
+    while state(page)["status"] == "playing":
+        now = seq(page)
+        acts = actions(page)
+        if "play" in acts and not hinted:
+            click_action(page, "hint")
+            first = page.locator(".hints .hint-play").first
+            first.wait_for()
+            best = first.locator(".play").inner_text()
+            first.click()  # the hint's play goes on the board, waiting for Confirm
+            confirm = page.locator(".controls [data-action=confirm]")
+            assert confirm.is_enabled() and best in confirm.inner_text()
+            confirm.click()
+            wait_seq(page, now)
+            hinted = True
+            screenshot(page, "phone.png")
+        elif "play" in acts:
+            play_move(page, rng, drag=False)
+            if not reconnected:
+                # The connection drops: a notice, then the client resyncs by itself.
+                page.evaluate("window.gammon.view.live.drop()")
+                page.wait_for_selector("#notice:has-text('Reconnecting')")
+                page.wait_for_selector("#notice", state="hidden")
+                reconnected = True
+            else:
+                # Enough: resign a backgammon, which the bot accepts (R9).
+                page.wait_for_function("window.gammon.view.state.game.actions.includes('resign')")
+                page.click(".controls details.menu summary")
+                click_action(page, "resign-3")
+                page.wait_for_function("window.gammon.view.state.status === 'finished'")
+        elif "accept_resignation" in acts:
+            click_action(page, "accept_resignation")
+            wait_seq(page, now)
+        elif "take" in acts:
+            click_action(page, "take")
+            wait_seq(page, now)
+        elif "roll" in acts:
+            click_action(page, "roll")
+            wait_seq(page, now)
+        else:
+            wait_seq(page, now)
+    assert hinted and reconnected
+    assert state(page)["result"] is not None
+    summary = _verify_page(page, table)
+    assert summary.startswith("✓ all ") and summary.endswith(" rolls verified")
+    # Against the bot every contribution in the record is the player's own (DICE.md).
+    assert "every contribution is one this browser sent" in page.inner_text(".notes")
+    assert not js_errors(page)
+    page.context.close()
+
+
+def _random_games(games_per_variant: int = 2) -> dict[str, Any]:
+    """Random games of every variant, as the server would send them.
+
+    ``cases``: each (board, dice, legal plays) a player had to play; ``games``: each
+    game's log with the board (side 0's view) and cube after each play.
+    """
+    cases: list[dict[str, Any]] = []
+    games: list[dict[str, Any]] = []
+    for variant in ("standard", "nackgammon", "hypergammon", "tavla", "acey-deucey"):
+        rng = random.Random(variant)
+        for number in range(games_per_variant):
+            game = Game(GameRules(variant), dice=RandomDice(f"{variant}{number}"))
+            checks: list[dict[str, Any]] = []
+            game.roll(0)
+            while not game.is_over:
+                side = game.turn
+                assert side is not None
+                if game.phase is Phase.MOVE:
+                    plays = game.legal_plays()
+                    assert game.dice is not None
+                    cases.append(
+                        {
+                            "board": board_json(game.position_for(side), side),
+                            "dice": list(game.dice),
+                            "plays": [
+                                {
+                                    "play": str(play),
+                                    "moves": moves_json(play.moves),
+                                    "board": board_json(play.position, side),
+                                }
+                                for play in plays
+                            ],
+                        }
+                    )
+                    game.play(side, rng.choice(plays))
+                    checks.append(
+                        {
+                            "upto": len(game.history),
+                            "board": board_json(game.position_for(0), 0),
+                            "cube": [game.cube_value, game.cube_owner],
+                        }
+                    )
+                elif game.phase is Phase.CHOOSE_DOUBLE:
+                    game.choose_double(side, rng.randint(1, 6))
+                elif game.phase is Phase.DOUBLE_OFFERED:
+                    game.take(side)
+                elif game.can_double(side) and rng.random() < 0.1:
+                    game.double(side)
+                else:
+                    game.roll(side)
+            log = [event_json(event, ["ann", "bob"]) for event in game.history]
+            games.append({"variant": variant, "log": log, "checks": checks})
+    return {"cases": cases, "games": games}
+
+
+_CHECK_MOVE_INPUT = """
+async (text) => {
+  const { MoveInput } = await import("/js/rules.js");
+  const data = JSON.parse(text);
+  const cases = data.cases;
+  const bad = [];
+  let walks = 0;
+  for (const c of cases) {
+    const input = new MoveInput(c.board, c.dice, c.plays);
+    if (!input.works) bad.push(["no legal play reachable die by die", c.board, c.dice]);
+    for (const play of c.plays) {
+      // As a person clicks: each move from the board's own destinations, in the listed order.
+      input.reset();
+      const made = play.moves.every(([from, to]) => input.move(from, to));
+      if (!made || !input.complete || input.complete.play !== play.play) {
+        bad.push(["cannot click its moves", play.play, input.steps, c.board, c.dice]);
+      }
+      if (!input.setPlay(play) || input.complete.play !== play.play) {
+        bad.push(["cannot show it", play.play, c.board, c.dice]);
+      }
+    }
+    // Random clicks on what the board offers always end on a legal play: no dead end.
+    for (let walk = 0; walk < 4; walk++) {
+      input.reset();
+      for (let n = 0; !input.complete; n++) {
+        const sources = [...input.movable()];
+        if (!sources.length || n > 4) {
+          bad.push(["stuck", input.steps, c.board, c.dice]);
+          break;
+        }
+        const from = sources[Math.floor(Math.random() * sources.length)];
+        const targets = [...input.destinations(from).keys()];
+        input.move(from, targets[Math.floor(Math.random() * targets.length)]);
+      }
+      walks += 1;
+    }
+  }
+  // Replaying each log gives the server's boards and cube after every play.
+  const { replayFrames } = await import("/js/rules.js");
+  let replayed = 0;
+  for (const g of data.games) {
+    const frames = replayFrames(g.variant, g.log);
+    for (const check of g.checks) {
+      const r = frames[check.upto].replay;
+      const b = r.boardFor(0);
+      const same = ["mine", "theirs", "off", "waiting"].every(
+        (k) => JSON.stringify(b[k]) === JSON.stringify(check.board[k]));
+      if (!same || r.cube.value !== check.cube[0] || r.cube.owner !== check.cube[1]) {
+        bad.push(["replay differs", g.variant, check.upto, b, check.board, r.cube, check.cube]);
+      }
+      replayed += 1;
+    }
+  }
+  return { bad: bad.slice(0, 5), walks, replayed };
+}
+"""
+
+
+def test_checkers_move_die_by_die_to_every_legal_play(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """The client's moves reach exactly the server's legal plays (R4-R8, R14), and its replay
+    of a game log gives the server's positions and cube (R10)."""
+    data = _random_games()
+    cases = data["cases"]
+    assert len(cases) > 300
+    page = new_page(browser, server.url)
+    page.goto("/#/login")
+    result = page.evaluate(_CHECK_MOVE_INPUT, json.dumps(data))  # one string: fast to pass
+    assert result["bad"] == []
+    assert result["walks"] == 4 * len(cases)
+    assert result["replayed"] == sum(len(game["checks"]) for game in data["games"])
+    assert not js_errors(page)
+    page.context.close()
