@@ -31,6 +31,7 @@ from gammon.engine.hint import CubeHint, PlayHint, cube_hint, play_hints
 from gammon.engine.met import MatchScore, match_equity
 from gammon.engine.player import Player, RandomPlayer
 from gammon.engine.pubeval import PubevalPlayer, pubeval
+from gammon.engine.rollout import RolloutResult, rollout
 from gammon.engine.selfplay import GameResult, play_game
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "PlayHint",
     "PubevalPlayer",
     "RandomPlayer",
+    "RolloutResult",
     "SkillLevel",
     "TakerVerdict",
     "best_play",
@@ -61,4 +63,5 @@ __all__ = [
     "play_hints",
     "pubeval",
     "rank_plays",
+    "rollout",
 ]
