@@ -2,14 +2,21 @@
 
 Starts ``python -m gammon.server`` on a fresh SQLite database (or ``--database``),
 signs up 2N guests, seats them at N match tables, and lets every pair play
-random legal plays (and cube actions now and then) as fast as the server
-answers, for ``--seconds``. Prints the accepted actions per second and the
-50th/99th percentile latency from sending an action to receiving the state
-that the server broadcast for it (the commit to the database included).
+random legal plays (and cube actions now and then) for ``--seconds``: as fast
+as the server answers, or with ``--think MS`` of thinking before each action
+(paced like people). Prints the accepted actions per second, the 50th/99th
+percentile latency from sending an action to receiving the state that the
+server broadcast for it (the commit to the database included), and the CPU
+time the server and the clients spent per action.
 
     python -m bench.server_load --games 200 --seconds 30
 
 Client and server share the machine's cores, so the figures are conservative.
+As fast as possible, N games are N actions always in flight: the latency is
+N / (actions per second) (Little's law), so a latency target at N games is a
+throughput target. ``--client full`` reads every state in full (the whole log
+each time), as a client that does not opt in to ``log_delta`` does
+(docs/PROTOCOL.md 2.2); the default ``lean`` client opts in.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import os
 import random
 import secrets
 import socket
+import ssl
 import statistics
 import subprocess
 import sys
@@ -33,6 +41,8 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
+#: One TLS context for every HTTP client: httpx builds one per client otherwise (slow).
+_TLS = ssl.create_default_context()
 
 
 def _free_port() -> int:
@@ -41,15 +51,37 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class _Seat:
     def __init__(self, http: httpx.AsyncClient, ws: ClientConnection) -> None:
         self.http = http
         self.ws = ws
         self.state: dict[str, Any] | None = None
+        self.log: list[Any] = []
+
+
+class _Run:
+    """What every game shares: the options, the clock and the figures."""
+
+    def __init__(self, args: argparse.Namespace, base: str, base_ws: str) -> None:
+        self.base = base
+        self.base_ws = base_ws
+        self.lean = args.client == "lean"
+        self.compression = "deflate" if args.compression else None
+        self.think = args.think / 1000.0
+        self.start = 0.0
+        self.deadline = 0.0
+        self.latencies: list[float] = []
+        self.actions = 0
 
 
 async def _guest(base: str) -> httpx.AsyncClient:
-    client = httpx.AsyncClient(base_url=base, timeout=60)
+    client = httpx.AsyncClient(base_url=base, timeout=120, verify=_TLS)
     await client.get("/api/me")
     csrf = client.cookies.get("gammon_csrf") or ""
     response = await client.post("/api/guest", json={}, headers={"X-CSRF-Token": csrf})
@@ -57,71 +89,86 @@ async def _guest(base: str) -> httpx.AsyncClient:
     return client
 
 
-async def _open(base_ws: str, client: httpx.AsyncClient, table: int) -> ClientConnection:
+async def _open(run: _Run, client: httpx.AsyncClient, table: int) -> ClientConnection:
     cookies = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
-    return await connect(
-        f"{base_ws}/ws/tables/{table}", additional_headers={"Cookie": cookies}, max_size=1 << 24
+    ws = await connect(
+        f"{run.base_ws}/ws/tables/{table}",
+        additional_headers={"Cookie": cookies},
+        max_size=1 << 24,
+        compression=run.compression,
     )
+    if run.lean:
+        await ws.send(json.dumps({"type": "hello", "features": ["log_delta"]}))
+    return ws
+
+
+async def _pair(base: str, limit: asyncio.Semaphore) -> tuple[httpx.AsyncClient, ...]:
+    async with limit:
+        return await _guest(base), await _guest(base)
 
 
 async def _game(
-    base: str, base_ws: str, deadline: float, latencies: list[float], rng: random.Random
-) -> int:
-    """One table played to its end (new tables after that) until the deadline; returns actions."""
-    actions = 0
-    first, second = await _guest(base), await _guest(base)
+    run: _Run, first: httpx.AsyncClient, second: httpx.AsyncClient, rng: random.Random
+) -> None:
+    """Tables played to their end, one after another, until the deadline."""
     try:
-        while time.monotonic() < deadline:
+        while time.monotonic() < run.deadline:
             csrf = first.cookies.get("gammon_csrf") or ""
             created = await first.post(
                 "/api/tables", json={"length": 3}, headers={"X-CSRF-Token": csrf}
             )
             table = int(created.json()["table"]["id"])
-            seats = [_Seat(c, await _open(base_ws, c, table)) for c in (first, second)]
+            seats = [_Seat(c, await _open(run, c, table)) for c in (first, second)]
             await seats[1].ws.send(json.dumps({"type": "join"}))
-            actions += await _play(seats, deadline, latencies, rng)
+            await _play(run, seats, rng)
             for seat in seats:
                 await seat.ws.close()
     finally:
         await first.aclose()
         await second.aclose()
-    return actions
 
 
-async def _play(
-    seats: list[_Seat], deadline: float, latencies: list[float], rng: random.Random
-) -> int:
-    actions = 0
+async def _read(seat: _Seat, seq: int) -> None:
+    """Read states until this seat has one at ``seq`` or later with the match started."""
+    while seat.state is None or seat.state["seq"] < seq or seat.state["status"] == "open":
+        message = json.loads(await seat.ws.recv())
+        if message["type"] != "state":
+            continue
+        game = message["game"]
+        if game is not None and "log_from" in game:  # log_delta: only the new events
+            if game["log_from"] == 0:
+                seat.log = []
+            del seat.log[game["log_from"] :]
+            seat.log.extend(game["log"])
+        seat.state = message
 
-    async def read(seat: _Seat, seq: int) -> None:
-        while seat.state is None or seat.state["seq"] < seq or seat.state["status"] == "open":
-            message = json.loads(await seat.ws.recv())
-            if message["type"] == "state":
-                seat.state = message
 
+async def _play(run: _Run, seats: list[_Seat], rng: random.Random) -> None:
     for seat in seats:
-        await read(seat, 1)
-    while time.monotonic() < deadline:
+        await _read(seat, 1)
+    while time.monotonic() < run.deadline:
         seq = max(seat.state["seq"] for seat in seats if seat.state)
         for seat in seats:
-            await read(seat, seq)
+            await _read(seat, seq)
         state = seats[0].state
         assert state is not None
         if state["status"] != "playing":
-            return actions
+            return
         for seat in seats:
             assert seat.state is not None
             action = _choose(seat.state, rng)
             if action is None:
                 continue
+            if run.think:
+                await asyncio.sleep(rng.uniform(0.5, 1.5) * run.think)
             action["entropy"] = secrets.token_hex(32)
             sent = time.perf_counter()
             await seat.ws.send(json.dumps(action))
-            await read(seat, seq + 1)
-            latencies.append(time.perf_counter() - sent)
-            actions += 1
+            await _read(seat, seq + 1)
+            if run.start <= time.monotonic() <= run.deadline:
+                run.latencies.append(time.perf_counter() - sent)
+                run.actions += 1
             break
-    return actions
 
 
 def _choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
@@ -143,37 +190,59 @@ def _choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     return None
 
 
-async def _run(games: int, seconds: float, base: str, base_ws: str) -> None:
-    latencies: list[float] = []
+async def _run(args: argparse.Namespace, base: str, base_ws: str, server_pid: int) -> None:
+    run = _Run(args, base, base_ws)
     rng = random.Random(1)
-    start = time.monotonic()
-    deadline = start + seconds
-    counts = await asyncio.gather(
-        *(
-            _game(base, base_ws, deadline, latencies, random.Random(rng.random()))
-            for _ in range(games)
-        )
-    )
-    elapsed = time.monotonic() - start
-    total = sum(counts)
-    latencies.sort()
+    limit = asyncio.Semaphore(8)
+    # Every guest signs up before the clock starts.
+    pairs = await asyncio.gather(*(_pair(base, limit) for _ in range(args.games)))
+    run.start = time.monotonic() + args.warmup
+    run.deadline = run.start + args.seconds
+    tasks = [
+        asyncio.ensure_future(_game(run, first, second, random.Random(rng.random())))
+        for first, second in pairs
+    ]
+    await asyncio.sleep(args.warmup)
+    cpu_server, cpu_client = _cpu_seconds(server_pid), time.process_time()
+    load = os.getloadavg()[0]
+    await asyncio.sleep(max(0.0, run.deadline - time.monotonic()))
+    cpu_server = _cpu_seconds(server_pid) - cpu_server
+    cpu_client = time.process_time() - cpu_client
+    load = max(load, os.getloadavg()[0])
+    elapsed = time.monotonic() - run.start
+    await asyncio.gather(*tasks)
+    latencies = sorted(run.latencies)
+    total = run.actions
 
     def pct(p: float) -> float:
         return 1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))]
 
-    print(f"games at once        {games}")
+    print(f"games at once        {args.games} ({args.client} client, think {args.think:g} ms)")
     print(f"accepted actions     {total} in {elapsed:.1f} s = {total / elapsed:.0f} actions/s")
     if latencies:
         print(f"latency p50          {pct(0.50):.1f} ms (action sent -> its state received)")
         print(f"latency p99          {pct(0.99):.1f} ms")
         print(f"latency mean         {1000 * statistics.fmean(latencies):.1f} ms")
+    if total:
+        print(f"server CPU           {1000 * cpu_server / total:.2f} ms per action")
+        print(f"client CPU           {1000 * cpu_client / total:.2f} ms per action")
+    print(f"load average         {load:.1f} on {os.cpu_count()} cores (other work skews figures)")
     print("target               200 games, p99 < 100 ms on 2 cores")
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds not measured")
+    parser.add_argument("--think", type=float, default=0.0, help="ms before each action")
+    parser.add_argument("--client", choices=("lean", "full"), default="lean")
+    parser.add_argument(
+        "--no-compression",
+        dest="compression",
+        action="store_false",
+        help="no permessage-deflate (browsers always ask for it)",
+    )
     parser.add_argument("--database", default=None, help="default: a temporary SQLite file")
     args = parser.parse_args()
     port = _free_port()
@@ -195,7 +264,7 @@ def main() -> int:
                     break
             except httpx.HTTPError:
                 time.sleep(0.1)
-        asyncio.run(_run(args.games, args.seconds, base, base_ws))
+        asyncio.run(_run(args, base, base_ws, server.pid))
     finally:
         server.terminate()
         server.wait(10)

@@ -47,12 +47,14 @@ from gammon.server import chat
 from gammon.server.auth import Accounts, UserInfo
 from gammon.server.db import ChatMessage, Report, Sanction, TableRow, User, now, select
 from gammon.server.protocol import (
+    FEATURES,
     GAME_ACTIONS,
     LOBBY_MESSAGES,
     MAX_MESSAGE_BYTES,
     TABLE_MESSAGES,
     ClientMessage,
     Refused,
+    dumps,
     error_json,
     parse_message,
 )
@@ -101,6 +103,10 @@ class Connection:
         self.close_code = 1000
         self.close_reason = ""
         self.table: LiveTable | None = None
+        #: Opt-in protocol features the client asked for (docs/PROTOCOL.md 2.2).
+        self.features: frozenset[str] = frozenset()
+        #: (game number, log events) of the last state sent: what a ``log_delta`` client has.
+        self.log_sent: tuple[int, int] | None = None
 
     def allow(self) -> bool:
         """Take a token for one incoming message, or say it must be refused (flood)."""
@@ -118,7 +124,7 @@ class Connection:
         if self.queue.qsize() >= MAX_QUEUED:
             self.close(1013, "too slow: reconnect")
             return
-        self.queue.put_nowait(message if isinstance(message, str) else json.dumps(message))
+        self.queue.put_nowait(message if isinstance(message, str) else dumps(message))
 
     def close(self, code: int, reason: str = "") -> None:
         if self.closed:
@@ -461,6 +467,7 @@ class Hub:
                 self.lobby_changed()
             if table.status in ("finished", "cancelled"):
                 self.moderator.close_table(str(table.id))
+                self._evict_finished()  # a busy server keeps only the recent ones in memory
             return applied
 
     async def _reload(self, live: LiveTable) -> None:
@@ -477,12 +484,33 @@ class Hub:
         return live.table.state_json(viewer, at=now(), connected=connected, spectators=spectators)
 
     def broadcast_state(self, live: LiveTable) -> None:
-        cache: dict[int | None, str] = {}
-        for conn in list(live.conns):
-            viewer = self._side(live, conn)
-            if viewer not in cache:
-                cache[viewer] = json.dumps(self.state_for(live, viewer))
-            conn.send(cache[viewer])
+        """Send the state to everybody at the table: one text for each side, and spectators.
+
+        A ``log_delta`` connection gets the events it has not had yet; connections
+        that have had the same events share one text too.
+        """
+        table = live.table
+        at = now()
+        sides = {conn: self._side(live, conn) for conn in live.conns}
+        connected = {c.user.id for c in sides if c.user is not None}
+        spectators = sum(1 for side in sides.values() if side is None)
+        length = table.log_length()
+        cache: dict[tuple[int | None, int | None], str] = {}
+        for conn, viewer in sides.items():
+            log_from: int | None = None
+            if "log_delta" in conn.features:
+                sent = conn.log_sent
+                log_from = sent[1] if sent is not None and sent[0] == length[0] else 0
+                if log_from > length[1]:
+                    log_from = 0  # the table was rebuilt after a failed commit
+            key = (viewer, log_from)
+            text = cache.get(key)
+            if text is None:
+                text = cache[key] = table.state_text(
+                    viewer, at=at, connected=connected, spectators=spectators, log_from=log_from
+                )
+            conn.send(text)
+            conn.log_sent = length
 
     @staticmethod
     def _side(live: LiveTable, conn: Connection) -> int | None:
@@ -661,6 +689,13 @@ class Hub:
             return
         if kind in ("chat", "report", "kick", "ban", "unban", "mute", "unmute"):
             await self._chat_message(conn, live, message)
+            return
+        if kind == "hello":
+            conn.features = FEATURES.intersection(message.fields["features"])
+            reply: dict[str, Any] = {"type": "ack", "features": sorted(conn.features)}
+            if message.id is not None:
+                reply["id"] = message.id
+            conn.send(reply)
             return
         user = conn.user
         if user is None:
@@ -916,7 +951,7 @@ class Hub:
         audience = self._audience(live)
         names = [c.user.name for c in audience if c.user is not None]
         allowed = set(self.moderator.audience(user.name, names))
-        out = json.dumps({"type": "chat", "message": entry})
+        out = dumps({"type": "chat", "message": entry})
         for other in list(audience):
             if other.user is None or other.user.name in allowed:
                 other.send(out)

@@ -18,7 +18,9 @@ gammon.server.protocol.Refused: bad_json: a message must be a JSON object, got a
 
 from __future__ import annotations
 
+import base64
 import json
+import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,10 +43,11 @@ from gammon.game import (
     Rolled,
     Took,
 )
-from gammon.play import Move
+from gammon.play import Move, Play
 from gammon.position import Position
 
 __all__ = [
+    "FEATURES",
     "MAX_MESSAGE_BYTES",
     "GAME_ACTIONS",
     "TABLE_MESSAGES",
@@ -52,14 +55,20 @@ __all__ = [
     "ClientMessage",
     "Refused",
     "board_json",
+    "dumps",
     "error_json",
     "event_json",
     "moves_notation",
     "parse_message",
+    "play_json",
+    "position_id",
 ]
 
 #: The largest client message the server reads (docs/PROTOCOL.md, section 2).
 MAX_MESSAGE_BYTES: Final = 16384
+
+#: What a client may ask for with ``{"type": "hello", "features": [...]}`` (docs/PROTOCOL.md 2.2).
+FEATURES: Final = frozenset({"log_delta"})
 
 _HEX: Final = re.compile(r"(?:[0-9a-fA-F]{2}){1,64}")
 _KINDS: Final = ("", "single", "gammon", "backgammon")
@@ -107,6 +116,14 @@ def _int_range(low: int, high: int) -> Callable[[object], bool]:
         return _is_int(value) and low <= value <= high  # type: ignore[operator]
 
     return check
+
+
+def _features(value: object) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) <= 16
+        and all(isinstance(name, str) and 0 < len(name) <= 40 for name in value)
+    )
 
 
 def _move_list(value: object) -> bool:
@@ -177,6 +194,8 @@ TABLE_MESSAGES: Final[dict[str, tuple[_Field, ...]]] = {
     "cancel": (),
     "forfeit": (),
     "hint": (),
+    # Opt-in protocol features (docs/PROTOCOL.md 2.2); names the server does not know are ignored.
+    "hello": (_Field("features", _features, "a list of at most 16 feature names"),),
     **_COMMON,
 }
 #: Everything a client may send on the lobby WebSocket.
@@ -294,6 +313,52 @@ def moves_notation(moves: Sequence[Sequence[int]]) -> str:
 
 # -- writing -------------------------------------------------------------------------------
 
+try:  # orjson encodes the same JSON about ten times as fast; the standard library otherwise.
+    import orjson  # type: ignore[import-not-found, unused-ignore]
+except ImportError:  # pragma: no cover - orjson is a dependency of the server
+    orjson = None  # type: ignore[assignment, unused-ignore]
+
+_ENCODE: Final = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON, as every server message is sent.
+
+    >>> dumps({"type": "ack", "seq": 3})
+    '{"type":"ack","seq":3}'
+    """
+    if orjson is not None:
+        text: str = orjson.dumps(value).decode("utf-8")
+        return text
+    return _ENCODE(value)  # pragma: no cover
+
+
+def position_id(position: Position) -> str | None:
+    """``position.id`` without its checks (a Position is always valid), or None while waiting.
+
+    The server writes one for every legal play of every roll; the rules
+    library's encoder checks its input first, which costs more than the encoding.
+
+    >>> position_id(Position.initial()) == Position.initial().id
+    True
+    """
+    return _position_id(position.mine, position.theirs, position.waiting)
+
+
+def _position_id(
+    mine: tuple[int, ...], theirs: tuple[int, ...], waiting: tuple[int, int]
+) -> str | None:
+    if waiting != (0, 0):
+        return None  # acey-deucey checkers not entered yet: no Position ID (R14)
+    # Each point's checkers as that many ones then a zero, the opponent first, bit 0 first.
+    bits = "".join(map(_ONES.__getitem__, theirs + mine))
+    key = int(bits[::-1], 2)
+    return base64.b64encode(key.to_bytes(10, "little")).decode("ascii")[:14]
+
+
+_ONES: Final = tuple("1" * count + "0" for count in range(16))
+_PIPS: Final = range(1, 26)
+
 
 def board_json(position: Position, side: int) -> dict[str, Any]:
     """A board as docs/PROTOCOL.md shows it: ``position`` is already from ``side``'s view.
@@ -302,13 +367,44 @@ def board_json(position: Position, side: int) -> dict[str, Any]:
     >>> board["mine"][5], board["off"], board["pips"]
     (5, [0, 0], [167, 167])
     """
+    return _board_json(side, position.mine, position.theirs, position.off, position.waiting)
+
+
+def _board_json(
+    side: int,
+    mine: tuple[int, ...],
+    theirs: tuple[int, ...],
+    off: tuple[int, int],
+    waiting: tuple[int, int],
+) -> dict[str, Any]:
     return {
         "side": side,
-        "mine": list(position.mine),
-        "theirs": list(position.theirs),
-        "off": list(position.off),
-        "waiting": list(position.waiting),
-        "pips": list(position.pips()),
+        "mine": list(mine),
+        "theirs": list(theirs),
+        "off": list(off),
+        "waiting": list(waiting),
+        # Position.pips (R2), written for speed: the bar (index 24) and waiting checkers count 25.
+        "pips": [
+            sum(map(operator.mul, mine, _PIPS)) + 25 * waiting[0],
+            sum(map(operator.mul, theirs, _PIPS)) + 25 * waiting[1],
+        ],
+    }
+
+
+def play_json(play: Play, side: int) -> dict[str, Any]:
+    """One legal play of ``side`` (on roll) as ``legal_plays`` lists it (docs/PROTOCOL.md 3).
+
+    >>> entry = play_json(Position.initial().parse_play("8/5 6/5", (3, 1)), 0)
+    >>> entry["play"], entry["moves"], entry["board"]["pips"]
+    ('8/5 6/5', [[8, 5, False], [6, 5, False]], [163, 167])
+    """
+    after = play.position
+    mine, theirs, waiting = after.mine, after.theirs, after.waiting
+    return {
+        "play": str(play),
+        "moves": [[move.source, move.target, move.hit] for move in play.moves],
+        "position_id": _position_id(mine, theirs, waiting),
+        "board": _board_json(side, mine, theirs, after.off, waiting),
     }
 
 

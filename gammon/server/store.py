@@ -3,7 +3,10 @@
 Every accepted action goes through :meth:`Store.append`, which returns only
 once the action is committed. Appends go to one writer thread that commits
 whatever has queued up in a single transaction (group commit), so a durable
-commit per action does not limit how many games run at once. Everything else
+commit per action does not limit how many games run at once; the actions of
+one commit are inserted with one statement (executemany), which costs the
+writer thread, and so the event loop that shares the interpreter with it, far
+less than an ORM object per action. Everything else
 (logins, lobby queries) runs in a small pool of threads, each call in its own
 transaction.
 
@@ -23,7 +26,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from sqlalchemy import update
+from sqlalchemy import insert, update
 from sqlalchemy.orm import Session
 
 from gammon.errors import GammonError
@@ -52,19 +55,26 @@ class ReplayError(GammonError):
 
 def write_applied(session: Session, table_id: int, applied: Applied) -> None:
     """Add one accepted action, and what it changed, to the session (not committed)."""
-    session.add(
-        Action(
-            table_id=table_id,
-            seq=applied.seq,
-            actor_id=applied.actor_id,
-            side=applied.side,
-            action=applied.action,
-            entropy=applied.entropy,
-            events=applied.events,
-            clock=applied.clock,
-            at=applied.at,
-        )
-    )
+    session.execute(insert(Action), [_action_row(table_id, applied)])
+    _write_changes(session, table_id, applied)
+
+
+def _action_row(table_id: int, applied: Applied) -> dict[str, Any]:
+    return {
+        "table_id": table_id,
+        "seq": applied.seq,
+        "actor_id": applied.actor_id,
+        "side": applied.side,
+        "action": applied.action,
+        "entropy": applied.entropy,
+        "events": applied.events,
+        "clock": applied.clock,
+        "at": applied.at,
+    }
+
+
+def _write_changes(session: Session, table_id: int, applied: Applied) -> None:
+    """What an action changed besides the log: games started and ended, the table's status."""
     changes = applied.changes
     for number, result in changes.ended_games:
         session.execute(
@@ -179,17 +189,20 @@ def load_unfinished(session: Session) -> list[Table]:
 
 
 class _Job:
-    __slots__ = ("fn", "future", "loop")
+    __slots__ = ("append", "fn", "future", "loop")
 
     def __init__(
         self,
-        fn: Callable[[Session], Any],
+        fn: Callable[[Session], Any] | None,
         future: asyncio.Future[Any],
         loop: asyncio.AbstractEventLoop,
+        append: tuple[int, Applied] | None = None,
     ) -> None:
         self.fn = fn
         self.future = future
         self.loop = loop
+        #: (table id, action) for an append: its row is inserted with the batch's others.
+        self.append = append
 
 
 class Store:
@@ -239,7 +252,10 @@ class Store:
 
     async def append(self, table_id: int, applied: Applied) -> None:
         """Commit one accepted action (and what it changed): call before broadcasting it."""
-        await self.write(lambda session: write_applied(session, table_id, applied))
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._queue.put(_Job(None, future, loop, (table_id, applied)))
+        await future
 
     # -- the writer thread ---------------------------------------------------------------
 
@@ -267,8 +283,18 @@ class Store:
         results: list[Any] = []
         try:
             with self.db.session() as session:
+                # No job of a batch waits for another (each was asked for only after the
+                # commits it depends on), so the appended actions may all go first.
+                rows = [_action_row(*job.append) for job in jobs if job.append is not None]
+                if rows:
+                    session.execute(insert(Action), rows)
                 for job in jobs:
-                    results.append(job.fn(session))
+                    if job.append is not None:
+                        _write_changes(session, *job.append)
+                        results.append(None)
+                    else:
+                        assert job.fn is not None
+                        results.append(job.fn(session))
                 session.commit()
             self.batches += 1
             self.commits += len(jobs)

@@ -22,12 +22,12 @@ and the entropy that the log keeps (R13).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from gammon.dice import DiceSource
-from gammon.errors import GammonError, IllegalActionError, InvalidPositionError
+from gammon.errors import GammonError, IllegalActionError
 from gammon.game import Event, Game, Moved, Phase, ResignationRejected, Resigned
 from gammon.match import Match, Session
 from gammon.position import Dice
@@ -36,9 +36,11 @@ from gammon.server.protocol import (
     GAME_ACTIONS,
     Refused,
     board_json,
+    dumps,
     event_json,
-    moves_json,
     moves_notation,
+    play_json,
+    position_id,
 )
 from gammon.variants import VARIANTS, find_variant
 
@@ -431,6 +433,13 @@ class Table:
         self._known_seeds = list(seeds)
         #: Each game's log in protocol form, by game number - 1.
         self.logs: list[list[dict[str, Any]]] = []
+        #: The same events as JSON texts, written once each (docs/PROTOCOL.md 3: every
+        #: state carries the game's log, so it is never encoded again).
+        self._log_texts: list[list[str]] = []
+        #: JSON texts of parts of the state at ``_parts_seq``: each is made once per state
+        #: however many sockets receive it (see :meth:`state_text`).
+        self._parts: dict[object, str] = {}
+        self._parts_seq = -1
         self.seq = 0
         self.clock = Clock(settings.clock) if settings.clock else None
         self.result: dict[str, Any] | None = None
@@ -567,6 +576,7 @@ class Table:
         log = [event_json(event, self.names) for event in events]
         if events:
             self.logs[-1].extend(log)
+            self._log_texts[-1].extend(dumps(entry) for entry in log)
             self._after_game_action(changes, at)
         if self.clock is not None:
             running = self.clock.running
@@ -625,6 +635,7 @@ class Table:
         self.game_dice.append(fair)
         self.dice.new_game(fair)
         self.logs.append([])
+        self._log_texts.append([])
 
     def _game_action(self, kind: str, action: Mapping[str, Any], side: int) -> tuple[Event, ...]:
         game = self.game
@@ -729,36 +740,26 @@ class Table:
         return actions
 
     def game_json(self, viewer: int | None) -> dict[str, Any] | None:
-        game, series = self.game, self.series
-        if game is None or series is None:
+        game = self.game
+        if game is None or self.series is None:
             return None
         view = viewer if viewer is not None else 0
-        number = self.game_number
-        try:
-            position_id: str | None = game.position.id
-        except InvalidPositionError:
-            position_id = None
         actions = self.actions_for(viewer)
-        plays: list[dict[str, Any]] = []
-        if "play" in actions:
-            for play in game.legal_plays():
-                after = play.position
-                try:
-                    after_id: str | None = after.id
-                except InvalidPositionError:
-                    after_id = None
-                plays.append(
-                    {
-                        "play": str(play),
-                        "moves": moves_json(play.moves),
-                        "position_id": after_id,
-                        "board": board_json(after, view),
-                    }
-                )
-        resignation = game.resignation
-        fair = self.game_dice[number - 1]
         return {
-            "number": number,
+            **self._game_head_json(view),
+            "actions": actions,
+            "legal_plays": self._legal_plays_json(view) if "play" in actions else [],
+            "log": self.logs[self.game_number - 1],
+            **self._game_tail_json(),
+        }
+
+    def _game_head_json(self, view: int) -> dict[str, Any]:
+        """The current game's fields before ``actions``, with the board from side ``view``."""
+        game, series = self.game, self.series
+        assert game is not None and series is not None
+        resignation = game.resignation
+        return {
+            "number": self.game_number,
             "phase": str(game.phase),
             "turn": game.turn,
             "on_roll": game.on_roll,
@@ -773,12 +774,28 @@ class Table:
                 {"side": resignation[0], "value": resignation[1]} if resignation else None
             ),
             "crawford": game.rules.crawford,
-            "position_id": position_id,
-            "match_id": series.id,
+            "position_id": position_id(game.position),
+            "match_id": self._match_id(),
             "board": board_json(game.position_for(view), view),
-            "actions": actions,
-            "legal_plays": plays,
-            "log": self.logs[number - 1],
+        }
+
+    def _match_id(self) -> str:
+        """The GNU Match ID of the current state (the game and the series show it)."""
+        series = self.series
+        assert series is not None
+        return self._part("match_id", lambda: series.id)
+
+    def _legal_plays_json(self, view: int) -> list[dict[str, Any]]:
+        """Every legal play of the side on roll (``view``), with the board after it (R5)."""
+        game = self.game
+        assert game is not None
+        return [play_json(play, view) for play in game.legal_plays()]
+
+    def _game_tail_json(self) -> dict[str, Any]:
+        game = self.game
+        assert game is not None
+        fair = self.game_dice[self.game_number - 1]
+        return {
             "result": _result_json(game),
             "commitment": fair.commitment,
             "seed": fair.seed_hex if game.is_over else None,
@@ -802,7 +819,7 @@ class Table:
                 "winner": winner,
                 "net": None,
                 "bankrolls": None,
-                "match_id": series.id,
+                "match_id": self._match_id(),
             }
         score = list(self.result["score"] if self.result else series.score)
         return {
@@ -815,7 +832,7 @@ class Table:
             "winner": winner,
             "net": score[0] - score[1],
             "bankrolls": list(series.bankrolls) if series.bankrolls else None,
-            "match_id": series.id,
+            "match_id": self._match_id(),
         }
 
     def previous_games_json(self) -> list[dict[str, Any]]:
@@ -880,6 +897,102 @@ class Table:
             "result": self.result,
             "last": self.last,
         }
+
+    def _part(self, key: object, make: Callable[[], str]) -> str:
+        """A part of the current state as JSON text, made once per ``seq``."""
+        if self._parts_seq != self.seq:
+            self._parts.clear()
+            self._parts_seq = self.seq
+        text = self._parts.get(key)
+        if text is None:
+            text = self._parts[key] = make()
+        return text
+
+    def state_text(
+        self,
+        viewer: int | None,
+        *,
+        at: float,
+        connected: set[int] = frozenset(),  # type: ignore[assignment]
+        spectators: int = 0,
+        log_from: int | None = None,
+    ) -> str:
+        """:meth:`state_json` as JSON text, made from parts shared by every receiver.
+
+        With ``log_from`` (a receiver that opted in to ``log_delta``, docs/PROTOCOL.md
+        2.2) the game's ``log`` holds only the events from that index on, and
+        ``log_from`` says so. Every part that is the same for all receivers of
+        this ``seq`` is encoded once; only the clock, the players' connections
+        and the receiver's own actions are written each time.
+
+        >>> table = Table(1, TableSettings(length=1), Seat(7, "alice"), created=0.0)
+        >>> import json
+        >>> json.loads(table.state_text(None, at=0.0)) == table.state_json(None, at=0.0)
+        True
+        """
+        game_text = "null"
+        if self.game is not None and self.series is not None:
+            view = viewer if viewer is not None else 0
+            actions = self.actions_for(viewer)
+            plays = (
+                self._part(("plays", view), lambda: dumps(self._legal_plays_json(view)))
+                if "play" in actions
+                else "[]"
+            )
+            texts = self._log_texts[self.game_number - 1]
+            if log_from is None:
+                log = self._part("log", lambda: "[" + ",".join(texts) + "]")
+            else:
+                log = "[" + ",".join(texts[log_from:]) + '],"log_from":' + str(log_from)
+            game_text = "".join(
+                (
+                    self._part(("head", view), lambda: dumps(self._game_head_json(view))[:-1]),
+                    ',"actions":',
+                    dumps(actions),
+                    ',"legal_plays":',
+                    plays,
+                    ',"log":',
+                    log,
+                    ",",
+                    self._part("tail", lambda: dumps(self._game_tail_json())[1:]),
+                )
+            )
+        return "".join(
+            (
+                '{"type":"state","table":',
+                dumps(self.id),
+                ',"seq":',
+                dumps(self.seq),
+                ',"status":',
+                dumps(self.status),
+                ',"settings":',
+                self._part("settings", lambda: dumps(self.settings.to_json())),
+                ',"you":',
+                dumps(viewer),
+                ',"players":',
+                dumps(self.players_json(connected)),
+                ',"spectators":',
+                dumps(spectators),
+                ',"series":',
+                self._part("series", lambda: dumps(self.series_json())),
+                ',"game":',
+                game_text,
+                ',"previous_games":',
+                self._part("previous", lambda: dumps(self.previous_games_json())),
+                ',"clock":',
+                dumps(self.clock.to_json(at)) if self.clock is not None else "null",
+                ',"result":',
+                dumps(self.result),
+                ',"last":',
+                self._part("last", lambda: dumps(self.last)),
+                "}",
+            )
+        )
+
+    def log_length(self) -> tuple[int, int]:
+        """(game number, events in its log): what a receiver of the current state has."""
+        number = self.game_number
+        return number, len(self._log_texts[number - 1]) if number else 0
 
     def summary_json(self, spectators: int = 0) -> dict[str, Any]:
         """The table's lobby entry."""

@@ -1,0 +1,263 @@
+"""What the server's fast paths must keep: the same state as the plain one (docs/PROTOCOL.md 3).
+
+The server writes each state as JSON text from parts made once per action
+(:meth:`Table.state_text`), writes Position IDs and boards without the rules
+library's checks, sends only new log events to clients that opt in to
+``log_delta`` (docs/PROTOCOL.md 2.2) and inserts the actions of one group commit
+with one statement. Each test here checks one of these against the plain,
+obvious way on many real states: the rules (R1-R15) decide what the states are.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import secrets
+from typing import Any
+
+from gammon.errors import InvalidPositionError
+from gammon.server.db import Action, Database, TableRow, User, select
+from gammon.server.protocol import board_json, play_json, position_id
+from gammon.server.store import Store, load_table
+from gammon.server.table import Seat, Table, TableSettings
+from tests.server.client import Player, ServerProcess, choose
+
+SETTINGS = [
+    {"length": 5},  # match with the cube and Crawford (R10, R12)
+    {"mode": "money", "beavers": True, "jacoby": True, "clock": {"base_s": 60, "delay_s": 2}},
+    {"length": 3, "variant": "acey-deucey"},  # waiting checkers: no Position ID (R14)
+    {"length": 1, "variant": "hypergammon"},
+    {"length": 1, "variant": "nackgammon", "cube": False},
+    {"length": 1, "variant": "tavla", "cube": False},
+]
+
+SEATS = [{"user": 1, "name": "alice"}, {"user": 2, "name": "bob"}]
+
+
+def _action(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    action = choose(state, rng, double=0.1, take=0.8)
+    if action is not None:
+        action.pop("seq", None)
+    return action
+
+
+def _tables(count: int, actions: int, seed: int) -> Any:
+    """Tables played at random, yielding (table, at) after every accepted action."""
+    rng = random.Random(seed)
+    for number in range(count):
+        settings = TableSettings.from_json(SETTINGS[number % len(SETTINGS)])
+        table = Table(number + 1, settings, Seat(1, "alice"), created=0.0)
+        at = 1000.0
+        table.apply(
+            {"type": "start", "seats": SEATS},
+            side=None,
+            actor_id=2,
+            at=at,
+        )
+        yield table, at
+        for _ in range(actions):
+            if table.status != "playing":
+                break
+            for side in (0, 1):
+                action = _action(table.state_json(side, at=at), rng)
+                if action is not None:
+                    at += rng.uniform(0.1, 3.0)
+                    table.apply(
+                        action, side=side, actor_id=side + 1, at=at, entropy=secrets.token_bytes(8)
+                    )
+                    break
+            else:  # pragma: no cover - some side can always act in a game being played
+                raise AssertionError(f"nobody can act at seq {table.seq}")
+            yield table, at
+
+
+def test_state_text_is_state_json_for_every_receiver() -> None:
+    """Every state, as each side and a spectator see it (R1: boards from the receiver's side)."""
+    states = 0
+    for table, at in _tables(len(SETTINGS) * 2, 120, seed=1):
+        for viewer in (0, 1, None):
+            for when in (at, at + 1.5):  # the clock runs on within one seq (R13)
+                plain = table.state_json(viewer, at=when, connected={1}, spectators=2)
+                text = table.state_text(viewer, at=when, connected={1}, spectators=2)
+                assert json.loads(text) == plain
+        states += 1
+    assert states > 500
+
+
+def test_log_delta_rebuilds_the_whole_log() -> None:
+    """A log_delta receiver that appends each state's new events has the game's whole log."""
+    kept: dict[int | None, tuple[int, list[Any]]] = {}
+    checked = 0
+    for table, at in _tables(len(SETTINGS), 150, seed=2):
+        if table.seq == 1:
+            kept = {}
+        for viewer in (0, 1, None):
+            number, log = kept.get(viewer, (0, []))
+            game = table.state_json(viewer, at=at)["game"]
+            log_from = len(log) if number == game["number"] else 0
+            sent = json.loads(table.state_text(viewer, at=at, log_from=log_from))["game"]
+            assert sent["log_from"] == log_from
+            assert len(sent["log"]) == len(game["log"]) - log_from
+            log = log[: sent["log_from"]] + sent["log"]
+            assert log == game["log"]
+            kept[viewer] = (game["number"], log)
+            checked += 1
+        # Without log_delta nothing changes: the whole log, no log_from.
+        assert "log_from" not in json.loads(table.state_text(0, at=at))["game"]
+    assert checked > 300
+
+
+def test_fast_position_ids_and_boards_match_the_rules_library() -> None:
+    """position_id and board_json agree with Position.id and Position.pips (R2) on every play."""
+    plays = 0
+    for table, _ in _tables(len(SETTINGS), 60, seed=3):
+        game = table.game
+        assert game is not None
+        positions = [game.position] + [play.position for play in game.legal_plays()]
+        for position in positions:
+            try:
+                expected: str | None = position.id
+            except InvalidPositionError:  # acey-deucey checkers still waiting (R14)
+                expected = None
+            assert position_id(position) == expected
+            board = board_json(position, 1)
+            assert board["pips"] == list(position.pips())
+            assert (board["mine"], board["theirs"]) == (list(position.mine), list(position.theirs))
+        for play in game.legal_plays():
+            entry = play_json(play, 0)
+            assert entry["play"] == str(play)
+            assert entry["moves"] == [[m.source, m.target, m.hit] for m in play.moves]
+            plays += 1
+    assert plays > 1000
+
+
+def test_group_commit_writes_every_action_in_order() -> None:
+    """Appends from many tables at once land in few commits, and each table replays exactly."""
+    db = Database("sqlite://")
+    db.create_all()
+    store = Store(db)
+    store.start()
+
+    async def scenario() -> None:
+        def setup(session: Any) -> list[int]:
+            session.add_all(
+                [
+                    User(id=1, name="alice", name_key="alice", created=0.0),
+                    User(id=2, name="bob", name_key="bob", created=0.0),
+                ]
+            )
+            session.flush()
+            rows = [
+                TableRow(
+                    created_by=1,
+                    created=0.0,
+                    settings=TableSettings.from_json(SETTINGS[n % 2]).to_json(),
+                    status="open",
+                )
+                for n in range(8)
+            ]
+            session.add_all(rows)
+            session.flush()
+            return [row.id for row in rows]
+
+        ids = await store.write(setup)
+        tables = [
+            Table(i, TableSettings.from_json(SETTINGS[n % 2]), Seat(1, "alice"), created=0.0)
+            for n, i in enumerate(ids)
+        ]
+        rng = random.Random(4)
+
+        async def play(table: Table) -> None:
+            at = 0.0
+            applied = table.apply(
+                {
+                    "type": "start",
+                    "seats": [{"user": 1, "name": "alice"}, {"user": 2, "name": "bob"}],
+                },
+                side=None,
+                actor_id=2,
+                at=at,
+            )
+            await store.append(table.id, applied)
+            while table.status == "playing" and table.seq < 60:
+                for side in (0, 1):
+                    action = _action(table.state_json(side, at=at), rng)
+                    if action is not None:
+                        at += 1.0
+                        applied = table.apply(
+                            action, side=side, actor_id=side + 1, at=at, entropy=b"\x01" * 8
+                        )
+                        await store.append(table.id, applied)
+                        break
+
+        await asyncio.gather(*(play(table) for table in tables))
+        assert store.batches < store.commits  # several actions shared a commit
+        for table in tables:
+            again = await store.run(lambda s, t=table: load_table(s, t.id))
+            assert again is not None
+            assert again.state_json(0, at=0.0) == table.state_json(0, at=0.0)
+            seqs = await store.run(
+                lambda s, t=table: list(
+                    s.scalars(select(Action.seq).where(Action.table_id == t.id).order_by(Action.id))
+                )
+            )
+            assert seqs == list(range(1, table.seq + 1))
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        store.stop()
+        db.dispose()
+
+
+def test_log_delta_over_the_websocket(server: ServerProcess) -> None:
+    """A socket that says hello with log_delta gets only new events, and the same log (3)."""
+
+    async def scenario() -> None:
+        alice, bob = await Player(server).guest(), await Player(server).guest()
+        table = await alice.create(length=3)
+        a, b = await alice.table(table), await bob.table(table)
+        reply = await b.request({"type": "hello", "features": ["log_delta", "no-such-feature"]})
+        assert reply == {"type": "ack", "id": reply["id"], "features": ["log_delta"]}
+        bad = await b.request({"type": "hello", "features": "log_delta"})
+        assert bad["type"] == "error" and bad["code"] == "bad_message"
+        await b.act({"type": "join"})
+        rng = random.Random(5)
+        log: list[Any] = []
+        number = 0
+        deltas = 0
+        read = 0
+        for _ in range(60):
+            seq = max(s.state["seq"] for s in (a, b) if s.state)
+            for sock in (a, b):
+                while sock.state is None or sock.state["seq"] < seq:
+                    await sock.receive()
+            for message in b.seen[read:]:  # every state b got, including those act() read
+                if message["type"] == "state" and message["game"]:
+                    game = message["game"]
+                    assert "log_from" in game
+                    if game["number"] != number:
+                        assert game["log_from"] == 0
+                        number, log = game["number"], []
+                    assert game["log_from"] == len(log)
+                    log += game["log"]
+                    deltas += game["log_from"] > 0
+            read = len(b.seen)
+            assert a.state is not None and b.state is not None
+            assert a.state["seq"] == b.state["seq"]
+            assert a.state["game"]["log"] == log  # a never opted in: the whole log each time
+            assert "log_from" not in a.state["game"]
+            if a.state["status"] != "playing":
+                break
+            for sock in (a, b):
+                assert sock.state is not None
+                action = choose(sock.state, rng)
+                if action is not None:
+                    await sock.act(action)
+                    break
+        assert deltas > 10
+        for player in (alice, bob):
+            await player.close()
+
+    asyncio.run(scenario())
