@@ -309,21 +309,28 @@ class TableDice:
     """The DiceSource of a table's games: the current game's fair dice and the entropy waiting.
 
     Each roll uses every contribution received since the previous roll of this
-    game; a new game starts with none (entropy sent before a commitment was
-    published cannot be trusted to be unknown to the server that chose it).
+    game; a roll with none new (an opening tie thrown again within one action, the
+    bot's roll after a human's turn passed by itself) uses the previous roll's
+    again, so no roll depends on the seed alone (DICE.md).  A new game starts with
+    none: entropy sent before a commitment was published cannot be trusted to be
+    unknown to the server that chose it.
     """
 
     def __init__(self) -> None:
         self.fair: FairDice | None = None
         self.pending: list[bytes] = []
+        self.last: list[bytes] = []
 
     def new_game(self, fair: FairDice) -> None:
         self.fair = fair
         self.pending = []
+        self.last = []
 
     def roll(self) -> Dice:
         assert self.fair is not None
-        dice = self.fair.roll(self.pending)
+        used = self.pending or self.last
+        dice = self.fair.roll(used)
+        self.last = list(used)
         self.pending = []
         return dice
 
@@ -536,7 +543,7 @@ class Table:
         kind = action["type"]
         changes = Changes()
         events: list[Event] = []
-        saved_pending = list(self.dice.pending)
+        saved_pending, saved_last = list(self.dice.pending), list(self.dice.last)
         if kind == "start":
             self._start([Seat.from_json(s) for s in action["seats"]], changes, at)
         elif kind == "cancel":
@@ -557,7 +564,7 @@ class Table:
             try:
                 events = list(self._game_action(kind, action, side))
             except IllegalActionError as exc:
-                self.dice.pending = saved_pending
+                self.dice.pending, self.dice.last = saved_pending, saved_last
                 code = (
                     "illegal_play"
                     if kind == "play" and self.game and self.game.phase is Phase.MOVE
@@ -565,7 +572,7 @@ class Table:
                 )
                 raise Refused(code, str(exc)) from None
             except GammonError as exc:  # pragma: no cover - the rules raise IllegalActionError
-                self.dice.pending = saved_pending
+                self.dice.pending, self.dice.last = saved_pending, saved_last
                 raise Refused("illegal_action", str(exc)) from None
         else:
             raise Refused("unknown_type", f"unknown action {kind!r}")
