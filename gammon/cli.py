@@ -5,6 +5,7 @@
 - ``gammon show POSITION[:MATCHID] [--dice D] [--variant V]``: the text board;
 - ``gammon hint POSITION[:MATCHID] [--dice D] [--ply N]``: the engine's ranking
   of the plays, or its cube action when no dice are given;
+- ``gammon serve``: the play server; ``gammon connect URL``: play on one from the terminal;
 - ``gammon verify RECORD.json``: recheck the provably fair dice of an online game;
 - ``gammon play [--opponent human|random|bot] [--level L] [--variant V] [--match N]
   [--seed S]``: a game or match read from standard input, so it can be piped a script.
@@ -747,11 +748,13 @@ def _parser() -> argparse.ArgumentParser:
     hint.set_defaults(run=_cmd_hint)
 
     # The server's commands live with the server; importing them is cheap.
+    from gammon import connect
     from gammon.server import cli as server_cli
     from gammon.server import verify_cli
 
     server_cli.register(commands)
     verify_cli.register(commands)
+    connect.register(commands)
     return parser
 
 

@@ -1,0 +1,267 @@
+"""``gammon connect``, the terminal client written from docs/PROTOCOL.md and DICE.md alone.
+
+Each test runs the client as a real process (``python -m gammon.connect``, the same code
+as ``gammon connect``) against a real server on loopback, with its commands piped into
+standard input, exactly as a script would use it. Nothing is mocked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import queue
+import re
+import subprocess
+import sys
+import threading
+import time
+from typing import IO, Any
+
+import pytest
+
+from gammon.connect import DiceRecordError, check_record, derive_dice
+from tests.server.client import ROOT, ServerProcess, database_url
+
+#: Commands repeated until the game ends: each that does not fit the moment is refused
+#: harmlessly (by the server, or by the client for a play number with no plays listed).
+LOOP = "1\nroll\ntake\naccept\n" * 600
+
+
+def connect(
+    server: ServerProcess, *args: str, script: str = "", timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gammon.connect", server.url, *args],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+    )
+
+
+def signed_in_name(out: str) -> str:
+    found = re.search(r"^Signed in as (\S+)", out, re.MULTILINE)
+    assert found, out[:2000]
+    return found.group(1)
+
+
+def assert_finished_and_verified(out: str) -> int:
+    """The table's result and the dice check (R13) close the output; returns the roll count."""
+    assert re.search(r"^Game 1 over: .* wins? \d+ points? \((single|gammon|backgammon), ", out,
+                     re.MULTILINE), out[-3000:]  # fmt: skip
+    assert re.search(r"^Result: .* the (match|session)", out, re.MULTILINE), out[-3000:]
+    found = re.search(r"^Fair dice \(DICE.md\): all (\d+) rolls verified in 1 game$", out,
+                      re.MULTILINE)  # fmt: skip
+    assert found, out[-3000:]
+    assert "NOT VERIFIED" not in out
+    return int(found.group(1))
+
+
+class Lines:
+    """A process's output, read by a thread so a test can wait for a line with a timeout."""
+
+    def __init__(self, stream: IO[str] | None) -> None:
+        assert stream is not None
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._pump, args=(stream,), daemon=True).start()
+
+    def _pump(self, stream: IO[str]) -> None:
+        for line in stream:
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def expect(self, pattern: str, timeout: float = 60) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                seen = "".join(self.seen)
+                raise AssertionError(f"no line matching {pattern!r}:\n{seen}") from None
+            if line is None:
+                raise AssertionError(f"output ended before {pattern!r}:\n{''.join(self.seen)}")
+            self.seen.append(line)
+            if re.search(pattern, line):
+                return line
+
+    def rest(self) -> str:
+        while (line := self.lines.get(timeout=60)) is not None:
+            self.seen.append(line)
+        return "".join(self.seen)
+
+
+# -- a whole game against the bot -------------------------------------------------------
+
+
+def test_guest_plays_a_whole_match_against_the_bot(server: ServerProcess) -> None:
+    # Bad commands first: each prints the server's reason (or the client's, for a play
+    # number with nothing listed) and the session goes on (PROTOCOL.md 2.1).
+    script = (
+        "take\n"  # R3: the game waits for the opening roll
+        "say good luck\n"
+        "1\n"  # nothing to choose yet
+        "roll\n"
+        "roll\n"  # refused if we won the opening roll, else our first roll: we play next
+        "24/1\n"  # R4: no roll moves a checker 23 pips
+        "hint\n"  # R15: against the bot, on our move
+        "moves\n"
+        "99\n"
+    ) + LOOP
+    result = connect(server, "--guest", "--bot", "beginner", "--match", "1", script=script)
+    out = result.stdout
+    assert result.returncode == 0, (out[-3000:], result.stderr)
+    name = signed_in_name(out)
+    assert re.search(r"^! refused 'take': .*opening roll.* \[illegal_action\]$", out, re.MULTILINE)
+    assert f"[chat] {name}: good luck" in out
+    assert "! no play 1 to choose: it is not your move" in out
+    assert re.search(r"^! refused '24/1': .*23 pips.* \[illegal_play\]$", out, re.MULTILINE)
+    assert "Hint (best first):" in out
+    assert re.search(r"^! there is no play 99: choose 1 to \d+$", out, re.MULTILINE)
+    assert assert_finished_and_verified(out) > 0
+    # The board is drawn from the Position ID, from the user's side: always X at the bottom.
+    boards = out.split(" Position ID: ")[1:]
+    assert boards and boards[0].startswith("4HPwATDgc/ABMA")  # R2: the starting position
+    bottoms = [line for line in out.splitlines() if line.startswith(" +12-11-10")]
+    assert len(bottoms) == len(boards)
+    assert all(line.endswith(f"X: {name}") for line in bottoms)
+
+
+def test_two_people_play_through_connect(server: ServerProcess) -> None:
+    # One opens a table and waits; the other joins it by id; seats are drawn at random (R13).
+    creator = subprocess.Popen(
+        [sys.executable, "-m", "gammon.connect", server.url, "--create", "--match", "1"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=ROOT,
+    )  # fmt: skip
+    lines = Lines(creator.stdout)
+    created = lines.expect(r"^Created table (\d+)")
+    table = re.search(r"(\d+)", created)
+    assert table
+    assert creator.stdin is not None
+    creator.stdin.write(LOOP)
+    creator.stdin.close()
+    joiner = connect(server, "--table", table.group(1), script=LOOP)
+    creator.wait(60)
+    first = lines.rest()
+    assert creator.returncode == 0, first[-2000:]
+    assert joiner.returncode == 0, joiner.stdout[-2000:]
+    assert f"Waiting for an opponent to join table {table.group(1)}." in first
+    rolls = assert_finished_and_verified(first)
+    assert assert_finished_and_verified(joiner.stdout) == rolls
+
+
+# -- signing in -----------------------------------------------------------------------------
+
+
+def test_wrong_password_is_one_line_and_status_2(server: ServerProcess) -> None:
+    name = f"conn{int(time.time() * 1000) % 10**8}"
+    made = connect(server, "--signup", "--name", name, "--password", "correct horse")
+    assert made.returncode == 0, made.stderr
+    assert made.stdout.startswith(f"Signed in as {name}\n")
+    assert re.search(r"^\d+ tables? at http://127\.0\.0\.1:\d+$", made.stdout, re.MULTILINE)
+    wrong = connect(server, "--name", name, "--password", "not the one", "--bot", "expert")
+    assert wrong.returncode == 2
+    assert wrong.stdout == ""
+    assert wrong.stderr == "gammon: error: wrong name or password (bad_credentials)\n"
+
+
+def test_bad_settings_are_the_servers_words(server: ServerProcess) -> None:
+    result = connect(server, "--bot", "nobody")
+    assert result.returncode == 2
+    assert result.stderr.startswith("gammon: error: ")
+    assert result.stderr.rstrip().endswith("(bad_settings)") and result.stderr.count("\n") == 1
+
+
+# -- the socket drops --------------------------------------------------------------------
+
+
+def test_reconnects_after_the_server_is_killed_and_finishes_the_game() -> None:
+    # PROTOCOL.md 2 and 4.3: a killed server restarts where it was; the client reconnects
+    # with backoff and resyncs from the state sent on connect, then plays on (money, R11).
+    server = ServerProcess(database_url("connect"), "--message-rate", "500").start()
+    client: subprocess.Popen[str] | None = None
+    try:
+        client = subprocess.Popen(
+            [sys.executable, "-m", "gammon.connect", server.url, "--bot", "beginner",
+             "--money", "--max-games", "1"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            cwd=ROOT,
+        )  # fmt: skip
+        assert client.stdin is not None
+        lines = Lines(client.stdout)
+        lines.expect(r"^\* connected to table \d+ as Guest-")
+        client.stdin.write("roll\nroll\n")
+        client.stdin.flush()
+        lines.expect(r"^Your move: play \d-\d")  # our first move, either way
+        server.kill()
+        lines.expect(r"^\* connection lost")
+        client.stdin.write("1\n")  # waits for the connection, then goes with the right seq
+        client.stdin.flush()
+        server.start()
+        lines.expect(r"^\* reconnected to table \d+ as Guest-")
+        client.stdin.write(LOOP)
+        client.stdin.close()
+        assert client.wait(60) == 0, client.stderr.read() if client.stderr else ""
+        out = lines.rest()
+        assert assert_finished_and_verified(out) > 0
+    finally:
+        if client is not None and client.poll() is None:
+            client.kill()
+            client.wait(10)
+        server.stop()
+
+
+# -- the dice check, from DICE.md alone ---------------------------------------------------
+
+SEED = bytes(range(32))
+A = bytes.fromhex("00112233445566778899aabbccddeeff")
+B = bytes.fromhex("a1b2c3d4e5f60718293a4b5c6d7e8f90")
+
+
+@pytest.mark.parametrize(
+    ("index", "entropy", "dice"),
+    [(1, [], (3, 6)), (1, [A], (2, 6)), (1, [A, B], (1, 4)), (1, [B, A], (1, 4)),
+     (2, [A, B], (3, 4)), (69, [A, B], (1, 1)), (83, [], (2, 4))],
+)  # fmt: skip
+def test_dice_md_vectors(index: int, entropy: list[bytes], dice: tuple[int, int]) -> None:
+    # R13: DICE.md's worked example and table, recomputed by the client's own few lines.
+    assert derive_dice(SEED, index, entropy) == dice
+
+
+def record(*rolls: tuple[list[bytes], tuple[int, int]], seed: bytes = SEED) -> dict[str, Any]:
+    return {
+        "format": "gammon-fair-dice/1",
+        "commitment": hashlib.sha256(seed).hexdigest(),
+        "seed": seed.hex(),
+        "rolls": [
+            {"index": n, "entropy": [e.hex() for e in entropy], "dice": list(dice)}
+            for n, (entropy, dice) in enumerate(rolls, 1)
+        ],
+    }
+
+
+def test_check_record_accepts_an_honest_record() -> None:
+    honest = record(([A, B], (1, 4)), ([A, B], (3, 4)))
+    assert check_record(honest, sent=[A.hex(), B.hex()], only_ours=True) == 2
+    # Our entropy sent after the last roll (the game ended first) is not missing.
+    assert check_record(honest, sent=[A.hex(), B.hex(), "ff" * 32]) == 2
+
+
+@pytest.mark.parametrize(
+    ("tamper", "kwargs", "message"),
+    [
+        (lambda r: r.update(seed="11" * 32), {}, "SHA-256 is not the record's commitment"),
+        (lambda r: None, {"commitment": "00" * 32}, "not the one shown before the game"),
+        (lambda r: r["rolls"][1].update(dice=[4, 3]), {}, "roll 2 is 4-3 but"),
+        (lambda r: r["rolls"].pop(0), {}, "roll 1 is missing"),
+        (lambda r: None, {"sent": [A.hex()], "only_ours": True}, "entropy we did not send"),
+        (lambda r: None, {"sent": ["ee" * 32, A.hex()]}, "is missing though later entropy"),
+    ],
+)
+def test_check_record_names_the_first_problem(tamper: Any, kwargs: Any, message: str) -> None:
+    # R13: a changed seed, a changed roll, a gap, or entropy dropped or invented is caught.
+    bad = record(([A, B], (1, 4)), ([A, B], (3, 4)))
+    tamper(bad)
+    with pytest.raises(DiceRecordError, match=re.escape(message)):
+        check_record(bad, **kwargs)
