@@ -46,6 +46,7 @@ __all__ = [
     "evaluate",
     "rank_plays",
     "swap_boards",
+    "won_outcome",
 ]
 
 FloatArray = npt.NDArray[np.float32]
@@ -94,7 +95,7 @@ def swap_boards(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
     return np.ascontiguousarray(boards.reshape(n, 2, _SIDE)[:, ::-1, :].reshape(n, _BOARD))
 
 
-def _won(boards: npt.NDArray[np.int8]) -> FloatArray:
+def won_outcome(boards: npt.NDArray[np.int8]) -> FloatArray:
     """Outcome values for the player who just moved on boards where they bore off all."""
     n = boards.shape[0]
     out = np.zeros((n, 5), dtype=np.float32)
@@ -129,7 +130,7 @@ class Evaluator:
         out = np.empty((boards.shape[0], 5), dtype=np.float32)
         lost = boards[:, _SIDE] == boards[:, :_SIDE].sum(axis=1)  # opponent bore off all
         if lost.any():
-            out[lost] = invert(_won(swap_boards(boards[lost])))
+            out[lost] = invert(won_outcome(swap_boards(boards[lost])))
         live = ~lost
         if self.bearoff and live.any():
             exact = live & is_bearoff_batch(boards)
@@ -138,7 +139,7 @@ class Evaluator:
                 live &= ~exact
             certain = live & sure_to_finish(boards)
             if certain.any():  # bears off this roll whatever the dice: decided (R9)
-                out[certain] = _won(boards[certain])
+                out[certain] = won_outcome(boards[certain])
                 live &= ~certain
         if live.any():
             out[live] = self.network.forward(encode_boards(boards[live]))
@@ -150,7 +151,7 @@ class Evaluator:
         out = np.empty((boards.shape[0], 5), dtype=np.float32)
         won = boards[:, 0] == boards[:, :_SIDE].sum(axis=1)
         if won.any():
-            out[won] = _won(boards[won])
+            out[won] = won_outcome(boards[won])
         live = ~won
         if live.any():
             swapped = swap_boards(boards[live])

@@ -20,11 +20,16 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
 from gammon import movegen
 from gammon.engine.bearoff import bearoff_probabilities_batch, is_bearoff_batch
-from gammon.engine.evaluator import Evaluation, Evaluator, default_evaluator, swap_boards
+from gammon.engine.evaluator import (
+    Evaluation,
+    Evaluator,
+    default_evaluator,
+    swap_boards,
+    won_outcome,
+)
 from gammon.engine.network import equity, invert
 from gammon.position import Position
 
@@ -52,19 +57,6 @@ class RolloutResult:
             f"win {e.win:.1%}, gammons {e.win_gammon:.1%} / {e.lose_gammon:.1%} "
             f"over {self.trials} trials"
         )
-
-
-def _won(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.float64]:
-    """Outcome for the player who just bore off their last checker (R9)."""
-    out = np.zeros((boards.shape[0], 5))
-    out[:, 0] = 1.0
-    loser = boards[:, _SIDE:]
-    gammon = loser[:, 0] == 0
-    out[:, 1] = gammon
-    out[:, 2] = gammon & (
-        (loser[:, 25] > 0) | (loser[:, 26] > 0) | (loser[:, 19:25].sum(axis=1) > 0)
-    )
-    return out
 
 
 def rollout(
@@ -117,7 +109,7 @@ def rollout(
             start += count
             chosen = after[best : best + 1]
             if chosen[0, 0] == chosen[0, :_SIDE].sum():  # the mover bore off all
-                value = _won(chosen)[0]
+                value = won_outcome(chosen)[0].astype(np.float64)
                 outcomes[trial] = value if same_side[trial] else invert(value)
             else:
                 boards[trial] = swap_boards(chosen)[0].tobytes()
