@@ -39,6 +39,7 @@ from gammon.engine.cube import (
 )
 from gammon.engine.evaluator import Evaluation, Evaluator, default_evaluator
 from gammon.engine.met import MatchScore
+from gammon.engine.network import invert
 from gammon.game import Event, Game, Phase
 from gammon.play import Play
 from gammon.position import Dice, Position
@@ -190,7 +191,11 @@ class Bot:
         _resigner, value = game.resignation
         evaluation = self.evaluator.evaluate(game.position_for(side), self.ply)
         on_roll = game.on_roll == side
-        mine = evaluation if on_roll else _flip(evaluation)
+        mine = (
+            evaluation
+            if on_roll
+            else Evaluation.from_array(invert(np.array(evaluation.probabilities)))
+        )
         expected = _expected_points(mine, game.rules.gammons)
         if value >= expected - 1e-9:
             return game.accept_resignation(side)
@@ -223,16 +228,6 @@ def _match_score(game: Game, side: int, score: tuple[int, int]) -> MatchScore | 
         away_opp,
         crawford=crawford,
         post_crawford=not crawford and 1 in (away_me, away_opp),
-    )
-
-
-def _flip(evaluation: Evaluation) -> Evaluation:
-    return Evaluation(
-        1.0 - evaluation.win,
-        evaluation.lose_gammon,
-        evaluation.lose_backgammon,
-        evaluation.win_gammon,
-        evaluation.win_backgammon,
     )
 
 
