@@ -9,6 +9,7 @@ The rules library is flat: import what you need from here.
 
 from __future__ import annotations
 
+from gammon import actions, events
 from gammon.dice import DiceSource, RandomDice, ScriptedDice
 from gammon.errors import (
     GammonError,
@@ -19,15 +20,18 @@ from gammon.errors import (
     InvalidIdError,
     InvalidPlayError,
     InvalidPositionError,
+    InvalidRulesError,
     MatchIdError,
     PositionIdError,
     UnknownVariantError,
     XgidError,
 )
-from gammon.game import Game, GameResult, GameRules, Phase
-from gammon.match import Match, Session
+from gammon.events import GameResult
+from gammon.game import Game, Phase
+from gammon.match import Match, SeriesRules, Session
 from gammon.play import Move, Play
 from gammon.position import ALL_ROLLS, Dice, Position, validate_dice
+from gammon.rules import GameRules
 from gammon.variants import VARIANTS, Variant, find_variant
 
 __all__ = [
@@ -42,6 +46,7 @@ __all__ = [
     "Phase",
     "RandomDice",
     "ScriptedDice",
+    "SeriesRules",
     "Session",
     "GammonError",
     "IllegalActionError",
@@ -51,6 +56,7 @@ __all__ = [
     "InvalidPlayError",
     "InvalidPositionError",
     "InvalidCubeStateError",
+    "InvalidRulesError",
     "MatchIdError",
     "Move",
     "Play",
@@ -59,6 +65,8 @@ __all__ = [
     "UnknownVariantError",
     "Variant",
     "XgidError",
+    "actions",
+    "events",
     "find_variant",
     "validate_dice",
 ]

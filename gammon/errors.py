@@ -17,6 +17,7 @@ __all__ = [
     "InvalidPlayError",
     "IllegalPlayError",
     "IllegalActionError",
+    "InvalidRulesError",
     "MatFileError",
     "UnknownVariantError",
     "InvalidCubeStateError",
@@ -61,6 +62,18 @@ class IllegalPlayError(GammonError, ValueError):
 
 class IllegalActionError(GammonError, ValueError):
     """A game, match or session action that is not allowed in the current state."""
+
+
+class InvalidRulesError(GammonError, ValueError):
+    """Settings for a game or a series that cannot go together or are out of range.
+
+    ``setting`` names the offending option (``"length"``, ``"max_cube"``...), so a
+    program can point at the field while the message speaks plain words.
+    """
+
+    def __init__(self, setting: str, message: str) -> None:
+        super().__init__(message)
+        self.setting = setting
 
 
 class MatFileError(GammonError, ValueError):

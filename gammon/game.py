@@ -25,51 +25,83 @@ gammon.errors.IllegalActionError: side 0 cannot play: the game waits for side 1 
 >>> game.double(1)
 Traceback (most recent call last):
 ...
-gammon.errors.IllegalActionError: side 1 cannot double: the dice are already rolled (R10)
+gammon.errors.IllegalActionError: side 1 cannot double: the dice are already rolled
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
-from enum import IntEnum, StrEnum
-from typing import Final, TypeAlias
+from enum import StrEnum
+from typing import Final
 
+from gammon.actions import (
+    AcceptResignation,
+    Action,
+    Beaver,
+    ChooseDouble,
+    Double,
+    Drop,
+    Forfeit,
+    OutOfTime,
+    PlayDice,
+    RejectResignation,
+    Resign,
+    Roll,
+    Take,
+)
 from gammon.dice import DiceSource, RandomDice, ScriptedDice
 from gammon.errors import IllegalActionError, IllegalPlayError, InvalidPlayError
+from gammon.events import (
+    Beavered,
+    DoubleChosen,
+    Doubled,
+    Dropped,
+    Ended,
+    EndReason,
+    Event,
+    Forfeited,
+    GameResult,
+    Moved,
+    OpeningRolled,
+    Passed,
+    PassReason,
+    ResignationAccepted,
+    ResignationRejected,
+    Resigned,
+    Rolled,
+    Took,
+    WinKind,
+)
 from gammon.ids import GameState, MatchIdFields, encode_match_id
-from gammon.play import Move, Play
+from gammon.play import Play
 from gammon.position import Dice, Position, validate_dice
-from gammon.variants import Variant, find_variant
+from gammon.rules import GameRules, cube_refusal, cube_unavailable, is_whole
 
 __all__ = [
+    "Game",
     "Phase",
-    "WinKind",
-    "EndReason",
-    "PassReason",
-    "GameResult",
-    "GameRules",
-    "OpeningRolled",
-    "Rolled",
-    "Moved",
-    "Passed",
-    "Doubled",
+    # Events and rules, importable from here until every caller imports their own module.
     "Beavered",
-    "Took",
-    "Dropped",
-    "Resigned",
-    "ResignationAccepted",
-    "ResignationRejected",
     "DoubleChosen",
+    "Doubled",
+    "Dropped",
+    "EndReason",
     "Ended",
     "Event",
-    "Game",
+    "Forfeited",
+    "GameResult",
+    "GameRules",
+    "Moved",
+    "OpeningRolled",
+    "PassReason",
+    "Passed",
+    "ResignationAccepted",
+    "ResignationRejected",
+    "Resigned",
+    "Rolled",
+    "Took",
+    "WinKind",
 ]
-
-#: The largest cube a GNU Backgammon Match ID can hold.
-_MAX_CUBE_LIMIT: Final = 1 << 15
-#: The longest match a GNU Backgammon Match ID can hold.
-_MAX_MATCH_LENGTH: Final = (1 << 15) - 1
 
 
 class Phase(StrEnum):
@@ -92,286 +124,17 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-class WinKind(IntEnum):
-    """How big a win is before the cube (R9); its value is the multiplier."""
-
-    SINGLE = 1
-    GAMMON = 2
-    BACKGAMMON = 3
-
-
-class EndReason(StrEnum):
-    """How a game ended (R9, R11)."""
-
-    BEAR_OFF = "bear-off"
-    DROP = "drop"
-    RESIGNATION = "resignation"
-    BEAVER_REFUSED = "beaver refused"
-
-
-class PassReason(StrEnum):
-    """Why a turn was lost without a move (R5, R7)."""
-
-    CLOSED_BOARD = "closed board"
-    """On the bar against a closed board: the turn passes without rolling (seeds, R7)."""
-    NO_PLAY = "no legal play"
-    """The roll cannot be played at all (R5)."""
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """Who won a finished game, how many points, and why."""
-
-    winner: int
-    points: int
-    kind: WinKind
-    reason: EndReason
-
-    @property
-    def loser(self) -> int:
-        return 1 - self.winner
-
-    def __str__(self) -> str:
-        plural = "" if self.points == 1 else "s"
-        return (
-            f"side {self.winner} won {self.points} point{plural} "
-            f"({self.kind.name.lower()}, {self.reason})"
-        )
-
-
-@dataclass(frozen=True, init=False, repr=False)
-class GameRules:
-    """The rules one game is played under.
-
-    ``variant`` may be given by name. ``auto_doubles`` is how many times a tie
-    on the opening roll may double the centred cube (R3; 0 = off). ``crawford``
-    marks the Crawford game of a match (no cube, R12); ``match_length`` is 0 for
-    money play and otherwise only feeds the Match ID. Jacoby, beavers and
-    automatic doubles are money-play options (R3, R11, R12).
-
-    >>> GameRules("tavla").cube_in_play
-    False
-    >>> GameRules("nack", beavers=True, max_cube=16)
-    GameRules('nackgammon', max_cube=16, beavers=True)
-    >>> GameRules(beavers=True, match_length=7)
-    Traceback (most recent call last):
-    ...
-    gammon.errors.IllegalActionError: beavers are for money play only, not a 7-point match (R12)
-    """
-
-    variant: Variant
-    cube: bool
-    max_cube: int
-    jacoby: bool
-    beavers: bool
-    auto_doubles: int
-    gammons: bool
-    crawford: bool
-    match_length: int
-
-    def __init__(
-        self,
-        variant: str | Variant = "standard",
-        *,
-        cube: bool = True,
-        max_cube: int = 64,
-        jacoby: bool = False,
-        beavers: bool = False,
-        auto_doubles: int = 0,
-        gammons: bool = True,
-        crawford: bool = False,
-        match_length: int = 0,
-    ) -> None:
-        if not _is_int(max_cube) or not (
-            1 <= max_cube <= _MAX_CUBE_LIMIT and max_cube & (max_cube - 1) == 0
-        ):
-            raise IllegalActionError(
-                f"the maximum cube must be a power of two from 1 to {_MAX_CUBE_LIMIT}, "
-                f"got {max_cube!r} (R10)"
-            )
-        if not _is_int(auto_doubles) or auto_doubles < 0:
-            raise IllegalActionError(
-                f"automatic doubles must be a count of 0 or more, got {auto_doubles!r} (R3)"
-            )
-        if not _is_int(match_length) or not 0 <= match_length <= _MAX_MATCH_LENGTH:
-            raise IllegalActionError(
-                f"the match length must be 0 (money) to {_MAX_MATCH_LENGTH}, "
-                f"got {match_length!r}"
-            )
-        if match_length:
-            for name, on, rule in (
-                ("the Jacoby rule", jacoby, "R12"),
-                ("beavers", beavers, "R12"),
-                ("automatic doubles", auto_doubles, "R3"),
-            ):
-                if on:
-                    raise IllegalActionError(
-                        f"{name} {'is' if name.startswith('the') else 'are'} for money "
-                        f"play only, not a {match_length}-point match ({rule})"
-                    )
-        elif crawford:
-            raise IllegalActionError("a Crawford game exists only in match play (R12)")
-        for name, value in (
-            ("variant", find_variant(variant)),
-            ("cube", bool(cube)),
-            ("max_cube", max_cube),
-            ("jacoby", bool(jacoby)),
-            ("beavers", bool(beavers)),
-            ("auto_doubles", auto_doubles),
-            ("gammons", bool(gammons)),
-            ("crawford", bool(crawford)),
-            ("match_length", match_length),
-        ):
-            object.__setattr__(self, name, value)
-
-    def __repr__(self) -> str:
-        """Only what differs from the defaults: ``GameRules('tavla', gammons=False)``."""
-        parts = [repr(self.variant.name)]
-        for name in _RULE_OPTIONS:
-            value = getattr(self, name)
-            if value != getattr(_DEFAULT_RULES, name):
-                parts.append(f"{name}={value!r}")
-        return f"GameRules({', '.join(parts)})"
-
-    @property
-    def cube_in_play(self) -> bool:
-        """Whether the doubling cube may be turned at all in this game (R10, R12, R14)."""
-        return self.cube and self.variant.cube and not self.crawford and self.max_cube > 1
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-_DEFAULT_RULES: Final = GameRules()
-_RULE_OPTIONS: Final = tuple(f.name for f in fields(GameRules) if f.name != "variant")
-
-
-# -- events ---------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class OpeningRolled:
-    """One throw of the opening roll: (die of side 0, die of side 1); ties are thrown again (R3)."""
-
-    dice: Dice
-
-    @property
-    def is_tie(self) -> bool:
-        return self.dice[0] == self.dice[1]
-
-
-@dataclass(frozen=True)
-class Rolled:
-    side: int
-    dice: Dice
-
-
-@dataclass(frozen=True)
-class Moved:
-    """A play: ``play`` in standard notation, ``moves`` one per die used."""
-
-    side: int
-    dice: Dice
-    play: str
-    moves: tuple[Move, ...]
-
-
-@dataclass(frozen=True)
-class Passed:
-    """A turn lost without a move (R5, R7)."""
-
-    side: int
-    reason: PassReason
-
-
-@dataclass(frozen=True)
-class Doubled:
-    """``side`` offers the cube at ``value``, twice its value before (R10)."""
-
-    side: int
-    value: int
-
-
-@dataclass(frozen=True)
-class Beavered:
-    """``side`` takes and redoubles at once to ``value``, keeping the cube (R11)."""
-
-    side: int
-    value: int
-
-
-@dataclass(frozen=True)
-class Took:
-    """``side`` takes a double, or (the original doubler) accepts a beaver."""
-
-    side: int
-
-
-@dataclass(frozen=True)
-class Dropped:
-    """``side`` drops a double, or (the original doubler) refuses a beaver."""
-
-    side: int
-
-
-@dataclass(frozen=True)
-class Resigned:
-    """``side`` offers to resign a single (1), gammon (2) or backgammon (3)."""
-
-    side: int
-    value: int
-
-
-@dataclass(frozen=True)
-class ResignationAccepted:
-    side: int
-
-
-@dataclass(frozen=True)
-class ResignationRejected:
-    side: int
-
-
-@dataclass(frozen=True)
-class DoubleChosen:
-    """Acey-deucey: ``side`` names the double it plays after a 1-2 (R14)."""
-
-    side: int
-    number: int
-
-
-@dataclass(frozen=True)
-class Ended:
-    """The last event of a finished game."""
-
-    result: GameResult
-
-
-Event: TypeAlias = (
-    OpeningRolled
-    | Rolled
-    | Moved
-    | Passed
-    | Doubled
-    | Beavered
-    | Took
-    | Dropped
-    | Resigned
-    | ResignationAccepted
-    | ResignationRejected
-    | DoubleChosen
-    | Ended
-)
-"""One entry of a game's history."""
-
 _MATCH_ID_STATES: Final = {
     EndReason.BEAR_OFF: GameState.OVER,
     EndReason.DROP: GameState.DROPPED,
     EndReason.BEAVER_REFUSED: GameState.DROPPED,
     EndReason.RESIGNATION: GameState.RESIGNED,
+    EndReason.FORFEIT: GameState.OVER,
+    EndReason.TIME: GameState.OVER,
 }
-_KIND_NAMES: Final = ("", "a single game", "a gammon", "a backgammon")
+
+
+_RESIGNABLE: Final = frozenset({Phase.ROLL, Phase.MOVE, Phase.CHOOSE_DOUBLE})
 
 
 class Game:
@@ -457,8 +220,11 @@ class Game:
 
     @property
     def dice(self) -> Dice | None:
-        """The roll to play (the opening roll with the mover's die first); None when not moving."""
-        return self._dice
+        """The roll to play (the opening roll with the mover's die first); None when not moving.
+
+        A resignation offered in the middle of a move hides the dice until it is rejected.
+        """
+        return self._dice if self._phase is Phase.MOVE else None
 
     @property
     def cube_value(self) -> int:
@@ -507,6 +273,75 @@ class Game:
     def can_beaver(self, side: int) -> bool:
         """Whether ``side`` may beaver the double offered now (R11)."""
         return self._beaver_refusal(side) is None
+
+    def legal_actions(self, side: int) -> list[Action]:
+        """Everything ``side`` may do now, each one an action :meth:`apply` accepts.
+
+        A play is listed once per distinct result (:meth:`legal_plays`); a
+        resignation once per value; :class:`~gammon.actions.OutOfTime` only for
+        the side whose turn it is, since only that side's clock runs.
+        """
+        _check_side(side)
+        phase = self._phase
+        if phase is Phase.OVER:
+            return []
+        actions: list[Action] = []
+        if phase is Phase.OPENING:
+            actions.append(Roll(side))
+        elif self.turn == side:
+            if phase is Phase.ROLL:
+                actions.append(Roll(side))
+                if self.can_double(side):
+                    actions.append(Double(side))
+            elif phase is Phase.MOVE:
+                actions.extend(PlayDice(side, play) for play in self._plays)
+            elif phase is Phase.CHOOSE_DOUBLE:
+                actions.extend(ChooseDouble(side, number) for number in range(1, 7))
+            elif phase in (Phase.DOUBLE_OFFERED, Phase.BEAVER_OFFERED):
+                actions += [Take(side), Drop(side)]
+                if self.can_beaver(side):
+                    actions.append(Beaver(side))
+            elif phase is Phase.RESIGNATION_OFFERED:
+                actions += [AcceptResignation(side), RejectResignation(side)]
+        if phase in _RESIGNABLE:
+            actions.extend(Resign(side, value) for value in (1, 2, 3))
+        actions.append(Forfeit(side))
+        if self.turn == side:
+            actions.append(OutOfTime(side))
+        return actions
+
+    def apply(self, action: Action) -> tuple[Event, ...]:
+        """Carry out ``action``, returning the events it added to :attr:`history`.
+
+        An action the rules do not allow now raises :class:`IllegalActionError`
+        and leaves the game exactly as it was.
+        """
+        match action:
+            case Roll(side=side):
+                return self.roll(side)
+            case PlayDice(side=side, play=play):
+                return self.play(side, play)
+            case ChooseDouble(side=side, number=number):
+                return self.choose_double(side, number)
+            case Double(side=side):
+                return self.double(side)
+            case Take(side=side):
+                return self.take(side)
+            case Drop(side=side):
+                return self.drop(side)
+            case Beaver(side=side):
+                return self.beaver(side)
+            case Resign(side=side, value=value):
+                return self.resign(side, value)
+            case AcceptResignation(side=side):
+                return self.accept_resignation(side)
+            case RejectResignation(side=side):
+                return self.reject_resignation(side)
+            case Forfeit(side=side):
+                return self.forfeit(side)
+            case OutOfTime(side=side):
+                return self.forfeit(side, on_time=True)
+        raise IllegalActionError(f"not an action: {action!r}")
 
     # -- actions ------------------------------------------------------------
 
@@ -560,7 +395,7 @@ class Game:
     def choose_double(self, side: int, number: int) -> tuple[Event, ...]:
         """Acey-deucey: after a 1-2 played in full, name the double to play (R14)."""
         mover = self._expect(side, "choose a double", Phase.CHOOSE_DOUBLE)
-        if not _is_int(number) or not 1 <= number <= 6:
+        if not is_whole(number) or not 1 <= number <= 6:
             raise IllegalActionError(
                 f"side {side} cannot choose a double of {number!r}: pick a number from 1 to 6"
             )
@@ -621,9 +456,9 @@ class Game:
         chosen double; the opponent then accepts or rejects.
         """
         _check_side(side)
-        if self._phase not in (Phase.ROLL, Phase.MOVE, Phase.CHOOSE_DOUBLE):
+        if self._phase not in _RESIGNABLE:
             raise IllegalActionError(f"side {side} cannot resign: {self._not_now()}")
-        if not _is_int(value) or value not in (1, 2, 3):
+        if not is_whole(value) or value not in (1, 2, 3):
             raise IllegalActionError(
                 f"side {side} cannot resign {value!r}: offer 1 (single), 2 (gammon) "
                 "or 3 (backgammon)"
@@ -652,6 +487,34 @@ class Game:
         self._history.append(ResignationRejected(answerer))
         self._resignation = None
         self._phase = self._resumed_phase
+        return self._added_since(before)
+
+    def forfeit(
+        self, side: int, *, on_time: bool = False, points: int | None = None
+    ) -> tuple[Event, ...]:
+        """``side`` leaves, or (``on_time``) its clock ran out: it loses the game (R13).
+
+        It loses ``points``: by default the cube's value, as for a dropped
+        double; a match passes what the winner needs to win the match. Only the
+        side whose turn it is can run out of time.
+        """
+        _check_side(side)
+        if self._phase is Phase.OVER:
+            raise IllegalActionError(f"side {side} cannot forfeit: {self._not_now()}")
+        if on_time and self.turn != side:
+            raise IllegalActionError(
+                f"side {side} cannot run out of time: its clock is not running, {self._not_now()}"
+            )
+        if points is None:
+            points = self._cube_value
+        if not is_whole(points) or points < 1:
+            raise IllegalActionError(f"a forfeit costs 1 point or more, got {points!r}")
+        before = len(self._history)
+        self._history.append(Forfeited(side, on_time, points))
+        reason = EndReason.TIME if on_time else EndReason.FORFEIT
+        self._dice = None
+        self._plays = []
+        self._finish(GameResult(1 - side, points, WinKind.SINGLE, reason), side)
         return self._added_since(before)
 
     # -- replay and ids -----------------------------------------------------
@@ -763,8 +626,7 @@ class Game:
             assert self._resignation is not None
             resigner, value = self._resignation
             return (
-                f"side {1 - resigner} to accept or reject the resignation of "
-                f"{_KIND_NAMES[value]}"
+                f"side {1 - resigner} to accept or reject the resignation of {WinKind(value).words}"
             )
         side = self._side_on_roll()
         if phase is Phase.ROLL:
@@ -773,9 +635,7 @@ class Game:
             extra = ", drop or beaver" if self.can_beaver(1 - side) else " or drop"
             return f"side {1 - side} to take{extra} the double to {2 * self._cube_value}"
         if phase is Phase.BEAVER_OFFERED:
-            return (
-                f"side {side} to take or drop the beaver to {2 * self._cube_value}"
-            )
+            return f"side {side} to take or drop the beaver to {2 * self._cube_value}"
         if phase is Phase.MOVE:
             assert self._dice is not None
             return f"side {side} to play {self._dice[0]}-{self._dice[1]}"
@@ -799,23 +659,23 @@ class Game:
         rules = self._rules
         if self._result is not None:
             return f"the game is over ({self._result})"
-        if rules.crawford:
-            return "there is no doubling in the Crawford game (R12)"
-        if not rules.variant.cube:
-            return f"{rules.variant.name} is played without the doubling cube (R14)"
-        if not rules.cube:
-            return "the doubling cube is not used in this game (R10)"
+        available = rules.cube and rules.variant.cube and rules.max_cube > 1
+        unavailable = cube_unavailable(available=available, crawford=rules.crawford)
+        if unavailable is not None:
+            return unavailable
         if self._phase is not Phase.ROLL:
             if self._phase in (Phase.MOVE, Phase.CHOOSE_DOUBLE) and self._on_roll == side:
-                return "the dice are already rolled (R10)"
+                return "the dice are already rolled"
             return self._not_now()
         if self._on_roll != side:
-            return f"only the side on roll may double, and that is side {self._on_roll} (R10)"
-        if self._cube_owner is not None and self._cube_owner != side:
-            return f"side {self._cube_owner} owns the cube (R10)"
-        if 2 * self._cube_value > rules.max_cube:
-            return f"the cube is already at {self._cube_value}, the maximum (R10)"
-        return None
+            return f"only the side on roll may double, and that is side {self._on_roll}"
+        return cube_refusal(
+            available=available,
+            crawford=rules.crawford,
+            opponent_owns=self._cube_owner not in (None, side),
+            value=self._cube_value,
+            max_cube=rules.max_cube,
+        )
 
     def _beaver_refusal(self, side: int) -> str | None:
         """Why ``side`` may not beaver now, or None if it may (R11)."""
@@ -823,11 +683,11 @@ class Game:
         if self._phase is not Phase.DOUBLE_OFFERED or self.turn != side:
             return self._not_now()
         if not self._rules.beavers:
-            return "beavers are not allowed in this game (R11)"
+            return "beavers are not allowed in this game"
         if 4 * self._cube_value > self._rules.max_cube:
             return (
                 f"a beaver would raise the cube to {4 * self._cube_value}, above the "
-                f"maximum {self._rules.max_cube} (R10)"
+                f"highest the cube may go, {self._rules.max_cube}"
             )
         return None
 
@@ -842,11 +702,7 @@ class Game:
             throws.append(dice)
             if dice[0] != dice[1]:
                 break
-            if (
-                doublings < rules.auto_doubles
-                and rules.cube_in_play
-                and 2 * cube <= rules.max_cube
-            ):
+            if doublings < rules.auto_doubles and rules.cube_in_play and 2 * cube <= rules.max_cube:
                 doublings += 1
                 cube *= 2
         # Nothing changes until every throw is in: a failing dice source leaves the game as it was.
@@ -955,10 +811,12 @@ class Game:
                 self.accept_resignation(side)
             case ResignationRejected(side=side):
                 self.reject_resignation(side)
+            case Forfeited(side=side, on_time=on_time, points=points):
+                self.forfeit(side, on_time=on_time, points=points)
             case _:
                 raise IllegalActionError("this entry follows from the ones before it, not here")
 
 
 def _check_side(side: object) -> None:
-    if not _is_int(side) or side not in (0, 1):
+    if not is_whole(side) or side not in (0, 1):
         raise IllegalActionError(f"a side is 0 or 1, got {side!r}")

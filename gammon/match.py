@@ -25,23 +25,181 @@ from __future__ import annotations
 import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Final
 
+from gammon.actions import Action, Forfeit, OutOfTime
 from gammon.dice import DiceSource, RandomDice
-from gammon.errors import IllegalActionError
-from gammon.game import Event, Game, GameRules
+from gammon.errors import IllegalActionError, InvalidRulesError
+from gammon.events import EndReason, Event
+from gammon.game import Game
 from gammon.ids import MatchIdFields, encode_match_id
+from gammon.rules import (
+    MAX_MATCH_LENGTH,
+    GameRules,
+    check_cube_limit,
+    check_money_options,
+    is_whole,
+)
 from gammon.variants import Variant, find_variant
 
-__all__ = ["Match", "Session"]
+__all__ = ["Match", "SeriesRules", "Session"]
 
-_MAX_MATCH_LENGTH: Final = (1 << 15) - 1
+_FORFEITS: Final = frozenset({EndReason.FORFEIT, EndReason.TIME})
+
+
+@dataclass(frozen=True, init=False, repr=False)
+class SeriesRules:
+    """What the players agree on before they sit down: a match to ``length`` or money.
+
+    ``length`` 0 is a money session (R11), with the Jacoby rule, beavers,
+    automatic doubles, table ``stakes`` (each side's bankroll) and a fixed
+    number of games (``max_games``) as options; otherwise a match to that many
+    points (R12) with the Crawford rule on unless ``crawford=False``. ``cube``
+    off (or a variant without one, R14) plays without the doubling cube.
+    :meth:`new_series` builds the :class:`Match` or :class:`Session`.
+
+    >>> SeriesRules(length=5)
+    SeriesRules(length=5)
+    >>> SeriesRules(beavers=True, stakes=10).new_series().bankrolls
+    (10, 10)
+    >>> SeriesRules(length=3, jacoby=True)
+    Traceback (most recent call last):
+    ...
+    gammon.errors.InvalidRulesError: the Jacoby rule is for money play only, not a 3-point match
+    """
+
+    length: int
+    variant: Variant
+    cube: bool
+    max_cube: int
+    crawford: bool
+    gammons: bool
+    jacoby: bool
+    beavers: bool
+    auto_doubles: int
+    stakes: tuple[int, int] | None
+    max_games: int | None
+
+    def __init__(
+        self,
+        *,
+        length: int = 0,
+        variant: str | Variant = "standard",
+        cube: bool = True,
+        max_cube: int = 64,
+        crawford: bool = True,
+        gammons: bool = True,
+        jacoby: bool = False,
+        beavers: bool = False,
+        auto_doubles: int = 0,
+        stakes: int | tuple[int, int] | None = None,
+        max_games: int | None = None,
+    ) -> None:
+        if not is_whole(length) or not 0 <= length <= MAX_MATCH_LENGTH:
+            raise InvalidRulesError(
+                "length",
+                f"a match is played to 1 to {MAX_MATCH_LENGTH} points (0 for money play), "
+                f"got {length!r}",
+            )
+        check_cube_limit(max_cube)
+        check_money_options(length, jacoby, beavers, auto_doubles)
+        if length and stakes is not None:
+            raise InvalidRulesError(
+                "stakes", f"table stakes are for money play only, not a {length}-point match"
+            )
+        if length and max_games is not None:
+            raise InvalidRulesError(
+                "max_games",
+                f"a fixed number of games is for money play only, not a {length}-point match",
+            )
+        if max_games is not None and (not is_whole(max_games) or max_games < 1):
+            raise InvalidRulesError(
+                "max_games",
+                f"a session of a fixed number of games needs at least 1, got {max_games!r}",
+            )
+        for name, value in (
+            ("length", length),
+            ("variant", find_variant(variant)),
+            ("cube", bool(cube)),
+            ("max_cube", max_cube),
+            ("crawford", bool(crawford) and length > 0),
+            ("gammons", bool(gammons)),
+            ("jacoby", bool(jacoby)),
+            ("beavers", bool(beavers)),
+            ("auto_doubles", auto_doubles),
+            ("stakes", _check_stakes(stakes)),
+            ("max_games", max_games),
+        ):
+            object.__setattr__(self, name, value)
+
+    @property
+    def is_match(self) -> bool:
+        return self.length > 0
+
+    def game_rules(self, *, crawford_game: bool = False) -> GameRules:
+        """The rules of one game of the series (``crawford_game``: the Crawford game, R12)."""
+        return GameRules(
+            self.variant,
+            cube=self.cube,
+            max_cube=self.max_cube,
+            jacoby=self.jacoby,
+            beavers=self.beavers,
+            auto_doubles=self.auto_doubles,
+            gammons=self.gammons,
+            crawford=crawford_game,
+            match_length=self.length,
+        )
+
+    def new_series(
+        self, dice: DiceSource | None = None, histories: Iterable[Sequence[Event]] = ()
+    ) -> Match | Session:
+        """The match or money session these rules describe; ``histories`` replays games played."""
+        if self.is_match:
+            return Match(
+                self.length,
+                variant=self.variant,
+                crawford=self.crawford,
+                cube=self.cube,
+                max_cube=self.max_cube,
+                gammons=self.gammons,
+                dice=dice,
+                histories=histories,
+            )
+        return Session(
+            variant=self.variant,
+            cube=self.cube,
+            max_cube=self.max_cube,
+            jacoby=self.jacoby,
+            beavers=self.beavers,
+            auto_doubles=self.auto_doubles,
+            gammons=self.gammons,
+            stakes=self.stakes,
+            max_games=self.max_games,
+            dice=dice,
+            histories=histories,
+        )
+
+    def __repr__(self) -> str:
+        """Only what differs from the defaults: ``SeriesRules(length=7, variant='nackgammon')``."""
+        parts = []
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            default = getattr(_MONEY if not self.length else _MATCH, field.name)
+            if field.name == "variant":
+                value, default = value.name, default.name
+            if field.name == "length" or value != default:
+                parts.append(f"{field.name}={value!r}")
+        return f"SeriesRules({', '.join(parts)})"
 
 
 class _Series(ABC):
-    """What a match and a session share: the games, the dice, starting the next game, the ID."""
+    """What a match and a session share: the games, the dice, the actions, the next game, the ID."""
 
-    def __init__(self, dice: DiceSource | None, histories: Iterable[Sequence[Event]]) -> None:
+    def __init__(
+        self, rules: SeriesRules, dice: DiceSource | None, histories: Iterable[Sequence[Event]]
+    ) -> None:
+        self._rules = rules
         self._dice: DiceSource = dice if dice is not None else RandomDice()
         self._games: list[Game] = []
         for index, history in enumerate(histories):
@@ -56,6 +214,11 @@ class _Series(ABC):
             self._games.append(Game.replay(self._next_rules(), history, dice=self._dice))
         if not self._games:
             self._games.append(Game(self._next_rules(), dice=self._dice))
+
+    @property
+    def rules(self) -> SeriesRules:
+        """The settings the series is played under."""
+        return self._rules
 
     @property
     def games(self) -> tuple[Game, ...]:
@@ -86,14 +249,53 @@ class _Series(ABC):
     def winner(self) -> int | None:
         """The side that won, once it is over; None before then or on a tie."""
 
+    @property
+    def forfeited(self) -> bool:
+        """Whether the series ended because a side left or ran out of time (R13)."""
+        result = self._games[-1].result if self._games else None
+        return result is not None and result.reason in _FORFEITS
+
+    def legal_actions(self, side: int) -> list[Action]:
+        """What ``side`` may do now in the current game; nothing once the series is over.
+
+        Between games (the last one over, :meth:`new_game` not called yet) a side
+        may only forfeit, which starts the next game and loses it.
+        """
+        if self.is_over:
+            return []
+        if self.game.is_over:
+            return [Forfeit(side)]
+        return self.game.legal_actions(side)
+
+    def apply(self, action: Action) -> tuple[Event, ...]:
+        """Carry out ``action`` in the current game (:meth:`Game.apply`).
+
+        A forfeit or a loss on time costs what the series says (:meth:`_forfeit_points`)
+        and ends the series. Once a game is over, :meth:`new_game` starts the next.
+        """
+        if self.is_over:
+            raise IllegalActionError(f"side {action.side} cannot act: {self._over_message()}")
+        if isinstance(action, Forfeit | OutOfTime):
+            if self.game.is_over and isinstance(action, Forfeit):
+                self.new_game()
+            game = self.game
+            if game.is_over:  # OutOfTime between games: nobody's clock runs
+                raise IllegalActionError(
+                    f"side {action.side} cannot run out of time: no game is being played"
+                )
+            return game.forfeit(
+                action.side,
+                on_time=isinstance(action, OutOfTime),
+                points=self._forfeit_points(1 - action.side),
+            )
+        return self.game.apply(action)
+
     def new_game(self) -> Game:
         """Start the next game once the current one is over; returns it."""
         if self.is_over:
             raise IllegalActionError(f"no new game: {self._over_message()}")
         if not self.game.is_over:
-            raise IllegalActionError(
-                f"no new game: game {len(self._games)} is still being played"
-            )
+            raise IllegalActionError(f"no new game: game {len(self._games)} is still being played")
         game = Game(self._next_rules(), dice=self._dice)
         self._games.append(game)
         return game
@@ -102,8 +304,10 @@ class _Series(ABC):
         """GNU Backgammon's Match ID fields for the current state."""
         fields = self.game.match_id_fields(self._tally(self._games[:-1]))
         if self.game.is_over:
-            # The score after the game as this series counts it (table stakes may cap it).
-            fields = dataclasses.replace(fields, score=self.score)
+            # The score after the game as this series counts it (table stakes may cap it),
+            # and, as GNU Backgammon writes it, the Crawford flag of the game to come.
+            crawford = fields.crawford if self.is_over else self._next_rules().crawford
+            fields = dataclasses.replace(fields, score=self.score, crawford=crawford)
         return fields
 
     @property
@@ -111,9 +315,16 @@ class _Series(ABC):
         """GNU Backgammon's Match ID of the current state, byte for byte."""
         return encode_match_id(self.match_id_fields())
 
-    @abstractmethod
     def _next_rules(self) -> GameRules:
         """The rules of the game to start next, given the games so far."""
+        return self._rules.game_rules(crawford_game=self._next_is_crawford())
+
+    def _next_is_crawford(self) -> bool:
+        return False
+
+    @abstractmethod
+    def _forfeit_points(self, winner: int) -> int:
+        """What the current game is worth to ``winner`` when the other side forfeits."""
 
     @abstractmethod
     def _tally(self, games: Sequence[Game]) -> tuple[int, int]:
@@ -127,7 +338,8 @@ class Match(_Series):
     """A match to ``length`` points (R12): Crawford rule on by default, no Jacoby, no beavers.
 
     ``histories`` replays games already played (as from :attr:`histories`) and
-    the match goes on from there.
+    the match goes on from there. A side that forfeits or runs out of time loses
+    the match: the winner is given the points it still needed (R13).
     """
 
     def __init__(
@@ -142,60 +354,51 @@ class Match(_Series):
         dice: DiceSource | None = None,
         histories: Iterable[Sequence[Event]] = (),
     ) -> None:
-        if (
-            not isinstance(length, int)
-            or isinstance(length, bool)
-            or not 1 <= length <= _MAX_MATCH_LENGTH
-        ):
-            raise IllegalActionError(
-                f"a match is played to 1-{_MAX_MATCH_LENGTH} points, got {length!r} (R12)"
+        if not is_whole(length) or not 1 <= length <= MAX_MATCH_LENGTH:
+            raise InvalidRulesError(
+                "length", f"a match is played to 1 to {MAX_MATCH_LENGTH} points, got {length!r}"
             )
-        self._length = length
-        self._crawford = bool(crawford)
-        self._variant = find_variant(variant)
-        self._cube = cube
-        self._max_cube = max_cube
-        self._gammons = gammons
-        super().__init__(dice, histories)
+        rules = SeriesRules(
+            length=length,
+            variant=variant,
+            crawford=crawford,
+            cube=cube,
+            max_cube=max_cube,
+            gammons=gammons,
+        )
+        super().__init__(rules, dice, histories)
 
     @property
     def length(self) -> int:
-        return self._length
+        return self._rules.length
 
     @property
     def crawford(self) -> bool:
         """Whether the Crawford rule is in force for this match (R12)."""
-        return self._crawford
+        return self._rules.crawford
 
     @property
     def is_over(self) -> bool:
-        return max(self.score) >= self._length
+        return max(self.score) >= self.length
 
     @property
     def winner(self) -> int | None:
         score = self.score
         for side in (0, 1):
-            if score[side] >= self._length:
+            if score[side] >= self.length:
                 return side
         return None
 
-    def _next_rules(self) -> GameRules:
-        return GameRules(
-            self._variant,
-            cube=self._cube,
-            max_cube=self._max_cube,
-            gammons=self._gammons,
-            crawford=self._next_is_crawford(),
-            match_length=self._length,
-        )
-
     def _next_is_crawford(self) -> bool:
         """R12: the game after a side first reaches N-1 points, and only that one."""
-        if not self._crawford or self._length < 2:
+        if not self.crawford or self.length < 2:
             return False
         if any(game.rules.crawford for game in self._games):
             return False
-        return self._length - 1 in self.score
+        return self.length - 1 in self.score
+
+    def _forfeit_points(self, winner: int) -> int:
+        return self.length - self._tally(self._games[:-1])[winner]
 
     def _tally(self, games: Sequence[Game]) -> tuple[int, int]:
         score = [0, 0]
@@ -207,13 +410,13 @@ class Match(_Series):
     def _over_message(self) -> str:
         score = self.score
         return (
-            f"the {self._length}-point match is over: side {self.winner} won "
+            f"the {self.length}-point match is over: side {self.winner} won "
             f"{max(score)}-{min(score)}"
         )
 
     def __repr__(self) -> str:
         return (
-            f"<Match to {self._length} score={self.score} games={len(self._games)} "
+            f"<Match to {self.length} score={self.score} games={len(self._games)} "
             f"over={self.is_over}>"
         )
 
@@ -225,7 +428,9 @@ class Session(_Series):
     to ``auto_doubles`` times (R3), table ``stakes`` (each side's bankroll, one
     number for both or a pair: no game costs the loser more than they have left,
     and the session ends when a side is broke), and ``max_games`` (the session
-    ends after that many games; the side with more points wins).
+    ends after that many games; the side with more points wins). A side that
+    forfeits or runs out of time loses the game at the cube's value, and the
+    session ends (R13).
 
     >>> session = Session(stakes=10, max_games=3)
     >>> session.bankrolls, session.net, session.is_over
@@ -247,38 +452,27 @@ class Session(_Series):
         dice: DiceSource | None = None,
         histories: Iterable[Sequence[Event]] = (),
     ) -> None:
-        self._rules = GameRules(
-            variant,
+        rules = SeriesRules(
+            variant=variant,
             cube=cube,
             max_cube=max_cube,
             jacoby=jacoby,
             beavers=beavers,
             auto_doubles=auto_doubles,
             gammons=gammons,
+            stakes=stakes,
+            max_games=max_games,
         )
-        self._stakes = _check_stakes(stakes)
-        if max_games is not None and (
-            not isinstance(max_games, int) or isinstance(max_games, bool) or max_games < 1
-        ):
-            raise IllegalActionError(
-                f"a session of a fixed number of games needs at least 1, got {max_games!r} (R11)"
-            )
-        self._max_games = max_games
-        super().__init__(dice, histories)
-
-    @property
-    def rules(self) -> GameRules:
-        """The rules every game of the session is played under."""
-        return self._rules
+        super().__init__(rules, dice, histories)
 
     @property
     def stakes(self) -> tuple[int, int] | None:
         """What each side brought to the table (R11); None without table stakes."""
-        return self._stakes
+        return self._rules.stakes
 
     @property
     def max_games(self) -> int | None:
-        return self._max_games
+        return self._rules.max_games
 
     @property
     def payouts(self) -> tuple[int, ...]:
@@ -294,15 +488,18 @@ class Session(_Series):
     @property
     def bankrolls(self) -> tuple[int, int] | None:
         """What each side has left under table stakes; None without them."""
-        if self._stakes is None:
+        stakes = self.stakes
+        if stakes is None:
             return None
         score = self.score
-        return self._stakes[0] + score[0] - score[1], self._stakes[1] + score[1] - score[0]
+        return stakes[0] + score[0] - score[1], stakes[1] + score[1] - score[0]
 
     @property
     def is_over(self) -> bool:
+        if self.forfeited:
+            return True
         finished = sum(1 for game in self._games if game.is_over)
-        if self._max_games is not None and finished >= self._max_games:
+        if self.max_games is not None and finished >= self.max_games:
             return True
         bankrolls = self.bankrolls
         return bankrolls is not None and min(bankrolls) == 0
@@ -313,12 +510,12 @@ class Session(_Series):
             return None
         return 0 if self.net > 0 else 1
 
-    def _next_rules(self) -> GameRules:
-        return self._rules
+    def _forfeit_points(self, winner: int) -> int:
+        return self.game.cube_value
 
     def _settle(self, games: Sequence[Game]) -> list[tuple[int, int]]:
         """(winner, points paid) of each finished game, capped by what the loser has left."""
-        left = list(self._stakes) if self._stakes is not None else None
+        left = list(self.stakes) if self.stakes is not None else None
         paid: list[tuple[int, int]] = []
         for game in games:
             result = game.result
@@ -340,10 +537,16 @@ class Session(_Series):
 
     def _over_message(self) -> str:
         bankrolls = self.bankrolls
-        if bankrolls is not None and min(bankrolls) == 0:
+        if self.forfeited:
+            result = self.game.result
+            assert result is not None
+            why = f"side {result.loser} " + (
+                "ran out of time" if result.reason is EndReason.TIME else "left"
+            )
+        elif bankrolls is not None and min(bankrolls) == 0:
             why = f"side {bankrolls.index(0)} has lost their stake"
         else:
-            why = f"all {self._max_games} games have been played"
+            why = f"all {self.max_games} games have been played"
         return f"the session is over: {why} (net {self.net:+d} for side 0)"
 
     def __repr__(self) -> str:
@@ -357,10 +560,13 @@ def _check_stakes(stakes: int | tuple[int, int] | None) -> tuple[int, int] | Non
     if stakes is None:
         return None
     pair = (stakes, stakes) if isinstance(stakes, int) else tuple(stakes)
-    if len(pair) != 2 or not all(
-        isinstance(s, int) and not isinstance(s, bool) and s > 0 for s in pair
-    ):
-        raise IllegalActionError(
-            f"table stakes are a positive whole number, or one for each side, got {stakes!r} (R11)"
+    if len(pair) != 2 or not all(is_whole(s) and s > 0 for s in pair):
+        raise InvalidRulesError(
+            "stakes",
+            f"table stakes are a positive whole number, or one for each side, got {stakes!r}",
         )
     return pair[0], pair[1]
+
+
+_MONEY: Final = SeriesRules()
+_MATCH: Final = SeriesRules(length=1)

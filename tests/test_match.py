@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 from test_game import random_step, refused, snapshot
 
 from gammon.dice import RandomDice
-from gammon.errors import IllegalActionError
+from gammon.errors import IllegalActionError, InvalidRulesError
 from gammon.game import Doubled, EndReason, Game, GameRules, Phase
 from gammon.ids import GameState, decode_match_id
-from gammon.match import Match, Session
+from gammon.match import Match, SeriesRules, Session
 
 
 def win(game: Game, winner: int, value: int = 1) -> None:
@@ -117,7 +117,7 @@ def test_match_rules_have_no_jacoby_or_beavers() -> None:
 
 @pytest.mark.parametrize("length", [0, -3, True, 2.0, 40000])
 def test_bad_match_length(length: object) -> None:
-    with pytest.raises(IllegalActionError, match="a match is played to"):
+    with pytest.raises(InvalidRulesError, match="a match is played to"):
         Match(length)  # type: ignore[arg-type]
 
 
@@ -260,7 +260,10 @@ def test_session_options_reach_every_game() -> None:
     expected = GameRules(
         "hypergammon", jacoby=True, beavers=True, auto_doubles=3, max_cube=16, gammons=False
     )
-    assert session.rules == expected and session.game.rules == expected
+    assert session.rules == SeriesRules(
+        variant="hypergammon", jacoby=True, beavers=True, auto_doubles=3, max_cube=16, gammons=False
+    )
+    assert session.rules.game_rules() == expected and session.game.rules == expected
     win(session.game, 0)
     assert session.new_game().rules == expected
     assert session.bankrolls is None and not session.is_over and session.winner is None
@@ -278,7 +281,7 @@ def test_session_options_reach_every_game() -> None:
     ],
 )
 def test_bad_session_options(options: dict[str, object], message: str) -> None:
-    with pytest.raises(IllegalActionError, match=message):
+    with pytest.raises(InvalidRulesError, match=message):
         Session(**options)  # type: ignore[arg-type]
 
 
