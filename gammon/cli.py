@@ -36,7 +36,7 @@ from typing import Any, NoReturn, TextIO
 
 from gammon.diagram import draw
 from gammon.dice import RandomDice
-from gammon.engine.bot import SKILL_LEVELS, Bot, cube_state
+from gammon.engine.bot import SKILL_LEVELS, Bot
 from gammon.engine.cube import CubeOwner, CubeState, double_refusal
 from gammon.engine.evaluator import evaluate
 from gammon.engine.hint import cube_hint, play_hints
@@ -512,7 +512,7 @@ class _Terminal:
                 if isinstance(bot, RandomOpponent):
                     self.carry_out(side, bot.command(game))
                 else:
-                    for event in bot.act(game, side, series.score):
+                    for event in series.apply(bot.decide(game, side, series.score)):
                         self.say(self.describe(event))
                 continue
             if self._shown != (len(series.games), len(game.history)):
@@ -647,7 +647,7 @@ def _hint_text(game: Game, side: int, score: tuple[int, int]) -> str:
         assert game.dice is not None
         return _format_play_hints(game.position, game.dice, 0, 5)
     if game.phase is Phase.ROLL and game.on_roll == side:
-        state = cube_state(game, side, score)
+        state = CubeState.of_game(game, side, score)
         return _format_cube_hint(game.position, state, 0)
     return "Hints are for the side to roll or to play."
 

@@ -313,14 +313,14 @@ def _series_rules(series: Match | Session) -> _Rules:
             cube_limit=rules.max_cube if rules.cube else 1,
             gammons=rules.gammons,
         )
-    rules = series.rules
+    money = series.rules
     return _Rules(
-        variant=rules.variant,
-        cube_limit=rules.max_cube if rules.cube else 1,
-        gammons=rules.gammons,
-        jacoby=rules.jacoby,
-        beavers=rules.beavers,
-        auto_doubles=rules.auto_doubles,
+        variant=money.variant,
+        cube_limit=money.max_cube if money.cube else 1,
+        gammons=money.gammons,
+        jacoby=money.jacoby,
+        beavers=money.beavers,
+        auto_doubles=money.auto_doubles,
         stakes=series.stakes,
         max_games=series.max_games,
     )

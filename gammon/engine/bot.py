@@ -4,16 +4,17 @@
 >>> str(Bot().choose_play(Position.initial(), (3, 1)))
 '8/5 6/5'
 
-:meth:`Bot.act` plays a whole game on the rules library's state machine
-(:class:`gammon.game.Game`): it rolls or doubles, takes, drops or beavers,
-plays, answers resignations and offers its own when the game is lost for sure.
+:meth:`Bot.decide` chooses an action (:mod:`gammon.actions`) for a game of
+the rules library (:class:`gammon.game.Game`): it rolls or doubles, takes,
+drops or beavers, plays, answers resignations and offers its own when the game
+is lost for sure. The caller applies it, so the bot never needs a game of its own.
 
->>> from gammon.game import Game, GameRules
+>>> from gammon.game import Game
 >>> from gammon.dice import RandomDice
->>> game, bots = Game(GameRules(), dice=RandomDice(4)), (Bot(seed=1), Bot(seed=2))
+>>> game, bots = Game(dice=RandomDice(4)), (Bot(seed=1), Bot(seed=2))
 >>> while not game.is_over:
 ...     side = game.turn if game.turn is not None else 0
-...     _ = bots[side].act(game, side)
+...     _ = game.apply(bots[side].decide(game, side))
 >>> game.result.points >= 1
 True
 
@@ -29,6 +30,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gammon.actions import (
+    AcceptResignation,
+    Action,
+    Beaver,
+    ChooseDouble,
+    Double,
+    Drop,
+    PlayDice,
+    RejectResignation,
+    Resign,
+    Roll,
+    Take,
+)
 from gammon.engine.cube import (
     CubeOwner,
     CubeState,
@@ -38,13 +52,13 @@ from gammon.engine.cube import (
     cubeful_equity,
 )
 from gammon.engine.evaluator import Evaluation, Evaluator, default_evaluator
-from gammon.engine.met import MatchScore
 from gammon.engine.network import invert
-from gammon.game import Event, Game, Phase
+from gammon.events import ResignationRejected, Resigned
+from gammon.game import Game, Phase
 from gammon.play import Play
 from gammon.position import Dice, Position
 
-__all__ = ["SKILL_LEVELS", "Bot", "SkillLevel", "cube_state"]
+__all__ = ["SKILL_LEVELS", "Bot", "SkillLevel"]
 
 # Offer to resign only when the search leaves no doubt at all; look for it only
 # when the quick evaluation already says the game is nearly hopeless.
@@ -107,20 +121,22 @@ class Bot:
 
     # -- playing a game -----------------------------------------------------
 
-    def act(self, game: Game, side: int, score: tuple[int, int] = (0, 0)) -> tuple[Event, ...]:
-        """Take ``side``'s next action in ``game`` and return the events it caused.
+    def decide(self, game: Game, side: int, score: tuple[int, int] = (0, 0)) -> Action:
+        """The action ``side`` takes now in ``game``, which stays untouched.
 
         ``score`` is the match score before this game (side 0 first), which the
-        cube decisions of match play need (R12); money games ignore it.
+        cube decisions of match play need (R12); money games ignore it. The bot
+        offers to resign only when the loss is certain, and not again right
+        after its offer was rejected.
         """
         phase = game.phase
         if phase is Phase.OPENING:
-            return game.roll(side)
+            return Roll(side)
         if phase is Phase.MOVE:
             assert game.dice is not None
-            return game.play(side, self.choose_play(game.position, game.dice))
+            return PlayDice(side, self.choose_play(game.position, game.dice))
         if phase is Phase.CHOOSE_DOUBLE:
-            return game.choose_double(side, self._best_double(game.position))
+            return ChooseDouble(side, self._best_double(game.position))
         if phase is Phase.RESIGNATION_OFFERED:
             return self._answer_resignation(game, side)
         if phase is Phase.DOUBLE_OFFERED:
@@ -129,22 +145,17 @@ class Bot:
             return self._answer_beaver(game, side)
         # Phase.ROLL: resign a lost game, double, or roll.
         evaluation = self.evaluator.evaluate(game.position, self.ply)
-        resign = 0
-        if evaluation.win < _HOPELESS:
+        if evaluation.win < _HOPELESS and not _just_refused(game, side):
             # Confirm one roll deeper, where a finish the opponent cannot miss is exact.
             resign = _certain_loss(self.evaluator.evaluate(game.position, max(1, self.ply)))
-        marker = (id(game), len(game.history))
-        if resign and self._offered != marker:
-            self._offered = marker
-            return game.resign(side, resign)
+            if resign:
+                return Resign(side, resign)
         if game.can_double(side):
-            state = cube_state(game, side, score)
+            state = CubeState.of_game(game, side, score)
             decision = cube_decision(evaluation, state, cube_efficiency(game.position))
             if decision.doubles:
-                return game.double(side)
-        return game.roll(side)
-
-    _offered: tuple[int, int] | None = None
+                return Double(side)
+        return Roll(side)
 
     def _best_double(self, position: Position) -> int:
         """Acey-deucey (R14): the double whose best play leaves the most equity."""
@@ -155,18 +166,18 @@ class Bot:
                 best, best_equity = number, ranked[0][1].equity
         return best
 
-    def _answer_double(self, game: Game, side: int, score: tuple[int, int]) -> tuple[Event, ...]:
+    def _answer_double(self, game: Game, side: int, score: tuple[int, int]) -> Action:
         doubler = 1 - side
         evaluation = self.evaluator.evaluate(game.position_for(doubler), self.ply)
-        state = cube_state(game, doubler, score)  # the cube moves only once taken
+        state = CubeState.of_game(game, doubler, score)  # the cube moves only once taken
         decision = cube_decision(evaluation, state, cube_efficiency(game.position_for(doubler)))
         if decision.taker is TakerVerdict.PASS:
-            return game.drop(side)
+            return Drop(side)
         if decision.taker is TakerVerdict.BEAVER and game.can_beaver(side):
-            return game.beaver(side)
-        return game.take(side)
+            return Beaver(side)
+        return Take(side)
 
-    def _answer_beaver(self, game: Game, side: int) -> tuple[Event, ...]:
+    def _answer_beaver(self, game: Game, side: int) -> Action:
         """The original doubler keeps playing for the beavered cube if that beats paying."""
         evaluation = self.evaluator.evaluate(game.position_for(side), self.ply)
         rules = game.rules
@@ -181,11 +192,9 @@ class Bot:
         # Accepting plays on for twice the cube now showing; refusing loses what it
         # shows (R11): accept when the per-unit equity is above -1/2.
         playing_on = cubeful_equity(evaluation, state, cube_efficiency(game.position_for(side)))
-        if playing_on >= -0.5:
-            return game.take(side)
-        return game.drop(side)
+        return Take(side) if playing_on >= -0.5 else Drop(side)
 
-    def _answer_resignation(self, game: Game, side: int) -> tuple[Event, ...]:
+    def _answer_resignation(self, game: Game, side: int) -> Action:
         """Accept when the offer gives at least what playing on is expected to."""
         assert game.resignation is not None
         _resigner, value = game.resignation
@@ -198,36 +207,18 @@ class Bot:
         )
         expected = _expected_points(mine, game.rules.gammons)
         if value >= expected - 1e-9:
-            return game.accept_resignation(side)
-        return game.reject_resignation(side)
+            return AcceptResignation(side)
+        return RejectResignation(side)
 
 
-def cube_state(game: Game, side: int, score: tuple[int, int] = (0, 0)) -> CubeState:
-    """The cube and score of ``game`` seen from ``side`` (R10-R12)."""
-    owner = game.cube_owner
-    relative = (
-        CubeOwner.CENTRED
-        if owner is None
-        else CubeOwner.ME
-        if owner == side
-        else CubeOwner.OPPONENT
-    )
-    return CubeState.from_rules(
-        game.rules, value=game.cube_value, owner=relative, score=_match_score(game, side, score)
-    )
-
-
-def _match_score(game: Game, side: int, score: tuple[int, int]) -> MatchScore | None:
-    length = game.rules.match_length
-    if not length:
-        return None
-    away_me, away_opp = length - score[side], length - score[1 - side]
-    crawford = game.rules.crawford
-    return MatchScore(
-        away_me,
-        away_opp,
-        crawford=crawford,
-        post_crawford=not crawford and 1 in (away_me, away_opp),
+def _just_refused(game: Game, side: int) -> bool:
+    """Whether ``side``'s offer to resign was rejected just now (it offers once a turn)."""
+    history = game.history
+    return (
+        len(history) >= 2
+        and isinstance(history[-1], ResignationRejected)
+        and isinstance(history[-2], Resigned)
+        and history[-2].side == side
     )
 
 

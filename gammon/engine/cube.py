@@ -43,10 +43,12 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from gammon.engine.met import InvalidCubeStateError, MatchScore
 from gammon.errors import IllegalActionError
+from gammon.rules import cube_refusal
 
 if TYPE_CHECKING:
-    from gammon.game import GameRules
+    from gammon.game import Game
     from gammon.position import Position
+    from gammon.rules import GameRules
 
 __all__ = [
     "CONTACT_EFFICIENCY",
@@ -154,24 +156,24 @@ beavers=False, max_cube=64, available=True, gammons=True)
                 or number & (number - 1)
             ):
                 raise InvalidCubeStateError(
-                    f"the {name} must be a power of two (1, 2, 4...), got {number!r} (R10)"
+                    f"the {name} must be a power of two (1, 2, 4...), got {number!r}"
                 )
         if self.value > self.max_cube:
             raise InvalidCubeStateError(
-                f"the cube shows {self.value}, above the maximum {self.max_cube} (R10)"
+                f"the cube shows {self.value}, above the maximum {self.max_cube}"
             )
         if not isinstance(self.owner, CubeOwner):
             raise InvalidCubeStateError(f"the cube owner must be a CubeOwner, not {self.owner!r}")
         if self.score is None:
             return
         if self.jacoby or self.beavers:
-            raise InvalidCubeStateError("Jacoby and beavers are for money play only (R12)")
+            raise InvalidCubeStateError("Jacoby and beavers are for money play only")
         if self.owner is CubeOwner.CENTRED and self.value != 1:
             raise InvalidCubeStateError(
-                f"a centred cube in match play shows 1, not {self.value} (R10, R12)"
+                f"a centred cube in match play shows 1, not {self.value}"
             )
         if self.score.crawford and (self.value != 1 or self.owner is not CubeOwner.CENTRED):
-            raise InvalidCubeStateError("the cube is never turned in the Crawford game (R12)")
+            raise InvalidCubeStateError("the cube is never turned in the Crawford game")
 
     @property
     def is_money(self) -> bool:
@@ -201,7 +203,7 @@ beavers=False, max_cube=64, available=True, gammons=True)
     ) -> CubeState:
         """The state a game's rules imply; a match game needs its ``score``.
 
-        >>> from gammon.game import GameRules
+        >>> from gammon.rules import GameRules
         >>> CubeState.from_rules(GameRules("tavla")).available
         False
         """
@@ -226,24 +228,51 @@ beavers=False, max_cube=64, available=True, gammons=True)
             gammons=rules.gammons,
         )
 
+    @classmethod
+    def of_game(cls, game: Game, side: int, score: tuple[int, int] = (0, 0)) -> CubeState:
+        """The cube and match score of ``game`` seen from ``side``; ``score`` is before the game.
+
+        >>> from gammon.game import Game
+        >>> CubeState.of_game(Game(), 0).owner
+        <CubeOwner.CENTRED: 'centred'>
+        """
+        owner = game.cube_owner
+        relative = (
+            CubeOwner.CENTRED
+            if owner is None
+            else CubeOwner.ME
+            if owner == side
+            else CubeOwner.OPPONENT
+        )
+        rules = game.rules
+        match_score = None
+        if rules.match_length:
+            away_me = rules.match_length - score[side]
+            away_opponent = rules.match_length - score[1 - side]
+            match_score = MatchScore(
+                away_me,
+                away_opponent,
+                crawford=rules.crawford,
+                post_crawford=not rules.crawford and 1 in (away_me, away_opponent),
+            )
+        return cls.from_rules(rules, value=game.cube_value, owner=relative, score=match_score)
+
 
 def double_refusal(state: CubeState) -> str | None:
     """Why the player on roll may not double in ``state``, or None if they may.
 
     >>> double_refusal(CubeState(owner=CubeOwner.OPPONENT))
-    'the opponent owns the cube (R10)'
+    'the opponent owns the cube'
     >>> double_refusal(CubeState(score=MatchScore(1, 4, crawford=True)))
-    'there is no doubling in the Crawford game (R12)'
+    'there is no doubling in the Crawford game'
     """
-    if not state.available:
-        return "the doubling cube is not used in this game (R10, R14)"
-    if state.score is not None and state.score.crawford:
-        return "there is no doubling in the Crawford game (R12)"
-    if state.owner is CubeOwner.OPPONENT:
-        return "the opponent owns the cube (R10)"
-    if 2 * state.value > state.max_cube:
-        return f"the cube is already at {state.value}, the maximum (R10)"
-    return None
+    return cube_refusal(
+        available=state.available,
+        crawford=state.score is not None and state.score.crawford,
+        opponent_owns=state.owner is CubeOwner.OPPONENT,
+        value=state.value,
+        max_cube=state.max_cube,
+    )
 
 
 def may_double(state: CubeState) -> bool:

@@ -321,12 +321,12 @@ class MatchScore:
                 )
         if self.crawford and self.post_crawford:
             raise InvalidCubeStateError(
-                "a game cannot be both the Crawford game and after it (R12)"
+                "a game cannot be both the Crawford game and after it"
             )
         if self.crawford and (self.away_me == 1) == (self.away_opp == 1):
             raise InvalidCubeStateError(
                 "the Crawford game needs exactly one side 1-away, not "
-                f"{self.away_me}-away against {self.away_opp}-away (R12)"
+                f"{self.away_me}-away against {self.away_opp}-away"
             )
 
     @property

@@ -16,7 +16,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Coroutine, Iterable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
@@ -24,24 +24,8 @@ from typing import Any, Final, Protocol
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from gammon.dice import DiceSource
-from gammon.game import (
-    Beavered,
-    DoubleChosen,
-    Doubled,
-    Dropped,
-    Event,
-    Game,
-    GameRules,
-    Moved,
-    OpeningRolled,
-    Passed,
-    ResignationAccepted,
-    ResignationRejected,
-    Resigned,
-    Rolled,
-    Took,
-)
+from gammon.actions import action_arguments
+from gammon.game import Game
 from gammon.position import Dice, Position
 from gammon.server import chat
 from gammon.server.auth import Accounts, UserInfo
@@ -61,7 +45,7 @@ from gammon.server.protocol import (
 from gammon.server.store import Store, load_table, load_unfinished, write_applied
 from gammon.server.table import Applied, Seat, Table, TableSettings
 
-__all__ = ["Connection", "Hub", "LiveTable", "Socket", "action_from_events"]
+__all__ = ["Connection", "Hub", "LiveTable", "Socket"]
 
 log = logging.getLogger("gammon.server")
 
@@ -162,44 +146,6 @@ class LiveTable:
 # -- the bot -----------------------------------------------------------------------------
 
 
-class _PretendDice:
-    """Dice for the bot's copy of a game: its own rolls never count (the live game rolls)."""
-
-    def roll(self) -> Dice:
-        return (2, 1)
-
-
-def action_from_events(events: Iterable[Event]) -> dict[str, Any]:
-    """The protocol action that caused ``events`` (what the bot did on its copy of the game).
-
-    >>> action_from_events([Moved(0, (3, 1), "8/5 6/5", ())])
-    {'type': 'play', 'play': '8/5 6/5'}
-    """
-    first = next(iter(events))
-    match first:
-        case OpeningRolled() | Rolled() | Passed():
-            return {"type": "roll"}
-        case Moved(play=play):
-            return {"type": "play", "play": play}
-        case Doubled():
-            return {"type": "double"}
-        case Beavered():
-            return {"type": "beaver"}
-        case Took():
-            return {"type": "take"}
-        case Dropped():
-            return {"type": "drop"}
-        case Resigned(value=value):
-            return {"type": "resign", "value": value}
-        case ResignationAccepted():
-            return {"type": "accept_resignation"}
-        case ResignationRejected():
-            return {"type": "reject_resignation"}
-        case DoubleChosen(number=number):
-            return {"type": "choose_double", "number": number}
-    raise ValueError(f"no action gives {first!r}")
-
-
 class _Engine:
     """The bots and hints, in one thread of their own (the engine keeps caches)."""
 
@@ -214,18 +160,10 @@ class _Engine:
             self._bots[level] = Bot(level)
         return self._bots[level]
 
-    def decide(
-        self,
-        level: str,
-        rules: GameRules,
-        history: tuple[Event, ...],
-        start: Position,
-        side: int,
-        score: tuple[int, int],
-    ) -> dict[str, Any]:
-        dice: DiceSource = _PretendDice()
-        game = Game.replay(rules, history, start=start, dice=dice)
-        return action_from_events(self._bot(level).act(game, side, score))
+    def decide(self, level: str, game: Game, side: int, score: tuple[int, int]) -> dict[str, Any]:
+        """The bot's next action at ``game`` as a protocol message; the game is only read."""
+        action = self._bot(level).decide(game, side, score)
+        return {"type": action.name, **action_arguments(action)}
 
     def hints(self, position: Position, dice: Dice) -> list[dict[str, Any]]:
         from gammon.engine.hint import play_hints
@@ -577,13 +515,10 @@ class Hub:
             level = seats[side].bot or "expert"
             seq = table.seq
             score = series.score if table.settings.mode == "match" else (0, 0)
-            action = await self.engine.run(
-                self.engine.decide, level, game.rules, game.history, game.start, side, score
-            )
-            if live.table.seq != seq:
-                continue  # the game moved on while the bot thought (a resignation...)
-            if action["type"] == "resign" and live.table.bot_resigned_and_refused():
-                action = {"type": "roll"}  # one offer a turn: the person said no
+            async with live.lock:  # the engine reads the live game: nothing may change it
+                if live.table.seq != seq:
+                    continue  # the game moved on before the bot began (a resignation...)
+                action = await self.engine.run(self.engine.decide, level, game, side, score)
             try:
                 await self.act(live, action, side=side, actor_id=None, expect_seq=seq)
             except Refused as exc:

@@ -28,7 +28,7 @@ from typing import Any, Final
 
 from gammon.dice import DiceSource
 from gammon.errors import GammonError, IllegalActionError
-from gammon.game import Event, Game, Moved, Phase, ResignationRejected, Resigned
+from gammon.game import Event, Game, Moved, Phase
 from gammon.match import Match, Session
 from gammon.position import Dice
 from gammon.server.fairdice import FairDice
@@ -1065,19 +1065,6 @@ class Table:
             "result": self.result,
             "games": games,
         }
-
-    def bot_resigned_and_refused(self) -> bool:
-        """Whether the bot's last offer to resign was just rejected (it offers once a turn)."""
-        game, side = self.game, self.bot_side
-        if game is None or side is None:
-            return False
-        history = game.history
-        return (
-            len(history) >= 2
-            and isinstance(history[-1], ResignationRejected)
-            and isinstance(history[-2], Resigned)
-            and history[-2].side == side
-        )
 
 
 def _result_json(game: Game) -> dict[str, Any] | None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from gammon.actions import Forfeit, OutOfTime, Resign, Roll
 from gammon.dice import RandomDice, ScriptedDice
-from gammon.engine.bot import Bot, cube_state
-from gammon.engine.cube import CubeOwner
-from gammon.game import Doubled, Game, GameRules, Phase, Resigned
+from gammon.engine.bot import Bot
+from gammon.engine.cube import CubeOwner, CubeState
+from gammon.events import Doubled, ResignationRejected, Resigned
+from gammon.game import Game, Phase
 from gammon.match import Match, Session
 from gammon.position import Position
+from gammon.rules import GameRules
 
 
 def _finish(series: Match | Session, bots: tuple[Bot, Bot], games: int = 50) -> None:
@@ -19,7 +22,9 @@ def _finish(series: Match | Session, bots: tuple[Bot, Bot], games: int = 50) -> 
             series.new_game()
             continue
         side = game.turn if game.turn is not None else 0
-        bots[side].act(game, side, series.score)
+        action = bots[side].decide(game, side, series.score)
+        assert action in series.legal_actions(side)
+        series.apply(action)
     raise AssertionError("the series did not end")
 
 
@@ -48,11 +53,11 @@ def test_bot_takes_an_early_double() -> None:
     game.roll(0)
     while game.phase is not Phase.ROLL:
         side = game.turn if game.turn is not None else 0
-        bot.act(game, side)
+        game.apply(bot.decide(game, side))
     doubler = game.on_roll
     assert doubler is not None
     game.double(doubler)
-    bot.act(game, 1 - doubler)
+    game.apply(bot.decide(game, 1 - doubler))
     assert game.cube_owner == 1 - doubler and game.cube_value == 2
 
 
@@ -64,7 +69,7 @@ def test_bot_passes_when_the_doubler_bears_off_next_roll() -> None:
     game.roll(0)
     game.play(1, "6/4 5/4")
     game.double(0)
-    Bot().act(game, 1)
+    game.apply(Bot().decide(game, 1))
     assert game.result is not None
     assert (game.result.winner, game.result.points) == (0, 1)
 
@@ -78,9 +83,9 @@ def test_bot_resigns_a_game_it_cannot_win() -> None:
     game.roll(0)
     game.play(0, "4/2 1/off")
     assert game.phase is Phase.ROLL and game.on_roll == 1
-    Bot().act(game, 1)
+    game.apply(Bot().decide(game, 1))
     assert game.resignation == (1, 2)
-    Bot().act(game, 0)
+    game.apply(Bot().decide(game, 0))
     assert game.result is not None
     assert (game.result.winner, game.result.points) == (0, 2)
 
@@ -88,5 +93,21 @@ def test_bot_resigns_a_game_it_cannot_win() -> None:
 def test_cube_state_is_seen_from_the_side_asked() -> None:
     game = Game(GameRules(), dice=RandomDice(1))
     game.roll(0)
-    assert cube_state(game, 0).owner is CubeOwner.CENTRED
+    assert CubeState.of_game(game, 0).owner is CubeOwner.CENTRED
     assert not any(isinstance(e, Resigned) for e in game.history)
+
+
+def test_the_bot_decides_without_touching_the_game_and_offers_once_a_turn() -> None:
+    opponent_view = Position.from_points({4: 1, 1: 1}, {13: 15}, checkers=15)
+    game = Game(GameRules(), dice=ScriptedDice([(2, 1), (3, 3)]), start=opponent_view)
+    game.roll(0)
+    game.play(0, "4/2 1/off")
+    history = game.history
+    bot = Bot()
+    assert bot.decide(game, 1) == Resign(1, 2)
+    assert game.history == history  # deciding changes nothing
+    game.apply(Resign(1, 2))
+    game.reject_resignation(0)
+    assert isinstance(game.history[-1], ResignationRejected)
+    decision = bot.decide(game, 1)  # the offer was just rejected: play on
+    assert decision == Roll(1) and decision not in (Forfeit(1), OutOfTime(1))

@@ -443,8 +443,8 @@ def test_match_too_good() -> None:
     [
         (CubeState(available=False), "not used"),
         (CubeState(owner=CubeOwner.OPPONENT, value=2), "owns the cube"),
-        (CubeState(64, CubeOwner.ME), "maximum"),
-        (CubeState(max_cube=1), "maximum"),
+        (CubeState(64, CubeOwner.ME), "the highest it may go"),
+        (CubeState(max_cube=1), "the highest it may go"),
         (CubeState(score=MatchScore(1, 2, crawford=True)), "Crawford"),
     ],
 )
