@@ -9,7 +9,7 @@ fi
 stamp=.venv/.installed-run-$(sha256sum pyproject.toml | cut -c1-16)
 if [ ! -e "$stamp" ]; then
     .venv/bin/python -m pip install --quiet --upgrade pip
-    .venv/bin/python -m pip install --quiet -e .
+    .venv/bin/python -m pip install --quiet -e ".[server]"
     touch "$stamp"
 fi
 exec .venv/bin/gammon serve "$@"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: lint, types, unit/property/differential tests, doctests,
+# The whole test suite: lint, types, the rules library installed alone, unit/property/differential tests, doctests,
 # the server on SQLite and on PostgreSQL, and the browser tests.
 # Creates .venv and installs gammon with its test dependencies on first use;
 # installs Debian's chromium and postgresql too when run as root (scripts/system-deps.sh).
@@ -20,6 +20,8 @@ echo "== ruff"
 ruff check gammon bench tests
 echo "== mypy --strict"
 mypy
+echo "== the rules library alone (pip install . without extras)"
+bash scripts/check-core-install.sh
 echo "== pytest (SQLite)"
 env -u GAMMON_TEST_DATABASE_URL pytest -n "${PYTEST_WORKERS:-auto}" -q "$@"
 if [ -n "$postgres_url" ]; then
