@@ -97,6 +97,10 @@ _SEGMENT = re.compile(r"(?P<body>[^()]*)(?:\((?P<count>[^()]*)\))?")
 _POINT = re.compile(r"(?P<name>[a-z]+|\d+)(?P<star>\*?)", re.ASCII)
 _MAX_REPEAT = 4
 _SPACED_SEPARATOR = re.compile(r"\s*([/-])\s*")
+# "-" separates points ("13-7") except at the start or right after "/", where it
+# is a minus sign ("bar/-1") and the point it belongs to must be named.
+_SEPARATOR = re.compile(r"/|(?<=[^/])-")
+_NEGATIVE = re.compile(r"-[0-9]+", re.ASCII)
 _SPACE_IN_SEGMENT = re.compile(r"\s+(?=[*()])|(?<=\()\s+")
 
 # Failures met while searching: an ORDER failure only says that the moves were
@@ -159,13 +163,18 @@ def _read_segment(token: str) -> tuple[_Path, int]:
                 token, f"the count ({written}) must be a number from 1 to {_MAX_REPEAT}"
             )
         count = int(written)
-    parts = re.split(r"[/-]", match["body"])
+    parts = _SEPARATOR.split(match["body"])
     if len(parts) < 2:
         raise _read_error(token, "a move is written from/to, as in 13/7")
     points: list[int] = []
     stars: list[bool] = []
     for index, part in enumerate(parts):
         point_match = _POINT.fullmatch(part)
+        negative = _NEGATIVE.match(part)
+        if negative is not None:
+            raise _read_error(
+                token, f"{negative[0]} is not a point (points are 1-24, 25 the bar and 0 off)"
+            )
         if point_match is None:
             what = f"{part!r} is not a point" if part else "a point is missing"
             raise _read_error(token, f"{what} (use 1-24, bar or off)")
