@@ -741,7 +741,7 @@ def _read_cell(cell: str, side: int, line: int) -> MatTurn:
     if resign:
         return MatTurn(line, side, TurnKind.RESIGN, value=int(resign[1]))
     if lower.startswith("raccoons"):
-        raise MatFileError(f"line {line}: raccoons are not part of these rules (R11: beavers only)")
+        raise MatFileError(f"line {line}: raccoons are not part of these rules, only beavers")
     raise MatFileError(f"line {line}: cannot read {cell!r}")
 
 
@@ -817,7 +817,7 @@ def replay_mat(
         if game.crawford and not series.game.rules.crawford:
             raise MatFileError(
                 f"line {game.line}: game {game.number} is marked as the Crawford game, "
-                "but the rules make it a normal one (R12)"
+                "but the rules make it a normal one"
             )
         _Replay(series.game, game, parsed.names, feed).run()
     feed.after = dice if dice is not None else RandomDice()
@@ -929,7 +929,7 @@ def _new_series(parsed: ParsedMatch, rules: _Rules, dice: DiceSource) -> Match |
             if on:
                 raise MatFileError(
                     f"the {name} tag is for money sessions, not a {parsed.length}-point "
-                    "match (R11, R12)"
+                    "match"
                 )
         return Match(
             parsed.length,
@@ -1043,7 +1043,7 @@ class _Replay:
             events = game.roll(turn.side)
             if not isinstance(events[0], Passed):
                 raise self.fail(
-                    turn.line, f"{name} is not on the bar against a closed board (R7)"
+                    turn.line, f"{name} is not on the bar against a closed board"
                 )
         elif kind is TurnKind.DOUBLE:
             self.settle(turn)
@@ -1053,7 +1053,7 @@ class _Replay:
             if turn.value is not None and turn.value != offered.value:
                 raise self.fail(
                     turn.line,
-                    f"{name} doubles the cube to {offered.value}, not {turn.value} (R10)",
+                    f"{name} doubles the cube to {offered.value}, not {turn.value}",
                 )
         elif kind is TurnKind.BEAVER:
             events = game.beaver(turn.side)
@@ -1090,7 +1090,9 @@ class _Replay:
         if game.phase is Phase.OPENING:
             if dice[0] == dice[1]:
                 raise self.fail(
-                    turn.line, f"the opening roll cannot be a double like {_dice_text(dice)} (R3)"
+                    turn.line,
+                    f"the opening roll cannot be a double like {_dice_text(dice)}: "
+                    "equal opening dice are thrown again",
                 )
             high, low = max(dice), min(dice)
             throw = (high, low) if turn.side == 0 else (low, high)
@@ -1105,7 +1107,7 @@ class _Replay:
             if dice[0] != dice[1]:
                 raise self.fail(
                     turn.line,
-                    f"{name} names a double after 1-2, not {_dice_text(dice)} (R14)",
+                    f"{name} names a double after 1-2, not {_dice_text(dice)}",
                 )
             game.choose_double(turn.side, dice[0])
         else:
@@ -1121,7 +1123,7 @@ class _Replay:
                     raise self.fail(
                         turn.line,
                         f"{name} is on the bar against a closed board and cannot play "
-                        f"{turn.play!r} (R7)",
+                        f"{turn.play!r}",
                     )
                 return
         self.unplayed = None
@@ -1130,7 +1132,7 @@ class _Replay:
                 raise self.fail(
                     turn.line,
                     f"{name} cannot play {turn.play!r} with {_dice_text(dice)}: "
-                    "no checker can move (R5, R7)",
+                    "no checker can move",
                 )
             return
         if not turn.play:

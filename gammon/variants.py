@@ -53,33 +53,33 @@ class Variant:
 
 
 VARIANTS: tuple[Variant, ...] = (
-    Variant("standard", aliases=("backgammon", "std"), description="Backgammon (R1-R12)."),
+    Variant("standard", aliases=("backgammon", "std"), description="Standard backgammon."),
     Variant(
         "nackgammon",
         aliases=("nack",),
         start=((24, 2), (23, 2), (13, 4), (8, 3), (6, 4)),
-        description="Nackgammon: two more back checkers (R14).",
+        description="Nackgammon: two more back checkers.",
     ),
     Variant(
         "hypergammon",
         aliases=("hyper",),
         start=((24, 1), (23, 1), (22, 1)),
         checkers=3,
-        description="Hypergammon: three checkers a side (R14).",
+        description="Hypergammon: three checkers a side.",
     ),
     Variant(
         "tavla",
         aliases=("turkish", "turkish-tavla"),
         cube=False,
         max_win=2,
-        description="Turkish tavla: no cube, a gammon (mars) counts 2, no backgammon (R14).",
+        description="Turkish tavla: no cube, a gammon (mars) counts 2, no backgammon.",
     ),
     Variant(
         "acey-deucey",
         aliases=("acey", "aceydeucey", "acey_deucey"),
         start=(),
         acey_deucey=True,
-        description="Acey-deucey: enter all 15 from off the board; 1-2 earns a bonus (R14).",
+        description="Acey-deucey: enter all 15 from off the board; 1-2 earns a bonus.",
     ),
 )
 
