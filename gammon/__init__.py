@@ -9,7 +9,7 @@ The rules library is flat: import what you need from here.
 
 from __future__ import annotations
 
-from gammon.dice import DiceSource, RandomDice, ScriptedDice
+from gammon.dice import ALL_ROLLS, Dice, DiceSource, RandomDice, ScriptedDice, validate_dice
 from gammon.errors import (
     GammonError,
     IllegalActionError,
@@ -27,7 +27,7 @@ from gammon.errors import (
 from gammon.game import Game, GameResult, GameRules, Phase
 from gammon.match import Match, Session
 from gammon.play import Move, Play
-from gammon.position import ALL_ROLLS, Dice, Position, validate_dice
+from gammon.position import Position
 from gammon.variants import VARIANTS, Variant, find_variant
 
 __all__ = [

@@ -1,9 +1,12 @@
-"""The variants of R14, as data: starting position, checkers, cube and scoring.
+"""The variants of R14, as data: starting layout, checkers, cube and scoring.
+
+Only data lives here, so every other module can depend on it;
+``Position.initial(variant)`` builds the board from the layout.
 
 >>> find_variant("nack").name
 'nackgammon'
->>> find_variant("hypergammon").initial_position().pips()
-(69, 69)
+>>> find_variant("hypergammon").start, find_variant("hypergammon").checkers
+(((24, 1), (23, 1), (22, 1)), 3)
 """
 
 from __future__ import annotations
@@ -37,15 +40,14 @@ class Variant:
     description: str = field(default="", compare=False)
 
     def initial_position(self) -> Position:
-        """The position before the first move, the same from either side."""
+        """``Position.initial(self)``, for callers written before the layout became data.
+
+        Position sits above this module, so this one call goes up a layer and
+        imports late; new code calls :meth:`Position.initial`.
+        """
         from gammon.position import Position
 
-        if self.acey_deucey:
-            return Position(
-                [0] * 25, [0] * 25, waiting=(self.checkers, self.checkers), checkers=self.checkers
-            )
-        points = dict(self.start)
-        return Position.from_points(points, points, checkers=self.checkers)
+        return Position.initial(self)
 
     def win_value(self, value: int) -> int:
         """A win's value under this variant's scoring (R9, R14)."""
