@@ -10,7 +10,7 @@ The rules library is flat: import what you need from here.
 from __future__ import annotations
 
 from gammon import actions, events
-from gammon.dice import DiceSource, RandomDice, ScriptedDice
+from gammon.dice import ALL_ROLLS, Dice, DiceSource, RandomDice, ScriptedDice, validate_dice
 from gammon.errors import (
     GammonError,
     IllegalActionError,
@@ -30,7 +30,7 @@ from gammon.events import GameResult
 from gammon.game import Game, Phase
 from gammon.match import Match, SeriesRules, Session
 from gammon.play import Move, Play
-from gammon.position import ALL_ROLLS, Dice, Position, validate_dice
+from gammon.position import Position
 from gammon.rules import GameRules
 from gammon.variants import VARIANTS, Variant, find_variant
 

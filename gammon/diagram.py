@@ -31,10 +31,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from gammon.dice import validate_dice
 from gammon.ids import GameState, MatchIdFields, decode_match_id, encode_match_id
-from gammon.position import validate_dice
 
 if TYPE_CHECKING:
+    # Only for annotations: a position draws itself with this module.
     from gammon.position import Position
 
 __all__ = ["draw"]

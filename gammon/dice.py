@@ -1,4 +1,5 @@
-"""Where the dice come from: a :class:`DiceSource` hands a game one roll at a time.
+"""The dice: what a roll is (:data:`Dice`, :func:`validate_dice`, :data:`ALL_ROLLS`) and
+where rolls come from (a :class:`DiceSource` hands a game one roll at a time).
 
 A game never rolls dice itself; it asks its source, so the same game code plays
 with random dice (:class:`RandomDice`), replays a recorded game
@@ -16,12 +17,40 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Protocol, runtime_checkable
+from typing import Final, Protocol, runtime_checkable
 
-from gammon.errors import IllegalActionError
-from gammon.position import Dice, validate_dice
+from gammon.errors import IllegalActionError, InvalidDiceError
 
-__all__ = ["DiceSource", "RandomDice", "ScriptedDice"]
+__all__ = ["ALL_ROLLS", "Dice", "DiceSource", "RandomDice", "ScriptedDice", "validate_dice"]
+
+Dice = tuple[int, int]
+
+#: The 21 distinct rolls, with how many of the 36 throws give each.
+ALL_ROLLS: Final[tuple[tuple[Dice, int], ...]] = tuple(
+    ((high, low), 1 if high == low else 2) for high in range(1, 7) for low in range(1, high + 1)
+)
+
+
+def validate_dice(dice: Iterable[int]) -> Dice:
+    """Check a roll and return it as a tuple of two ints.
+
+    >>> validate_dice([6, 4])
+    (6, 4)
+    >>> validate_dice((0, 3))
+    Traceback (most recent call last):
+    ...
+    gammon.errors.InvalidDiceError: each die must be a number from 1 to 6, got 0
+    """
+    try:
+        values = tuple(dice)
+    except TypeError:
+        raise InvalidDiceError(f"dice must be a pair of numbers, got {dice!r}") from None
+    if len(values) != 2:
+        raise InvalidDiceError(f"a roll is two dice, got {len(values)}: {values!r}")
+    for value in values:
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
+            raise InvalidDiceError(f"each die must be a number from 1 to 6, got {value!r}")
+    return values[0], values[1]
 
 
 @runtime_checkable

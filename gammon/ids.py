@@ -269,8 +269,10 @@ class MatchIdFields:
     player has exactly ``match_length - 1``; both scores stay below the match
     length until the game is over, and afterwards at most one player has reached
     it; a double or resignation needs a game started; a double is offered
-    before rolling and never in the Crawford game; while a game is in progress
-    with no double or resignation pending, ``turn`` equals ``player_on_roll``.
+    before rolling and never in the Crawford game.  ``turn`` may differ from
+    ``player_on_roll`` with nothing pending: GNU Backgammon writes that after
+    ``set gnubgid`` drops a pending resignation (``MAkAAGAAAAAE``), and we read
+    whatever it writes and write back the same bits.
 
     >>> MatchIdFields(match_length=7, score=(6, 2), crawford=True).crawford
     True
@@ -377,16 +379,6 @@ class MatchIdFields:
                 )
             if self.crawford:
                 raise MatchIdError("Match ID has a double offered in the Crawford game")
-        if (
-            self.game_state == GameState.PLAYING
-            and not self.double_offered
-            and not self.resignation
-            and self.turn != self.player_on_roll
-        ):
-            raise MatchIdError(
-                f"Match ID gives the turn to player {self.turn} but player "
-                f"{self.player_on_roll} is on roll, with no double or resignation pending"
-            )
 
 
 def _get(key: int, field: tuple[int, int]) -> int:

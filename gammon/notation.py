@@ -33,18 +33,25 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from gammon import movegen
+from gammon.dice import Dice, validate_dice
 from gammon.errors import IllegalPlayError, InvalidPlayError
-from gammon.play import BAR_POINT, OFF_POINT, Move
-from gammon.position import Position, validate_dice
 
 if TYPE_CHECKING:
-    from gammon.play import Play
-    from gammon.position import Dice
+    # Only for annotations: plays and positions call this module, never the reverse.
+    from gammon.play import Move, Play
+    from gammon.position import Position
 
-__all__ = ["format_moves", "parse_play"]
+__all__ = ["BAR_POINT", "OFF_POINT", "format_moves", "parse_play"]
+
+#: How moves number the bar and borne off, next to points 1-24 of the mover.
+BAR_POINT: Final = 25
+OFF_POINT: Final = 0
+
+# One checker moved by one die: (source, target, hit), as a Move holds it.
+_Step = tuple[int, int, bool]
 
 
 def _point_name(point: int) -> str:
@@ -55,21 +62,25 @@ def _point_name(point: int) -> str:
     return str(point)
 
 
-def format_moves(moves: Sequence[Move]) -> str:
+def format_moves(moves: Iterable[Move]) -> str:
     """Write moves in standard notation; no moves at all is written ``(no play)``."""
-    if not moves:
+    return _format([(move.source, move.target, move.hit) for move in moves])
+
+
+def _format(steps: Sequence[_Step]) -> str:
+    if not steps:
         return "(no play)"
     # Each segment is [source, target, hit]; a move extends an open segment
     # that ends where it starts, unless that segment ended with a hit.
     segments: list[list[int]] = []
-    for move in moves:
+    for source, target, hit in steps:
         for segment in segments:
-            if segment[1] == move.source and not segment[2]:
-                segment[1] = move.target
-                segment[2] = int(move.hit)
+            if segment[1] == source and not segment[2]:
+                segment[1] = target
+                segment[2] = int(hit)
                 break
         else:
-            segments.append([move.source, move.target, int(move.hit)])
+            segments.append([source, target, int(hit)])
     segments.sort(key=lambda s: (-s[0], -s[1] if s[1] else 1, -s[2]))
     parts: list[str] = []
     index = 0
@@ -97,6 +108,10 @@ _SEGMENT = re.compile(r"(?P<body>[^()]*)(?:\((?P<count>[^()]*)\))?")
 _POINT = re.compile(r"(?P<name>[a-z]+|\d+)(?P<star>\*?)", re.ASCII)
 _MAX_REPEAT = 4
 _SPACED_SEPARATOR = re.compile(r"\s*([/-])\s*")
+# "-" separates points ("13-7") except at the start or right after "/", where it
+# is a minus sign ("bar/-1") and the point it belongs to must be named.
+_SEPARATOR = re.compile(r"/|(?<=[^/])-")
+_NEGATIVE = re.compile(r"-[0-9]+", re.ASCII)
 _SPACE_IN_SEGMENT = re.compile(r"\s+(?=[*()])|(?<=\()\s+")
 
 # Failures met while searching: an ORDER failure only says that the moves were
@@ -131,7 +146,7 @@ class _Outcome:
     """A board the text leads to, and how: fewer hits the text did not ask for is better."""
 
     unasked_hits: int
-    moves: tuple[Move, ...]
+    moves: tuple[_Step, ...]
     routes: tuple[tuple[tuple[int, bool], ...], ...]
     dice_left: tuple[int, ...]
 
@@ -159,13 +174,18 @@ def _read_segment(token: str) -> tuple[_Path, int]:
                 token, f"the count ({written}) must be a number from 1 to {_MAX_REPEAT}"
             )
         count = int(written)
-    parts = re.split(r"[/-]", match["body"])
+    parts = _SEPARATOR.split(match["body"])
     if len(parts) < 2:
         raise _read_error(token, "a move is written from/to, as in 13/7")
     points: list[int] = []
     stars: list[bool] = []
     for index, part in enumerate(parts):
         point_match = _POINT.fullmatch(part)
+        negative = _NEGATIVE.match(part)
+        if negative is not None:
+            raise _read_error(
+                token, f"{negative[0]} is not a point (points are 1-24, 25 the bar and 0 off)"
+            )
         if point_match is None:
             what = f"{part!r} is not a point" if part else "a point is missing"
             raise _read_error(token, f"{what} (use 1-24, bar or off)")
@@ -390,7 +410,7 @@ class _Search:
         at: tuple[int, ...],
         index: tuple[int, ...],
         routes: tuple[tuple[tuple[int, bool], ...], ...],
-        moves: tuple[Move, ...],
+        moves: tuple[_Step, ...],
         unasked_hits: int,
         detours: int,
     ) -> None:
@@ -444,7 +464,7 @@ class _Search:
                     (*at[:i], point, *at[i + 1 :]),
                     (*index[:i], k + 1 if landed else k, *index[i + 1 :]),
                     (*routes[:i], (*routes[i], (point, hit)), *routes[i + 1 :]),
-                    (*moves, Move(at[i], point, hit)),
+                    (*moves, (at[i], point, hit)),
                     unasked_hits + (hit and not landed),
                     detours + (not landed),
                 )
@@ -501,9 +521,9 @@ def _complete(
     return None
 
 
-def _example(plays: Sequence[Play], moves: Sequence[Move]) -> Play:
+def _example(plays: Sequence[Play], moves: Sequence[_Step]) -> Play:
     """The legal play most like the text's moves, to show as an example."""
-    wanted = Counter((m.source, m.target) for m in moves)
+    wanted = Counter((source, target) for source, target, _ in moves)
 
     def overlap(play: Play) -> int:
         return sum((Counter((m.source, m.target) for m in play.moves) & wanted).values())
@@ -527,6 +547,7 @@ def parse_play(position: Position, text: str, dice: Dice) -> Play:
     read and :class:`~gammon.errors.IllegalPlayError`, saying which rule,
     for a play the rules forbid.
 
+    >>> from gammon.position import Position
     >>> start = Position.initial()
     >>> str(parse_play(start, "13/11 24/21", (3, 2)))
     '24/21 13/11'
@@ -617,7 +638,7 @@ def _ambiguity(paths: Sequence[_Path], shown: Sequence[str], outcomes: Sequence[
                 f"{path} is ambiguous: {_listing(ways)} hit different blots; "
                 f"write the landing you mean, e.g. {ways[0]}"
             )
-    plays = [format_moves(outcome.moves) for outcome in outcomes]
+    plays = [_format(outcome.moves) for outcome in outcomes]
     return f"{' '.join(shown)} is ambiguous: it could be {_listing(plays)}"
 
 

@@ -14,13 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from gammon.dice import Dice
+from gammon.notation import BAR_POINT, OFF_POINT, format_moves
+
 if TYPE_CHECKING:
-    from gammon.position import Dice, Position
+    # Only for annotations: position imports this module to make plays.
+    from gammon.position import Position
 
 __all__ = ["Move", "Play", "packed_boards"]
-
-BAR_POINT = 25
-OFF_POINT = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,9 +107,8 @@ class Play:
     @property
     def position(self) -> Position:
         """The position right after the play, still seen from the player who moved."""
-        from gammon.position import Position
-
-        return Position._from_board(self._board)
+        # Built by the start's own class, so this module needs Position only for types.
+        return self._batch.start._from_board(self._board)
 
     @property
     def moves(self) -> tuple[Move, ...]:
@@ -137,8 +137,6 @@ class Play:
         return sum(raw[i + 2] for i in range(0, len(raw), 3))
 
     def __str__(self) -> str:
-        from gammon.notation import format_moves
-
         return format_moves(self.moves)
 
     def __repr__(self) -> str:

@@ -14,42 +14,24 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Final
 
 from gammon import movegen
-from gammon.errors import InvalidDiceError, InvalidPositionError
+from gammon.diagram import draw
+from gammon.dice import ALL_ROLLS, Dice, validate_dice
+from gammon.errors import InvalidPositionError
+from gammon.ids import decode_position_id, encode_position_id
+from gammon.notation import parse_play
+from gammon.play import Play, _Batch
 from gammon.variants import Variant, find_variant
 
-if TYPE_CHECKING:
-    from gammon.play import Play
-
+# Dice, validate_dice and ALL_ROLLS live in gammon.dice; they are named here too
+# because older code imports them from this module.
 __all__ = ["Position", "Dice", "validate_dice", "ALL_ROLLS"]
-
-Dice = tuple[int, int]
-
-#: The 21 distinct rolls, with how many of the 36 throws give each.
-ALL_ROLLS: Final[tuple[tuple[Dice, int], ...]] = tuple(
-    ((high, low), 1 if high == low else 2) for high in range(1, 7) for low in range(1, high + 1)
-)
 
 _SIDE = movegen.SIDE
 _OFF = movegen.OFF
 _BAR = movegen.BAR
 _WAITING = movegen.WAITING
-
-
-def validate_dice(dice: Iterable[int]) -> Dice:
-    """Check a roll and return it as a tuple of two ints."""
-    try:
-        values = tuple(dice)
-    except TypeError:
-        raise InvalidDiceError(f"dice must be a pair of numbers, got {dice!r}") from None
-    if len(values) != 2:
-        raise InvalidDiceError(f"a roll is two dice, got {len(values)}: {values!r}")
-    for value in values:
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
-            raise InvalidDiceError(f"each die must be a number from 1 to 6, got {value!r}")
-    return values[0], values[1]
 
 
 def _is_count(value: object) -> bool:
@@ -154,8 +136,20 @@ class Position:
 
     @classmethod
     def initial(cls, variant: str | Variant = "standard") -> Position:
-        """The starting position of a variant (R2, R14)."""
-        return find_variant(variant).initial_position()
+        """The starting position of a variant (R2, R14), built from its layout.
+
+        >>> Position.initial("hypergammon").pips()
+        (69, 69)
+        >>> Position.initial("acey-deucey").waiting
+        (15, 15)
+        """
+        rules = find_variant(variant)
+        if rules.acey_deucey:
+            empty = [0] * 25
+            count = rules.checkers
+            return cls(empty, empty, waiting=(count, count), checkers=count)
+        points = dict(rules.start)
+        return cls.from_points(points, points, checkers=rules.checkers)
 
     @classmethod
     def from_id(cls, position_id: str, *, checkers: int = 15) -> Position:
@@ -164,16 +158,12 @@ class Position:
         >>> Position.from_id("4HPwATDgc/ABMA") == Position.initial()
         True
         """
-        from gammon.ids import decode_position_id
-
         mine, theirs = decode_position_id(position_id)
         return cls(mine, theirs, checkers=checkers)
 
     @property
     def id(self) -> str:
         """The GNU Backgammon Position ID, with the player on roll as GNU's player on roll."""
-        from gammon.ids import encode_position_id
-
         if self._board[_WAITING] or self._board[_SIDE + _WAITING]:
             raise InvalidPositionError(
                 "a Position ID cannot hold acey-deucey checkers that have not entered yet"
@@ -294,8 +284,6 @@ class Position:
 
         With no legal move the list holds one empty play: the turn is lost (R5, R7).
         """
-        from gammon.play import Play, _Batch
-
         die1, die2 = validate_dice(dice)
         boards, moves, count, used = movegen.generate(self._board, die1, die2)
         batch = _Batch(self, (die1, die2), boards, moves, used)
@@ -303,8 +291,6 @@ class Position:
 
     def parse_play(self, text: str, dice: Iterable[int]) -> Play:
         """The legal play that ``text`` names, or an error saying why it is illegal."""
-        from gammon.notation import parse_play
-
         return parse_play(self, text, validate_dice(dice))
 
     def shots(self, point: int | None = None) -> int:
@@ -346,6 +332,4 @@ class Position:
         return f"Position.from_id({self.id!r})"
 
     def __str__(self) -> str:
-        from gammon.diagram import draw
-
         return draw(self)

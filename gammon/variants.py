@@ -1,9 +1,12 @@
-"""The variants of R14, as data: starting position, checkers, cube and scoring.
+"""The variants of R14, as data: starting layout, checkers, cube and scoring.
+
+Only data lives here, so every other module can depend on it;
+``Position.initial(variant)`` builds the board from the layout.
 
 >>> find_variant("nack").name
 'nackgammon'
->>> find_variant("hypergammon").initial_position().pips()
-(69, 69)
+>>> find_variant("hypergammon").start, find_variant("hypergammon").checkers
+(((24, 1), (23, 1), (22, 1)), 3)
 """
 
 from __future__ import annotations
@@ -37,15 +40,14 @@ class Variant:
     description: str = field(default="", compare=False)
 
     def initial_position(self) -> Position:
-        """The position before the first move, the same from either side."""
+        """``Position.initial(self)``, for callers written before the layout became data.
+
+        Position sits above this module, so this one call goes up a layer and
+        imports late; new code calls :meth:`Position.initial`.
+        """
         from gammon.position import Position
 
-        if self.acey_deucey:
-            return Position(
-                [0] * 25, [0] * 25, waiting=(self.checkers, self.checkers), checkers=self.checkers
-            )
-        points = dict(self.start)
-        return Position.from_points(points, points, checkers=self.checkers)
+        return Position.initial(self)
 
     def win_value(self, value: int) -> int:
         """A win's value under this variant's scoring (R9, R14)."""
@@ -53,33 +55,33 @@ class Variant:
 
 
 VARIANTS: tuple[Variant, ...] = (
-    Variant("standard", aliases=("backgammon", "std"), description="Backgammon (R1-R12)."),
+    Variant("standard", aliases=("backgammon", "std"), description="Standard backgammon."),
     Variant(
         "nackgammon",
         aliases=("nack",),
         start=((24, 2), (23, 2), (13, 4), (8, 3), (6, 4)),
-        description="Nackgammon: two more back checkers (R14).",
+        description="Nackgammon: two more back checkers.",
     ),
     Variant(
         "hypergammon",
         aliases=("hyper",),
         start=((24, 1), (23, 1), (22, 1)),
         checkers=3,
-        description="Hypergammon: three checkers a side (R14).",
+        description="Hypergammon: three checkers a side.",
     ),
     Variant(
         "tavla",
         aliases=("turkish", "turkish-tavla"),
         cube=False,
         max_win=2,
-        description="Turkish tavla: no cube, a gammon (mars) counts 2, no backgammon (R14).",
+        description="Turkish tavla: no cube, a gammon (mars) counts 2, no backgammon.",
     ),
     Variant(
         "acey-deucey",
         aliases=("acey", "aceydeucey", "acey_deucey"),
         start=(),
         acey_deucey=True,
-        description="Acey-deucey: enter all 15 from off the board; 1-2 earns a bonus (R14).",
+        description="Acey-deucey: enter all 15 from off the board; 1-2 earns a bonus.",
     ),
 )
 

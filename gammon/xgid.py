@@ -109,8 +109,9 @@ class Xgid:
     - ``max_cube``: the highest cube value allowed (XG's default is 1024).
 
     Beyond each field's range we check: no point shared by both sides; match
-    scores below the match length; a Crawford game has a player 1-away; no
-    cube action in the Crawford game or with dice rolled; no double when the
+    scores below the match length; a Crawford game has a player 1-away and
+    its cube at 1 and centred (it is played without the cube); no cube action
+    in the Crawford game or with dice rolled; no double when the
     opponent owns the cube; beavers and raccoons only in money play; the cube
     no higher than ``max_cube``.
 
@@ -206,6 +207,12 @@ class Xgid:
             raise XgidError("XGID has the Crawford flag in money play")
         if action is not CubeAction.NONE and self.crawford:
             raise XgidError("XGID has a cube action in the Crawford game")
+        if self.crawford and (self.cube_value != 1 or self.cube_owner is not None):
+            owner = {None: "centred", 0: "owned by the player on roll", 1: "owned by the opponent"}
+            raise XgidError(
+                f"XGID has the cube at {self.cube_value}, {owner[self.cube_owner]}, in the "
+                "Crawford game; the Crawford game is played without the cube"
+            )
         if action is CubeAction.DOUBLE and self.cube_owner == 1:
             raise XgidError(
                 "XGID has a double by the player on roll but the opponent owns the cube"

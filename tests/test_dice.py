@@ -1,11 +1,51 @@
-"""Tests of gammon.dice: random and scripted dice sources."""
+"""Tests of gammon.dice: what a roll is, and the random and scripted dice sources."""
 
 from __future__ import annotations
 
 import pytest
 
-from gammon.dice import DiceSource, RandomDice, ScriptedDice
+from gammon.dice import ALL_ROLLS, DiceSource, RandomDice, ScriptedDice, validate_dice
 from gammon.errors import IllegalActionError, InvalidDiceError
+
+# ---------------------------------------------------------------------------
+# What a roll is
+# ---------------------------------------------------------------------------
+
+
+def test_all_rolls() -> None:
+    """R4: 21 distinct rolls, doubles once and the others twice among 36 throws."""
+    assert len(ALL_ROLLS) == 21
+    assert sum(weight for _, weight in ALL_ROLLS) == 36
+    for (high, low), weight in ALL_ROLLS:
+        assert 1 <= low <= high <= 6
+        assert weight == (1 if high == low else 2)
+
+
+@pytest.mark.parametrize("roll", [(1, 1), (6, 5), [3, 4], (2, 6)])
+def test_validate_dice_accepts(roll: tuple[int, int]) -> None:
+    assert validate_dice(roll) == tuple(roll)
+
+
+@pytest.mark.parametrize(
+    ("roll", "message"),
+    [
+        ((0, 3), "from 1 to 6, got 0"),
+        ((3, 7), "from 1 to 6, got 7"),
+        ((-1, 2), "got -1"),
+        ((1, 2, 3), "two dice, got 3"),
+        ((4,), "two dice, got 1"),
+        ((), "two dice, got 0"),
+        ("34", "got '3'"),
+        (("3", "4"), "got '3'"),
+        ((3.0, 4), "got 3.0"),
+        ((True, 2), "got True"),
+        (5, "pair of numbers"),
+        (None, "pair of numbers"),
+    ],
+)
+def test_validate_dice_rejects(roll: object, message: str) -> None:
+    with pytest.raises(InvalidDiceError, match=message):
+        validate_dice(roll)  # type: ignore[arg-type]
 
 
 def test_random_dice_are_reproducible_from_a_seed() -> None:

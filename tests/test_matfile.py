@@ -257,7 +257,11 @@ def test_a_closed_out_player_cannot_play_the_dance_roll() -> None:
     match = play_priming_game(13)
     text = write_mat(match).replace("Closed out", "64: 25/21", 1)
     line = next(i for i, row in enumerate(text.splitlines(), 1) if "64: 25/21" in row)
-    with pytest.raises(MatFileError, match=rf"^line {line}: .* closed board .*\(R7\)"):
+    with pytest.raises(
+        MatFileError,
+        match=rf"^line {line}: Player \d is on the bar against a closed board "
+        r"and cannot play '25/21'$",
+    ):
         replay_mat(text)
 
 
@@ -500,12 +504,13 @@ DOUBLE_DROP = vector("double_drop.mat")
          r"^line 6: Bob rolled 55 but the file gives no play"),
         # wrong dice
         (replace_line(DOUBLE_DROP, 5, "  1) 55: 13/8 13/8 6/1 6/1"),
-         r"^line 5: the opening roll cannot be a double .*\(R3\)"),
+         r"^line 5: the opening roll cannot be a double like 55: "
+         r"equal opening dice are thrown again$"),
         (replace_line(DOUBLE_DROP, 5, "  1) 72: 13/6 13/11"), r"^line 5: 72 is not a roll"),
         (replace_line(DOUBLE_DROP, 5, "  1) 5x: 13/11 13/8"), r"^line 5: cannot read '5x:"),
         # cube actions and results that do not follow (R9, R10, R12)
         (replace_line(DOUBLE_DROP, 8, "  4) 31: 8/5 6/5                  Doubles => 4"),
-         r"^line 8: Bob doubles the cube to 2, not 4 \(R10\)"),
+         r"^line 8: Bob doubles the cube to 2, not 4$"),
         (replace_line(DOUBLE_DROP, 9, "  5)  Drops                       Wins 2 points"),
          r"^line 9: the file says Bob wins 2 points, but Bob won 1 point"),
         (replace_line(DOUBLE_DROP, 9, "  5)  Takes                       Takes"),
@@ -516,7 +521,7 @@ DOUBLE_DROP = vector("double_drop.mat")
          r"^line 12: game 2 is between 'Alice' and 'Carl'"),
         (replace_line(DOUBLE_DROP, 19, " Game 3 (Crawford)"), None),
         (replace_line(DOUBLE_DROP, 21, "  1) 42: 8/4 6/4                  Doubles => 2"),
-         r"^line 21: .*no doubling in the Crawford game \(R12\)"),
+         r"^line 21: .*no doubling in the Crawford game$"),
         (DOUBLE_DROP + " Game 4\n Alice : 3   Bob : 1\n", r"^line 24: game 4 cannot be played"),
         # truncated files
         (DOUBLE_DROP.split(" Alice : 0                      Bob : 1")[0],

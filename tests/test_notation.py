@@ -207,6 +207,10 @@ def test_parse_returns_the_play_object_from_plays() -> None:
         ("13/7(x)", "the count (x) must be a number"),
         ("13", "a move is written from/to"),
         ("13//7", "a point is missing"),
+        ("bar/-1", "-1 is not a point (points are 1-24, 25 the bar and 0 off)"),
+        ("13/-7*", "-7 is not a point"),
+        ("-3/1", "-3 is not a point"),
+        ("24/-18/-12", "-18 is not a point"),
         ("13*/7", "a hit mark * goes after the point landed on"),
         ("*13/7", "'*13' is not a point"),
         ("6/off*", "nothing can be hit off the board"),
@@ -219,6 +223,14 @@ def test_unreadable_text_names_the_bad_token(text: str, fragment: str) -> None:
     message = unreadable(text)
     assert fragment in message
     assert repr(text.strip()) in message or repr(text.strip().lower()) in message
+
+
+def test_negative_point_is_named_not_missing() -> None:
+    with pytest.raises(InvalidPlayError) as caught:
+        Position.initial().parse_play("bar/-1", (3, 1))
+    assert str(caught.value) == (
+        "cannot read 'bar/-1': -1 is not a point (points are 1-24, 25 the bar and 0 off)"
+    )
 
 
 def test_unreadable_segment_is_named_among_good_ones() -> None:

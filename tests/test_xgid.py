@@ -229,11 +229,13 @@ def xgids(draw: st.DrawFn) -> Xgid:
     if action is CubeAction.NONE and draw(st.booleans()):
         dice = (draw(st.integers(1, 6)), draw(st.integers(1, 6)))
     owners: list[int | None] = [None, 0] if action is CubeAction.DOUBLE else [None, 0, 1]
+    if crawford:
+        owners = [None]  # the Crawford game is played without the cube
     max_exp = draw(st.integers(0, 15))
     return Xgid(
         board=(tuple(mine), tuple(theirs)),
         player_on_roll=draw(st.sampled_from([BOTTOM, TOP])),
-        cube_value=1 << draw(st.integers(0, max_exp)),
+        cube_value=1 << (0 if crawford else draw(st.integers(0, max_exp))),
         cube_owner=draw(st.sampled_from(owners)),
         dice=dice,
         cube_action=action,
@@ -318,6 +320,17 @@ P = "-b----E-C---eE---c-e----B-"
         (f"{P}:0:0:1:00:2:0:1:5:10", "Crawford flag but neither player is 1-away (score 2-0 to 5)"),
         (f"{P}:0:0:1:00:0:0:0:-3:10", "XGID match length must be 0 (money) or more, got -3"),
         (f"{P}:0:0:1:D:4:0:1:5:10", "XGID has a cube action in the Crawford game"),
+        (
+            f"{P}:1:1:1:00:4:0:1:5:10",
+            "XGID has the cube at 2, owned by the player on roll, in the Crawford game; "
+            "the Crawford game is played without the cube",
+        ),
+        (
+            f"{P}:1:1:-1:00:4:0:1:5:10",
+            "XGID has the cube at 2, owned by the opponent, in the Crawford game",
+        ),
+        (f"{P}:2:0:1:00:4:0:1:5:10", "XGID has the cube at 4, centred, in the Crawford game"),
+        (f"{P}:0:1:1:00:4:0:1:5:10", "XGID has the cube at 1, owned by the player on roll, in"),
         (f"{P}:1:-1:1:D:0:0:0:0:10", "double by the player on roll but the opponent owns the cube"),
         (f"{P}:1:0:1:B:0:0:0:7:10", "XGID has a beaver in match play (money only)"),
         (f"{P}:1:0:1:R:0:0:0:7:10", "XGID has a raccoon in match play (money only)"),

@@ -1,0 +1,437 @@
+"""A parsed .mat file played through the rules (:class:`~gammon.match.Match`,
+:class:`~gammon.match.Session`, :class:`~gammon.game.Game`), so that every cell is
+checked where it stands and the result is a live series that can go on.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from gammon.dice import Dice, DiceSource, RandomDice
+from gammon.errors import (
+    GammonError,
+    IllegalActionError,
+    IllegalPlayError,
+    InvalidPlayError,
+    InvalidRulesError,
+    MatFileError,
+)
+from gammon.events import Beavered, Doubled, Passed, PassReason
+from gammon.game import Game, Phase
+from gammon.match import Match, SeriesRules, Session
+from gammon.matfile.reader import read_mat
+from gammon.matfile.record import (
+    DEFAULT_MAX_CUBE,
+    RULE_TAGS,
+    MatGame,
+    MatTurn,
+    ParsedMatch,
+    TurnKind,
+    read_rule,
+)
+from gammon.variants import Variant, find_variant
+
+__all__ = ["replay_mat"]
+
+
+class _RecordedDice:
+    """The dice of the file, handed to the game one roll at a time as the replay reaches them.
+
+    Once the file is played, ``after`` rolls for the series from there on.
+    """
+
+    def __init__(self) -> None:
+        self.queue: list[Dice] = []
+        self.after: DiceSource | None = None
+
+    def roll(self) -> Dice:
+        if self.queue:
+            return self.queue.pop(0)
+        if self.after is None:
+            raise _NoRoll
+        return self.after.roll()
+
+    def __repr__(self) -> str:
+        return f"<dice of a .mat file, then {self.after!r}>"
+
+
+class _NoRoll(Exception):
+    """The game asked for a roll the file does not give at this point."""
+
+
+def replay_mat(
+    source: str | ParsedMatch,
+    variant: str | Variant | None = None,
+    *,
+    dice: DiceSource | None = None,
+) -> Match | Session:
+    """Play a .mat file through the rules: a :class:`Match`, or a :class:`Session` for money.
+
+    ``variant`` is the file's ``Variation`` tag when not given (standard
+    backgammon without one). ``dice`` rolls for the series from where the file
+    stops. Every cell must be legal where it stands, the scores must be the ones
+    the games before give, and each ``Wins`` line must say who won and how much;
+    otherwise :class:`~gammon.errors.MatFileError` names the line.
+
+    >>> replay_mat(" 1 point match\\n Game 1\\n A : 0  B : 0\\n  1) 31: 8/5 6/5\\n")
+    <Match to 1 score=(0, 0) games=1 over=False>
+    >>> replay_mat(" 1 point match\\n Game 1\\n A : 0  B : 0\\n  1) 31: 8/5 6/4\\n")
+    Traceback (most recent call last):
+    ...
+    gammon.errors.MatFileError: line 4: A cannot play '8/5 6/4' with 31: 6/4 needs a 2; ...
+    """
+    parsed = source if isinstance(source, ParsedMatch) else read_mat(source)
+    rules = _file_rules(parsed, variant)
+    feed = _RecordedDice()
+    series = rules.new_series(feed)
+    for game in parsed.games:
+        if game.number > 1:
+            previous = parsed.games[game.number - 2]
+            try:
+                series.new_game()
+            except IllegalActionError as exc:
+                if not series.game.is_over:
+                    raise MatFileError(
+                        f"line {previous.turns[-1].line if previous.turns else previous.line}: "
+                        f"game {previous.number} has no 'Wins' line, but game {game.number} "
+                        "follows it"
+                    ) from exc
+                raise MatFileError(
+                    f"line {game.line}: game {game.number} cannot be played: {exc}"
+                ) from exc
+        _check_score(series, game)
+        if game.crawford and not series.game.rules.crawford:
+            raise MatFileError(
+                f"line {game.line}: game {game.number} is marked as the Crawford game, "
+                "but the rules make it a normal one"
+            )
+        _Replay(series.game, game, parsed.names, feed).run()
+    feed.after = dice if dice is not None else RandomDice()
+    return series
+
+
+def _file_rules(parsed: ParsedMatch, variant: str | Variant | None) -> SeriesRules:
+    values: dict[str, object] = {}
+    for tag in parsed.tags:
+        if tag.key in RULE_TAGS:
+            try:
+                values[tag.key] = read_rule(tag.key, tag.value)
+            except MatFileError as exc:
+                raise MatFileError(f"line {tag.line}: {exc}") from exc
+    chosen = values.get("Variation")
+    if variant is not None:
+        try:
+            wanted = find_variant(variant)
+        except GammonError as exc:
+            raise MatFileError(str(exc)) from exc
+        if isinstance(chosen, Variant) and chosen != wanted:
+            raise MatFileError(
+                f"the file is a {chosen.name} file (Variation tag), not {wanted.name}"
+            )
+        chosen = wanted
+
+    def flag(key: str, default: bool) -> bool:
+        value = values.get(key, default)
+        return value if isinstance(value, bool) else default
+
+    def number(key: str, default: int) -> int:
+        value = values.get(key, default)
+        return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+    stakes = values.get("Stakes")
+    max_games = values.get("MaxGames")
+    cube_limit = number("CubeLimit", DEFAULT_MAX_CUBE)
+    try:
+        return SeriesRules(
+            length=0 if parsed.is_money else parsed.length,
+            variant=chosen if isinstance(chosen, Variant) else "standard",
+            crawford=flag("Crawford", True),
+            cube=cube_limit > 1,
+            max_cube=cube_limit if cube_limit > 1 else DEFAULT_MAX_CUBE,
+            gammons=flag("Gammons", True),
+            jacoby=flag("Jacoby", False),
+            beavers=flag("Beaver", False),
+            auto_doubles=number("AutoDoubles", 0),
+            stakes=stakes if isinstance(stakes, tuple) else None,
+            max_games=max_games if isinstance(max_games, int) else None,
+        )
+    except InvalidRulesError as exc:
+        key = _SETTING_TAGS.get(exc.setting, exc.setting)
+        if not parsed.is_money and exc.setting in _MONEY_ONLY:
+            raise MatFileError(
+                f"the {key} tag is for money sessions, not a {parsed.length}-point match"
+            ) from exc
+        raise MatFileError(f"the file's rules cannot be played: the {key} tag: {exc}") from exc
+
+
+_MONEY_ONLY: Final = frozenset({"jacoby", "beavers", "auto_doubles", "stakes", "max_games"})
+
+
+#: The .mat rule tag of each series setting, to name it in errors.
+_SETTING_TAGS: Final = {
+    "variant": "Variation",
+    "crawford": "Crawford",
+    "max_cube": "CubeLimit",
+    "gammons": "Gammons",
+    "jacoby": "Jacoby",
+    "beavers": "Beaver",
+    "auto_doubles": "AutoDoubles",
+    "stakes": "Stakes",
+    "max_games": "MaxGames",
+}
+
+
+def _check_score(series: Match | Session, game: MatGame) -> None:
+    done = series.games[:-1]
+    score = [0, 0]
+    if isinstance(series, Session):
+        for paid, finished in zip(series.payouts, done, strict=False):
+            assert finished.result is not None
+            score[finished.result.winner] += paid
+    else:
+        for finished in done:
+            assert finished.result is not None
+            score[finished.result.winner] += finished.result.points
+    if tuple(score) != game.score:
+        raise MatFileError(
+            f"line {game.score_line}: game {game.number} starts at "
+            f"{game.score[0]}-{game.score[1]}, "
+            f"but the games before it make the score {score[0]}-{score[1]}"
+        )
+
+
+class _Replay:
+    """Plays one game's cells into a live game, turning every refusal into a MatFileError."""
+
+    def __init__(
+        self, game: Game, parsed: MatGame, names: tuple[str, str], feed: _RecordedDice
+    ) -> None:
+        self.game = game
+        self.parsed = parsed
+        self.names = names
+        self.feed = feed
+        self.unplayed: MatTurn | None = None  # a roll cell whose play the file has not given
+
+    def fail(self, line: int, message: str) -> MatFileError:
+        return MatFileError(f"line {line}: {message}")
+
+    def run(self) -> None:
+        parsed = self.parsed
+        if parsed.opening_ties and not parsed.turns:
+            raise self.fail(
+                parsed.line, f"game {parsed.number} has opening ties but no opening roll"
+            )
+        for turn in parsed.turns:
+            try:
+                self.apply(turn)
+            except IllegalActionError as exc:
+                raise self.fail(turn.line, str(exc)) from exc
+            except _NoRoll as exc:  # pragma: no cover - every roll the game asks for is fed
+                raise self.fail(turn.line, "the game needs a roll the file does not give") from exc
+        self.finish()
+
+    def settle(self, turn: MatTurn) -> None:
+        """Let a side closed out on the bar lose its turn, for files that do not write it (R7)."""
+        game = self.game
+        for _ in range(2):
+            waiting = game.turn
+            if (
+                game.phase is Phase.ROLL
+                and waiting is not None
+                and waiting != turn.side
+                and self.closed_out(waiting)
+            ):
+                game.roll(waiting)
+
+    def closed_out(self, side: int) -> bool:
+        position = self.game.position_for(side)
+        return position.bar[0] > 0 and all(count >= 2 for count in position.theirs[:6])
+
+    def apply(self, turn: MatTurn) -> None:
+        game = self.game
+        name = self.names[turn.side]
+        if self.unplayed is not None and not (
+            turn.kind in (TurnKind.RESIGN, TurnKind.REJECT)
+            or (turn.kind is TurnKind.ROLL and turn.side == self.unplayed.side)
+        ):
+            raise self.fail(
+                self.unplayed.line,
+                f"{self.names[self.unplayed.side]} rolled {_dice_text(self.unplayed.dice)} "
+                f"but the file gives no play for it (legal plays exist, such as "
+                f"{game.legal_plays()[0]})",
+            )
+        if game.phase is Phase.BEAVER_OFFERED and turn.kind not in (
+            TurnKind.TAKE,
+            TurnKind.DROP,
+        ):
+            # GNU Backgammon writes no take of a beaver: the doubler's next action implies it.
+            doubler = game.on_roll
+            if turn.side != doubler:
+                raise self.fail(
+                    turn.line, f"{self.names[1 - turn.side]}'s beaver waits for an answer"
+                )
+            game.take(turn.side)
+        kind = turn.kind
+        if kind is TurnKind.ROLL:
+            self.roll(turn)
+        elif kind is TurnKind.CLOSED_OUT:
+            if game.phase is not Phase.ROLL or game.turn != turn.side:
+                raise self.fail(turn.line, f"{name} cannot lose a turn here: {self.waiting()}")
+            events = game.roll(turn.side)
+            if not isinstance(events[0], Passed):
+                raise self.fail(
+                    turn.line, f"{name} is not on the bar against a closed board"
+                )
+        elif kind is TurnKind.DOUBLE:
+            self.settle(turn)
+            events = game.double(turn.side)
+            offered = events[0]
+            assert isinstance(offered, Doubled)
+            if turn.value is not None and turn.value != offered.value:
+                raise self.fail(
+                    turn.line,
+                    f"{name} doubles the cube to {offered.value}, not {turn.value}",
+                )
+        elif kind is TurnKind.BEAVER:
+            events = game.beaver(turn.side)
+            beaver = events[0]
+            assert isinstance(beaver, Beavered)
+            if turn.value is not None and turn.value != beaver.value:
+                raise self.fail(
+                    turn.line,
+                    f"{name}'s beaver raises the cube to {beaver.value}, not {turn.value}",
+                )
+        elif kind is TurnKind.TAKE:
+            game.take(turn.side)
+        elif kind is TurnKind.DROP:
+            game.drop(turn.side)
+        elif kind is TurnKind.RESIGN:
+            assert turn.value is not None
+            game.resign(turn.side, turn.value)
+        elif kind is TurnKind.REJECT:
+            game.reject_resignation(turn.side)
+
+    def waiting(self) -> str:
+        game = self.game
+        if game.result is not None:
+            return f"the game is over ({game.result})"
+        side = game.turn
+        who = self.names[side] if side is not None else "the opening roll"
+        return f"the game waits for {who} ({game.phase})"
+
+    def roll(self, turn: MatTurn) -> None:
+        game = self.game
+        name = self.names[turn.side]
+        dice = turn.dice
+        assert dice is not None and turn.play is not None
+        if game.phase is Phase.OPENING:
+            if dice[0] == dice[1]:
+                raise self.fail(
+                    turn.line,
+                    f"the opening roll cannot be a double like {_dice_text(dice)}: "
+                    "equal opening dice are thrown again",
+                )
+            high, low = max(dice), min(dice)
+            throw = (high, low) if turn.side == 0 else (low, high)
+            self.feed.queue = [*self.parsed.opening_ties, throw]
+            game.roll(turn.side)
+            self.feed.queue = []
+        elif game.phase is Phase.MOVE and self.unplayed is not None:
+            # The play of a roll shown earlier without one (a resignation came in between).
+            if turn.side != game.on_roll or sorted(dice) != sorted(game.dice or ()):
+                raise self.fail(turn.line, f"{name} cannot roll now: {self.waiting()}")
+        elif game.phase is Phase.CHOOSE_DOUBLE and game.turn == turn.side:
+            if dice[0] != dice[1]:
+                raise self.fail(
+                    turn.line,
+                    f"{name} names a double after 1-2, not {_dice_text(dice)}",
+                )
+            game.choose_double(turn.side, dice[0])
+        else:
+            self.settle(turn)
+            if game.phase is not Phase.ROLL or game.turn != turn.side:
+                raise self.fail(turn.line, f"{name} cannot roll now: {self.waiting()}")
+            self.feed.queue = [dice]
+            events = game.roll(turn.side)
+            self.feed.queue = []
+            passed = events[0]
+            if isinstance(passed, Passed) and passed.reason is PassReason.CLOSED_BOARD:
+                if turn.play:
+                    raise self.fail(
+                        turn.line,
+                        f"{name} is on the bar against a closed board and cannot play "
+                        f"{turn.play!r}",
+                    )
+                return
+        self.unplayed = None
+        if game.phase is not Phase.MOVE or game.on_roll != turn.side:
+            if turn.play:
+                raise self.fail(
+                    turn.line,
+                    f"{name} cannot play {turn.play!r} with {_dice_text(dice)}: "
+                    "no checker can move",
+                )
+            return
+        if not turn.play:
+            self.unplayed = turn
+            return
+        position = game.position
+        try:
+            play = position.parse_play(turn.play, game.dice or dice)
+        except (InvalidPlayError, IllegalPlayError) as exc:
+            raise self.fail(
+                turn.line, f"{name} cannot play {turn.play!r} with {_dice_text(dice)}: {exc}"
+            ) from exc
+        game.play(turn.side, play)
+
+    def finish(self) -> None:
+        game = self.game
+        parsed = self.parsed
+        if parsed.winner is None:
+            if game.is_over:
+                last = parsed.turns[-1].line if parsed.turns else parsed.line
+                raise self.fail(
+                    last,
+                    f"game {parsed.number} is over ({self.result_text()}), "
+                    "but the file has no 'Wins' line for it",
+                )
+            return
+        assert parsed.points is not None and parsed.result_line is not None
+        line = parsed.result_line
+        winner = self.names[parsed.winner]
+        if not game.is_over:
+            try:
+                if game.phase is not Phase.RESIGNATION_OFFERED:
+                    cube = game.cube_value
+                    value, rest = divmod(parsed.points, cube)
+                    if rest or not 1 <= value <= 3:
+                        raise self.fail(
+                            line,
+                            f"{winner} wins {parsed.points} points, but the game is not over and "
+                            f"a resignation with the cube at {cube} gives 1, 2 or 3 times that",
+                        )
+                    game.resign(1 - parsed.winner, value)
+                game.accept_resignation(parsed.winner)
+            except IllegalActionError as exc:
+                raise self.fail(line, f"{winner} cannot win here: {exc}") from exc
+        result = game.result
+        assert result is not None
+        if result.winner != parsed.winner or result.points != parsed.points:
+            raise self.fail(
+                line,
+                f"the file says {winner} wins {parsed.points} point"
+                f"{'' if parsed.points == 1 else 's'}, but {self.result_text()}",
+            )
+
+    def result_text(self) -> str:
+        result = self.game.result
+        assert result is not None
+        plural = "" if result.points == 1 else "s"
+        return (
+            f"{self.names[result.winner]} won {result.points} point{plural} "
+            f"({result.kind.name.lower()}, {result.reason})"
+        )
+
+
+def _dice_text(dice: Dice | None) -> str:
+    return "" if dice is None else f"{dice[0]}{dice[1]}"

@@ -1,0 +1,288 @@
+""".mat files written from a :class:`~gammon.match.Match` or :class:`~gammon.match.Session`,
+laid out as GNU Backgammon lays them out, with the rule tags a reader needs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from gammon.dice import Dice
+from gammon.errors import MatFileError
+from gammon.game import (
+    Beavered,
+    DoubleChosen,
+    Doubled,
+    Dropped,
+    Ended,
+    Event,
+    Moved,
+    OpeningRolled,
+    Passed,
+    PassReason,
+    ResignationAccepted,
+    ResignationRejected,
+    Resigned,
+    Rolled,
+    Took,
+)
+from gammon.match import Match, SeriesRules, Session
+from gammon.matfile.record import RULE_TAGS, VARIATION_NAMES, read_rule
+
+__all__ = ["write_mat"]
+
+_LEFT_WIDTH: Final = 27  # GNU Backgammon's "%3d) %-27s " rows
+_NAME_WIDTH: Final = 30  # GNU Backgammon's " %-31s" score lines, always with a space after
+
+
+def write_mat(
+    series: Match | Session,
+    *,
+    names: tuple[str, str] = ("Player 1", "Player 2"),
+    metadata: Mapping[str, str] | None = None,
+) -> str:
+    """The .mat text of every game of ``series``, side 0 in the left column.
+
+    ``metadata`` becomes ``; [Key "value"]`` lines at the head (``Site``,
+    ``Event``, ``Round``, ``EventDate``, ``Transcriber``...); the rule tags are
+    written from the series itself. An unfinished last game is written as far
+    as it went.
+
+    >>> from gammon.dice import ScriptedDice
+    >>> session = Session(dice=ScriptedDice([(2, 6)]))
+    >>> _ = session.game.roll(0), session.game.play(1, "24/18 13/11")
+    >>> _ = session.game.double(0), session.game.drop(1)
+    >>> print(write_mat(session, metadata={"Site": "Home"}), end="")
+    ; [Site "Home"]
+    <BLANKLINE>
+     0 point match
+    <BLANKLINE>
+     Game 1
+     Player 1 : 0                   Player 2 : 0
+      1)                             62: 24/18 13/11
+      2)  Doubles => 2                Drops
+          Wins 1 point
+    <BLANKLINE>
+    """
+    if not isinstance(series, Match | Session):
+        raise MatFileError(
+            f"only a Match or a Session can be written as a .mat file, "
+            f"not {type(series).__name__}"
+        )
+    for name in names:
+        _check_name(name)
+    if len(names) != 2:
+        raise MatFileError(f"a .mat file names two players, got {len(names)}")
+    rules = series.rules
+    tags = _head_tags(rules, series, dict(metadata or {}))
+    lines = [f'; [{key} "{value}"]' for key, value in tags]
+    if lines:
+        lines.append("")
+    length = series.length if isinstance(series, Match) else 0
+    lines += [f" {length} point match", ""]
+    score = (0, 0)
+    payouts = series.payouts if isinstance(series, Session) else None
+    for number, game in enumerate(series.games, 1):
+        lines.append(f" Game {number}")
+        left = f"{names[0]} : {score[0]}"
+        lines.append(f" {left:<{_NAME_WIDTH}} {names[1]} : {score[1]}")
+        ties = [e.dice for e in game.history if isinstance(e, OpeningRolled) and e.is_tie]
+        if ties:
+            lines.append(f'; [OpeningTies "{" ".join(f"{a}{b}" for a, b in ties)}"]')
+        lines += _game_rows(game.history)
+        lines.append("")
+        if game.result is not None:
+            points = game.result.points if payouts is None else payouts[number - 1]
+            won = list(score)
+            won[game.result.winner] += points
+            score = (won[0], won[1])
+    return "\n".join(lines) + "\n"
+
+
+def _check_name(name: object) -> None:
+    if not isinstance(name, str) or not name.strip():
+        raise MatFileError(f"a player's name in a .mat file must be some text, got {name!r}")
+    if name != name.strip() or any(ch in name for ch in ":\n\r\t"):
+        raise MatFileError(
+            f"cannot write the name {name!r} to a .mat file: a name may not hold ':', "
+            "tabs or line breaks, nor start or end with a space"
+        )
+
+
+def _rule_texts(rules: SeriesRules, money: bool) -> dict[str, str]:
+    """Each rule tag's value for these rules, defaults included."""
+    texts = {
+        "Variation": VARIATION_NAMES.get(rules.variant.name, rules.variant.name),
+        "CubeLimit": str(rules.max_cube if rules.cube else 1),
+        "Gammons": _on_off(rules.gammons),
+    }
+    if money:
+        texts["Jacoby"] = _on_off(rules.jacoby)
+        texts["Beaver"] = _on_off(rules.beavers)
+        texts["AutoDoubles"] = str(rules.auto_doubles)
+        if rules.stakes is not None:
+            texts["Stakes"] = f"{rules.stakes[0]} {rules.stakes[1]}"
+        if rules.max_games is not None:
+            texts["MaxGames"] = str(rules.max_games)
+    else:
+        texts["Crawford"] = _on_off(rules.crawford)
+    return texts
+
+
+def _on_off(flag: bool) -> str:
+    return "On" if flag else "Off"
+
+
+def _head_tags(
+    rules: SeriesRules, series: Match | Session, metadata: dict[str, str]
+) -> list[tuple[str, str]]:
+    """The user's tags in their order, then the rule tags a reader needs and was not given."""
+    money = isinstance(series, Session)
+    texts = _rule_texts(rules, money)
+    defaults = _rule_texts(SeriesRules(length=0 if money else 1), money)
+    tags: list[tuple[str, str]] = []
+    for key, value in metadata.items():
+        if not isinstance(key, str) or not isinstance(value, str):
+            raise MatFileError(f"metadata keys and values are text, got {key!r}: {value!r}")
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9 _-]*", key) or '"' in value or any(
+            ch in value for ch in "\n\r"
+        ):
+            raise MatFileError(
+                f"cannot write the tag {key!r}: {value!r}: a key is letters, digits, "
+                "spaces, '_' or '-', and a value may not hold '\"' or line breaks"
+            )
+        if key in RULE_TAGS:
+            try:
+                given = read_rule(key, value)
+                wanted = read_rule(key, texts[key]) if key in texts else given
+            except MatFileError as exc:
+                raise MatFileError(f"the metadata tag {key}: {exc}") from exc
+            if key not in texts:
+                raise MatFileError(
+                    f"the metadata tag {key} is for {'matches' if money else 'money sessions'} "
+                    f"only, and this is a {'session' if money else 'match'}"
+                )
+            if given != wanted:
+                raise MatFileError(
+                    f"the metadata says [{key} \"{value}\"], but the "
+                    f"{'session' if money else 'match'} was played with \"{texts[key]}\"; "
+                    "the rule tags are written from the series"
+                )
+        tags.append((key, value))
+    given_keys = {key for key, _ in tags}
+    for key in RULE_TAGS:
+        if key in texts and key not in given_keys and texts[key] != defaults.get(key):
+            tags.append((key, texts[key]))
+    return tags
+
+
+class _Layout:
+    """Cells in the order they happened, each in its actor's column, rows as GNU lays them out."""
+
+    def __init__(self) -> None:
+        self.rows: list[list[str | None]] = []
+
+    def put(self, side: int, text: str) -> None:
+        if side == 1 and self.rows and self.rows[-1][1] is None:
+            self.rows[-1][1] = text
+        else:
+            row: list[str | None] = [None, None]
+            row[side] = text
+            self.rows.append(row)
+
+    def lines(self) -> list[str]:
+        out: list[str] = []
+        number = 0
+        for left, right in self.rows:
+            cell = left if right is None else right if left is None else ""
+            only_result = (cell or "").startswith(" Wins")
+            if only_result:
+                prefix = "     "
+            else:
+                number += 1
+                prefix = f"{number:3d}) "
+            if right is None:
+                line = prefix + (left or "")
+            else:
+                line = f"{prefix}{left or '':<{_LEFT_WIDTH}} {right}"
+            out.append(line.rstrip())
+        return out
+
+
+def _roll_cell(dice: Dice, moves: str) -> str:
+    return f"{dice[0]}{dice[1]}: {moves}".rstrip()
+
+
+def _game_rows(history: Sequence[Event]) -> list[str]:
+    """The rows of one game, from its history."""
+    layout = _Layout()
+    pending: tuple[int, Dice] | None = None  # a roll whose play (or dance) comes next
+    last_cube: Event | None = None
+    result = next((e.result for e in history if isinstance(e, Ended)), None)
+
+    def flush() -> None:
+        nonlocal pending
+        if pending is not None:
+            layout.put(pending[0], _roll_cell(pending[1], ""))
+            pending = None
+
+    for index, event in enumerate(history):
+        if isinstance(event, OpeningRolled):
+            if not event.is_tie:
+                die0, die1 = event.dice
+                pending = (0 if die0 > die1 else 1, (max(event.dice), min(event.dice)))
+        elif isinstance(event, Rolled):
+            pending = (event.side, event.dice)
+        elif isinstance(event, DoubleChosen):
+            pending = (event.side, (event.number, event.number))
+        elif isinstance(event, Moved):
+            pending = None
+            moves = " ".join(
+                f"{m.source}/{m.target}{'*' if m.hit else ''}" for m in event.moves
+            )
+            layout.put(event.side, _roll_cell(event.dice, moves))
+        elif isinstance(event, Passed):
+            if event.reason is PassReason.CLOSED_BOARD:
+                flush()
+                layout.put(event.side, " Closed out")
+            else:
+                flush()
+        elif isinstance(event, Doubled):
+            flush()
+            layout.put(event.side, f" Doubles => {event.value}")
+            last_cube = event
+        elif isinstance(event, Beavered):
+            flush()
+            layout.put(event.side, f" Beavers => {event.value}")
+            last_cube = event
+        elif isinstance(event, Took):
+            flush()
+            # After a beaver the take is implied by the doubler's next roll, as GNU reads it;
+            # written when anything else follows.
+            following = history[index + 1] if index + 1 < len(history) else None
+            implied = isinstance(following, Rolled | Passed) and following.side == event.side
+            if not (isinstance(last_cube, Beavered) and implied):
+                layout.put(event.side, " Takes")
+            last_cube = event
+        elif isinstance(event, Dropped):
+            flush()
+            layout.put(event.side, " Drops")
+        elif isinstance(event, Resigned):
+            flush()
+            accepted = index + 1 < len(history) and isinstance(
+                history[index + 1], ResignationAccepted
+            )
+            # An accepted resignation is its "Wins" line alone when the points tell its value.
+            if not (accepted and result is not None and result.kind == event.value):
+                layout.put(event.side, f" Resigns {event.value}")
+        elif isinstance(event, ResignationRejected):
+            layout.put(event.side, " Rejects")
+        elif isinstance(event, ResignationAccepted):
+            pass
+        elif isinstance(event, Ended):
+            flush()
+            points = event.result.points
+            layout.put(event.result.winner, f" Wins {points} point{'' if points == 1 else 's'}")
+    flush()
+    return layout.lines()
