@@ -155,7 +155,7 @@ class Game:
         self._rules = rules if rules is not None else GameRules()
         variant = self._rules.variant
         if start is None:
-            start = variant.initial_position()
+            start = Position.initial(variant)
         elif start.checkers != variant.checkers:
             raise IllegalActionError(
                 f"the start position has {start.checkers} checkers a side, "

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from test_game import random_step
 
+from gammon.actions import Forfeit, OutOfTime, PlayDice, Roll
 from gammon.dice import RandomDice, ScriptedDice
 from gammon.errors import MatFileError
 from gammon.game import (
@@ -604,3 +605,36 @@ def test_parsed_match_is_a_plain_value() -> None:
     assert isinstance(parsed, ParsedMatch)
     with pytest.raises(AttributeError):
         parsed.length = 3  # type: ignore[misc]
+
+
+# -- forfeits and losses on time (R13) ---------------------------------------------------
+
+
+@pytest.mark.parametrize("on_time", [False, True])
+def test_a_forfeited_match_writes_and_replays_with_its_ending(on_time: bool) -> None:
+    match = Match(5, dice=RandomDice(21))
+    match.apply(Roll(0))
+    mover = match.game.turn
+    assert mover is not None
+    match.apply(PlayDice(mover, match.game.legal_plays()[0]))
+    match.apply(Roll(1 - mover))
+    match.apply(OutOfTime(1 - mover) if on_time else Forfeit(1 - mover))
+    text = write_mat(match, names=("alice", "bob"))
+    expected = '; [Forfeit "Game 1 on time"]' if on_time else '; [Forfeit "Game 1"]'
+    assert text.splitlines()[0] == expected and "Wins 5 points" in text
+    replayed = replay_mat(text)
+    assert replayed.histories == match.histories and replayed.is_over
+    assert write_mat(replayed, names=("alice", "bob"), metadata=read_mat(text).metadata) == text
+
+
+def test_a_forfeited_session_replays_at_the_cube_value() -> None:
+    session = Session(dice=ScriptedDice([(6, 1)]))
+    session.apply(Roll(0))
+    session.apply(Forfeit(0))
+    replayed = replay_mat(write_mat(session))
+    assert replayed.is_over and replayed.net == -1 and replayed.histories == session.histories
+
+
+def test_a_bad_forfeit_tag_is_named() -> None:
+    with pytest.raises(MatFileError, match='the Forfeit tag is "Game N" or "Game N on time"'):
+        replay_mat('; [Forfeit "yesterday"]\n\n 1 point match\n')

@@ -16,6 +16,7 @@ from gammon.errors import GammonError, MatFileError
 from gammon.variants import find_variant
 
 __all__ = [
+    "FORFEIT_TAG",
     "DEFAULT_MAX_CUBE",
     "RULE_TAGS",
     "VARIATION_NAMES",
@@ -115,6 +116,9 @@ class ParsedMatch:
 DEFAULT_MAX_CUBE: Final = 64
 
 #: The tags write_mat derives from the series; metadata may repeat them only if it agrees.
+#: The head tag that says the last game ended by a forfeit ("Game 3") or on time ("Game 3 on time").
+FORFEIT_TAG: Final = "Forfeit"
+
 RULE_TAGS: Final = (
     "Variation",
     "Crawford",

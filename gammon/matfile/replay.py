@@ -5,6 +5,7 @@ checked where it stands and the result is a live series that can go on.
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from gammon.dice import Dice, DiceSource, RandomDice
@@ -22,6 +23,7 @@ from gammon.match import Match, SeriesRules, Session
 from gammon.matfile.reader import read_mat
 from gammon.matfile.record import (
     DEFAULT_MAX_CUBE,
+    FORFEIT_TAG,
     RULE_TAGS,
     MatGame,
     MatTurn,
@@ -82,6 +84,7 @@ def replay_mat(
     """
     parsed = source if isinstance(source, ParsedMatch) else read_mat(source)
     rules = _file_rules(parsed, variant)
+    forfeits = _forfeits(parsed)
     feed = _RecordedDice()
     series = rules.new_series(feed)
     for game in parsed.games:
@@ -105,9 +108,25 @@ def replay_mat(
                 f"line {game.line}: game {game.number} is marked as the Crawford game, "
                 "but the rules make it a normal one"
             )
-        _Replay(series.game, game, parsed.names, feed).run()
+        _Replay(series.game, game, parsed.names, feed, forfeits.get(game.number)).run()
     feed.after = dice if dice is not None else RandomDice()
     return series
+
+
+def _forfeits(parsed: ParsedMatch) -> dict[int, bool]:
+    """Games ended by a forfeit (the Forfeit tag): number -> whether on time."""
+    found: dict[int, bool] = {}
+    for tag in parsed.tags:
+        if tag.key != FORFEIT_TAG:
+            continue
+        match = re.fullmatch(r"Game (\d+)( on time)?", tag.value.strip())
+        if match is None:
+            raise MatFileError(
+                f'line {tag.line}: the Forfeit tag is "Game N" or "Game N on time", '
+                f"not {tag.value!r}"
+            )
+        found[int(match[1])] = match[2] is not None
+    return found
 
 
 def _file_rules(parsed: ParsedMatch, variant: str | Variant | None) -> SeriesRules:
@@ -204,8 +223,14 @@ class _Replay:
     """Plays one game's cells into a live game, turning every refusal into a MatFileError."""
 
     def __init__(
-        self, game: Game, parsed: MatGame, names: tuple[str, str], feed: _RecordedDice
+        self,
+        game: Game,
+        parsed: MatGame,
+        names: tuple[str, str],
+        feed: _RecordedDice,
+        forfeit: bool | None = None,
     ) -> None:
+        self.forfeit = forfeit  # None, or whether the game was lost on time (the Forfeit tag)
         self.game = game
         self.parsed = parsed
         self.names = names
@@ -399,6 +424,11 @@ class _Replay:
         assert parsed.points is not None and parsed.result_line is not None
         line = parsed.result_line
         winner = self.names[parsed.winner]
+        if not game.is_over and self.forfeit is not None:
+            try:
+                game.forfeit(1 - parsed.winner, on_time=self.forfeit, points=parsed.points)
+            except IllegalActionError as exc:
+                raise self.fail(line, f"{winner} cannot win by forfeit here: {exc}") from exc
         if not game.is_over:
             try:
                 if game.phase is not Phase.RESIGNATION_OFFERED:

@@ -10,12 +10,13 @@ from typing import Final
 
 from gammon.dice import Dice
 from gammon.errors import MatFileError
-from gammon.game import (
+from gammon.events import (
     Beavered,
     DoubleChosen,
     Doubled,
     Dropped,
     Ended,
+    EndReason,
     Event,
     Moved,
     OpeningRolled,
@@ -28,7 +29,7 @@ from gammon.game import (
     Took,
 )
 from gammon.match import Match, SeriesRules, Session
-from gammon.matfile.record import RULE_TAGS, VARIATION_NAMES, read_rule
+from gammon.matfile.record import FORFEIT_TAG, RULE_TAGS, VARIATION_NAMES, read_rule
 
 __all__ = ["write_mat"]
 
@@ -75,7 +76,11 @@ def write_mat(
     if len(names) != 2:
         raise MatFileError(f"a .mat file names two players, got {len(names)}")
     rules = series.rules
-    tags = _head_tags(rules, series, dict(metadata or {}))
+    given = {key: value for key, value in (metadata or {}).items() if key != FORFEIT_TAG}
+    tags = _head_tags(rules, series, given)
+    forfeit = _forfeit_text(series)
+    if forfeit is not None:
+        tags.append((FORFEIT_TAG, forfeit))
     lines = [f'; [{key} "{value}"]' for key, value in tags]
     if lines:
         lines.append("")
@@ -98,6 +103,20 @@ def write_mat(
             won[game.result.winner] += points
             score = (won[0], won[1])
     return "\n".join(lines) + "\n"
+
+
+def _forfeit_text(series: Match | Session) -> str | None:
+    """The Forfeit tag's value when the last game ended by a forfeit or on time (R13).
+
+    .mat files have no cell for it: the game's rows stop where the player left,
+    its ``Wins`` line gives the points, and this head tag (which other programs
+    ignore) says why.
+    """
+    result = series.game.result
+    if result is None or result.reason not in (EndReason.FORFEIT, EndReason.TIME):
+        return None
+    text = f"Game {len(series.games)}"
+    return text + " on time" if result.reason is EndReason.TIME else text
 
 
 def _check_name(name: object) -> None:
