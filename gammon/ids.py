@@ -26,6 +26,7 @@ import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Final
 
 from gammon.errors import InvalidIdError, MatchIdError, PositionIdError
 
@@ -38,6 +39,7 @@ __all__ = [
     "decode_position_id",
     "encode_match_id",
     "encode_position_id",
+    "position_id_of_valid",
 ]
 
 POSITION_ID_LENGTH = 14
@@ -115,14 +117,28 @@ def encode_position_id(mine: Sequence[int], theirs: Sequence[int]) -> str:
     mine_counts = side_counts(mine, "the player on roll")
     theirs_counts = side_counts(theirs, "the opponent")
     _check_no_shared_point(mine_counts, theirs_counts, "the board")
-    key = 0
-    bit = 0
-    for side in (theirs_counts, mine_counts):
-        for n in side:
-            key |= ((1 << n) - 1) << bit  # n ones, then the separating zero
-            bit += n + 1
-    text = base64.b64encode(key.to_bytes(_KEY_BITS // 8, "little")).decode("ascii")
-    return text.rstrip("=")
+    return position_id_of_valid(mine_counts, theirs_counts)
+
+
+def position_id_of_valid(mine: Sequence[int], theirs: Sequence[int]) -> str:
+    """:func:`encode_position_id` without the checks, for a board already known to be valid.
+
+    A :class:`~gammon.position.Position` is valid by construction, and a server
+    writes an ID for every legal play of every roll: the checks would cost more
+    than the encoding.
+
+    >>> start = [0] * 25
+    >>> start[5], start[7], start[12], start[23] = 5, 3, 5, 2
+    >>> position_id_of_valid(start, start)
+    '4HPwATDgc/ABMA'
+    """
+    # Each point's checkers as that many ones then a zero, the opponent first, bit 0 first.
+    bits = "".join(map(_ONES.__getitem__, (*theirs, *mine)))
+    key = int(bits[::-1], 2)
+    return base64.b64encode(key.to_bytes(_KEY_BITS // 8, "little")).decode("ascii")[:14]
+
+
+_ONES: Final = tuple("1" * count + "0" for count in range(16))
 
 
 def _check_alphabet(text: str, what: str, error: type[ValueError]) -> None:

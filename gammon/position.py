@@ -19,7 +19,7 @@ from gammon import movegen
 from gammon.diagram import draw
 from gammon.dice import ALL_ROLLS, Dice, validate_dice
 from gammon.errors import InvalidPositionError
-from gammon.ids import decode_position_id, encode_position_id
+from gammon.ids import decode_position_id, position_id_of_valid
 from gammon.notation import parse_play
 from gammon.play import Play, _Batch
 from gammon.variants import Variant, find_variant
@@ -168,7 +168,7 @@ class Position:
             raise InvalidPositionError(
                 "a Position ID cannot hold acey-deucey checkers that have not entered yet"
             )
-        return encode_position_id(self.mine, self.theirs)
+        return position_id_of_valid(self.mine, self.theirs)
 
     # -- the board ---------------------------------------------------------
 

@@ -18,7 +18,6 @@ gammon.server.protocol.Refused: bad_json: a message must be a JSON object, got a
 
 from __future__ import annotations
 
-import base64
 import json
 import operator
 import re
@@ -43,6 +42,7 @@ from gammon.game import (
     Rolled,
     Took,
 )
+from gammon.ids import position_id_of_valid
 from gammon.play import Move, Play
 from gammon.position import Position
 
@@ -334,10 +334,7 @@ def dumps(value: Any) -> str:
 
 
 def position_id(position: Position) -> str | None:
-    """``position.id`` without its checks (a Position is always valid), or None while waiting.
-
-    The server writes one for every legal play of every roll; the rules
-    library's encoder checks its input first, which costs more than the encoding.
+    """The Position ID, or None while acey-deucey checkers wait to enter (no ID holds them).
 
     >>> position_id(Position.initial()) == Position.initial().id
     True
@@ -348,15 +345,9 @@ def position_id(position: Position) -> str | None:
 def _position_id(
     mine: tuple[int, ...], theirs: tuple[int, ...], waiting: tuple[int, int]
 ) -> str | None:
-    if waiting != (0, 0):
-        return None  # acey-deucey checkers not entered yet: no Position ID (R14)
-    # Each point's checkers as that many ones then a zero, the opponent first, bit 0 first.
-    bits = "".join(map(_ONES.__getitem__, theirs + mine))
-    key = int(bits[::-1], 2)
-    return base64.b64encode(key.to_bytes(10, "little")).decode("ascii")[:14]
+    return position_id_of_valid(mine, theirs) if waiting == (0, 0) else None
 
 
-_ONES: Final = tuple("1" * count + "0" for count in range(16))
 _PIPS: Final = range(1, 26)
 
 
