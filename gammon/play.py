@@ -33,11 +33,6 @@ class Move:
     hit: bool = False
 
     @property
-    def is_entry(self) -> bool:
-        """Whether the checker comes in from the bar (or from off the board in acey-deucey)."""
-        return self.source == BAR_POINT
-
-    @property
     def is_bear_off(self) -> bool:
         return self.target == OFF_POINT
 

@@ -25,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from gammon.matfile import write_mat
 from gammon.server.auth import (
     CSRF_COOKIE,
     CSRF_HEADER,
@@ -338,10 +339,6 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         table = live.table
         if table.series is None:
             raise Refused("no_such_game", "the match has not started")
-        try:
-            from gammon.matfile import write_mat
-        except ImportError:  # pragma: no cover - the .mat writer is part of the package
-            raise Refused("not_available", "this server has no .mat writer") from None
         names = table.names
         text = write_mat(
             table.series,
