@@ -4,7 +4,13 @@ Every action names the side that takes it (sides are 0 and 1), so a server can
 apply what a browser sends without trusting it: an action the rules do not allow
 raises :class:`~gammon.errors.IllegalActionError` and leaves the game exactly as
 it was. Each accepted action returns the events it added to :attr:`Game.history`;
-the history alone rebuilds the game (:meth:`Game.replay`).
+the history alone rebuilds the game (:meth:`Game.replay`). Actions may also be
+given as values (:mod:`gammon.actions`) to :meth:`Game.apply`, and
+:meth:`Game.legal_actions` lists them.
+
+(Longer than our usual 600 lines on purpose: one state machine, whose every
+action, refusal and replay share the same private state; the events, the rules
+and the action values live in modules of their own.)
 
 >>> from gammon.dice import ScriptedDice
 >>> game = Game(dice=ScriptedDice([(3, 1), (6, 4)]))

@@ -5,6 +5,10 @@ Writing follows the common convention: a checker's consecutive moves are joined
 segment (``13/7* 7/5``); equal segments are counted (``6/2(2)``); segments run
 from the highest starting point down.
 
+(Past 600 lines on purpose: reading is most of it, since it accepts what
+players type and explains every illegal play, and writing must stay its exact
+inverse beside it.)
+
 >>> from gammon.play import Move
 >>> format_moves((Move(24, 18), Move(18, 13)))
 '24/13'
