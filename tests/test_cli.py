@@ -12,7 +12,9 @@ import sys
 import gnubg_nn
 import pytest
 
-from gammon.cli import RandomOpponent, main, parse_dice, read_position
+from gammon.cli import main
+from gammon.cli.inputs import parse_dice, read_position
+from gammon.cli.play import RandomOpponent
 from gammon.diagram import draw
 from gammon.dice import RandomDice
 from gammon.errors import InvalidDiceError, PositionIdError
