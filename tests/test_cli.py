@@ -12,12 +12,23 @@ import sys
 import gnubg_nn
 import pytest
 
+from gammon.actions import (
+    AcceptResignation,
+    Action,
+    ChooseDouble,
+    Double,
+    Drop,
+    PlayDice,
+    Roll,
+    Take,
+)
 from gammon.cli import main
 from gammon.cli.inputs import parse_dice, read_position
 from gammon.cli.play import RandomOpponent
 from gammon.diagram import draw
 from gammon.dice import RandomDice
 from gammon.errors import InvalidDiceError, PositionIdError
+from gammon.events import Ended, describe
 from gammon.game import Game, Moved, Phase
 from gammon.match import Match, Session
 from gammon.position import Position
@@ -291,31 +302,24 @@ class Player:
         self.random = random.Random(seed)
         self.plays = RandomOpponent(seed)
 
-    def command(self, game: Game, side: int) -> str:
+    def decide(self, game: Game, side: int) -> Action:
         if game.phase is Phase.ROLL and game.can_double(side):
-            return "double" if self.random.random() < 0.15 else "roll"
+            return Double(side) if self.random.random() < 0.15 else Roll(side)
         if game.phase is Phase.DOUBLE_OFFERED:
-            return "drop" if self.random.random() < 0.2 else "take"
-        return self.plays.command(game)
+            return Drop(side) if self.random.random() < 0.2 else Take(side)
+        return self.plays.decide(game, side)
 
 
-def apply(game: Game, side: int, command: str) -> None:
-    """What the terminal does with a command, through the library's own API."""
-    word, *rest = command.split()
-    if word == "roll":
-        game.roll(side)
-    elif word == "double":
-        game.double(side)
-    elif word == "take":
-        game.take(side)
-    elif word == "drop":
-        game.drop(side)
-    elif word == "accept":
-        game.accept_resignation(side)
-    elif word == "choose":
-        game.choose_double(side, int(rest[0]))
-    else:
-        game.play(side, command)
+def typed(action: Action) -> str:
+    """What a person types at ``gammon play`` for an action."""
+    match action:
+        case PlayDice(play=play):
+            return str(play)
+        case ChooseDouble(number=number):
+            return f"choose {number}"
+        case AcceptResignation():
+            return "accept"
+    return action.name
 
 
 def script(
@@ -344,13 +348,13 @@ def script(
             continue
         side = game.turn if game.turn is not None else 0
         if game.phase in (Phase.OPENING, Phase.ROLL) and not game.can_double(side):
-            game.roll(side)
+            series.apply(Roll(side))
         elif side in bots:
-            apply(game, side, bots[side].command(game))
+            series.apply(bots[side].decide(game, side))
         else:
-            command = people[side].command(game, side)
-            commands.append(command)
-            apply(game, side, command)
+            action = people[side].decide(game, side)
+            commands.append(typed(action))
+            series.apply(action)
 
 
 def play_cli(
@@ -364,9 +368,10 @@ def play_cli(
 
 
 def result_line(series: Match | Session) -> str:
+    """The last game's result as the terminal words it: :func:`gammon.events.describe`."""
     result = series.game.result
     assert result is not None
-    return f"Game over: {result}".replace(f"side {result.winner}", "XO"[result.winner])
+    return describe(Ended(result), ("X", "O"))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -445,7 +450,7 @@ def test_play_scripted_by_hand(
     status, out, err = play_cli(capsys, monkeypatch, lines, "--seed", "3")
     assert (status, err) == (0, "")
     got = out.splitlines()
-    assert "Opening roll: X throws 2, O throws 5; O plays first" in got
+    assert "opening roll: X 2, O 5" in got
     assert "O (play 5-2)> roll" in got
     assert "Not possible: O cannot roll: the game waits for O to play 5-2" in got
     assert "Not possible: unknown command 'foo'; type 'help' for the commands" in got
@@ -460,7 +465,10 @@ def test_play_scripted_by_hand(
     assert "X doubles to 2" in got
     assert "O (take or drop)> resign maybe" in got
     end = got.index("O (take or drop)> drop")
-    assert got[end + 1 : end + 3] == ["O drops", "Game over: X won 1 point (single, drop)"]
+    assert got[end + 1 : end + 3] == [
+        "O drops",
+        "X wins 1 point (a single game, by a dropped double)",
+    ]
     # The final board, from the side of X (the last to act was O, who dropped).
     assert any(line.endswith("|     Game over") for line in got[end + 3 :])
     assert got[-1] == " Money game"
@@ -498,7 +506,7 @@ def test_play_through_a_real_process() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert "Game over: X won 1 point (single, drop)" in done.stdout.splitlines()
+    assert "X wins 1 point (a single game, by a dropped double)" in done.stdout.splitlines()
 
 
 # -- hint and the bot -------------------------------------------------------------
@@ -554,4 +562,4 @@ def test_play_against_the_bot_to_the_end(
     assert status == 0
     assert "gammon-expert (O)" in out.splitlines()[0]
     assert "ranked at 0-ply" in out
-    assert any(line.startswith("Game over: ") for line in out.splitlines())
+    assert any(re.fullmatch(r"[XO] wins \d+ points? \(.*\)", line) for line in out.splitlines())

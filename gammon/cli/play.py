@@ -1,7 +1,10 @@
 """``gammon play``: a game or a match in the terminal, read from standard input.
 
 Two people at one keyboard, or one against the random opponent or the engine's
-bot; commands come one a line, so a script can be piped in.
+bot; commands come one a line, so a script can be piped in. What is typed
+becomes an action value (:mod:`gammon.actions`) that the series applies; the
+choices offered are the series' ``legal_actions``, and what happens is put
+into words by :func:`gammon.events.describe`, as on the server.
 """
 
 from __future__ import annotations
@@ -10,54 +13,63 @@ import argparse
 import random
 import re
 import sys
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Final, Protocol, TextIO
 
+from gammon.actions import (
+    AcceptResignation,
+    Action,
+    Beaver,
+    ChooseDouble,
+    Double,
+    Drop,
+    Forfeit,
+    OutOfTime,
+    PlayDice,
+    RejectResignation,
+    Resign,
+    Roll,
+    Take,
+)
 from gammon.cli.common import Commands, UsageError, needs_extra
 from gammon.cli.hint import hint_text
 from gammon.cli.inputs import match_length_arg, variant_arg
 from gammon.diagram import draw
 from gammon.dice import RandomDice
 from gammon.errors import GammonError, IllegalActionError
-from gammon.game import (
-    Beavered,
-    DoubleChosen,
-    Doubled,
-    Dropped,
-    Ended,
-    Event,
-    Game,
-    Moved,
-    OpeningRolled,
-    Passed,
-    Phase,
-    ResignationAccepted,
-    ResignationRejected,
-    Resigned,
-    Rolled,
-    Took,
-)
+from gammon.events import describe
+from gammon.game import Game, Phase
 from gammon.match import Match, Session
 from gammon.variants import VARIANTS, Variant, find_variant
 
 if TYPE_CHECKING:
     from gammon.engine.bot import Bot
 
-__all__ = ["RandomOpponent", "register", "run_play"]
+__all__ = ["Opponent", "RandomOpponent", "register", "run_play"]
 
 PROG = "gammon"
-_MARKS = ("X", "O")
-_RESIGN_WORDS = {"single": 1, "gammon": 2, "backgammon": 3, "1": 1, "2": 2, "3": 3}
+_MARKS: Final = ("X", "O")
+_RESIGN_WORDS: Final = {"single": 1, "gammon": 2, "backgammon": 3, "1": 1, "2": 2, "3": 3}
 _SIDE_WORD = re.compile(r"\bside ([01])\b")
+#: The words the prompt offers, in the order it offers them.
+_CHOICE_WORDS: Final[tuple[tuple[type[Action], str], ...]] = (
+    (Roll, "roll"),
+    (Double, "double"),
+    (Take, "take"),
+    (Beaver, "beaver"),
+    (Drop, "drop"),
+    (AcceptResignation, "accept"),
+    (RejectResignation, "reject"),
+)
 _PLAY_HELP = """\
 Commands (the side named in the prompt types them):
   roll, r            roll the dice (done for you when you cannot double)
-  double, d          offer the cube before rolling (R10)
-  take, t / drop, p  answer a double; 'beaver' takes and redoubles where allowed (R11)
+  double, d          offer the cube before rolling
+  take, t / drop, p  answer a double; 'beaver' takes and redoubles where allowed
   resign [single|gammon|backgammon]   offer to resign; the opponent may accept or reject
   accept / reject    answer a resignation
   <play>             a play in standard notation, as 13/7* 7/5, bar/22 or 6/2(2)
   <n>                the n-th play listed by 'moves'
-  choose <n>         acey-deucey: the double to play after a 1-2 (R14)
+  choose <n>         acey-deucey: the double to play after a 1-2
   moves              list the legal plays of the dice
   board, b           draw the board again
   pips               the pip counts
@@ -66,12 +78,24 @@ Commands (the side named in the prompt types them):
   quit, q            stop playing"""
 
 
+class Opponent(Protocol):
+    """Who plays a side for the computer: the random opponent or the engine's :class:`Bot`."""
+
+    name: str
+
+    def decide(self, game: Game, side: int, score: tuple[int, int] = (0, 0)) -> Action: ...
+
+
 class RandomOpponent:
     """A stand-in opponent: a random legal play each turn, chosen with its own seeded generator.
 
     It never doubles, takes every double and accepts every resignation, so a
-    game against it always runs to a finish. :meth:`command` answers with the
-    text a person would type, which the terminal then carries out.
+    game against it always runs to a finish.
+
+    >>> from gammon.dice import ScriptedDice
+    >>> game = Game(dice=ScriptedDice([(3, 1)]))
+    >>> RandomOpponent(1).decide(game, 0)
+    Roll(side=0)
     """
 
     name = "the random opponent"
@@ -79,17 +103,29 @@ class RandomOpponent:
     def __init__(self, seed: int | None = None) -> None:
         self._random = random.Random(seed)
 
-    def command(self, game: Game) -> str:
-        phase = game.phase
-        if phase is Phase.MOVE:
-            return str(self._random.choice(game.legal_plays()))
-        if phase in (Phase.DOUBLE_OFFERED, Phase.BEAVER_OFFERED):
-            return "take"
-        if phase is Phase.RESIGNATION_OFFERED:
-            return "accept"
-        if phase is Phase.CHOOSE_DOUBLE:
-            return f"choose {self._random.randint(1, 6)}"
-        return "roll"
+    def decide(self, game: Game, side: int, score: tuple[int, int] = (0, 0)) -> Action:
+        """The action ``side`` takes now; ``score`` is there to decide like the bot."""
+        choices = _choices(game.legal_actions(side))
+        plays = [action for action in choices if isinstance(action, PlayDice)]
+        if plays:
+            return self._random.choice(plays)
+        if Take(side) in choices:
+            return Take(side)
+        if AcceptResignation(side) in choices:
+            return AcceptResignation(side)
+        if any(isinstance(action, ChooseDouble) for action in choices):
+            return ChooseDouble(side, self._random.randint(1, 6))
+        return Roll(side)
+
+
+def _choices(actions: list[Action]) -> list[Action]:
+    """What the prompt offers: the legal actions less resigning and leaving, always open."""
+    return [a for a in actions if not isinstance(a, Resign | Forfeit | OutOfTime)]
+
+
+def _marks(text: str) -> str:
+    """The rules' 'side 0' and 'side 1' as the X and O on the board."""
+    return _SIDE_WORD.sub(lambda m: _MARKS[int(m.group(1))], text)
 
 
 class _Quit(Exception):
@@ -102,26 +138,26 @@ class _Terminal:
     def __init__(
         self,
         series: Match | Session,
-        bots: dict[int, RandomOpponent | Bot],
+        opponents: dict[int, Opponent],
         out: TextIO,
         inp: TextIO,
     ) -> None:
         self.series = series
-        self.bots = bots
+        self.opponents = opponents
         self.out = out
         self.inp = inp
         self.echo = not inp.isatty()
         self._shown: tuple[int, int] | None = None  # (game number, history length) last drawn
 
     def say(self, text: str) -> None:
-        print(_SIDE_WORD.sub(lambda m: _MARKS[int(m.group(1))], text), file=self.out)
+        print(text, file=self.out)
 
     # -- what is shown --------------------------------------------------------
 
     def viewer(self) -> int:
         """The side the board is drawn for: the human against a bot, else the side to act."""
-        if self.bots:
-            return 0 if 0 not in self.bots else 1
+        if self.opponents:
+            return 0 if 0 not in self.opponents else 1
         game = self.series.game
         side = game.turn if game.turn is not None else game.on_roll
         return side or 0
@@ -147,71 +183,34 @@ class _Terminal:
         pips = self.series.game.position_for(0).pips()
         return f"Pip count: X {pips[0]}, O {pips[1]}"
 
-    def describe(self, event: Event) -> str:
-        match event:
-            case OpeningRolled(dice=(die0, die1)):
-                if die0 == die1:
-                    return f"Opening roll: both throw {die0}; throw again"
-                first = "X" if die0 > die1 else "O"
-                return f"Opening roll: X throws {die0}, O throws {die1}; {first} plays first"
-            case Rolled(side=side, dice=(die1, die2)):
-                return f"side {side} rolls {die1}-{die2}"
-            case Moved(side=side, play=text):
-                return f"side {side} plays {text}"
-            case Passed(side=side, reason=reason):
-                return f"side {side} cannot move ({reason})"
-            case Doubled(side=side, value=value):
-                return f"side {side} doubles to {value}"
-            case Beavered(side=side, value=value):
-                return f"side {side} beavers to {value}"
-            case Took(side=side):
-                return f"side {side} takes"
-            case Dropped(side=side):
-                return f"side {side} drops"
-            case Resigned(side=side, value=value):
-                kind = ("", "a single game", "a gammon", "a backgammon")[value]
-                return f"side {side} offers to resign {kind}"
-            case ResignationAccepted(side=side):
-                return f"side {side} accepts the resignation"
-            case ResignationRejected(side=side):
-                return f"side {side} rejects the resignation"
-            case DoubleChosen(side=side, number=number):
-                return f"side {side} chooses {number}-{number}"
-            case Ended(result=result):
-                return f"Game over: {result}"
-        return repr(event)  # pragma: no cover - every event is named above
-
-    def prompt(self, side: int) -> str:
+    def prompt(self, side: int, choices: list[Action]) -> str:
+        """``X (roll or double)> ``: the side to type and what it may type now."""
         game = self.series.game
-        phase = game.phase
         mark = _MARKS[side]
-        if phase is Phase.OPENING:
-            return f"{mark} (roll)> "
-        if phase is Phase.ROLL:
-            return f"{mark} (roll or double)> "
-        if phase is Phase.MOVE:
-            assert game.dice is not None
+        kinds = {type(action) for action in choices}
+        if PlayDice in kinds and game.dice is not None:
             return f"{mark} (play {game.dice[0]}-{game.dice[1]})> "
-        if phase is Phase.DOUBLE_OFFERED:
-            return f"{mark} (take{', beaver' if game.can_beaver(side) else ''} or drop)> "
-        if phase is Phase.BEAVER_OFFERED:
-            return f"{mark} (take or drop the beaver)> "
-        if phase is Phase.RESIGNATION_OFFERED:
-            return f"{mark} (accept or reject)> "
-        return f"{mark} (choose a double, 1-6)> "
+        if ChooseDouble in kinds:
+            return f"{mark} (choose a double, 1-6)> "
+        words = [word for kind, word in _CHOICE_WORDS if kind in kinds]
+        offer = " or ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
+        if game.phase is Phase.BEAVER_OFFERED:
+            offer += " the beaver"
+        return f"{mark} ({offer})> "
 
     # -- what is done ---------------------------------------------------------
 
+    def apply(self, action: Action) -> None:
+        """Carry out an action in the series and tell what happened."""
+        for event in self.series.apply(action):
+            self.say(describe(event, _MARKS))
+
     def carry_out(self, side: int, line: str) -> None:
         """Do what ``line`` says for ``side``; our errors propagate for the caller to print."""
-        game = self.series.game
-        text = line.strip()
-        words = text.lower().split()
+        words = line.strip().lower().split()
         if not words:
             return
-        word, rest = words[0], words[1:]
-        phase = game.phase
-        events: tuple[Event, ...] = ()
+        word = words[0]
         if word in ("help", "?"):
             self.say(_PLAY_HELP)
         elif word in ("quit", "q", "exit"):
@@ -221,66 +220,68 @@ class _Terminal:
         elif word == "pips":
             self.say(self.pips())
         elif word == "hint":
-            self.say(hint_text(game, side, self.series.score))
+            self.say(hint_text(self.series.game, side, self.series.score))
         elif word in ("moves", "plays", "list"):
-            plays = game.legal_plays()
+            plays = self.plays(side)
             if not plays:
                 self.say("There are no dice to play now.")
             for number, play in enumerate(plays, 1):
-                self.say(f"{number:>3}  {play}")
-        elif word in ("roll", "r"):
-            events = game.roll(side)
-        elif word in ("double", "d"):
-            events = game.double(side)
-        elif word == "beaver":
-            events = game.beaver(side)
-        elif word in ("accept", "take", "t") and phase is Phase.RESIGNATION_OFFERED:
-            events = game.accept_resignation(side)
-        elif word in ("reject", "drop", "pass", "p") and phase is Phase.RESIGNATION_OFFERED:
-            events = game.reject_resignation(side)
-        elif word in ("take", "t", "accept"):
-            events = game.take(side)
-        elif word in ("drop", "pass", "p", "reject"):
-            events = game.drop(side)
-        elif word == "resign":
+                self.say(f"{number:>3}  {play.play}")
+        else:
+            self.apply(self.action(side, line.strip()))
+
+    def plays(self, side: int) -> list[PlayDice]:
+        """The legal plays of the dice, numbered from 1 in 'moves'."""
+        return [a for a in self.series.legal_actions(side) if isinstance(a, PlayDice)]
+
+    def action(self, side: int, text: str) -> Action:
+        """The action a line of input names; the rules then decide whether it is allowed now."""
+        words = text.lower().split()
+        word, rest = words[0], words[1:]
+        choices = _choices(self.series.legal_actions(side))
+        answering_resignation = AcceptResignation(side) in choices
+        choosing = any(isinstance(action, ChooseDouble) for action in choices)
+        if word in ("roll", "r"):
+            return Roll(side)
+        if word in ("double", "d"):
+            return Double(side)
+        if word == "beaver":
+            return Beaver(side)
+        if word in ("accept", "take", "t") and answering_resignation:
+            return AcceptResignation(side)
+        if word in ("reject", "drop", "pass", "p") and answering_resignation:
+            return RejectResignation(side)
+        if word in ("take", "t", "accept"):
+            return Take(side)
+        if word in ("drop", "pass", "p", "reject"):
+            return Drop(side)
+        if word == "resign":
             value = _RESIGN_WORDS.get(rest[0] if rest else "single")
             if value is None or len(rest) > 1:
                 raise IllegalActionError(
                     f"resign what? write 'resign', 'resign gammon' or 'resign backgammon', "
                     f"not {text!r}"
                 )
-            events = game.resign(side, value)
-        elif word == "choose" or (phase is Phase.CHOOSE_DOUBLE and word.isdigit()):
+            return Resign(side, value)
+        if word == "choose" or (choosing and word.isdigit()):
             chosen = rest[0] if word == "choose" and len(rest) == 1 else word
             if not chosen.isdigit():
                 raise IllegalActionError(
                     f"choose a double by its number, as 'choose 4', not {text!r}"
                 )
-            events = game.choose_double(side, int(chosen))
-        elif word.isdigit() and len(words) == 1:
-            plays = game.legal_plays()
+            return ChooseDouble(side, int(chosen))
+        if word.isdigit() and len(words) == 1:
+            plays = self.plays(side)
             if not 1 <= int(word) <= len(plays):
                 raise IllegalActionError(
                     f"there is no play number {word}: 'moves' lists "
                     f"{len(plays)} play{'' if len(plays) == 1 else 's'}"
                     if plays else f"there is no play number {word}: no dice to play now"
-                )
-            events = game.play(side, plays[int(word) - 1])
-        elif any(c.isdigit() for c in text) or "/" in text:
-            events = game.play(side, text)
-        else:
-            raise IllegalActionError(f"unknown command {text!r}; type 'help' for the commands")
-        for event in events:
-            self.say(self.describe(event))
-
-    def auto_roll(self, side: int) -> bool:
-        """Roll for a side that has nothing to decide before rolling (no double possible)."""
-        game = self.series.game
-        if game.phase in (Phase.OPENING, Phase.ROLL) and not game.can_double(side):
-            for event in game.roll(side):
-                self.say(self.describe(event))
-            return True
-        return False
+                )  # fmt: skip
+            return plays[int(word) - 1]
+        if any(c.isdigit() for c in text) or "/" in text:
+            return PlayDice(side, text)
+        raise IllegalActionError(f"unknown command {text!r}; type 'help' for the commands")
 
     def run(self) -> int:
         series = self.series
@@ -288,8 +289,9 @@ class _Terminal:
             f"a {series.length}-point match" if isinstance(series, Match) else "a money game"
         )
         against = (
-            f"{self.bots[1].name} (O)" if 1 in self.bots else "two players at one keyboard"
-        )
+            f"{self.opponents[1].name} (O)" if 1 in self.opponents
+            else "two players at one keyboard"
+        )  # fmt: skip
         self.say(f"gammon: {kind} of {series.game.rules.variant.name}, {against}.")
         self.say("Type 'help' for the commands.")
         while True:
@@ -299,19 +301,16 @@ class _Terminal:
                     return 0
                 continue
             side = game.turn if game.turn is not None else self.viewer()
-            if self.auto_roll(side):
+            choices = _choices(series.legal_actions(side))
+            if choices == [Roll(side)]:  # nothing to decide before rolling: no double possible
+                self.apply(Roll(side))
                 continue
-            if side in self.bots:
-                bot = self.bots[side]
-                if isinstance(bot, RandomOpponent):
-                    self.carry_out(side, bot.command(game))
-                else:
-                    for event in series.apply(bot.decide(game, side, series.score)):
-                        self.say(self.describe(event))
+            if side in self.opponents:
+                self.apply(self.opponents[side].decide(game, side, series.score))
                 continue
             if self._shown != (len(series.games), len(game.history)):
                 self.show_board()
-            print(self.prompt(side), end="", file=self.out, flush=True)
+            print(self.prompt(side, choices), end="", file=self.out, flush=True)
             line = self.inp.readline()
             if not line:
                 print(file=self.out)
@@ -321,7 +320,7 @@ class _Terminal:
             try:
                 self.carry_out(side, line)
             except GammonError as exc:
-                self.say(f"Not possible: {exc}")
+                self.say(f"Not possible: {_marks(str(exc))}")
 
     def finish_game(self) -> bool:
         """Report a finished game; start the next one if the series goes on."""
@@ -364,12 +363,12 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         series = Match(args.match, variant=variant, dice=dice)
     else:
         series = Session(variant=variant, max_games=1, dice=dice)
-    bots: dict[int, RandomOpponent | Bot] = {}
+    opponents: dict[int, Opponent] = {}
     if args.opponent == "random":
-        bots[1] = RandomOpponent(args.seed)
+        opponents[1] = RandomOpponent(args.seed)
     elif args.opponent == "bot":
-        bots[1] = _bot(args.level, args.seed)
-    terminal = _Terminal(series, bots, out, sys.stdin)
+        opponents[1] = _bot(args.level, args.seed)
+    terminal = _Terminal(series, opponents, out, sys.stdin)
     try:
         return terminal.run()
     except _Quit:
@@ -378,8 +377,6 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
     except _InputEnded:
         print(f"{PROG}: input ended before the game was over", file=sys.stderr)
         return 1
-
-
 
 
 def register(commands: Commands) -> None:
@@ -395,8 +392,7 @@ def register(commands: Commands) -> None:
     play.add_argument("--opponent", choices=("human", "random", "bot"), default="human",
                       help="who plays O: a second person (default), random legal moves, "
                       "or the engine's bot")
-    play.add_argument("--level", default="expert",
-                      metavar="LEVEL",
+    play.add_argument("--level", default="expert", metavar="LEVEL",
                       help="the bot's skill level, e.g. beginner, expert (the default) "
                       "or grandmaster")
     play.add_argument("--variant", type=variant_arg, default=find_variant("standard"),
