@@ -563,3 +563,63 @@ def test_play_against_the_bot_to_the_end(
     assert "gammon-expert (O)" in out.splitlines()[0]
     assert "ranked at 0-ply" in out
     assert any(re.fullmatch(r"[XO] wins \d+ points? \(.*\)", line) for line in out.splitlines())
+
+
+# -- optional dependencies -----------------------------------------------------------
+
+#: The third-party packages of each extra; the core is numpy and numba alone.
+EXTRAS = {
+    "engine": ["threadpoolctl", "rich"],
+    "server": ["starlette", "uvicorn", "sqlalchemy", "argon2", "psycopg", "orjson"],
+    "client": ["websockets"],
+}
+WITHOUT = """
+import sys
+for name in {blocked!r}:
+    sys.modules[name] = None  # as if not installed: importing it raises ModuleNotFoundError
+from gammon.cli import main
+status = main({argv!r})
+loaded = sorted(m for m in ("gammon.engine", "gammon.server.app", "gammon.cli.connect.link")
+                if sys.modules.get(m) is not None)
+print("loaded:", *loaded)
+sys.exit(status)
+"""
+
+
+def run_without(blocked: list[str], *argv: str) -> subprocess.CompletedProcess[str]:
+    """``gammon ARGV`` in a fresh interpreter where the ``blocked`` packages cannot be imported."""
+    return subprocess.run(
+        [sys.executable, "-c", WITHOUT.format(blocked=blocked, argv=list(argv))],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+
+
+def test_rules_commands_need_only_the_core() -> None:
+    every_extra = [name for names in EXTRAS.values() for name in names]
+    moves = run_without(every_extra, "moves", START_ID, "31")
+    assert moves.returncode == 0, moves.stderr
+    assert "8/5 6/5" in play_lines(moves.stdout)
+    # Neither the engine nor the server nor the WebSocket client was even imported.
+    assert moves.stdout.splitlines()[-1] == "loaded:"
+    show = run_without(every_extra, "show", START_ID)
+    assert show.returncode == 0, show.stderr
+    assert show.stdout.splitlines()[:-1] == draw(Position.initial()).splitlines()
+
+
+@pytest.mark.parametrize(
+    ("extra", "argv", "what"),
+    [
+        ("engine", ["hint", "start"], "gammon hint"),
+        ("engine", ["play", "--opponent", "bot"], "gammon play --opponent bot"),
+        ("server", ["serve", "--port", "1"], "gammon serve"),
+        ("client", ["connect", "http://127.0.0.1:1", "--bot", "expert"], "gammon connect"),
+    ],
+)
+def test_a_missing_extra_is_named_with_what_to_install(
+    extra: str, argv: list[str], what: str
+) -> None:
+    done = run_without(EXTRAS[extra], *argv)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"gammon: error: {what} needs the {extra} extra (")
+    assert done.stderr.endswith(f"is not installed): pip install 'gammon[{extra}]'\n")
+    assert done.stderr.count("\n") == 1
