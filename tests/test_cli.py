@@ -8,6 +8,7 @@ import random
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import gnubg_nn
 import pytest
@@ -32,6 +33,7 @@ from gammon.events import Ended, describe
 from gammon.game import Game, Moved, Phase
 from gammon.match import Match, Session
 from gammon.position import Position
+from gammon.server.fairdice import FairDice
 
 START_ID = "4HPwATDgc/ABMA"
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
@@ -594,7 +596,7 @@ def run_without(blocked: list[str], *argv: str) -> subprocess.CompletedProcess[s
     )  # fmt: skip
 
 
-def test_rules_commands_need_only_the_core() -> None:
+def test_rules_commands_and_verify_need_only_the_core(tmp_path: Path) -> None:
     every_extra = [name for names in EXTRAS.values() for name in names]
     moves = run_without(every_extra, "moves", START_ID, "31")
     assert moves.returncode == 0, moves.stderr
@@ -604,6 +606,13 @@ def test_rules_commands_need_only_the_core() -> None:
     show = run_without(every_extra, "show", START_ID)
     assert show.returncode == 0, show.stderr
     assert show.stdout.splitlines()[:-1] == draw(Position.initial()).splitlines()
+    dice = FairDice(bytes(range(32)))
+    dice.roll([b"entropy"])
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps(dice.record()))
+    verify = run_without(every_extra, "verify", str(record))
+    assert verify.returncode == 0, verify.stderr
+    assert verify.stdout.splitlines()[-2:] == ["all 1 rolls verified", "loaded:"]
 
 
 @pytest.mark.parametrize(
