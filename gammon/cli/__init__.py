@@ -20,7 +20,6 @@ import os
 import sys
 from collections.abc import Sequence
 
-from gammon.cli import connect, hint, play, rules, serve, verify
 from gammon.cli.common import Parser
 from gammon.errors import GammonError
 
@@ -31,6 +30,10 @@ _EXIT_BAD_INPUT = 2
 
 
 def _parser() -> Parser:
+    # Imported here, not at the top, so that importing one command's module (the
+    # terminal client, say) does not bring in the others.
+    from gammon.cli import connect, hint, play, rules, serve, verify
+
     parser = Parser(
         prog=PROG,
         description="Backgammon from the command line: legal plays, boards, hints and games.",

@@ -213,6 +213,22 @@ def test_reconnects_after_the_server_is_killed_and_finishes_the_game() -> None:
         server.stop()
 
 
+# -- built on the documents alone -------------------------------------------------------
+
+
+def test_the_client_imports_neither_the_server_nor_the_engine() -> None:
+    # Only PROTOCOL.md, DICE.md and the rules library: what an outside developer would have.
+    code = (
+        "import sys, gammon.cli.connect.session\n"
+        "print(*sorted(m for m in sys.modules if m.startswith(('gammon.server', 'gammon.engine'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "\n"
+
+
 # -- the dice check, from DICE.md alone ---------------------------------------------------
 
 SEED = bytes(range(32))
