@@ -8,17 +8,32 @@ import random
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import gnubg_nn
 import pytest
 
-from gammon.cli import RandomOpponent, main, parse_dice, read_position
+from gammon.actions import (
+    AcceptResignation,
+    Action,
+    ChooseDouble,
+    Double,
+    Drop,
+    PlayDice,
+    Roll,
+    Take,
+)
+from gammon.cli import main
+from gammon.cli.inputs import parse_dice, read_position
+from gammon.cli.play import RandomOpponent
 from gammon.diagram import draw
 from gammon.dice import RandomDice
 from gammon.errors import InvalidDiceError, PositionIdError
+from gammon.events import Ended, describe
 from gammon.game import Game, Moved, Phase
 from gammon.match import Match, Session
 from gammon.position import Position
+from gammon.server.fairdice import FairDice
 
 START_ID = "4HPwATDgc/ABMA"
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
@@ -289,31 +304,24 @@ class Player:
         self.random = random.Random(seed)
         self.plays = RandomOpponent(seed)
 
-    def command(self, game: Game, side: int) -> str:
+    def decide(self, game: Game, side: int) -> Action:
         if game.phase is Phase.ROLL and game.can_double(side):
-            return "double" if self.random.random() < 0.15 else "roll"
+            return Double(side) if self.random.random() < 0.15 else Roll(side)
         if game.phase is Phase.DOUBLE_OFFERED:
-            return "drop" if self.random.random() < 0.2 else "take"
-        return self.plays.command(game)
+            return Drop(side) if self.random.random() < 0.2 else Take(side)
+        return self.plays.decide(game, side)
 
 
-def apply(game: Game, side: int, command: str) -> None:
-    """What the terminal does with a command, through the library's own API."""
-    word, *rest = command.split()
-    if word == "roll":
-        game.roll(side)
-    elif word == "double":
-        game.double(side)
-    elif word == "take":
-        game.take(side)
-    elif word == "drop":
-        game.drop(side)
-    elif word == "accept":
-        game.accept_resignation(side)
-    elif word == "choose":
-        game.choose_double(side, int(rest[0]))
-    else:
-        game.play(side, command)
+def typed(action: Action) -> str:
+    """What a person types at ``gammon play`` for an action."""
+    match action:
+        case PlayDice(play=play):
+            return str(play)
+        case ChooseDouble(number=number):
+            return f"choose {number}"
+        case AcceptResignation():
+            return "accept"
+    return action.name
 
 
 def script(
@@ -342,13 +350,13 @@ def script(
             continue
         side = game.turn if game.turn is not None else 0
         if game.phase in (Phase.OPENING, Phase.ROLL) and not game.can_double(side):
-            game.roll(side)
+            series.apply(Roll(side))
         elif side in bots:
-            apply(game, side, bots[side].command(game))
+            series.apply(bots[side].decide(game, side))
         else:
-            command = people[side].command(game, side)
-            commands.append(command)
-            apply(game, side, command)
+            action = people[side].decide(game, side)
+            commands.append(typed(action))
+            series.apply(action)
 
 
 def play_cli(
@@ -362,9 +370,10 @@ def play_cli(
 
 
 def result_line(series: Match | Session) -> str:
+    """The last game's result as the terminal words it: :func:`gammon.events.describe`."""
     result = series.game.result
     assert result is not None
-    return f"Game over: {result}".replace(f"side {result.winner}", "XO"[result.winner])
+    return describe(Ended(result), ("X", "O"))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -443,7 +452,7 @@ def test_play_scripted_by_hand(
     status, out, err = play_cli(capsys, monkeypatch, lines, "--seed", "3")
     assert (status, err) == (0, "")
     got = out.splitlines()
-    assert "Opening roll: X throws 2, O throws 5; O plays first" in got
+    assert "opening roll: X 2, O 5" in got
     assert "O (play 5-2)> roll" in got
     assert "Not possible: O cannot roll: the game waits for O to play 5-2" in got
     assert "Not possible: unknown command 'foo'; type 'help' for the commands" in got
@@ -458,7 +467,10 @@ def test_play_scripted_by_hand(
     assert "X doubles to 2" in got
     assert "O (take or drop)> resign maybe" in got
     end = got.index("O (take or drop)> drop")
-    assert got[end + 1 : end + 3] == ["O drops", "Game over: X won 1 point (single, drop)"]
+    assert got[end + 1 : end + 3] == [
+        "O drops",
+        "X wins 1 point (a single game, by a dropped double)",
+    ]
     # The final board, from the side of X (the last to act was O, who dropped).
     assert any(line.endswith("|     Game over") for line in got[end + 3 :])
     assert got[-1] == " Money game"
@@ -496,7 +508,7 @@ def test_play_through_a_real_process() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert "Game over: X won 1 point (single, drop)" in done.stdout.splitlines()
+    assert "X wins 1 point (a single game, by a dropped double)" in done.stdout.splitlines()
 
 
 # -- hint and the bot -------------------------------------------------------------
@@ -552,4 +564,71 @@ def test_play_against_the_bot_to_the_end(
     assert status == 0
     assert "gammon-expert (O)" in out.splitlines()[0]
     assert "ranked at 0-ply" in out
-    assert any(line.startswith("Game over: ") for line in out.splitlines())
+    assert any(re.fullmatch(r"[XO] wins \d+ points? \(.*\)", line) for line in out.splitlines())
+
+
+# -- optional dependencies -----------------------------------------------------------
+
+#: The third-party packages of each extra; the core is numpy and numba alone.
+EXTRAS = {
+    "engine": ["threadpoolctl", "rich"],
+    "server": ["starlette", "uvicorn", "sqlalchemy", "argon2", "psycopg", "orjson"],
+    "client": ["websockets"],
+}
+WITHOUT = """
+import sys
+for name in {blocked!r}:
+    sys.modules[name] = None  # as if not installed: importing it raises ModuleNotFoundError
+from gammon.cli import main
+status = main({argv!r})
+loaded = sorted(m for m in ("gammon.engine", "gammon.server.app", "gammon.cli.connect.link")
+                if sys.modules.get(m) is not None)
+print("loaded:", *loaded)
+sys.exit(status)
+"""
+
+
+def run_without(blocked: list[str], *argv: str) -> subprocess.CompletedProcess[str]:
+    """``gammon ARGV`` in a fresh interpreter where the ``blocked`` packages cannot be imported."""
+    return subprocess.run(
+        [sys.executable, "-c", WITHOUT.format(blocked=blocked, argv=list(argv))],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+
+
+def test_rules_commands_and_verify_need_only_the_core(tmp_path: Path) -> None:
+    every_extra = [name for names in EXTRAS.values() for name in names]
+    moves = run_without(every_extra, "moves", START_ID, "31")
+    assert moves.returncode == 0, moves.stderr
+    assert "8/5 6/5" in play_lines(moves.stdout)
+    # Neither the engine nor the server nor the WebSocket client was even imported.
+    assert moves.stdout.splitlines()[-1] == "loaded:"
+    show = run_without(every_extra, "show", START_ID)
+    assert show.returncode == 0, show.stderr
+    assert show.stdout.splitlines()[:-1] == draw(Position.initial()).splitlines()
+    dice = FairDice(bytes(range(32)))
+    dice.roll([b"entropy"])
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps(dice.record()))
+    verify = run_without(every_extra, "verify", str(record))
+    assert verify.returncode == 0, verify.stderr
+    assert verify.stdout.splitlines()[-2:] == ["all 1 rolls verified", "loaded:"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "argv", "what"),
+    [
+        ("engine", ["hint", "start"], "gammon hint"),
+        ("engine", ["play", "--opponent", "bot"], "gammon play --opponent bot"),
+        ("server", ["serve", "--port", "1"], "gammon serve"),
+        ("client", ["connect", "http://127.0.0.1:1", "--bot", "expert"], "gammon connect"),
+    ],
+)
+def test_a_missing_extra_is_named_with_what_to_install(
+    extra: str, argv: list[str], what: str
+) -> None:
+    done = run_without(EXTRAS[extra], *argv)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"gammon: error: {what} needs the {extra} extra (")
+    assert done.stderr.endswith(f"is not installed): pip install 'gammon[{extra}]'\n")
+    assert done.stderr.count("\n") == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from gammon.server.cli import main
+from gammon.cli.serve import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,6 +1,6 @@
 """``gammon connect``, the terminal client written from docs/PROTOCOL.md and DICE.md alone.
 
-Each test runs the client as a real process (``python -m gammon.connect``, the same code
+Each test runs the client as a real process (``python -m gammon.cli.connect``, the same code
 as ``gammon connect``) against a real server on loopback, with its commands piped into
 standard input, exactly as a script would use it. Nothing is mocked.
 """
@@ -18,7 +18,7 @@ from typing import IO, Any
 
 import pytest
 
-from gammon.connect import DiceRecordError, check_record, derive_dice
+from gammon.cli.connect.dice import DiceRecordError, check_record, derive_dice
 from tests.server.client import ROOT, ServerProcess, database_url
 
 #: Commands repeated until the game ends: each that does not fit the moment is refused
@@ -30,7 +30,7 @@ def connect(
     server: ServerProcess, *args: str, script: str = "", timeout: float = 120
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "gammon.connect", server.url, *args],
+        [sys.executable, "-m", "gammon.cli.connect", server.url, *args],
         input=script,
         capture_output=True,
         text=True,
@@ -47,8 +47,9 @@ def signed_in_name(out: str) -> str:
 
 def assert_finished_and_verified(out: str) -> int:
     """The table's result and the dice check (R13) close the output; returns the roll count."""
-    assert re.search(r"^Game 1 over: .* wins? \d+ points? \((single|gammon|backgammon), ", out,
-                     re.MULTILINE), out[-3000:]  # fmt: skip
+    # A game's result is worded by gammon.events.describe, as everywhere else.
+    assert re.search(r"^Game 1 over: .* wins \d+ points? \(a (single game|gammon|backgammon), by ",
+                     out, re.MULTILINE), out[-3000:]  # fmt: skip
     assert re.search(r"^Result: .* the (match|session)", out, re.MULTILINE), out[-3000:]
     found = re.search(r"^Fair dice \(DICE.md\): all (\d+) rolls verified in 1 game$", out,
                       re.MULTILINE)  # fmt: skip
@@ -130,7 +131,7 @@ def test_guest_plays_a_whole_match_against_the_bot(server: ServerProcess) -> Non
 def test_two_people_play_through_connect(server: ServerProcess) -> None:
     # One opens a table and waits; the other joins it by id; seats are drawn at random (R13).
     creator = subprocess.Popen(
-        [sys.executable, "-m", "gammon.connect", server.url, "--create", "--match", "1"],
+        [sys.executable, "-m", "gammon.cli.connect", server.url, "--create", "--match", "1"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         cwd=ROOT,
     )  # fmt: skip
@@ -183,7 +184,7 @@ def test_reconnects_after_the_server_is_killed_and_finishes_the_game() -> None:
     client: subprocess.Popen[str] | None = None
     try:
         client = subprocess.Popen(
-            [sys.executable, "-m", "gammon.connect", server.url, "--bot", "beginner",
+            [sys.executable, "-m", "gammon.cli.connect", server.url, "--bot", "beginner",
              "--money", "--max-games", "1"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             cwd=ROOT,
@@ -210,6 +211,22 @@ def test_reconnects_after_the_server_is_killed_and_finishes_the_game() -> None:
             client.kill()
             client.wait(10)
         server.stop()
+
+
+# -- built on the documents alone -------------------------------------------------------
+
+
+def test_the_client_imports_neither_the_server_nor_the_engine() -> None:
+    # Only PROTOCOL.md, DICE.md and the rules library: what an outside developer would have.
+    code = (
+        "import sys, gammon.cli.connect.session\n"
+        "print(*sorted(m for m in sys.modules if m.startswith(('gammon.server', 'gammon.engine'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "\n"
 
 
 # -- the dice check, from DICE.md alone ---------------------------------------------------

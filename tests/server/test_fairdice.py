@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gammon.cli.verify import register
 from gammon.dice import DiceSource
 from gammon.errors import GammonError
 from gammon.game import Game, OpeningRolled, Phase, Rolled
@@ -34,7 +35,6 @@ from gammon.server.fairdice import (
     verify_record,
     verify_rolls,
 )
-from gammon.server.verify_cli import register
 
 DICE_MD = Path(__file__).resolve().parents[2] / "DICE.md"
 SEED = bytes(range(32))

@@ -1,5 +1,7 @@
 """``gammon verify RECORD.json``: check a game's dice from the command line (R13, DICE.md).
 
+It needs no extra: the check (:mod:`gammon.server.fairdice`) is plain hashing.
+
 Players who do not want to trust the server's own verification page can run
 this (or their own code written from DICE.md) on the game record the server
 published after the game. It prints every roll and ``all N rolls verified``,
@@ -36,6 +38,7 @@ import json
 import sys
 from typing import Any, TextIO
 
+from gammon.cli.common import Commands
 from gammon.server.fairdice import FairDiceError, RollRecord, verify_record
 
 __all__ = ["register", "run_verify"]
@@ -90,12 +93,12 @@ def run_verify(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
-def register(commands: argparse._SubParsersAction[Any]) -> None:
+def register(commands: Commands) -> None:
     """Add the ``verify`` subcommand to the ``gammon`` command line."""
     verify = commands.add_parser(
         "verify",
         help="check the dice of a finished online game",
-        description="Check the dice of a finished online game (R13): that the revealed seed "
+        description="Check the dice of a finished online game: that the revealed seed "
         "matches the commitment published before the game and that every roll follows from "
         "the seed and the players' entropy, as DICE.md describes.",
     )

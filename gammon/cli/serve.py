@@ -1,4 +1,7 @@
-"""``gammon serve``: run the play server (R13) on one machine.
+"""``gammon serve``: run the play server on one machine.
+
+The server's dependencies (starlette, uvicorn, SQLAlchemy...) are the ``server``
+extra, imported only when the server starts.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser(prog="gammon")
@@ -15,6 +18,7 @@ import logging
 import sys
 from typing import TextIO
 
+from gammon.cli.common import Commands, needs_extra
 from gammon.errors import GammonError
 
 __all__ = ["main", "register", "run_serve"]
@@ -40,7 +44,7 @@ def _limit(value: str) -> tuple[float, float]:
         raise argparse.ArgumentTypeError(f"expected COUNT/SECONDS, got {value!r}") from None
 
 
-def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(commands: Commands) -> None:
     """Add ``serve`` to the ``gammon`` command line."""
     serve = commands.add_parser(
         "serve",
@@ -89,9 +93,11 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
 
 
 def run_serve(args: argparse.Namespace, out: TextIO) -> int:
-    import uvicorn
+    """Start the server and serve until it is stopped; 2 when it could not start."""
+    with needs_extra("gammon serve", "server"):
+        import uvicorn
 
-    from gammon.server.app import RateLimits, ServerConfig, create_app
+        from gammon.server.app import RateLimits, ServerConfig, create_app
 
     defaults = RateLimits()
     config = ServerConfig(

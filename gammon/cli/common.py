@@ -1,0 +1,67 @@
+"""What every ``gammon`` command shares: its argument parser and its optional dependencies.
+
+The rules-only commands (``moves``, ``show``) run on the core dependencies
+alone; the engine, the server and the WebSocket client are extras. A command
+that needs one imports it inside :func:`needs_extra`, so a missing extra ends
+that command with one line saying what to install, and the others still work.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, NoReturn, TypeAlias
+
+from gammon.errors import GammonError
+
+__all__ = ["Commands", "MissingExtraError", "Parser", "UsageError", "needs_extra"]
+
+Commands: TypeAlias = "argparse._SubParsersAction[Any]"
+"""The ``add_subparsers`` object each command module's ``register`` adds itself to."""
+
+
+class UsageError(GammonError):
+    """A command line that argparse rejected; the command exits with status 2."""
+
+
+class MissingExtraError(GammonError):
+    """A command needs an optional dependency that is not installed."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that raises instead of printing usage and exiting, so ``main`` stays in charge."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+@contextmanager
+def needs_extra(what: str, extra: str) -> Iterator[None]:
+    """Turn a missing third-party module imported in the block into :class:`MissingExtraError`.
+
+    ``what`` names what needs it (``"gammon serve"``), ``extra`` what to install.
+
+    Only modules outside ``gammon`` count: a broken import of our own is a bug
+    and is raised as it is.
+
+    >>> import sys
+    >>> sys.modules["uvicorn_missing_here"] = None  # type: ignore[assignment]
+    >>> with needs_extra("gammon serve", "server"):
+    ...     import uvicorn_missing_here
+    Traceback (most recent call last):
+    ...
+    gammon.cli.common.MissingExtraError: gammon serve needs the server extra \
+(uvicorn_missing_here is not installed): pip install 'gammon[server]'
+    >>> del sys.modules["uvicorn_missing_here"]
+    """
+    try:
+        yield
+    except ModuleNotFoundError as exc:
+        missing = (exc.name or "").split(".")[0]
+        if not missing or missing == "gammon":
+            raise
+        raise MissingExtraError(
+            f"{what} needs the {extra} extra ({missing} is not installed): "
+            f"pip install 'gammon[{extra}]'"
+        ) from None
