@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from gammon.errors import UnknownVariantError
 
 if TYPE_CHECKING:
-    from gammon.position import Position
+    pass
 
 __all__ = ["Variant", "VARIANTS", "find_variant"]
 
@@ -38,16 +38,6 @@ class Variant:
     #: Acey-deucey: checkers start off the board and 1-2 earns a bonus (R14).
     acey_deucey: bool = False
     description: str = field(default="", compare=False)
-
-    def initial_position(self) -> Position:
-        """``Position.initial(self)``, for callers written before the layout became data.
-
-        Position sits above this module, so this one call goes up a layer and
-        imports late; new code calls :meth:`Position.initial`.
-        """
-        from gammon.position import Position
-
-        return Position.initial(self)
 
     def win_value(self, value: int) -> int:
         """A win's value under this variant's scoring (R9, R14)."""

@@ -81,7 +81,7 @@ def read_given(text: str, variant: Variant) -> GivenPosition:
     if not text:
         raise PositionIdError("no position given: expected a Position ID, an XGID or 'start'")
     if text.lower() in _START_WORDS:
-        return GivenPosition(variant.initial_position())
+        return GivenPosition(Position.initial(variant))
     if text[:5].upper() == "XGID=" or text.count(":") >= 9:
         return _read_xgid(text, variant)
     match: MatchIdFields | None = None

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from gammon.engine.player import Player
 from gammon.errors import IllegalActionError, IllegalPlayError
 from gammon.play import Play
-from gammon.position import Dice
+from gammon.position import Dice, Position
 from gammon.variants import Variant, find_variant
 
 __all__ = ["GameResult", "opening_roll", "play_game"]
@@ -92,7 +92,7 @@ def play_game(
     players = (player_a, player_b)
     mover, dice = opening_roll(dice_rng)
     first = mover
-    position = rules.initial_position()
+    position = Position.initial(rules)
     history: list[Play] = []
     turns = 0
     while True:

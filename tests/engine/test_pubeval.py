@@ -222,6 +222,6 @@ def test_beats_random_overwhelmingly() -> None:
 
 def test_variant_positions_score() -> None:
     for name in ("nackgammon", "hypergammon"):
-        start = find_variant(name).initial_position()
+        start = Position.initial(find_variant(name))
         play = PubevalPlayer().choose_play(start, (3, 1))
         assert play in start.plays((3, 1))
