@@ -17,13 +17,9 @@ import random
 import secrets
 import time
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
-from gammon.dice import RandomDice
-from gammon.game import Game, GameRules, Phase
-from gammon.server.protocol import board_json, event_json, moves_json
 from tests.server.browser_helpers import (
     actions,
     click_action,
@@ -43,6 +39,7 @@ from tests.server.browser_helpers import (
     wait_seq,
 )
 from tests.server.client import ServerProcess
+from tests.server.js_fixtures import random_games
 
 pytestmark = pytest.mark.skipif(
     not have_chromium(),
@@ -278,71 +275,15 @@ def test_guest_plays_the_bot_with_a_hint_and_a_reconnect(
     page.context.close()
 
 
-def _random_games(games_per_variant: int = 2) -> dict[str, Any]:
-    """Random games of every variant, as the server would send them.
-
-    ``cases``: each (board, dice, legal plays) a player had to play; ``games``: each
-    game's log with the board (side 0's view) and cube after each play.
-    """
-    cases: list[dict[str, Any]] = []
-    games: list[dict[str, Any]] = []
-    for variant in ("standard", "nackgammon", "hypergammon", "tavla", "acey-deucey"):
-        rng = random.Random(variant)
-        for number in range(games_per_variant):
-            game = Game(GameRules(variant), dice=RandomDice(f"{variant}{number}"))
-            checks: list[dict[str, Any]] = []
-            game.roll(0)
-            while not game.is_over:
-                side = game.turn
-                assert side is not None
-                if game.phase is Phase.MOVE:
-                    plays = game.legal_plays()
-                    assert game.dice is not None
-                    cases.append(
-                        {
-                            "board": board_json(game.position_for(side), side),
-                            "dice": list(game.dice),
-                            "plays": [
-                                {
-                                    "play": str(play),
-                                    "moves": moves_json(play.moves),
-                                    "board": board_json(play.position, side),
-                                }
-                                for play in plays
-                            ],
-                        }
-                    )
-                    game.play(side, rng.choice(plays))
-                    checks.append(
-                        {
-                            "upto": len(game.history),
-                            "board": board_json(game.position_for(0), 0),
-                            "cube": [game.cube_value, game.cube_owner],
-                        }
-                    )
-                elif game.phase is Phase.CHOOSE_DOUBLE:
-                    game.choose_double(side, rng.randint(1, 6))
-                elif game.phase is Phase.DOUBLE_OFFERED:
-                    game.take(side)
-                elif game.can_double(side) and rng.random() < 0.1:
-                    game.double(side)
-                else:
-                    game.roll(side)
-            log = [event_json(event, ["ann", "bob"]) for event in game.history]
-            games.append({"variant": variant, "log": log, "checks": checks})
-    return {"cases": cases, "games": games}
-
-
 _CHECK_MOVE_INPUT = """
 async (text) => {
-  const { MoveInput } = await import("/js/rules.js");
+  const { MoveInput } = await import("/js/moves.js");
+  const { replayFrames } = await import("/js/replay.js");
   const data = JSON.parse(text);
-  const cases = data.cases;
   const bad = [];
   let walks = 0;
-  for (const c of cases) {
+  for (const c of data.cases) {
     const input = new MoveInput(c.board, c.dice, c.plays);
-    if (!input.works) bad.push(["no legal play reachable die by die", c.board, c.dice]);
     for (const play of c.plays) {
       // As a person clicks: each move from the board's own destinations, in the listed order.
       input.reset();
@@ -370,11 +311,12 @@ async (text) => {
       walks += 1;
     }
   }
-  // Replaying each log gives the server's boards and cube after every play.
-  const { replayFrames } = await import("/js/rules.js");
+  // Replaying each log from the server's starting board gives its boards and cube.
+  const info = await (await fetch("/api/info")).json();
+  const starts = Object.fromEntries(info.variants.map((v) => [v.name, v.board]));
   let replayed = 0;
   for (const g of data.games) {
-    const frames = replayFrames(g.variant, g.log);
+    const frames = replayFrames(starts[g.variant], g.log);
     for (const check of g.checks) {
       const r = frames[check.upto].replay;
       const b = r.boardFor(0);
@@ -395,8 +337,9 @@ def test_checkers_move_die_by_die_to_every_legal_play(
     server: ServerProcess, browser: Browser
 ) -> None:
     """The client's moves reach exactly the server's legal plays (R4-R8, R14), and its replay
-    of a game log gives the server's positions and cube (R10)."""
-    data = _random_games()
+    of a game log from the server's starting boards gives the server's positions and cube
+    (R10): the same checks as tests/js/, in the browser that runs them."""
+    data = random_games()
     cases = data["cases"]
     assert len(cases) > 300
     page = new_page(browser, server.url)
