@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Debian packages the tests use: chromium (browser tests, driven by Playwright)
-# and postgresql (the server suite runs on it as well as on SQLite).
+# Debian packages the tests use: chromium (browser tests, driven by Playwright),
+# nodejs (`node --test`: the browser client's unit tests, tests/js/) and postgresql
+# (the server suite runs on it as well as on SQLite).
 # Installs what is missing when run as root with apt-get; otherwise says what to
 # install.  Then starts PostgreSQL and prints the test database URL on stdout.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v node >/dev/null 2>&1 || need+=(nodejs)
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -13,7 +15,7 @@ if [ ${#need[@]} -gt 0 ]; then
         apt-get update -qq >&2
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
     else
-        echo "missing Debian packages: ${need[*]} (browser and PostgreSQL tests will be skipped)" >&2
+        echo "missing Debian packages: ${need[*]} (browser, JS unit and PostgreSQL tests will be skipped)" >&2
         exit 0
     fi
 fi

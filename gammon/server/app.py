@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from gammon.matfile import write_mat
+from gammon.position import Position
 from gammon.server.auth import (
     CSRF_COOKIE,
     CSRF_HEADER,
@@ -39,7 +40,7 @@ from gammon.server.auth import (
 )
 from gammon.server.db import Database
 from gammon.server.hub import Connection, Hub
-from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused
+from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused, board_json
 from gammon.server.store import Store
 from gammon.server.table import TableSettings, variant_names
 
@@ -287,7 +288,17 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             ]
         return JSONResponse(
             {
-                "variants": [{"name": v.name, "description": v.description} for v in VARIANTS],
+                # Each variant's cube rule and starting board (side 0's view): a client
+                # draws a table before its first game, and replays a log, from these.
+                "variants": [
+                    {
+                        "name": v.name,
+                        "description": v.description,
+                        "cube": v.cube,
+                        "board": board_json(Position.initial(v), 0),
+                    }
+                    for v in VARIANTS
+                ],
                 "variant_names": variant_names(),
                 "bot_levels": levels,
                 "bots": hub.bots_enabled,

@@ -190,3 +190,25 @@ def screenshot(page: Page, name: str) -> Path:
     path = ARTIFACTS / name
     page.screenshot(path=str(path))
     return path
+
+
+def become_guest(page: Page) -> str:
+    """Play as a guest from the lobby's header; the guest's name."""
+    page.goto("/#/")
+    page.click("header button[name=guest]")
+    page.wait_for_selector("#me:has-text('Guest-')")
+    return page.inner_text("#me").split()[0]
+
+
+def page_width(page: Page) -> int:
+    """How wide the page's content is: more than the viewport means a sideways scroll."""
+    return int(page.evaluate("document.documentElement.scrollWidth"))
+
+
+def play_list(page: Page) -> tuple[str, list[str]]:
+    """The legal-play list's selected play and its choices (opening the list if closed)."""
+    if not page.evaluate("document.querySelector('details.playlist').open"):
+        page.click("details.playlist summary")
+    select = page.locator("select[name=legal-play]")
+    options = select.locator("option").evaluate_all("os => os.map(o => o.value)")
+    return select.input_value(), [str(o) for o in options]

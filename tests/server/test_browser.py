@@ -21,11 +21,9 @@ from typing import Any
 
 import pytest
 
-from gammon.dice import RandomDice
-from gammon.game import Game, GameRules, Phase
-from gammon.server.protocol import board_json, event_json, moves_json
 from tests.server.browser_helpers import (
     actions,
+    become_guest,
     click_action,
     click_point,
     destinations,
@@ -35,6 +33,8 @@ from tests.server.browser_helpers import (
     log_in,
     log_out,
     new_page,
+    page_width,
+    play_list,
     play_move,
     screenshot,
     seq,
@@ -43,6 +43,7 @@ from tests.server.browser_helpers import (
     wait_seq,
 )
 from tests.server.client import ServerProcess
+from tests.server.js_fixtures import random_games
 
 pytestmark = pytest.mark.skipif(
     not have_chromium(),
@@ -278,71 +279,15 @@ def test_guest_plays_the_bot_with_a_hint_and_a_reconnect(
     page.context.close()
 
 
-def _random_games(games_per_variant: int = 2) -> dict[str, Any]:
-    """Random games of every variant, as the server would send them.
-
-    ``cases``: each (board, dice, legal plays) a player had to play; ``games``: each
-    game's log with the board (side 0's view) and cube after each play.
-    """
-    cases: list[dict[str, Any]] = []
-    games: list[dict[str, Any]] = []
-    for variant in ("standard", "nackgammon", "hypergammon", "tavla", "acey-deucey"):
-        rng = random.Random(variant)
-        for number in range(games_per_variant):
-            game = Game(GameRules(variant), dice=RandomDice(f"{variant}{number}"))
-            checks: list[dict[str, Any]] = []
-            game.roll(0)
-            while not game.is_over:
-                side = game.turn
-                assert side is not None
-                if game.phase is Phase.MOVE:
-                    plays = game.legal_plays()
-                    assert game.dice is not None
-                    cases.append(
-                        {
-                            "board": board_json(game.position_for(side), side),
-                            "dice": list(game.dice),
-                            "plays": [
-                                {
-                                    "play": str(play),
-                                    "moves": moves_json(play.moves),
-                                    "board": board_json(play.position, side),
-                                }
-                                for play in plays
-                            ],
-                        }
-                    )
-                    game.play(side, rng.choice(plays))
-                    checks.append(
-                        {
-                            "upto": len(game.history),
-                            "board": board_json(game.position_for(0), 0),
-                            "cube": [game.cube_value, game.cube_owner],
-                        }
-                    )
-                elif game.phase is Phase.CHOOSE_DOUBLE:
-                    game.choose_double(side, rng.randint(1, 6))
-                elif game.phase is Phase.DOUBLE_OFFERED:
-                    game.take(side)
-                elif game.can_double(side) and rng.random() < 0.1:
-                    game.double(side)
-                else:
-                    game.roll(side)
-            log = [event_json(event, ["ann", "bob"]) for event in game.history]
-            games.append({"variant": variant, "log": log, "checks": checks})
-    return {"cases": cases, "games": games}
-
-
 _CHECK_MOVE_INPUT = """
 async (text) => {
-  const { MoveInput } = await import("/js/rules.js");
+  const { MoveInput } = await import("/js/moves.js");
+  const { replayFrames } = await import("/js/replay.js");
   const data = JSON.parse(text);
-  const cases = data.cases;
   const bad = [];
   let walks = 0;
-  for (const c of cases) {
+  for (const c of data.cases) {
     const input = new MoveInput(c.board, c.dice, c.plays);
-    if (!input.works) bad.push(["no legal play reachable die by die", c.board, c.dice]);
     for (const play of c.plays) {
       // As a person clicks: each move from the board's own destinations, in the listed order.
       input.reset();
@@ -370,11 +315,12 @@ async (text) => {
       walks += 1;
     }
   }
-  // Replaying each log gives the server's boards and cube after every play.
-  const { replayFrames } = await import("/js/rules.js");
+  // Replaying each log from the server's starting board gives its boards and cube.
+  const info = await (await fetch("/api/info")).json();
+  const starts = Object.fromEntries(info.variants.map((v) => [v.name, v.board]));
   let replayed = 0;
   for (const g of data.games) {
-    const frames = replayFrames(g.variant, g.log);
+    const frames = replayFrames(starts[g.variant], g.log);
     for (const check of g.checks) {
       const r = frames[check.upto].replay;
       const b = r.boardFor(0);
@@ -395,8 +341,9 @@ def test_checkers_move_die_by_die_to_every_legal_play(
     server: ServerProcess, browser: Browser
 ) -> None:
     """The client's moves reach exactly the server's legal plays (R4-R8, R14), and its replay
-    of a game log gives the server's positions and cube (R10)."""
-    data = _random_games()
+    of a game log from the server's starting boards gives the server's positions and cube
+    (R10): the same checks as tests/js/, in the browser that runs them."""
+    data = random_games()
     cases = data["cases"]
     assert len(cases) > 300
     page = new_page(browser, server.url)
@@ -405,5 +352,216 @@ def test_checkers_move_die_by_die_to_every_legal_play(
     assert result["bad"] == []
     assert result["walks"] == 4 * len(cases)
     assert result["replayed"] == sum(len(game["checks"]) for game in data["games"])
+    assert not js_errors(page)
+    page.context.close()
+
+
+def _holds(play: dict[str, Any], steps: list[tuple[int, int]]) -> bool:
+    """Whether ``steps`` (from, to) are moves of ``play`` not yet made."""
+    left = [(m[0], m[1]) for m in play["moves"]]
+    for step in steps:
+        if step not in left:
+            return False
+        left.remove(step)
+    return True
+
+
+def _check_play_list(page: Page) -> None:
+    """Put a play that is not the list's first on the board by clicks: the list shows it."""
+    before = state(page)
+    plays = before["game"]["legal_plays"]
+    chosen = plays[-1]
+    moves = [(m[0], m[1]) for m in chosen["moves"]]
+    for source, target in moves:
+        click_point(page, source)
+        click_point(page, target)
+    confirm = page.locator(".controls [data-action=confirm]")
+    assert confirm.inner_text() == f"Confirm {chosen['play']}"
+    selected, options = play_list(page)
+    assert selected == chosen["play"], (selected, chosen["play"])
+    # One move taken back: the list offers only the plays that go on from the board.
+    click_action(page, "undo")
+    selected, options = play_list(page)
+    assert set(options) == {p["play"] for p in plays if _holds(p, moves[:-1])}
+    assert chosen["play"] in options
+    page.select_option("select[name=legal-play]", chosen["play"])
+    page.click("button[name=put-play]")
+    assert confirm.inner_text() == f"Confirm {chosen['play']}"
+    confirm.click()
+    wait_seq(page, before["seq"])
+
+
+def test_phone_lobby_form_crawford_forfeit_and_replay(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """At 390 px: the lobby fits in every state; the form refuses a blank or wrong number of
+    points in its own words and offers no cube for tavla (R14); the legal-play list shows
+    the play on the board; the Crawford game shows no cube value (R12); leaving the match is
+    said in plain words (R13); the replay opens at its top."""
+    rng = random.Random(5)
+    page = new_page(browser, server.url, width=390, height=844)
+    me = become_guest(page)
+    widths = {}
+    for opponent in ("anyone", "invite", "bot"):
+        page.check(f"input[name=opponent][value={opponent}]")
+        for mode in ("match", "money"):
+            page.check(f"input[name=mode][value={mode}]")
+            for clock in ("none", "custom"):
+                page.select_option("select[name=clock]", clock)
+                widths[(opponent, mode, clock)] = page_width(page)
+    assert max(widths.values()) <= 390, widths
+    page.check("input[name=opponent][value=bot]")
+    page.check("input[name=mode][value=match]")
+    page.select_option("select[name=clock]", "none")
+    # A tap on the level's menu lands on it, inside the screen.
+    box = page.locator("select[name=bot]").bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
+    tapped = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).name",
+        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+    )
+    assert tapped == "bot"
+    page.select_option("select[name=bot]", "beginner")
+
+    # The points: a blank is refused (not a silent 3-point match), and so is 99, in the
+    # form's words.
+    error = page.locator("#create-error")
+    page.fill("input[name=length]", "")
+    page.click("button[name=create]")
+    error.wait_for()
+    assert error.inner_text().startswith("Points:"), error.inner_text()
+    page.fill("input[name=length]", "99")
+    page.click("button[name=create]")
+    page.wait_for_selector("#create-error:has-text('99')")
+    assert "Points" in error.inner_text() and "length" not in error.inner_text()
+    assert page.evaluate("document.body.dataset.route") == "lobby"
+    mine = page.evaluate("fetch('/api/tables').then(r => r.json())")["tables"]
+    assert not [t for t in mine if t["created_by"] == me], "a table was created"
+    # Tavla has no cube (R14): the box is off and cannot be ticked; back to standard, it can.
+    cube = page.locator("input[name=cube]")
+    page.select_option("select[name=variant]", "tavla")
+    assert cube.is_disabled() and not cube.is_checked()
+    assert page.locator(".cube-note").is_visible()
+    page.select_option("select[name=variant]", "standard")
+    assert cube.is_enabled() and cube.is_checked()
+
+    # A 2-point match against the bot.
+    page.fill("input[name=length]", "2")
+    page.click("button[name=create]")
+    page.wait_for_selector(".controls [data-action=roll]")
+    table = int(state(page)["table"])
+    listed = False
+    while state(page)["game"]["number"] == 1:
+        assert state(page)["status"] == "playing"
+        now = seq(page)
+        acts = actions(page)
+        plays = state(page)["game"]["legal_plays"]
+        if "play" in acts and not listed and len(plays) >= 2:
+            _check_play_list(page)
+            listed = True
+        elif "roll" in acts and listed:  # my turn: nothing changes under the menu
+            # Resign a single (the cube is still 1), which the bot accepts: it leads 1-0.
+            page.click(".controls details.menu summary")
+            click_action(page, "resign-1")
+            page.wait_for_function(
+                "(g => g.number === 2 || g.log.some(e => e.type === 'resignation_rejected'))"
+                "(window.gammon.view.state.game)"
+            )
+            game = state(page)["game"]
+            assert game["number"] == 2, (game["phase"], game["log"][-4:])
+        elif "play" in acts:
+            play_move(page, rng, drag=False)
+        elif "roll" in acts:
+            click_action(page, "roll")
+            wait_seq(page, now)
+        elif "drop" in acts:
+            # The bot doubles: dropping gives it the one point it needs for the Crawford game.
+            click_action(page, "drop")
+            page.wait_for_function("window.gammon.view.state.game.number === 2")
+        else:
+            wait_seq(page, now)
+    # The Crawford game: nobody may double, and the board shows no cube (no "64").
+    crawford = state(page)
+    assert crawford["game"]["crawford"] and crawford["series"]["score"][1 - crawford["you"]] == 1
+    page.wait_for_selector(".crawford-note")
+    assert page.locator("#board svg .cube").count() == 0
+    # Leaving the match: said in plain words, without a score that means nothing.
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click(".controls details.menu summary")
+    click_action(page, "forfeit")
+    page.wait_for_function("window.gammon.view.state.status === 'finished'")
+    result = page.inner_text(".info .result strong")
+    assert result == f"{me} left the match: gammon-beginner wins.", result
+    assert page.inner_text(".status") == result
+    # The replay of game 1 opens at the top of the page.
+    page.goto(f"/#/record/{table}/1")
+    page.locator("#verify-summary:not(.checking)").wait_for()
+    assert page.evaluate("window.scrollY") == 0
+    assert page.inner_text(".step").startswith("Step ")
+    assert page_width(page) <= 390
+    assert not js_errors(page)
+    page.context.close()
+
+
+def test_missing_table_time_loss_and_chat_that_keeps_its_words(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """A table that does not exist says so; a match lost on time says who ran out of time
+    (R13); a refused chat message stays in the input, and a note stays in the chat."""
+    page = new_page(browser, server.url)
+    page.goto("/#/table/987654")
+    page.wait_for_selector("h1:has-text('No such table')")
+    assert "There is no table 987654" in page.inner_text("main")
+    assert page.locator("#board").count() == 0
+    page.click("main a:has-text('Back to the lobby')")
+    page.wait_for_selector("button[name=create]")
+
+    # Lobby chat: a refused message keeps its words; mended, it goes and the input clears.
+    alice, bob = _name("alice"), _name("bob")
+    sign_up(page, alice)
+    other = new_page(browser, server.url)
+    sign_up(other, bob)
+    page.goto("/#/")
+    other.goto("/#/")
+    chat = page.locator("input[name=chat]")
+    spam = "cheap chips at www.example.com"
+    chat.fill(spam)
+    chat.press("Enter")
+    page.wait_for_selector(".chat .error:has-text('links')")
+    assert chat.input_value() == spam
+    chat.fill(f"hello from {alice}")
+    chat.press("Enter")
+    other.wait_for_selector(f".chat .messages li:has-text('hello from {alice}')")
+    page.wait_for_function("document.querySelector('input[name=chat]').value === ''")
+    assert page.locator(".chat .error").is_hidden()
+    # Bob reports it; the note stays when the next message redraws the list.
+    other.once("dialog", lambda dialog: dialog.accept("testing the report"))
+    other.click(f".chat .messages li:has-text('hello from {alice}') button.who")
+    other.click(".who-menu button:has-text('Report')")
+    other.wait_for_selector(".chat li.note:has-text('was reported')")
+    chat.fill("and a second message")
+    chat.press("Enter")
+    other.wait_for_selector(".chat .messages li:has-text('and a second message')")
+    assert other.locator(".chat li.note:has-text('was reported')").count() == 1
+    other.context.close()
+
+    # A match against the bot with a 2-second clock: someone runs out of time (R13).
+    table = page.evaluate(
+        """async () => {
+          const { post } = await import("/js/api.js");
+          const answer = await post("/api/tables", {length: 1, bot: "beginner",
+            clock: {base_s: 2, delay_s: 0, increment_s: 0}});
+          return answer.table.id;
+        }"""
+    )
+    page.goto(f"/#/table/{table}")
+    page.click(".controls [data-action=roll]")
+    page.wait_for_function("window.gammon.view.state.status === 'finished'", timeout=30_000)
+    final = state(page)
+    assert final["result"]["reason"] == "time"
+    winner = final["players"][final["result"]["winner"]]["name"]
+    loser = final["players"][1 - final["result"]["winner"]]["name"]
+    result = page.inner_text(".info .result strong")
+    assert result == f"{winner} wins the match: {loser} ran out of time.", result
     assert not js_errors(page)
     page.context.close()

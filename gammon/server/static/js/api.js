@@ -1,6 +1,13 @@
+// @ts-check
 // HTTP calls to the server (docs/PROTOCOL.md section 1), with the double-submit CSRF header.
 
+/** A refusal from the server (its code and message), or no answer at all (status 0). */
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} code
+   * @param {string} message
+   */
   constructor(status, code, message) {
     super(message);
     this.status = status;
@@ -8,6 +15,7 @@ export class ApiError extends Error {
   }
 }
 
+/** @param {string} name */
 function cookie(name) {
   for (const part of document.cookie.split(";")) {
     const [key, ...rest] = part.trim().split("=");
@@ -23,15 +31,24 @@ async function csrfToken() {
     const body = await me.json().catch(() => ({}));
     token = cookie("gammon_csrf") || body.csrf || "";
   }
-  return token;
+  return token || "";
 }
 
-/** Call the API; resolve with the JSON answer or throw an ApiError with the server's message. */
+/**
+ * Call the API; resolve with the JSON answer or throw an ApiError with the server's message.
+ * @param {"GET" | "POST"} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
 export async function api(method, path, body) {
-  const options = { method, credentials: "same-origin", headers: {} };
+  /** @type {Record<string, string>} */
+  const headers = {};
+  /** @type {RequestInit} */
+  const options = { method, credentials: "same-origin", headers };
   if (method !== "GET") {
-    options.headers["X-CSRF-Token"] = await csrfToken();
-    options.headers["Content-Type"] = "application/json";
+    headers["X-CSRF-Token"] = await csrfToken();
+    headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body ?? {});
   }
   let response;
@@ -52,5 +69,10 @@ export async function api(method, path, body) {
   return data;
 }
 
+/** @param {string} path */
 export const get = (path) => api("GET", path);
+/**
+ * @param {string} path
+ * @param {unknown} body
+ */
 export const post = (path, body) => api("POST", path, body);

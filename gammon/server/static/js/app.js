@@ -1,3 +1,4 @@
+// @ts-check
 // The browser client's entry point: who is signed in, the header, and the routes
 // (#/ lobby, #/login, #/table/ID, #/record/ID[/GAME]).
 
@@ -9,14 +10,31 @@ import { onReconnectingChange } from "./socket.js";
 import { mountTable } from "./table.js";
 import { clear, h } from "./util.js";
 
+/** @typedef {import("./protocol.js").User} User */
+/** @typedef {import("./protocol.js").Info} Info */
+
+/**
+ * What the views get from the application: who is signed in, what the server offers.
+ * @typedef {object} App
+ * @property {User | null} me
+ * @property {Info | null} info
+ * @property {(user: User | null) => void} setMe
+ * @property {(hash: string) => void} go
+ */
+
+/** A mounted page. @typedef {{destroy?: () => void}} View */
+
 const app = {
+  /** @type {User | null} */
   me: null,
+  /** @type {Info | null} */
   info: null,
+  /** @type {View | null} */
   view: null,
 
   async init() {
     onReconnectingChange((on) => {
-      const notice = document.getElementById("notice");
+      const notice = /** @type {HTMLElement} */ (document.getElementById("notice"));
       notice.hidden = !on;
       notice.textContent = on ? "Reconnecting…" : "";
     });
@@ -31,11 +49,13 @@ const app = {
     this.route();
   },
 
+  /** @param {User | null} user */
   setMe(user) {
     this.me = user;
     this.renderHeader();
   },
 
+  /** @param {string} hash */
   go(hash) {
     if (location.hash === hash) this.route();
     else location.hash = hash;
@@ -57,12 +77,12 @@ const app = {
       this.setMe((await post("/api/guest", {})).user);
       this.route();
     } catch (err) {
-      window.alert(err.message);
+      window.alert(/** @type {Error} */ (err).message);
     }
   },
 
   renderHeader() {
-    const nav = document.getElementById("account");
+    const nav = /** @type {HTMLElement} */ (document.getElementById("account"));
     const me = this.me;
     if (me) {
       clear(nav,
@@ -79,7 +99,7 @@ const app = {
   route() {
     if (this.view && this.view.destroy) this.view.destroy();
     this.view = null;
-    const main = document.getElementById("main");
+    const main = /** @type {HTMLElement} */ (document.getElementById("main"));
     const raw = location.hash.replace(/^#/, "") || "/";
     const [path, query = ""] = raw.split("?");
     const params = Object.fromEntries(new URLSearchParams(query));
@@ -103,5 +123,5 @@ const app = {
   },
 };
 
-window.gammon = app; // for debugging and the browser tests
+/** @type {any} */ (window).gammon = app; // for debugging and the browser tests
 app.init();

@@ -1,70 +1,66 @@
-// The board as SVG, always from the viewer's side (R1): the viewer's home board at
-// the bottom right, their checkers moving 24 -> 1 and off into the tray on the right.
-//
-// Every point, the viewer's bar and the viewer's tray carry data-point (1-24, 25
-// bar, 0 off) so that a click, a drag and a test can all name them.
+// @ts-check
+// Drawing a board model as SVG (the positions come from geometry.js). Every point, the
+// viewer's bar and the viewer's tray carry data-point (1-24, 25 bar, 0 off) so that a
+// click, a drag (drag.js) and a test can all name them. Drawing only: what the model
+// holds is the table page's business (table.js), pointer input is drag.js's.
 
+import {
+  BAR_W, BAR_X, BOTTOM, CUBE_SIZE, CUBE_X, H, HALF, LEFT, MID, PW, R, RIGHT, TOP, TRAY_W,
+  TRAY_X, W, ZONE, barSlot, columnX, cubeY, place, slot,
+} from "./geometry.js";
 import { s } from "./util.js";
 
-export const W = 780;
-export const H = 560;
-const CUBE_X = 6; // the cube column, left of the frame
-const LEFT = 68; // the left half's inner edge
-const PW = 48; // a point's width
-const HALF = 6 * PW;
-const BAR_X = LEFT + HALF;
-const BAR_W = 48;
-const RIGHT = BAR_X + BAR_W;
-const FRAME_R = RIGHT + HALF;
-const TRAY_X = FRAME_R + 16;
-const TRAY_W = 60;
-const TOP = 16;
-const ZONE = 232; // a point's zone height
-const BOTTOM = H - 16;
-const MID = H / 2;
-const R = 21; // checker radius
-const D = 44; // checker pitch
+/**
+ * What a board shows, from the viewer's side: checkers as in a protocol BOARD, the colours
+ * (0 light, 1 dark) of [viewer, opponent], the dice, the cube (null: none shown), the
+ * selected checker and where it may go, which checkers may move, the points of the
+ * opponent's last play.
+ * @typedef {object} BoardModel
+ * @property {number[]} mine
+ * @property {number[]} theirs
+ * @property {number[]} off [viewer's, opponent's]
+ * @property {number[]} [waiting] [viewer's, opponent's]
+ * @property {number[]} [colors]
+ * @property {{value: number, used: boolean}[] | null} [dice]
+ * @property {boolean} [diceMine]
+ * @property {{value: number, owner: "mine" | "theirs" | null, offered: boolean, offer?: number} | null} [cube]
+ * @property {number | null} [selected]
+ * @property {Set<number>} [dests]
+ * @property {Set<number>} [movable]
+ * @property {boolean} [canRoll]
+ * @property {Set<number>} [last]
+ */
 
+/** A checker's colours. @typedef {{fill: string, stroke: string, text: string}} Colour */
+
+/** @type {Colour[]} */
 const COLORS = [
   { fill: "#f5f0e6", stroke: "#6f6253", text: "#333" },
   { fill: "#2c2c2e", stroke: "#0a0a0a", text: "#eee" },
 ];
 
-/** The column (0-11, left to right) and the row of a point in the viewer's numbering. */
-function place(point) {
-  if (point <= 12) return { col: 12 - point, top: false };
-  return { col: point - 13, top: true };
-}
-
-function columnX(col) {
-  return (col < 6 ? LEFT + col * PW : RIGHT + (col - 6) * PW);
-}
-
-/** Centre of the ``i``-th checker (from the edge) of a stack of ``n`` on ``point``. */
-function slot(point, i, n) {
-  const { col, top } = place(point);
-  const pitch = n > 5 ? (ZONE - 2 * R - 4) / (n - 1) : D;
-  const x = columnX(col) + PW / 2;
-  const y = top ? TOP + R + 1 + i * pitch : BOTTOM - R - 1 - i * pitch;
-  return { x, y };
-}
-
-function barSlot(mine, i, n) {
-  const pitch = n > 4 ? (ZONE - 60 - 2 * R) / (n - 1) : D;
-  const x = BAR_X + BAR_W / 2;
-  const y = mine ? MID + 34 + R + i * pitch : MID - 34 - R - i * pitch;
-  return { x, y };
-}
-
-function checker(x, y, color, extra = {}) {
+/**
+ * @param {number} x
+ * @param {number} y
+ * @param {Colour} color
+ * @param {Record<string, string | number>} [extra]
+ */
+export function checker(x, y, color, extra = {}) {
   return s("circle", { cx: x, cy: y, r: R, fill: color.fill, stroke: color.stroke,
                        "stroke-width": 1.5, class: "checker", ...extra });
 }
 
+/**
+ * @param {number} x
+ * @param {number} y
+ * @param {number} n
+ * @param {Colour} color
+ */
 function countLabel(x, y, n, color) {
   return s("text", { x, y: y + 5, "text-anchor": "middle", class: "count", fill: color.text }, String(n));
 }
 
+/** @type {Record<number, number[][]>} */
 const PIPS = {
   1: [[0, 0]],
   2: [[-1, -1], [1, 1]],
@@ -74,6 +70,14 @@ const PIPS = {
   6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
 };
 
+/**
+ * @param {number} x
+ * @param {number} y
+ * @param {number} value
+ * @param {Colour} color
+ * @param {boolean} used
+ * @param {number} size
+ */
 function die(x, y, value, color, used, size = 38) {
   const g = s("g", { class: used ? "die used" : "die", "aria-label": `die ${value}` });
   g.append(s("rect", { x: x - size / 2, y: y - size / 2, width: size, height: size, rx: 7,
@@ -85,23 +89,23 @@ function die(x, y, value, color, used, size = 38) {
   return g;
 }
 
-/**
- * Draws a board model and reports pointer input:
- * model = {mine, theirs, off: [mine, theirs], waiting: [mine, theirs], colors: [mine, theirs]
- * (0 light, 1 dark), dice: [{value, used}] | null, diceMine, cube: {value, owner: "mine" |
- * "theirs" | null, offered}, selected, dests: Set, movable: Set, canRoll, last: Set of points}.
- */
+/** The board's SVG; `render(model)` redraws it. */
 export class BoardView {
-  constructor(container, handlers = {}) {
-    this.handlers = handlers;
-    this.svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "board", role: "img",
-                          "aria-label": "backgammon board" });
+  /** @param {HTMLElement} container */
+  constructor(container) {
+    this.svg = /** @type {SVGSVGElement} */ (s("svg", { viewBox: `0 0 ${W} ${H}`, class: "board", role: "img",
+                                                          "aria-label": "backgammon board" }));
     container.replaceChildren(this.svg);
+    /** @type {BoardModel | null} */
     this.model = null;
-    this.press = null;
-    if (handlers.interactive !== false) this.listen();
+    /** The point whose top checker is being dragged (drawn faded), and the ghost's spot. */
+    /** @type {{from: number | null, x: number, y: number} | null} */
+    this.drag = null;
+    /** @type {SVGElement | null} */
+    this.ghost = null;
   }
 
+  /** @param {BoardModel} model */
   render(model) {
     this.model = model;
     const svg = this.svg;
@@ -117,6 +121,8 @@ export class BoardView {
     const dests = model.dests || new Set();
     const movable = model.movable || new Set();
     const last = model.last || new Set();
+    const waiting = model.waiting || [0, 0];
+    const dragFrom = this.drag ? this.drag.from : null;
     // The 24 points.
     for (let p = 1; p <= 24; p++) {
       const { col, top } = place(p);
@@ -141,9 +147,10 @@ export class BoardView {
       for (let i = 0; i < n; i++) {
         const { x: cx, y: cy } = slot(p, i, n);
         const isTop = i === n - 1;
+        /** @type {Record<string, string | number>} */
         const extra = {};
         if (isTop && model.selected === p) extra.class = "checker selected";
-        if (isTop && this.press && this.press.dragging && this.press.from === p) extra.opacity = 0.35;
+        if (isTop && dragFrom === p) extra.opacity = 0.35;
         g.append(checker(cx, cy, color, extra));
       }
       if (n > 5) {
@@ -158,14 +165,15 @@ export class BoardView {
       svg.append(g);
     }
     // The bar: the viewer's checkers below the middle, the opponent's above.
-    const barMine = model.mine[24] + (model.waiting ? model.waiting[0] : 0);
-    const barTheirs = model.theirs[24] + (model.waiting ? model.waiting[1] : 0);
+    const barMine = model.mine[24] + waiting[0];
+    const barTheirs = model.theirs[24] + waiting[1];
     const bar = s("g", { class: "point barpoint", dataset: { point: "25" } });
     if (movable.has(25)) bar.classList.add("movable");
     bar.append(s("rect", { x: BAR_X, y: MID, width: BAR_W, height: BOTTOM - MID, class: "hit",
                            fill: "transparent" }));
     for (let i = 0; i < barMine; i++) {
       const { x, y } = barSlot(true, i, barMine);
+      /** @type {Record<string, string>} */
       const extra = i === barMine - 1 && model.selected === 25 ? { class: "checker selected" } : {};
       bar.append(checker(x, y, mine, extra));
     }
@@ -187,7 +195,7 @@ export class BoardView {
     if (dests.has(0)) tray.classList.add("dest");
     tray.append(s("rect", { x: TRAY_X, y: MID + 6, width: TRAY_W, height: BOTTOM - MID - 6,
                             class: "hit", fill: "transparent" }));
-    const slab = (i, top, color) =>
+    const slab = (/** @type {number} */ i, /** @type {boolean} */ top, /** @type {Colour} */ color) =>
       s("rect", { x: TRAY_X + 8, y: top ? TOP + 4 + i * 14 : BOTTOM - 16 - i * 14, width: TRAY_W - 16,
                   height: 12, rx: 3, fill: color.fill, stroke: color.stroke });
     for (let i = 0; i < model.off[0]; i++) tray.append(slab(i, false, mine));
@@ -224,97 +232,34 @@ export class BoardView {
     // The cube, left of the board: the owner's side, or the middle while centred.
     if (model.cube) {
       const c = model.cube;
-      const size = 40;
-      const y = c.offered ? MID : c.owner === "mine" ? BOTTOM - size / 2 - 4 : c.owner === "theirs" ? TOP + size / 2 + 4 : MID;
+      const y = cubeY(c.owner, c.offered);
       const value = c.offered ? c.offer || c.value * 2 : c.value === 1 && !c.owner ? 64 : c.value;
       const g = s("g", { class: c.offered ? "cube offered" : "cube",
                          "aria-label": `cube ${value}${c.owner ? ", " + c.owner : ""}` });
-      g.append(s("rect", { x: CUBE_X + 4, y: y - size / 2, width: size, height: size, rx: 6 }));
-      g.append(s("text", { x: CUBE_X + 4 + size / 2, y: y + 7, "text-anchor": "middle" }, String(value)));
+      g.append(s("rect", { x: CUBE_X + 4, y: y - CUBE_SIZE / 2, width: CUBE_SIZE, height: CUBE_SIZE, rx: 6 }));
+      g.append(s("text", { x: CUBE_X + 4 + CUBE_SIZE / 2, y: y + 7, "text-anchor": "middle" }, String(value)));
       svg.append(g);
     }
-    if (this.press && this.press.dragging) {
-      this.ghost = checker(this.press.x, this.press.y, mine, { class: "checker ghost" });
+    if (this.drag && this.drag.from !== null) {
+      this.ghost = checker(this.drag.x, this.drag.y, mine, { class: "checker ghost" });
       svg.append(this.ghost);
+    } else {
+      this.ghost = null;
     }
   }
 
-  // -- pointer input: a press on a checker, then a click or a drag ---------------------
-
-  toSvg(event) {
-    const pt = this.svg.createSVGPoint();
-    pt.x = event.clientX;
-    pt.y = event.clientY;
-    const m = this.svg.getScreenCTM();
-    return m ? pt.matrixTransform(m.inverse()) : { x: 0, y: 0 };
-  }
-
-  /** The point (1-24, 25 the viewer's bar, 0 the viewer's tray) under board coordinates. */
-  pointAt(x, y) {
-    if (x >= TRAY_X && x <= TRAY_X + TRAY_W && y >= MID) return 0;
-    if (x >= BAR_X && x < RIGHT) return y >= MID ? 25 : null;
-    let col;
-    if (x >= LEFT && x < BAR_X) col = Math.floor((x - LEFT) / PW);
-    else if (x >= RIGHT && x < FRAME_R) col = 6 + Math.floor((x - RIGHT) / PW);
-    else return null;
-    return y < MID ? 13 + col : 12 - col;
-  }
-
-  listen() {
-    const svg = this.svg;
-    svg.addEventListener("pointerdown", (event) => {
-      if (event.button !== 0 || !this.model) return;
-      const roll = event.target.closest && event.target.closest("[data-action=roll]");
-      if (roll) {
-        this.handlers.onRoll && this.handlers.onRoll();
-        return;
-      }
-      const { x, y } = this.toSvg(event);
-      const point = this.pointAt(x, y);
-      const startDrag = this.handlers.onDown ? this.handlers.onDown(point) : false;
-      if (startDrag) {
-        this.press = { from: point, x, y, x0: x, y0: y, dragging: false, id: event.pointerId };
-        try {
-          svg.setPointerCapture(event.pointerId);
-        } catch {
-          // Synthetic events have no active pointer to capture.
-        }
-        event.preventDefault();
-      }
-    });
-    svg.addEventListener("pointermove", (event) => {
-      const press = this.press;
-      if (!press) return;
-      const { x, y } = this.toSvg(event);
-      press.x = x;
-      press.y = y;
-      if (!press.dragging && Math.hypot(x - press.x0, y - press.y0) > 6) {
-        press.dragging = true;
-        this.render(this.model);
-      } else if (press.dragging && this.ghost) {
-        this.ghost.setAttribute("cx", x);
-        this.ghost.setAttribute("cy", y);
-      }
-    });
-    const finish = (event, cancelled) => {
-      const press = this.press;
-      if (!press) return;
-      this.press = null;
-      this.ghost = null;
-      const { x, y } = this.toSvg(event);
-      const target = cancelled ? null : this.pointAt(x, y);
-      if (this.handlers.onUp) this.handlers.onUp(press.from, target, press.dragging);
-      else this.render(this.model);
-    };
-    svg.addEventListener("pointerup", (event) => finish(event, false));
-    svg.addEventListener("pointercancel", (event) => finish(event, true));
-  }
-
-  /** Where a test (or a person) would press to grab the top checker of ``point``. */
-  static pointCentre(point) {
-    if (point === 0) return { x: TRAY_X + TRAY_W / 2, y: BOTTOM - 40 };
-    if (point === 25) return { x: BAR_X + BAR_W / 2, y: MID + 80 };
-    const { col, top } = place(point);
-    return { x: columnX(col) + PW / 2, y: top ? TOP + 80 : BOTTOM - 80 };
+  /**
+   * Move the dragged checker's ghost without redrawing the board.
+   * @param {number} x
+   * @param {number} y
+   */
+  moveGhost(x, y) {
+    if (!this.drag) return;
+    this.drag.x = x;
+    this.drag.y = y;
+    if (this.ghost) {
+      this.ghost.setAttribute("cx", String(x));
+      this.ghost.setAttribute("cy", String(y));
+    }
   }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Checking the dice of a finished game in the browser (R13, DICE.md: gammon-fair-dice/1).
 //
 // The browser keeps, per table and game, the commitment it saw before the
@@ -10,14 +11,35 @@ import { fromHex, toHex } from "./util.js";
 
 export const FORMAT = "gammon-fair-dice/1";
 
-const sha256 = async (bytes) => new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+/**
+ * What this browser kept of one game: the commitment it saw first and each contribution
+ * it sent (`rollsBefore`: the rolls the game had then; `acked` once the server accepted).
+ * @typedef {{commitment: string | null, sent: {hex: string, rollsBefore: number, acked: boolean, seq?: number}[]}} Kept
+ */
 
+/**
+ * One roll as checked.
+ * @typedef {{index: number, dice: number[], entropy: string[], expected: number[] | null, ok: boolean,
+ *   mine: number, problem: string | null}} RollCheck
+ */
+
+/**
+ * The answer of verifyGame.
+ * @typedef {{ok: boolean, summary: string, problems: string[], rolls: RollCheck[], notes: string[]}} Report
+ */
+
+/** @param {Uint8Array} bytes */
+const sha256 = async (bytes) =>
+  new Uint8Array(await crypto.subtle.digest("SHA-256", /** @type {BufferSource} */ (bytes)));
+
+/** @param {number} x */
 function u32(x) {
   const out = new Uint8Array(4);
   new DataView(out.buffer).setUint32(0, x);
   return out;
 }
 
+/** @param {Uint8Array[]} parts */
 function concat(parts) {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -28,7 +50,13 @@ function concat(parts) {
   return out;
 }
 
-/** The dice of roll number ``index`` (from 1) for ``seed`` and ``entropy`` (Uint8Arrays). */
+/**
+ * The dice of roll number `index` (from 1) for `seed` and `entropy`.
+ * @param {Uint8Array} seed
+ * @param {number} index
+ * @param {Uint8Array[]} entropy
+ * @returns {Promise<number[]>}
+ */
 export async function deriveDice(seed, index, entropy) {
   const hashes = await Promise.all(entropy.map(sha256));
   hashes.sort((a, b) => {
@@ -38,7 +66,7 @@ export async function deriveDice(seed, index, entropy) {
   const label = new TextEncoder().encode(`${FORMAT}\0`);
   const message = concat([label, u32(index), u32(hashes.length), ...hashes]);
   const key = await crypto.subtle.importKey(
-    "raw", seed, { name: "HMAC", hash: "SHA-256" }, false, ["sign"],
+    "raw", /** @type {BufferSource} */ (seed), { name: "HMAC", hash: "SHA-256" }, false, ["sign"],
   );
   const dice = [];
   for (let block = 0; dice.length < 2; block++) {
@@ -52,16 +80,30 @@ export async function deriveDice(seed, index, entropy) {
 
 // -- what this browser kept ------------------------------------------------------------------
 
+/**
+ * @param {number} table
+ * @param {number} game
+ */
 const keyFor = (table, game) => `gammon:dice:${table}:${game}`;
 
+/**
+ * @param {number} table
+ * @param {number} game
+ * @returns {Kept}
+ */
 function load(table, game) {
   try {
-    return JSON.parse(localStorage.getItem(keyFor(table, game))) || { commitment: null, sent: [] };
+    return JSON.parse(localStorage.getItem(keyFor(table, game)) || "null") || { commitment: null, sent: [] };
   } catch {
     return { commitment: null, sent: [] };
   }
 }
 
+/**
+ * @param {number} table
+ * @param {number} game
+ * @param {Kept} data
+ */
 function save(table, game, data) {
   try {
     localStorage.setItem(keyFor(table, game), JSON.stringify(data));
@@ -70,7 +112,12 @@ function save(table, game, data) {
   }
 }
 
-/** Keep the commitment seen for a game before its seed was revealed (the first one seen wins). */
+/**
+ * Keep the commitment seen for a game before its seed was revealed (the first one seen wins).
+ * @param {number} table
+ * @param {number} game
+ * @param {string} commitment
+ */
 export function keepCommitment(table, game, commitment) {
   const data = load(table, game);
   if (!data.commitment) {
@@ -82,6 +129,10 @@ export function keepCommitment(table, game, commitment) {
 /**
  * Keep one contribution as it is sent: it must be in roll number ``rollsBefore + 1``
  * once the server accepts the action (confirmSent), and is forgotten if refused (dropSent).
+ * @param {number} table
+ * @param {number} game
+ * @param {string} hex
+ * @param {number} rollsBefore
  */
 export function keepSent(table, game, hex, rollsBefore) {
   const data = load(table, game);
@@ -89,6 +140,12 @@ export function keepSent(table, game, hex, rollsBefore) {
   save(table, game, data);
 }
 
+/**
+ * @param {number} table
+ * @param {number} game
+ * @param {string} hex
+ * @param {number} seq
+ */
 export function confirmSent(table, game, hex, seq) {
   const data = load(table, game);
   const entry = data.sent.find((e) => e.hex === hex);
@@ -99,12 +156,21 @@ export function confirmSent(table, game, hex, seq) {
   }
 }
 
+/**
+ * @param {number} table
+ * @param {number} game
+ * @param {string} hex
+ */
 export function dropSent(table, game, hex) {
   const data = load(table, game);
   data.sent = data.sent.filter((e) => e.hex !== hex);
   save(table, game, data);
 }
 
+/**
+ * @param {number} table
+ * @param {number} game
+ */
 export function kept(table, game) {
   return load(table, game);
 }
@@ -113,11 +179,17 @@ export function kept(table, game) {
 
 /**
  * Check one game record. Returns {ok, summary, problems, rolls: [{index, dice, expected, ok,
- * mine}], notes}. ``bot`` says the game was against the bot (every contribution must be ours).
+ * mine}], notes}. `bot` says the game was against the bot (every contribution must be ours).
+ * @param {any} record a gammon-fair-dice/1 record (docs/PROTOCOL.md 5)
+ * @param {{table?: number, game?: number, bot?: boolean}} [options]
+ * @returns {Promise<Report>}
  */
 export async function verifyGame(record, { table, game, bot = false } = {}) {
+  /** @type {string[]} */
   const problems = [];
+  /** @type {string[]} */
   const notes = [];
+  /** @type {RollCheck[]} */
   const rolls = [];
   if (!crypto.subtle) {
     return {
@@ -129,6 +201,7 @@ export async function verifyGame(record, { table, game, bot = false } = {}) {
     };
   }
   if (record.format !== FORMAT) problems.push(`unknown record format ${JSON.stringify(record.format)}`);
+  /** @type {Uint8Array | undefined} */
   let seed;
   try {
     seed = fromHex(record.seed);
@@ -142,7 +215,8 @@ export async function verifyGame(record, { table, game, bot = false } = {}) {
       problems.push("the seed does not match the commitment (SHA-256 of the seed differs)");
     }
   }
-  const mine = table !== undefined ? kept(table, game) : { commitment: null, sent: [] };
+  /** @type {Kept} */
+  const mine = table !== undefined && game !== undefined ? kept(table, game) : { commitment: null, sent: [] };
   if (mine.commitment) {
     if (mine.commitment !== record.commitment) {
       problems.push(
@@ -156,11 +230,12 @@ export async function verifyGame(record, { table, game, bot = false } = {}) {
   }
   const sentHex = new Set(mine.sent.map((e) => e.hex.toLowerCase()));
   const logDice = ((record.game && record.game.log) || [])
-    .filter((e) => e.type === "opening" || e.type === "rolled")
-    .map((e) => e.dice);
+    .filter((/** @type {{type: string}} */ e) => e.type === "opening" || e.type === "rolled")
+    .map((/** @type {{dice: number[]}} */ e) => e.dice);
   const list = Array.isArray(record.rolls) ? record.rolls : [];
   for (let i = 0; i < list.length; i++) {
     const roll = list[i];
+    /** @type {RollCheck} */
     const entry = { index: roll.index, dice: roll.dice, entropy: roll.entropy || [], expected: null,
                     ok: false, mine: 0, problem: null };
     rolls.push(entry);
@@ -168,14 +243,14 @@ export async function verifyGame(record, { table, game, bot = false } = {}) {
       entry.problem = `roll ${i + 1} is numbered ${roll.index}: a roll is missing or out of order`;
     } else if (seed) {
       try {
-        const entropy = entry.entropy.map(fromHex);
+        const entropy = entry.entropy.map((hex) => fromHex(hex));
         entry.expected = await deriveDice(seed, roll.index, entropy);
         entry.ok = entry.expected[0] === roll.dice[0] && entry.expected[1] === roll.dice[1];
         if (!entry.ok) {
           entry.problem = `roll ${roll.index}: the record says ${roll.dice.join("-")}, the seed and entropy give ${entry.expected.join("-")}`;
         }
       } catch (err) {
-        entry.problem = `roll ${roll.index}: unreadable entropy (${err.message})`;
+        entry.problem = `roll ${roll.index}: unreadable entropy (${/** @type {Error} */ (err).message})`;
       }
     }
     if (entry.ok && logDice[i] && (logDice[i][0] !== roll.dice[0] || logDice[i][1] !== roll.dice[1])) {
@@ -199,7 +274,7 @@ export async function verifyGame(record, { table, game, bot = false } = {}) {
       unused += 1;
       continue;
     }
-    if (!(roll.entropy || []).some((e) => e.toLowerCase() === sent.hex.toLowerCase())) {
+    if (!(roll.entropy || []).some((/** @type {string} */ e) => e.toLowerCase() === sent.hex.toLowerCase())) {
       problems.push(
         `your contribution ${sent.hex.slice(0, 12)}… is not in roll ${sent.rollsBefore + 1}, the first roll after you sent it`,
       );
@@ -213,7 +288,8 @@ export async function verifyGame(record, { table, game, bot = false } = {}) {
   }
   if (bot) {
     if (mine.sent.length) {
-      const foreign = list.flatMap((r) => r.entropy || []).filter((e) => !sentHex.has(e.toLowerCase()));
+      const foreign = list.flatMap((/** @type {{entropy?: string[]}} */ r) => r.entropy || [])
+        .filter((/** @type {string} */ e) => !sentHex.has(e.toLowerCase()));
       if (foreign.length) {
         problems.push(`${foreign.length} contributions in this game against the bot were not sent by this browser`);
       } else {

@@ -1,11 +1,19 @@
+// @ts-check
 // The lobby: the live list of tables (docs/PROTOCOL.md 7), a form to create one
-// with its settings (R10-R14), and the lobby chat.
+// with its settings (R10-R14; read and checked by lobby-form.js), and the lobby chat.
 
 import { post } from "./api.js";
 import { ChatPanel } from "./chat.js";
+import { inFormWords, readSettings, variantHasCube } from "./lobby-form.js";
 import { Live } from "./socket.js";
 import { clear, describeSettings, h } from "./util.js";
 
+/** @typedef {import("./protocol.js").Summary} Summary */
+/** @typedef {import("./protocol.js").ClockSettings} ClockSettings */
+/** @typedef {import("./protocol.js").ServerMessage} ServerMessage */
+/** @typedef {import("./app.js").App} App */
+
+/** @type {[string, string, ClockSettings | null][]} */
 const CLOCKS = [
   ["none", "No clock", null],
   ["3+12", "3 min + 12 s delay", { base_s: 180, delay_s: 12, increment_s: 0 }],
@@ -15,34 +23,57 @@ const CLOCKS = [
   ["custom", "Custom…", null],
 ];
 
+/**
+ * @param {HTMLElement} main
+ * @param {Record<string, string>} params
+ * @param {App} app
+ */
 export function mountLobby(main, params, app) {
   return new LobbyView(main, app);
 }
 
+/**
+ * A form control by name (`form.elements.length` is the number of controls, not a field).
+ * @param {HTMLFormElement} form
+ * @param {string} name
+ * @returns {any}
+ */
+function control(form, name) {
+  return form.elements.namedItem(name);
+}
+
 class LobbyView {
+  /**
+   * @param {HTMLElement} main
+   * @param {App} app
+   */
   constructor(main, app) {
     this.app = app;
     this.nextId = 1;
     this.tablesEl = h("div", { class: "tables", "aria-live": "polite" }, h("p", { class: "muted" }, "Loading tables…"));
     this.chat = new ChatPanel({ send: (m) => this.send(m), me: app.me, title: "Lobby chat" });
+    this.errorEl = h("p", { class: "error", role: "alert", id: "create-error", hidden: true });
+    this.cubeNote = h("p", { class: "muted small cube-note", hidden: true });
     main.replaceChildren(h("div", { class: "lobby" },
       h("section", { class: "create", "aria-labelledby": "create-title" },
         h("h2", { id: "create-title" }, "Create a table"), this.form()),
       h("section", { class: "list", "aria-labelledby": "tables-title" },
         h("h2", { id: "tables-title" }, "Tables"), this.tablesEl),
       this.chat.el));
-    this.live = new Live("/ws/lobby", { onMessage: (m) => this.onMessage(m) });
+    this.live = new Live("/ws/lobby", { onMessage: (m) => this.onMessage(/** @type {ServerMessage} */ (m)) });
   }
 
   destroy() {
     this.live.close();
   }
 
+  /** @param {Record<string, unknown>} message */
   send(message) {
     const id = this.nextId++;
     return this.live.send({ ...message, id }) ? id : null;
   }
 
+  /** @param {ServerMessage} m */
   onMessage(m) {
     if (this.chat.handle(m)) return;
     if (m.type === "hello") this.chat.setRules(m.house_rules);
@@ -51,6 +82,7 @@ class LobbyView {
 
   // -- the list -------------------------------------------------------------------------
 
+  /** @param {Summary[]} tables */
   renderTables(tables) {
     const me = this.app.me;
     if (!tables.length) {
@@ -86,16 +118,24 @@ class LobbyView {
 
   // -- creating a table ------------------------------------------------------------------
 
+  get variants() {
+    return this.app.info ? this.app.info.variants : [];
+  }
+
   form() {
-    const info = this.app.info || { variants: [{ name: "standard" }], bot_levels: [] };
-    const field = (label, control, extra = {}) => h("label", { class: "field", ...extra }, h("span", {}, label), control);
-    const radio = (name, value, label, checked = false) =>
+    const info = this.app.info;
+    const variants = info ? info.variants : [];
+    const field = (/** @type {string} */ label, /** @type {HTMLElement} */ control, extra = {}) =>
+      h("label", { class: "field", ...extra }, h("span", {}, label), control);
+    const radio = (/** @type {string} */ name, /** @type {string} */ value, /** @type {string} */ label, checked = false) =>
       h("label", { class: "radio" }, h("input", { type: "radio", name, value, checked }), ` ${label}`);
-    const check = (name, label, checked) =>
+    const check = (/** @type {string} */ name, /** @type {string} */ label, /** @type {boolean} */ checked) =>
       h("label", { class: "check" }, h("input", { type: "checkbox", name, checked }), ` ${label}`);
-    const number = (name, value, min, max, extra = {}) =>
-      h("input", { type: "number", name, value: value === null ? "" : String(value), min, max, inputmode: "numeric", ...extra });
-    const levels = info.bot_levels || [];
+    const number = (/** @type {string} */ name, /** @type {number | null} */ value, /** @type {number} */ min,
+                    /** @type {number} */ max) =>
+      h("input", { type: "number", name, value: value === null ? "" : String(value), min, max, inputmode: "numeric",
+                   "aria-describedby": "create-error" });
+    const levels = info ? info.bot_levels : [];
     const opponent = h("fieldset", { class: "opponent" }, h("legend", {}, "Opponent"),
       radio("opponent", "anyone", "Anyone", true),
       radio("opponent", "invite", "Invite a player"),
@@ -116,20 +156,19 @@ class LobbyView {
       field("Automatic doubles", number("auto_doubles", 0, 0, 6), { dataset: { when: "money" } }),
       field("Table stakes (blank: none)", number("stakes", null, 1, 10000), { dataset: { when: "money" } }));
     const rules = h("fieldset", { class: "rules-set" }, h("legend", {}, "Rules"),
-      field("Variant", h("select", { name: "variant" }, info.variants.map((v) =>
-        h("option", { value: v.name, title: v.description || "" }, v.name)))),
-      check("cube", "Doubling cube", true),
+      field("Variant", h("select", { name: "variant" }, (variants.length ? variants : [{ name: "standard", description: "" }])
+        .map((v) => h("option", { value: v.name, title: v.description || "" }, v.name)))),
+      check("cube", "Doubling cube", true), this.cubeNote,
       field("Clock", h("select", { name: "clock" }, CLOCKS.map(([value, label]) => h("option", { value }, label)))),
       h("div", { class: "custom-clock", dataset: { when: "custom" } },
         field("Minutes", number("base_min", 10, 1, 600)),
         field("Delay (s)", number("delay_s", 12, 0, 120)),
         field("Increment (s)", number("increment_s", 0, 0, 120))));
-    this.errorEl = h("p", { class: "error", role: "alert", hidden: true });
-    const form = h("form", { class: "create-form", novalidate: true,
-                             onsubmit: (e) => { e.preventDefault(); this.create(form); },
-                             onchange: () => this.sync(form) },
+    const form = /** @type {HTMLFormElement} */ (h("form", { class: "create-form", novalidate: true,
+      onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); this.create(form); },
+      onchange: () => this.sync(form) },
       opponent, mode, rules, this.errorEl,
-      h("button", { type: "submit", class: "primary", name: "create" }, "Create the table"));
+      h("button", { type: "submit", class: "primary", name: "create" }, "Create the table")));
     if (!this.app.me) {
       form.prepend(h("p", { class: "muted" }, "Sign in or play as a guest to create a table."));
     }
@@ -137,57 +176,75 @@ class LobbyView {
     return form;
   }
 
+  /**
+   * Show the fields that apply; no cube for a variant without one (R14).
+   * @param {HTMLFormElement} form
+   */
   sync(form) {
-    const opponent = form.elements.opponent.value;
-    const mode = form.elements.mode.value;
-    const clock = form.elements.clock.value;
-    for (const el of form.querySelectorAll("[data-when]")) {
+    const opponent = control(form, "opponent").value;
+    const mode = control(form, "mode").value;
+    const clock = control(form, "clock").value;
+    for (const el of /** @type {NodeListOf<HTMLElement>} */ (form.querySelectorAll("[data-when]"))) {
       const when = el.dataset.when;
       el.hidden = !(when === opponent || when === mode || (when === "custom" && clock === "custom"));
     }
-    form.elements.create.textContent = opponent === "bot" ? "Play the computer" : "Create the table";
+    const variant = control(form, "variant").value;
+    const cube = /** @type {HTMLInputElement} */ (control(form, "cube"));
+    const hasCube = variantHasCube(this.variants, variant);
+    if (!hasCube) {
+      cube.checked = false;
+      this.cubeNote.textContent = `${variant} is played without the doubling cube.`;
+    } else if (cube.disabled) {
+      cube.checked = true; // back from a variant without one: the usual default
+    }
+    cube.disabled = !hasCube;
+    this.cubeNote.hidden = hasCube;
+    control(form, "create").textContent = opponent === "bot" ? "Play the computer" : "Create the table";
   }
 
+  /**
+   * @param {string | null} message
+   * @param {HTMLElement | null} [focus]
+   */
+  showError(message, focus = null) {
+    this.errorEl.hidden = !message;
+    this.errorEl.textContent = message || "";
+    if (focus) focus.focus();
+  }
+
+  /** @param {HTMLFormElement} form */
   async create(form) {
-    // namedItem: form.elements.length is the number of controls, not the "length" field.
-    const e = new Proxy(form.elements, { get: (els, name) => els.namedItem(name) });
-    const int = (name) => (e[name].value === "" ? null : Number(e[name].value));
-    const settings = { mode: e.mode.value, variant: e.variant.value, cube: e.cube.checked };
-    if (settings.mode === "match") {
-      settings.length = int("length");
-      settings.crawford = e.crawford.checked;
-    } else {
-      settings.jacoby = e.jacoby.checked;
-      settings.beavers = e.beavers.checked;
-      settings.auto_doubles = int("auto_doubles") || 0;
-      if (int("max_games") !== null) settings.max_games = int("max_games");
-      if (int("stakes") !== null) settings.stakes = int("stakes");
-    }
-    const clock = CLOCKS.find(([value]) => value === e.clock.value);
-    if (e.clock.value === "custom") {
-      settings.clock = { base_s: Math.round((int("base_min") || 0) * 60), delay_s: int("delay_s") || 0,
-                         increment_s: int("increment_s") || 0 };
-    } else if (clock && clock[2]) {
-      settings.clock = clock[2];
-    }
-    if (e.opponent.value === "invite") settings.invite = e.invite.value.trim() || null;
-    if (e.opponent.value === "bot") settings.bot = e.bot.value;
-    this.errorEl.hidden = true;
+    const value = (/** @type {string} */ name) => control(form, name).value;
+    const ticked = (/** @type {string} */ name) => Boolean(control(form, name).checked);
+    const clock = CLOCKS.find(([key]) => key === value("clock"));
+    const answer = readSettings({
+      opponent: value("opponent"), invite: value("invite"), bot: control(form, "bot") ? value("bot") : "",
+      mode: value("mode"), length: value("length"), crawford: ticked("crawford"),
+      max_games: value("max_games"), jacoby: ticked("jacoby"), beavers: ticked("beavers"),
+      auto_doubles: value("auto_doubles"), stakes: value("stakes"),
+      variant: value("variant"), cube: ticked("cube"),
+      clock: value("clock") === "custom" ? "custom" : clock ? clock[2] : null,
+      base_min: value("base_min"), delay_s: value("delay_s"), increment_s: value("increment_s"),
+    }, this.variants);
     if (!this.app.me) {
       this.errorEl.hidden = false;
-      clear(this.errorEl, "Sign in or play as a guest first. ",
-        h("a", { href: "#/login" }, "Sign in"));
+      clear(this.errorEl, "Sign in or play as a guest first. ", h("a", { href: "#/login" }, "Sign in"));
       return;
     }
-    e.create.disabled = true;
+    if (answer.error !== undefined) {
+      this.showError(answer.error, control(form, answer.field));
+      return;
+    }
+    this.showError(null);
+    const button = control(form, "create");
+    button.disabled = true;
     try {
-      const answer = await post("/api/tables", settings);
-      this.app.go(`#/table/${answer.table.id}`);
+      const created = await post("/api/tables", answer.settings);
+      this.app.go(`#/table/${created.table.id}`);
     } catch (err) {
-      this.errorEl.hidden = false;
-      this.errorEl.textContent = err.message;
+      this.showError(inFormWords(/** @type {Error} */ (err).message));
     } finally {
-      e.create.disabled = false;
+      button.disabled = false;
     }
   }
 }

@@ -1,33 +1,80 @@
+// @ts-check
 // After a game: check its dice in this browser (R13, DICE.md), download the record
 // and the .mat file, and replay the game move by move.
 //
 // The server's record gives each game's log (every roll and every play, docs/PROTOCOL.md 5)
-// but no position per step, so the replay rebuilds the positions from the variant's
-// starting position and the moves in the log.
+// but no position per step, so the replay (replay.js) rebuilds the positions from the
+// variant's starting board as `/api/info` gives it and the moves in the log.
 
 import { get } from "./api.js";
 import { BoardView } from "./board.js";
 import { verifyGame } from "./fairdice.js";
-import { replayFrames } from "./rules.js";
+import { replayFrames } from "./replay.js";
 import { clear, describeSettings, h } from "./util.js";
 
+/** @typedef {import("./protocol.js").Info} Info */
+/** @typedef {import("./protocol.js").Settings} Settings */
+/** @typedef {import("./protocol.js").Side} Side */
+/** @typedef {import("./replay.js").Replay} Replay */
+
+/**
+ * One finished game's record (docs/PROTOCOL.md 5, gammon-fair-dice/1).
+ * @typedef {{commitment: string, seed: string, rolls: any[], game: {number: number,
+ *   log: import("./protocol.js").GameEvent[], result: import("./protocol.js").GameResult}}} GameRecord
+ */
+
+/**
+ * The table's records (gammon-table-record/1).
+ * @typedef {{table: number, settings: Settings, players: (string | null)[], games: GameRecord[],
+ *   result?: {score: number[]}}} TableRecord
+ */
+
+/**
+ * @param {HTMLElement} main
+ * @param {{id: number, game: number | null}} params
+ * @param {import("./app.js").App} app
+ */
 export function mountRecord(main, { id, game }, app) {
-  const view = new RecordView(main, id, game, app);
-  return view;
+  return new RecordView(main, id, game, app);
 }
 
 class RecordView {
+  /**
+   * @param {HTMLElement} main
+   * @param {number} id
+   * @param {number | null} game
+   * @param {import("./app.js").App} app
+   */
   constructor(main, id, game, app) {
     this.id = id;
     this.app = app;
     this.main = main;
     this.wanted = game;
     this.frame = 0;
+    /** @type {string[]} */
     this.urls = [];
-    this.onKey = (e) => this.key(e);
+    /** @type {TableRecord | null} */
+    this.record = null;
+    /** @type {GameRecord | null} */
+    this.game = null;
+    /** @type {Info | null} */
+    this.info = null;
+    /** @type {Side} */
+    this.side = 0;
+    this.bot = false;
+    /** @type {{replay: Replay, event: import("./protocol.js").GameEvent | null}[]} */
+    this.frames = [];
+    this.tabs = h("nav", { class: "game-tabs", "aria-label": "Games" });
+    this.verifyEl = h("section", { class: "verify", "aria-labelledby": "verify-title" });
+    this.boardEl = h("div", { class: "board-wrap replay-board" });
+    this.stepEl = h("p", { class: "step", "aria-live": "polite" });
+    this.logEl = h("ol", { class: "log replay-log", "aria-label": "Game log" });
+    this.downloads = h("p", { class: "downloads" });
+    this.board = new BoardView(this.boardEl);
+    this.onKey = (/** @type {KeyboardEvent} */ e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
     main.replaceChildren(h("p", { class: "muted" }, "Loading the record…"));
-    this.load().catch((err) => {
+    this.load().catch((/** @type {Error} */ err) => {
       main.replaceChildren(h("p", { class: "error", role: "alert" }, `Cannot load table ${id}: ${err.message}`));
     });
   }
@@ -38,10 +85,13 @@ class RecordView {
   }
 
   async load() {
-    const [record, state] = await Promise.all([
+    /** @type {[TableRecord, any, Info]} */
+    const [record, state, info] = await Promise.all([
       get(`/api/tables/${this.id}/record`),
       get(`/api/tables/${this.id}`).catch(() => null),
+      this.app.info ? Promise.resolve(this.app.info) : get("/api/info"),
     ]);
+    this.info = info;
     this.record = record;
     this.side = state && state.you !== null && state.you !== undefined ? state.you : 0;
     this.bot = Boolean(record.settings && record.settings.bot);
@@ -53,24 +103,22 @@ class RecordView {
         h("a", { href: `#/table/${this.id}`, class: "button" }, "Back to the table")));
       return;
     }
-    const number = this.wanted && games.some((g) => g.game.number === this.wanted)
+    const number = this.wanted !== null && games.some((g) => g.game.number === this.wanted)
       ? this.wanted : games[games.length - 1].game.number;
-    this.layout(games);
+    this.layout(record, games);
     await this.show(number);
   }
 
-  layout(games) {
-    const record = this.record;
-    this.tabs = h("nav", { class: "game-tabs", "aria-label": "Games" },
+  /**
+   * @param {TableRecord} record
+   * @param {GameRecord[]} games
+   */
+  layout(record, games) {
+    clear(this.tabs,
       games.map((g) => h("button", { type: "button", dataset: { game: String(g.game.number) },
                                      onclick: () => this.show(g.game.number) }, `Game ${g.game.number}`)));
-    this.verifyEl = h("section", { class: "verify", "aria-labelledby": "verify-title" });
-    this.boardEl = h("div", { class: "board-wrap replay-board" });
-    this.stepEl = h("p", { class: "step", "aria-live": "polite" });
-    this.logEl = h("ol", { class: "log replay-log", "aria-label": "Game log" });
-    const btn = (label, action, text) => h("button", { type: "button", dataset: { action }, "aria-label": text,
+    const btn = (/** @type {string} */ label, /** @type {string} */ action, /** @type {string} */ text) => h("button", { type: "button", dataset: { action }, "aria-label": text,
                                                         onclick: () => this.step(action) }, label);
-    this.downloads = h("p", { class: "downloads" });
     const players = (record.players || []).map((p) => p || "—").join(" – ");
     this.main.replaceChildren(h("div", { class: "record" },
       h("header", {}, h("h1", {}, `Table ${this.id}: ${players}`),
@@ -85,17 +133,21 @@ class RecordView {
             btn("▶", "next", "Next step"), btn("»", "last", "Last position"))),
         h("aside", { class: "side-col" }, this.verifyEl, this.downloads,
           h("section", { class: "log-box" }, h("h2", {}, "Moves"), this.logEl)))));
-    this.board = new BoardView(this.boardEl, { interactive: false });
   }
 
+  /** @param {number} number */
   async show(number) {
+    if (!this.record || !this.info) return;
     const game = this.record.games.find((g) => g.game.number === number);
+    if (!game) return;
     this.game = game;
     for (const b of this.tabs.querySelectorAll("button")) {
       b.setAttribute("aria-current", b.dataset.game === String(number) ? "true" : "false");
     }
     const variant = (this.record.settings && this.record.settings.variant) || "standard";
-    this.frames = replayFrames(variant, game.game.log || []);
+    const known = this.info.variants.find((v) => v.name === variant);
+    if (!known) throw new Error(`the server does not describe the variant ${variant}`);
+    this.frames = replayFrames(known.board, game.game.log || []);
     this.frame = this.frames.length - 1;
     this.renderLog();
     this.renderFrame();
@@ -103,6 +155,7 @@ class RecordView {
     await this.verify(game);
   }
 
+  /** @param {GameRecord} game */
   renderDownloads(game) {
     for (const url of this.urls) URL.revokeObjectURL(url);
     this.urls = [];
@@ -129,6 +182,7 @@ class RecordView {
     });
   }
 
+  /** @param {GameRecord} game */
   async verify(game) {
     const number = game.game.number;
     clear(this.verifyEl, h("h2", { id: "verify-title" }, `Fair dice: game ${number}`),
@@ -157,12 +211,14 @@ class RecordView {
   }
 
   renderLog() {
+    if (!this.game) return;
     const log = this.game.game.log || [];
     clear(this.logEl, log.map((e, i) => h("li", { dataset: { frame: String(i + 1) } },
       h("button", { type: "button", class: "link", onclick: () => { this.frame = i + 1; this.renderFrame(); } },
         e.text || e.type))));
   }
 
+  /** @param {string} action first, prev, next or last */
   step(action) {
     const last = this.frames.length - 1;
     if (action === "first") this.frame = 0;
@@ -172,9 +228,12 @@ class RecordView {
     this.renderFrame();
   }
 
+  /** @param {KeyboardEvent} e */
   key(e) {
-    const tag = e.target && e.target.tagName;
-    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || !this.frames) return;
+    const target = /** @type {HTMLElement | null} */ (e.target);
+    const tag = target && target.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || !this.frames.length) return;
+    /** @type {Record<string, string>} */
     const map = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
     if (map[e.key]) {
       e.preventDefault();
@@ -183,10 +242,12 @@ class RecordView {
   }
 
   renderFrame() {
+    if (!this.record || !this.game || !this.frames.length) return;
     const { replay, event } = this.frames[this.frame];
     const side = this.side;
     const b = replay.boardFor(side);
     const settings = this.record.settings || {};
+    /** @type {import("./board.js").BoardModel["cube"]} */
     const cube = settings.cube === false ? null : {
       value: replay.cube.value,
       owner: replay.cube.owner === null ? null : replay.cube.owner === side ? "mine" : "theirs",
@@ -194,8 +255,9 @@ class RecordView {
       offer: replay.cube.offer,
     };
     const showDice = event && (event.type === "moved" || event.type === "rolled" || event.type === "opening");
-    const dice = showDice && replay.dice
-      ? (replay.dice[0] === replay.dice[1] ? [0, 1, 2, 3].map(() => replay.dice[0]) : replay.dice)
+    const rolled = replay.dice;
+    const dice = showDice && rolled
+      ? (rolled[0] === rolled[1] ? [rolled[0], rolled[0], rolled[0], rolled[0]] : rolled)
           .map((value) => ({ value, used: event.type === "moved" }))
       : null;
     this.board.render({ ...b, colors: [side, 1 - side], dice, diceMine: replay.roller === side, cube });
@@ -203,10 +265,17 @@ class RecordView {
     this.stepEl.textContent = event
       ? `Step ${this.frame} of ${total}: ${event.text || event.type} · pips ${b.pips[0]}–${b.pips[1]}`
       : `Start of game ${this.game.game.number} · step 0 of ${total}`;
-    for (const li of this.logEl.children) {
+    for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (this.logEl.children)) {
       const current = li.dataset.frame === String(this.frame);
       li.classList.toggle("current", current);
-      if (current) li.scrollIntoView({ block: "nearest" });
+      // Scroll the log box only, never the page: a phone opens the replay at its top.
+      if (current) {
+        const box = this.logEl;
+        if (li.offsetTop < box.scrollTop) box.scrollTop = li.offsetTop;
+        else if (li.offsetTop + li.offsetHeight > box.scrollTop + box.clientHeight) {
+          box.scrollTop = li.offsetTop + li.offsetHeight - box.clientHeight;
+        }
+      }
     }
   }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // A WebSocket that reconnects by itself (docs/PROTOCOL.md 2: back off 0.5 s, 1 s, 2 s... 10 s).
 // The server sends the whole state on every connect, so a reconnect resyncs with no more work.
 
@@ -7,10 +8,15 @@ const FATAL = new Map([
   [4404, "There is no such table."],
 ]);
 
+/** @type {Set<Live>} */
 const connections = new Set();
+/** @type {(on: boolean) => void} */
 let noticeHook = () => {};
 
-/** Called with true/false whenever some connection is (no longer) reconnecting. */
+/**
+ * Called with true/false whenever some connection is (no longer) reconnecting.
+ * @param {(on: boolean) => void} hook
+ */
 export function onReconnectingChange(hook) {
   noticeHook = hook;
 }
@@ -19,7 +25,18 @@ function updateNotice() {
   noticeHook([...connections].some((c) => c.reconnecting));
 }
 
+/**
+ * @typedef {object} LiveHandlers
+ * @property {(message: any) => void} [onMessage] each message, parsed (the protocol's ServerMessage)
+ * @property {() => void} [onOpen] on every (re)connect
+ * @property {(code: number, reason: string) => void} [onFatal] closed for good (4401, 4403, 4404)
+ */
+
 export class Live {
+  /**
+   * @param {string} path
+   * @param {LiveHandlers} [handlers]
+   */
   constructor(path, { onMessage, onOpen, onFatal } = {}) {
     this.path = path;
     this.onMessage = onMessage || (() => {});
@@ -28,8 +45,10 @@ export class Live {
     this.attempt = 0;
     this.closed = false;
     this.reconnecting = false;
+    /** @type {WebSocket | null} */
     this.ws = null;
-    this.timer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
     this.lastHeard = Date.now();
     connections.add(this);
     this.connect();
@@ -61,7 +80,7 @@ export class Live {
       if (this.ws !== ws || this.closed) return;
       if (FATAL.has(event.code)) {
         this.shutdown();
-        this.onFatal(event.code, event.reason || FATAL.get(event.code));
+        this.onFatal(event.code, event.reason || FATAL.get(event.code) || "");
         return;
       }
       this.reconnecting = true;
@@ -76,14 +95,18 @@ export class Live {
     return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
   }
 
+  /**
+   * Send one message; false when not connected.
+   * @param {Record<string, unknown>} message
+   */
   send(message) {
-    if (!this.open) return false;
+    if (!this.ws || !this.open) return false;
     this.ws.send(JSON.stringify(message));
     return true;
   }
 
   ping() {
-    if (!this.open) return;
+    if (!this.ws || !this.open) return;
     if (Date.now() - this.lastHeard > 70000) {
       this.ws.close(); // silent for too long: start over
       return;

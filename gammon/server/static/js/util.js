@@ -1,7 +1,17 @@
+// @ts-check
 // Small DOM helpers shared by the views: no framework, no build step.
+
+/** @typedef {import("./protocol.js").Settings} Settings */
+
+/** What h() and s() take as children (arrays are flattened). @typedef {Node | string | number | boolean | null | undefined | any[]} Child */
+/** Attributes and listeners by name. @typedef {Record<string, any>} Attrs */
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
+/**
+ * @param {Element} el
+ * @param {Child[]} children
+ */
 function append(el, children) {
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
@@ -9,6 +19,11 @@ function append(el, children) {
   }
 }
 
+/**
+ * @param {Element} el
+ * @param {Attrs | null | undefined} attrs
+ * @param {boolean} svg
+ */
 function setAttrs(el, attrs, svg) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
@@ -17,18 +32,25 @@ function setAttrs(el, attrs, svg) {
     } else if (key === "class") {
       el.setAttribute("class", value);
     } else if (key === "dataset") {
-      for (const [k, v] of Object.entries(value)) el.dataset[k] = v;
+      const data = /** @type {HTMLElement | SVGElement} */ (el).dataset;
+      for (const [k, v] of Object.entries(value)) data[k] = v;
     } else if (key === "style" && typeof value === "object") {
-      Object.assign(el.style, value);
+      Object.assign(/** @type {HTMLElement} */ (el).style, value);
     } else if (!svg && key in el && typeof value !== "string") {
-      el[key] = value; // value, checked, disabled, open...
+      /** @type {any} */ (el)[key] = value; // value, checked, disabled, open...
     } else {
       el.setAttribute(key, value === true ? "" : String(value));
     }
   }
 }
 
-/** An HTML element: h("button", {class: "primary", onclick}, "Roll"). */
+/**
+ * An HTML element: h("button", {class: "primary", onclick}, "Roll").
+ * @param {string} tag
+ * @param {Attrs | null} [attrs]
+ * @param {...Child} children
+ * @returns {HTMLElement}
+ */
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
   setAttrs(el, attrs, false);
@@ -36,14 +58,25 @@ export function h(tag, attrs, ...children) {
   return el;
 }
 
-/** An SVG element. */
+/**
+ * An SVG element.
+ * @param {string} tag
+ * @param {Attrs | null} [attrs]
+ * @param {...Child} children
+ * @returns {SVGElement}
+ */
 export function s(tag, attrs, ...children) {
-  const el = document.createElementNS(SVG_NS, tag);
+  const el = /** @type {SVGElement} */ (document.createElementNS(SVG_NS, tag));
   setAttrs(el, attrs, true);
   append(el, children);
   return el;
 }
 
+/**
+ * Replace an element's children.
+ * @param {Element} el
+ * @param {...Child} children
+ */
 export function clear(el, ...children) {
   el.replaceChildren();
   append(el, children);
@@ -57,10 +90,12 @@ export function randomHex(bytes = 32) {
   return toHex(buf);
 }
 
+/** @param {Uint8Array} bytes */
 export function toHex(bytes) {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** @param {string} hex */
 export function fromHex(hex) {
   if (typeof hex !== "string" || hex.length % 2 || /[^0-9a-f]/i.test(hex)) {
     throw new Error(`not hex: ${String(hex).slice(0, 40)}`);
@@ -70,6 +105,10 @@ export function fromHex(hex) {
   return out;
 }
 
+/**
+ * A clock's reserve as people read it: 9:58, 1:00:00.
+ * @param {number} ms
+ */
 export function clockText(ms) {
   const total = Math.max(0, Math.ceil(ms / 1000));
   const h = Math.floor(total / 3600);
@@ -79,13 +118,15 @@ export function clockText(ms) {
   return `${h ? h + ":" : ""}${mm}:${String(sec).padStart(2, "0")}`;
 }
 
+/** @param {number} ms */
 export function timeText(ms) {
   return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 }
 
-export const KINDS = ["", "single", "gammon", "backgammon"];
-
-/** A short description of table settings, for the lobby and the table header. */
+/**
+ * A short description of table settings, for the lobby and the table header.
+ * @param {Partial<Settings>} settings
+ */
 export function describeSettings(settings) {
   const parts = [];
   if (settings.mode === "money") {

@@ -1,0 +1,261 @@
+// @ts-check
+// The messages of docs/PROTOCOL.md as JSDoc types: the one place the client says what the
+// server sends and accepts. No code runs here; modules import the types with
+// `@typedef {import("./protocol.js").State} State`.
+
+/** A side: the two seats of a table. @typedef {0 | 1} Side */
+
+/**
+ * A user as `/api/me` and the sockets' `hello` give it (1.2).
+ * @typedef {{id: number, name: string, guest: boolean, operator: boolean}} User
+ */
+
+/**
+ * The body of every HTTP error answer (1).
+ * @typedef {{error: {code: string, message: string}}} ErrorBody
+ */
+
+/**
+ * A clock setting (4.4).
+ * @typedef {{base_s: number, delay_s: number, increment_s: number}} ClockSettings
+ */
+
+/**
+ * A table's settings (1.3): what `POST /api/tables` takes, every field optional there.
+ * @typedef {object} Settings
+ * @property {"match" | "money"} mode
+ * @property {number | null} [length] match: 1-64 points (the server's name for them)
+ * @property {string} variant
+ * @property {boolean} cube
+ * @property {number} [max_cube]
+ * @property {boolean} [crawford]
+ * @property {boolean} [jacoby]
+ * @property {boolean} [beavers]
+ * @property {number} [auto_doubles]
+ * @property {number | null} [max_games]
+ * @property {number | null} [stakes]
+ * @property {ClockSettings | null} [clock]
+ * @property {string | null} [invite]
+ * @property {string | null} [bot]
+ */
+
+/**
+ * A board from the side `side` (3, BOARD): `mine[i]` the side's checkers on its point
+ * i+1 (`mine[24]` its bar), `theirs[i]` the opponent's on the opponent's point i+1;
+ * `off`, `waiting` and `pips` are [the side's, the opponent's].
+ * @typedef {object} Board
+ * @property {Side} side
+ * @property {number[]} mine
+ * @property {number[]} theirs
+ * @property {[number, number]} off
+ * @property {[number, number]} waiting
+ * @property {[number, number]} pips
+ */
+
+/**
+ * A variant as `/api/info` lists it (1.3, VARIANT): its cube rule and starting board.
+ * @typedef {{name: string, description: string, cube: boolean, board: Board}} Variant
+ */
+
+/**
+ * `GET /api/info`.
+ * @typedef {object} Info
+ * @property {Variant[]} variants
+ * @property {{name: string, description: string}[]} bot_levels
+ * @property {boolean} bots
+ * @property {string} [house_rules]
+ */
+
+/**
+ * One die's move in the mover's numbering: [from, to, hit] (25 the bar, 0 off).
+ * @typedef {[number, number, boolean]} Move
+ */
+
+/**
+ * One legal play of the receiver (3, PLAY); `board` is the position after it, still from
+ * the mover's side.
+ * @typedef {{play: string, moves: Move[], position_id?: string | null, board: Board}} Play
+ */
+
+/**
+ * The cube (3, GAME.cube); `owner` is null while centred.
+ * @typedef {{value: number, owner: Side | null, offered: boolean, centred: boolean}} Cube
+ */
+
+/**
+ * How one game ended (3, RESULT).
+ * @typedef {object} GameResult
+ * @property {Side} winner
+ * @property {number} points
+ * @property {"single" | "gammon" | "backgammon"} kind
+ * @property {"bear-off" | "drop" | "resignation" | "beaver refused" | string} reason
+ */
+
+/**
+ * A game-log entry (3, EVENT): `type` says which of the optional fields it has.
+ * @typedef {object} GameEvent
+ * @property {string} type opening, rolled, moved, passed, doubled, beavered, took,
+ *   dropped, resigned, resignation_accepted, resignation_rejected, double_chosen, ended
+ * @property {Side} [side]
+ * @property {number[]} [dice]
+ * @property {string} [play]
+ * @property {Move[]} [moves]
+ * @property {number} [value]
+ * @property {number} [number]
+ * @property {string} [reason]
+ * @property {Side} [winner]
+ * @property {number} [points]
+ * @property {string} [kind]
+ * @property {string} [text]
+ */
+
+/**
+ * The phases of a game (3, GAME.phase).
+ * @typedef {"opening" | "roll" | "double offered" | "beaver offered" | "move" |
+ *   "choose double" | "resignation offered" | "over"} Phase
+ */
+
+/**
+ * The action types a client sends on a table socket (4).
+ * @typedef {"join" | "cancel" | "roll" | "double" | "take" | "drop" | "beaver" | "play" |
+ *   "choose_double" | "resign" | "accept_resignation" | "reject_resignation" | "forfeit" |
+ *   "hint" | "chat" | "ping"} ActionType
+ */
+
+/**
+ * The current game (3, GAME).
+ * @typedef {object} Game
+ * @property {number} number
+ * @property {Phase} phase
+ * @property {Side | null} turn the side that must act now
+ * @property {Side | null} on_roll
+ * @property {[number, number] | null} dice
+ * @property {Cube} cube
+ * @property {{side: Side, value: number} | null} resignation
+ * @property {boolean} crawford the Crawford game: no doubling (R12)
+ * @property {string | null} position_id
+ * @property {string} match_id
+ * @property {Board} board
+ * @property {ActionType[]} actions what the receiver may send now
+ * @property {Play[]} legal_plays
+ * @property {GameEvent[]} log
+ * @property {GameResult | null} result
+ * @property {string} commitment
+ * @property {string | null} seed
+ */
+
+/**
+ * The series: a match or a money session (3).
+ * @typedef {object} Series
+ * @property {"match" | "money"} mode
+ * @property {number} length
+ * @property {[number, number]} score
+ * @property {number} game_number
+ * @property {boolean} crawford
+ * @property {boolean} [over]
+ * @property {Side | null} [winner]
+ * @property {number | null} [net]
+ * @property {[number, number] | null} [bankrolls]
+ */
+
+/**
+ * The clocks (3, CLOCK): each side's reserve as of `server_ms`.
+ * @typedef {object} Clock
+ * @property {number} base_s
+ * @property {number} delay_s
+ * @property {number} increment_s
+ * @property {[number, number]} remaining_ms
+ * @property {Side | null} running
+ * @property {number} server_ms
+ */
+
+/**
+ * How the table ended (3, state.result): reason "match", "session", "time" (the loser's
+ * clock ran out) or "forfeit" (the loser left); `winner` null on a tied session.
+ * @typedef {{winner: Side | null, reason: "match" | "session" | "time" | "forfeit" | string,
+ *   score: [number, number]}} TableResult
+ */
+
+/**
+ * A player's seat (3, state.players).
+ * @typedef {{name: string, bot: string | null, connected: boolean}} Player
+ */
+
+/**
+ * A finished game of the series, for its dice check (3, previous_games).
+ * @typedef {{number: number, result: GameResult, commitment: string, seed: string}} PreviousGame
+ */
+
+/**
+ * The whole state of a table as the receiver sees it (3).
+ * @typedef {object} State
+ * @property {"state"} type
+ * @property {number} table
+ * @property {number} seq
+ * @property {"open" | "playing" | "finished" | "cancelled"} status
+ * @property {Settings} settings
+ * @property {Side | null} you
+ * @property {(Player | null)[]} players
+ * @property {number} spectators
+ * @property {Series | null} series
+ * @property {Game | null} game
+ * @property {PreviousGame[]} previous_games
+ * @property {Clock | null} clock
+ * @property {TableResult | null} result
+ * @property {object | null} last
+ */
+
+/**
+ * One lobby entry (1.3, SUMMARY).
+ * @typedef {object} Summary
+ * @property {number} id
+ * @property {"open" | "playing" | "finished" | "cancelled"} status
+ * @property {string} created_by
+ * @property {(string | null)[]} players
+ * @property {Settings} settings
+ * @property {string | null} invite
+ * @property {string | null} bot
+ * @property {[number, number]} score
+ * @property {number} spectators
+ */
+
+/**
+ * A chat message (6).
+ * @typedef {{id: number, user: string, text: string, ms: number}} ChatMessage
+ */
+
+/**
+ * One play of a hint (4, hint).
+ * @typedef {{play: string, equity: number, loss: number, win: number, win_gammon: number,
+ *   win_backgammon: number, lose_gammon: number, lose_backgammon: number}} HintPlay
+ */
+
+/**
+ * An action or other message a client sends (4, 6): `type` and its fields.
+ * @typedef {{type: ActionType | "mute" | "unmute" | "report" | "kick" | "ban" | "unban",
+ *   id?: number | string, seq?: number, entropy?: string, [field: string]: unknown}} ClientMessage
+ */
+
+/**
+ * A refusal (2.1).
+ * @typedef {{type: "error", code: string, message: string, id?: number | string}} ErrorMessage
+ */
+
+/**
+ * Every message a server sends on a socket (2, 3, 4, 6, 7), told apart by `type`.
+ * @typedef {State | ErrorMessage |
+ *   {type: "ack", id?: number | string, seq?: number} |
+ *   {type: "hello", user: User | null, house_rules?: string, table?: number, side?: Side | null} |
+ *   {type: "chat_history", messages: ChatMessage[]} |
+ *   {type: "chat", message: ChatMessage} |
+ *   {type: "muted", user: string, muted: boolean} |
+ *   {type: "reported", user: string} |
+ *   {type: "moderated", action: string, user: string} |
+ *   {type: "hint", id?: number | string, seq: number, plays: HintPlay[]} |
+ *   {type: "lobby", tables: Summary[], you: User | null} |
+ *   {type: "pong"}} ServerMessage
+ */
+
+/** Points in the mover's numbering (R1): the bar and off. */
+export const BAR = 25;
+export const OFF = 0;

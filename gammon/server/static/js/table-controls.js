@@ -1,0 +1,158 @@
+// @ts-check
+// The table page's controls: the action buttons under the board (exactly the actions the
+// server lists for the player, docs/PROTOCOL.md 3), the resign menu, and the list of legal
+// plays. They build elements and call back; the page (table.js) decides what happens.
+
+import { KINDS, points } from "./table-text.js";
+import { h } from "./util.js";
+
+/** @typedef {import("./protocol.js").State} State */
+/** @typedef {import("./protocol.js").ActionType} ActionType */
+/** @typedef {import("./moves.js").MoveInput} MoveInput */
+
+/**
+ * What the controls need from the page.
+ * @typedef {object} ControlContext
+ * @property {State} state
+ * @property {number} id the table
+ * @property {import("./protocol.js").User | null} me
+ * @property {MoveInput | null} input the player's moves, while they must play
+ * @property {boolean} busy an action is on its way: wait for its answer
+ * @property {(type: ActionType, extra?: Record<string, unknown>) => void} act
+ * @property {() => void} undo
+ * @property {() => void} confirm
+ */
+
+/**
+ * @param {ControlContext} ctx
+ * @param {string} label
+ * @param {string} action
+ * @param {() => void} onclick
+ * @param {{primary?: boolean, keys?: string | null, title?: string | null}} [options]
+ */
+function button(ctx, label, action, onclick, { primary = false, keys = null, title = null } = {}) {
+  return h("button", {
+    type: "button", class: primary ? "primary" : null, dataset: { action },
+    disabled: ctx.busy, onclick, "aria-keyshortcuts": keys, title,
+  }, label);
+}
+
+/**
+ * The buttons for the state.
+ * @param {ControlContext} ctx
+ * @returns {HTMLElement[]}
+ */
+export function controlButtons(ctx) {
+  const st = ctx.state;
+  const g = st.game;
+  const me = ctx.me;
+  /** @type {HTMLElement[]} */
+  const out = [];
+  if (st.status === "finished") {
+    out.push(h("a", { class: "button primary", href: `#/record/${ctx.id}` }, "Verify the dice & replay"));
+    out.push(h("a", { class: "button", href: "#/" }, "Back to the lobby"));
+    return out;
+  }
+  if (st.status === "open") {
+    const creator = st.players[0] && st.players[0].name;
+    if (me && creator === me.name) {
+      out.push(button(ctx, "Cancel the table", "cancel", () => ctx.act("cancel")));
+    } else if (me) {
+      out.push(button(ctx, "Join", "join", () => ctx.act("join"), { primary: true }));
+    } else {
+      out.push(h("a", { class: "button primary", href: `#/login?next=${encodeURIComponent(`#/table/${ctx.id}?join`)}` },
+        "Sign in to join"));
+    }
+    return out;
+  }
+  if (st.status === "cancelled" || !g) return out;
+  const a = new Set(g.actions);
+  if (a.has("roll")) {
+    out.push(button(ctx, g.phase === "opening" ? "Opening roll" : "Roll", "roll",
+      () => ctx.act("roll"), { primary: true, keys: "R" }));
+  }
+  if (a.has("double")) {
+    out.push(button(ctx, `Double to ${g.cube.value * 2}`, "double", () => ctx.act("double"), { keys: "D" }));
+  }
+  if (a.has("take")) {
+    const beaverOffer = g.phase === "beaver offered";
+    out.push(button(ctx, beaverOffer ? "Accept the beaver" : "Take", "take", () => ctx.act("take"), { primary: true }));
+    out.push(button(ctx, beaverOffer ? "Refuse the beaver" : "Drop", "drop", () => ctx.act("drop")));
+  }
+  if (a.has("beaver")) out.push(button(ctx, "Beaver", "beaver", () => ctx.act("beaver")));
+  const input = ctx.input;
+  if (a.has("play") && input) {
+    const complete = input.complete;
+    out.push(h("button", { type: "button", dataset: { action: "undo" }, onclick: () => ctx.undo(),
+                           disabled: !input.steps.length || ctx.busy, "aria-keyshortcuts": "U" }, "Undo"));
+    out.push(h("button", { type: "button", class: "primary", dataset: { action: "confirm" },
+                           onclick: () => ctx.confirm(), disabled: !complete || ctx.busy,
+                           "aria-keyshortcuts": "Enter" }, complete ? `Confirm ${complete.play}` : "Confirm"));
+  }
+  if (a.has("choose_double")) {
+    const group = h("span", { class: "group", role: "group", "aria-label": "Choose your double" });
+    for (let n = 1; n <= 6; n++) {
+      group.append(button(ctx, `${n}-${n}`, `double-${n}`, () => ctx.act("choose_double", { number: n })));
+    }
+    out.push(group);
+  }
+  if (a.has("accept_resignation")) {
+    out.push(button(ctx, "Accept the resignation", "accept_resignation", () => ctx.act("accept_resignation"), { primary: true }));
+    out.push(button(ctx, "Reject", "reject_resignation", () => ctx.act("reject_resignation")));
+  }
+  if (a.has("hint")) out.push(button(ctx, "Hint", "hint", () => ctx.act("hint"), { keys: "H" }));
+  if (a.has("resign") || a.has("forfeit")) out.push(resignMenu(ctx, a));
+  return out;
+}
+
+/**
+ * @param {ControlContext} ctx
+ * @param {Set<string>} actions
+ */
+function resignMenu(ctx, actions) {
+  const st = ctx.state;
+  const g = st.game;
+  const menu = /** @type {HTMLDetailsElement} */ (h("details", { class: "menu" }, h("summary", {}, "Resign…")));
+  const box = h("div", { class: "menu-items" });
+  if (actions.has("resign") && g) {
+    for (const value of [1, 2, 3]) {
+      box.append(button(ctx, `Resign a ${KINDS[value]} (${points(value * g.cube.value)})`,
+        `resign-${value}`, () => { menu.open = false; ctx.act("resign", { value }); }));
+    }
+  }
+  if (actions.has("forfeit")) {
+    const money = st.series && st.series.mode === "money";
+    box.append(button(ctx, money ? "Leave the session" : "Leave the match (forfeit)", "forfeit", () => {
+      if (window.confirm(`Leave now? You lose the ${money ? "session" : "match"} (R13).`)) ctx.act("forfeit");
+    }));
+  }
+  menu.append(box);
+  return menu;
+}
+
+/**
+ * The legal plays as a list to choose from: those that go on from what is on the board
+ * (every one before a checker moves), the play on the board selected once it is complete.
+ * @param {HTMLDetailsElement} el the list's <details>
+ * @param {MoveInput | null} input
+ * @param {(play: string) => void} choose put the play on the board
+ */
+export function renderPlayList(el, input, choose) {
+  const choices = input ? input.choices() : [];
+  el.hidden = !choices.length;
+  if (!input || !choices.length) return;
+  const complete = input.complete;
+  const select = /** @type {HTMLSelectElement} */ (h("select", { "aria-label": "Legal plays", name: "legal-play" },
+    choices.map((p) => h("option", { value: p.play, selected: complete !== null && p.play === complete.play }, p.play))));
+  const total = input.plays.length;
+  const summary = !input.steps.length
+    ? `Choose from the ${total} legal plays`
+    : complete
+      ? `On the board: ${complete.play}`
+      : `${choices.length} of the ${total} legal plays go on from your moves`;
+  const wasOpen = el.open;
+  el.replaceChildren(h("summary", {}, summary),
+    h("div", { class: "row" }, select,
+      h("button", { type: "button", name: "put-play", onclick: () => choose(select.value) }, "Put on the board")));
+  el.open = wasOpen;
+}
