@@ -402,8 +402,10 @@ class Hub:
 
     def _task_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("a background task failed", exc_info=task.exception())
+        if not task.cancelled():
+            exc = task.exception()
+            if exc is not None:
+                self.faults.report("a background task (a clock, a bot, a socket's writer)", exc)
 
     # -- tables --------------------------------------------------------------------------
 
