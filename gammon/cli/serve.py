@@ -14,7 +14,10 @@ extra, imported only when the server starts.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
+import math
+import socket
 import sys
 from typing import TextIO
 
@@ -42,6 +45,17 @@ def _limit(value: str) -> tuple[float, float]:
         return float(count), 1.0 / float(seconds)
     except (ValueError, ZeroDivisionError):
         raise argparse.ArgumentTypeError(f"expected COUNT/SECONDS, got {value!r}") from None
+
+
+def _seconds(value: str) -> float:
+    """A positive number of seconds."""
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = math.nan
+    if not seconds > 0 or math.isinf(seconds):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {value!r}")
+    return seconds
 
 
 def register(commands: Commands) -> None:
@@ -84,6 +98,20 @@ def register(commands: Commands) -> None:
         help="messages a second each WebSocket may send (bursts of 2N; default 20)",
     )
     serve.add_argument(
+        "--open-table-expiry",
+        type=_seconds,
+        default=30 * 60.0,
+        metavar="SECONDS",
+        help="cancel an open table nobody joins within this long (default 1800)",
+    )
+    serve.add_argument(
+        "--bot-table-idle",
+        type=_seconds,
+        default=30 * 60.0,
+        metavar="SECONDS",
+        help="forfeit a table against the bot its player left this long ago (default 1800)",
+    )
+    serve.add_argument(
         "--proxy",
         action="store_true",
         help="trust X-Forwarded-For/-Proto from a reverse proxy on this machine",
@@ -104,6 +132,8 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
         database=args.database,
         bots=args.bot,
         message_rate=args.message_rate,
+        open_table_expiry_s=args.open_table_expiry,
+        bot_table_idle_s=args.bot_table_idle,
         limits=RateLimits(
             login=args.login_limit or defaults.login,
             signup=args.signup_limit or defaults.signup,
@@ -116,7 +146,17 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"Serving gammon at http://{shown}:{args.port}/", file=out, flush=True)
     logging.basicConfig(level=logging.INFO if args.log_level == "info" else logging.WARNING)
-    server = uvicorn.Server(
+    hub = app.state.hub
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            # Close the WebSockets with 1001 "going away" (docs/PROTOCOL.md 2) before
+            # uvicorn closes whatever is left with 1012.
+            with contextlib.suppress(Exception):
+                await hub.going_away()
+            await super().shutdown(sockets)
+
+    server = Server(
         uvicorn.Config(
             app,
             host=args.host,

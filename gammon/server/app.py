@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import json
 import logging
 import math
+import re
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -40,7 +40,7 @@ from gammon.server.auth import (
 )
 from gammon.server.db import Database
 from gammon.server.hub import Connection, Hub
-from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused, board_json
+from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused, board_json, loads
 from gammon.server.store import Store
 from gammon.server.table import TableSettings, variant_names
 
@@ -86,11 +86,25 @@ class ServerConfig:
     static: Path | None = STATIC_DIR
     #: Messages a second each WebSocket may send on average (bursts of twice as many).
     message_rate: float = 20.0
+    #: An open table nobody joins is cancelled after this many seconds.
+    open_table_expiry_s: float = 30 * 60.0
+    #: A table against the bot left by its human (not connected, no action) is forfeited
+    #: after this many seconds.
+    bot_table_idle_s: float = 30 * 60.0
 
 
-def _error(code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+def _error(
+    code: str,
+    message: str,
+    headers: dict[str, str] | None = None,
+    *,
+    field: str | None = None,
+) -> JSONResponse:
+    error: dict[str, str] = {"code": code, "message": message}
+    if field is not None:
+        error["field"] = field
     return JSONResponse(
-        {"error": {"code": code, "message": message}},
+        {"error": error},
         status_code=_STATUS.get(code, 400),
         headers=headers or None,
     )
@@ -147,13 +161,80 @@ class _CsrfMiddleware:
         await self.app(scope, receive, send_with_cookie)
 
 
+#: The Content-Security-Policy of the HTML pages (docs/PROTOCOL.md 1.4): the client is
+#: plain JavaScript modules and one stylesheet from this origin; no inline script or style,
+#: no plugins, no framing; it talks to the API and the WebSockets of this origin only.
+CONTENT_SECURITY_POLICY: Final = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self' {sockets}; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+_HOST: Final = re.compile(r"[A-Za-z0-9.\-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
+
+
+def content_security_policy(scope: Scope) -> str:
+    """The policy for one page: ``connect-src`` names this host's WebSocket URLs too.
+
+    ``'self'`` covers ``ws:``/``wss:`` to the same host in browsers that follow
+    CSP level 3; the host is named as well for the others.
+
+    >>> policy = content_security_policy({"headers": [(b"host", b"127.0.0.1:8000")],
+    ...                                   "scheme": "http"})
+    >>> "connect-src 'self' ws://127.0.0.1:8000;" in policy
+    True
+    """
+    host = ""
+    for key, value in scope.get("headers", ()):
+        if key == b"host":
+            host = value.decode("latin-1")
+    scheme = "wss" if scope.get("scheme") == "https" else "ws"
+    sockets = f"{scheme}://{host}" if _HOST.fullmatch(host) else ""
+    return CONTENT_SECURITY_POLICY.format(sockets=sockets).replace("'self' ;", "'self';")
+
+
+class _SecurityHeaders:
+    """Content-Security-Policy (and nosniff) on every HTML page the server sends."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                content_type = next((v for k, v in headers if k.lower() == b"content-type"), b"")
+                if content_type.startswith(b"text/html"):
+                    headers.append(
+                        (
+                            b"content-security-policy",
+                            content_security_policy(scope).encode("latin-1"),
+                        )
+                    )
+                    headers.append((b"x-content-type-options", b"nosniff"))
+                    message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
 def create_app(config: ServerConfig | None = None) -> Starlette:
     """The server application for ``config`` (the database is opened at start-up)."""
     config = config or ServerConfig()
     db = Database(config.database)
     store = Store(db)
     accounts = Accounts()
-    hub = Hub(store, accounts, bots=config.bots, message_rate=config.message_rate)
+    hub = Hub(
+        store,
+        accounts,
+        bots=config.bots,
+        message_rate=config.message_rate,
+        open_table_expiry_s=config.open_table_expiry_s,
+        bot_table_idle_s=config.bot_table_idle_s,
+    )
     login_ip = TokenBuckets(*config.limits.login)
     login_name = TokenBuckets(*config.limits.login)
     signup_ip = TokenBuckets(*config.limits.signup)
@@ -177,9 +258,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         if len(raw) > MAX_MESSAGE_BYTES:
             raise Refused("bad_request", f"the body is over {MAX_MESSAGE_BYTES} bytes")
         try:
-            data = json.loads(raw or b"{}")
-        except ValueError:
-            raise Refused("bad_request", "the body is not JSON") from None
+            data = loads(raw or b"{}", code="bad_request")
+        except Refused as exc:
+            raise Refused("bad_request", exc.message) from None
         if not isinstance(data, dict):
             raise Refused("bad_request", "the body must be a JSON object")
         return data
@@ -216,7 +297,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                     {"Retry-After": str(exc.seconds)},
                 )
             except Refused as exc:
-                return _error(exc.code, exc.message)
+                return _error(exc.code, exc.message, field=exc.field)
+            except Exception as exc:
+                hub.faults.report(f"{request.method} {request.url.path}", exc)
+                return _error("server_error", "the server failed on this request; try again")
 
         return wrapped
 
@@ -329,7 +413,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def table_state(request: Request) -> Response:
         live = await _table(request)
         user = await current_user(request)
-        viewer = live.table.side_of(user.id) if user else None
+        viewer = live.table.viewer_side(user.id) if user else None
         async with live.lock:  # an action being committed is not shown before it is (4.3)
             state = hub.state_for(live, viewer)
         return JSONResponse(state)
@@ -376,24 +460,31 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         return Connection(websocket, user, hash_token(token) if token and user else None)
 
     async def pump(
-        websocket: WebSocket, conn: Connection, handle: Callable[[str], Awaitable[None]]
+        websocket: WebSocket,
+        conn: Connection,
+        join: Callable[[], Awaitable[None]],
+        handle: Callable[[str | None], Awaitable[None]],
+        where: str,
     ) -> None:
-        writer = hub._spawn(conn.write_loop())
+        """Join, then read messages until the socket closes (text frames; bytes: None).
+
+        The hub answers every message, refusals and its own faults included; an
+        exception that still gets here (a fault outside any one message) is
+        logged as one line and closes the socket with 1011 (docs/PROTOCOL.md 2).
+        """
+        writer = conn.writer = hub._spawn(conn.write_loop())
         try:
+            await join()
             while not conn.closed:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                text = message.get("text")
-                if text is None:
-                    data = message.get("bytes") or b""
-                    try:
-                        text = data.decode("utf-8")
-                    except UnicodeDecodeError:
-                        text = "\x00"  # not JSON: answered with bad_json
-                await handle(text)
+                await handle(message.get("text"))
         except WebSocketDisconnect:
             pass
+        except Exception as exc:
+            hub.faults.report(where, exc)
+            conn.close(1011, "server fault: reconnect")
         finally:
             conn.close(conn.close_code if conn.closed else 1000)
             with contextlib.suppress(Exception):
@@ -403,9 +494,14 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         conn = await open_socket(websocket)
         if conn is None:
             return
-        await hub.join_lobby(conn)
         try:
-            await pump(websocket, conn, lambda raw: hub.on_lobby_message(conn, raw))
+            await pump(
+                websocket,
+                conn,
+                lambda: hub.join_lobby(conn),
+                lambda raw: hub.on_lobby_message(conn, raw),
+                "the lobby socket",
+            )
         finally:
             hub.leave_lobby(conn)
 
@@ -421,9 +517,14 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         if conn.user is not None and hub.moderator.is_kicked(conn.user.name, str(table_id)):
             await websocket.close(code=4403, reason="removed from the table by an operator")
             return
-        await hub.join_table(live, conn)
         try:
-            await pump(websocket, conn, lambda raw: hub.on_table_message(live, conn, raw))
+            await pump(
+                websocket,
+                conn,
+                lambda: hub.join_table(live, conn),
+                lambda raw: hub.on_table_message(live, conn, raw),
+                f"table {table_id}: the socket",
+            )
         finally:
             hub.leave_table(live, conn)
 
@@ -464,6 +565,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     app.state.hub = hub
     app.state.store = store
     app.add_middleware(_CsrfMiddleware)
+    app.add_middleware(_SecurityHeaders)
     return app
 
 

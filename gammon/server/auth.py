@@ -81,7 +81,10 @@ class UserInfo:
 def check_name(name: object) -> str | None:
     """Why ``name`` cannot be an account name, or None if it can."""
     if not isinstance(name, str) or _NAME.fullmatch(name) is None:
-        return "a name is 3-20 characters: letters, digits, '_' and '-', starting with a letter"
+        return (
+            "a name is 3-20 characters: the letters a-z and A-Z (no accents), the digits 0-9, "
+            "'_' and '-', starting with a letter"
+        )
     if name.lower().startswith(_RESERVED):
         return "names starting with 'guest' or 'gammon' are reserved"
     return None

@@ -14,6 +14,7 @@ import collections
 import contextlib
 import json
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable, Coroutine
@@ -40,12 +41,13 @@ from gammon.server.protocol import (
     Refused,
     dumps,
     error_json,
+    loads,
     parse_message,
 )
 from gammon.server.store import Store, load_table, load_unfinished, write_applied
 from gammon.server.table import Applied, Seat, Table, TableSettings
 
-__all__ = ["Connection", "Hub", "LiveTable", "Socket"]
+__all__ = ["Connection", "FaultLog", "Hub", "LiveTable", "Socket"]
 
 log = logging.getLogger("gammon.server")
 
@@ -58,6 +60,46 @@ MAX_REFUSALS: Final = 200
 CHAT_HISTORY: Final = 50
 LOBBY_DEBOUNCE_S: Final = 0.25
 KEEP_FINISHED: Final = 200
+#: An open table nobody joins is cancelled after this long (docs/PROTOCOL.md 1.3).
+OPEN_TABLE_EXPIRY_S: Final = 30 * 60.0
+#: A table against the bot that its human left is forfeited after this long without them.
+BOT_TABLE_IDLE_S: Final = 30 * 60.0
+#: At most one line in the log per this many seconds about unexpected faults.
+FAULT_LOG_INTERVAL_S: Final = 60.0
+
+
+class FaultLog:
+    """Unexpected exceptions in the sockets' loops, logged one line at a time, rate-limited.
+
+    A client that makes the server fail on purpose (the same bad message, again
+    and again) must not fill the log: the first fault is logged as one line,
+    then at most one line per ``interval`` seconds saying how many more there
+    were. Tracebacks go to the DEBUG level only.
+    """
+
+    def __init__(self, interval: float = FAULT_LOG_INTERVAL_S) -> None:
+        self.interval = interval
+        self.count = 0
+        self._last = -math.inf
+        self._unreported = 0
+
+    def report(self, where: str, exc: BaseException) -> None:
+        self.count += 1
+        log.debug("%s failed", where, exc_info=exc)
+        at = time.monotonic()
+        if at - self._last < self.interval:
+            self._unreported += 1
+            return
+        more = f" (and {self._unreported} more faults since the last report)"
+        log.error(
+            "%s failed: %s: %s%s",
+            where,
+            type(exc).__name__,
+            str(exc)[:200].replace("\n", " "),
+            more if self._unreported else "",
+        )
+        self._last = at
+        self._unreported = 0
 
 
 class Socket(Protocol):
@@ -87,6 +129,8 @@ class Connection:
         self.close_code = 1000
         self.close_reason = ""
         self.table: LiveTable | None = None
+        #: The task sending the queue (set when the socket's loop starts).
+        self.writer: asyncio.Task[Any] | None = None
         #: Opt-in protocol features the client asked for (docs/PROTOCOL.md 2.2).
         self.features: frozenset[str] = frozenset()
         #: (game number, log events) of the last state sent: what a ``log_delta`` client has.
@@ -141,6 +185,9 @@ class LiveTable:
     timer: asyncio.TimerHandle | None = None
     bot_task: asyncio.Task[None] | None = None
     chat: collections.deque[dict[str, Any]] | None = None
+    #: When one of the table's players was last connected to it (or the table came into
+    #: memory): with its last action, what says a table against the bot was left.
+    seen: float = field(default_factory=now)
 
 
 # -- the bot -----------------------------------------------------------------------------
@@ -206,8 +253,16 @@ class Hub:
         bots: bool = True,
         moderator: chat.ChatModerator | None = None,
         message_rate: float = RATE,
+        open_table_expiry_s: float = OPEN_TABLE_EXPIRY_S,
+        bot_table_idle_s: float = BOT_TABLE_IDLE_S,
     ) -> None:
         self.message_rate = message_rate
+        #: An open table nobody has joined after this long is cancelled.
+        self.open_table_expiry_s = open_table_expiry_s
+        #: A table against the bot with no action and its human away this long is forfeited.
+        self.bot_table_idle_s = bot_table_idle_s
+        #: Every open WebSocket (anonymous ones too).
+        self.conns: set[Connection] = set()
         self.store = store
         self.accounts = accounts
         self.bots_enabled = bots
@@ -221,6 +276,7 @@ class Hub:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._table_loads: dict[int, asyncio.Future[LiveTable | None]] = {}
         self.actions = 0
+        self.faults = FaultLog()
         self.latencies: collections.deque[float] = collections.deque(maxlen=100_000)
 
     @property
@@ -246,7 +302,22 @@ class Hub:
         self.moderator = chat.ChatModerator(self.moderator.config, operators=operators, bans=bans)
         if self.engine is not None:
             self._spawn(self.engine.run(self.engine.warm_up))
+        self._spawn(self._expiry_loop())
         log.info("recovered %d unfinished tables", len(tables))
+
+    async def going_away(self, timeout: float = 2.0) -> None:
+        """Close every socket with 1001 (the server is going away) and let the closes go out.
+
+        ``gammon serve`` calls this when it is told to stop, before uvicorn closes
+        the connections itself (with 1012, which the protocol does not use).
+        """
+        writers = []
+        for conn in list(self.conns):
+            conn.close(1001, "server going away")
+            if conn.writer is not None:
+                writers.append(conn.writer)
+        if writers:
+            await asyncio.wait(writers, timeout=timeout)
 
     async def stop(self) -> None:
         for live in self.tables.values():
@@ -256,9 +327,8 @@ class Hub:
                 live.bot_task.cancel()
         for task in list(self._tasks):
             task.cancel()
-        for conns in list(self.user_conns.values()):
-            for conn in list(conns):
-                conn.close(1001, "server going away")
+        for conn in list(self.conns):
+            conn.close(1001, "server going away")
         if self.engine is not None:
             self.engine.pool.shutdown(wait=False, cancel_futures=True)
 
@@ -270,8 +340,10 @@ class Hub:
 
     def _task_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("a background task failed", exc_info=task.exception())
+        if not task.cancelled():
+            exc = task.exception()
+            if exc is not None:
+                self.faults.report("a background task (a clock, a bot, a socket's writer)", exc)
 
     # -- tables --------------------------------------------------------------------------
 
@@ -283,9 +355,17 @@ class Hub:
         if settings.invite is not None:
             invited = await self.store.run(lambda s: self.accounts.find(s, settings.invite or ""))
             if invited is None:
-                raise Refused("no_such_user", f"there is no user called {settings.invite!r}")
+                raise Refused(
+                    "no_such_user",
+                    f"there is no user called {settings.invite!r} to invite",
+                    field="invite",
+                )
             if invited.id == user.id:
-                raise Refused("bad_settings", "'invite' names yourself")
+                raise Refused(
+                    "bad_settings",
+                    "you cannot invite yourself: invite another player, or leave it out",
+                    field="invite",
+                )
             invite_id = invited.id
         at = now()
         seats = None
@@ -375,12 +455,7 @@ class Hub:
         """Check, record, acknowledge and broadcast one action (docs/PROTOCOL.md 4)."""
         async with live.lock:
             table = live.table
-            if expect_seq is not None and expect_seq != table.seq:
-                raise Refused(
-                    "stale",
-                    f"the action was meant for seq {expect_seq}, but the table is at seq "
-                    f"{table.seq}: look at the new state and act again",
-                )
+            _check_seq(table, expect_seq)
             was_status = table.status
             applied = table.apply(action, side=side, actor_id=actor_id, at=now(), entropy=entropy)
             try:
@@ -452,7 +527,7 @@ class Hub:
 
     @staticmethod
     def _side(live: LiveTable, conn: Connection) -> int | None:
-        return live.table.side_of(conn.user.id) if conn.user is not None else None
+        return live.table.viewer_side(conn.user.id) if conn.user is not None else None
 
     # -- clocks and bots ---------------------------------------------------------------------
 
@@ -503,6 +578,42 @@ class Hub:
             return
         self._schedule(live)
 
+    async def _expiry_loop(self) -> None:
+        """Look for forgotten tables now and then (see :meth:`expire`)."""
+        interval = max(0.1, min(30.0, self.open_table_expiry_s / 4, self.bot_table_idle_s / 4))
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self.expire(now())
+            except Exception as exc:
+                self.faults.report("expiring tables", exc)
+
+    async def expire(self, at: float) -> None:
+        """End the tables nobody will come back to (docs/PROTOCOL.md 1.3).
+
+        An open table nobody joined within ``open_table_expiry_s`` of its creation
+        is cancelled. A table against the bot whose human has not been connected
+        to it, and that has seen no action, for ``bot_table_idle_s`` is forfeited
+        by the human (the bot wins, ``result.reason`` ``"forfeit"``): the bot never
+        leaves, so only the human can have left.
+        """
+        for live in list(self.tables.values()):
+            table = live.table
+            if table.status == "open":
+                if at - table.created >= self.open_table_expiry_s:
+                    with contextlib.suppress(Refused):
+                        await self.act(live, {"type": "cancel"}, side=None, actor_id=None)
+                continue
+            bot = table.bot_side
+            if table.status != "playing" or bot is None or table.seats is None:
+                continue
+            human = table.seats[1 - bot].user_id
+            if any(c.user is not None and c.user.id == human for c in live.conns):
+                continue
+            if at - max(table.last_at, live.seen) >= self.bot_table_idle_s:
+                with contextlib.suppress(Refused):
+                    await self.act(live, {"type": "forfeit"}, side=1 - bot, actor_id=None)
+
     async def _bot_loop(self, live: LiveTable) -> None:
         assert self.engine is not None
         failures = 0
@@ -534,10 +645,12 @@ class Hub:
     def register(self, conn: Connection) -> None:
         conn.rate = self.message_rate
         conn.burst = conn.tokens = 2.0 * self.message_rate
+        self.conns.add(conn)
         if conn.user is not None:
             self.user_conns[conn.user.id].add(conn)
 
     def unregister(self, conn: Connection) -> None:
+        self.conns.discard(conn)
         if conn.user is not None:
             conns = self.user_conns.get(conn.user.id)
             if conns is not None:
@@ -572,36 +685,60 @@ class Hub:
         self.broadcast_state(live)
 
     def leave_table(self, live: LiveTable, conn: Connection) -> None:
+        if self._side(live, conn) is not None:
+            live.seen = now()
         live.conns.discard(conn)
         self.unregister(conn)
         if not conn.closed:
             conn.close(1000)
         self.broadcast_state(live)
 
-    async def on_table_message(self, live: LiveTable, conn: Connection, raw: str) -> None:
+    async def on_table_message(self, live: LiveTable, conn: Connection, raw: str | None) -> None:
+        """One message from a table socket (``raw`` None: a binary frame, which is refused)."""
         received = time.monotonic()
         message_id: object = None
         try:
             if not conn.allow():
                 self._flooded(conn, raw)
             conn.refusals = 0
-            message = parse_message(raw, TABLE_MESSAGES)
+            message = parse_message(_text_frame(raw), TABLE_MESSAGES)
             message_id = message.id
             await self._table_message(live, conn, message, received)
         except Refused as exc:
-            conn.send(error_json(exc.code, exc.message, message_id or exc.message_id))
+            self._refuse(conn, exc, message_id)
         except _AlreadyAnswered:
             pass
+        except Exception as exc:
+            self._fault(conn, f"table {live.table.id}: a message", exc, message_id)
 
-    def _flooded(self, conn: Connection, raw: str) -> None:
+    @staticmethod
+    def _refuse(conn: Connection, exc: Refused, message_id: object) -> None:
+        ident = message_id if message_id is not None else exc.message_id
+        conn.send(error_json(exc.code, exc.message, ident, field=exc.field))
+
+    def _fault(self, conn: Connection, where: str, exc: Exception, message_id: object) -> None:
+        """An exception nobody expected: answer ``server_error``, log one line (rate-limited)."""
+        self.faults.report(where, exc)
+        ident = message_id if isinstance(message_id, str | int) else None
+        with contextlib.suppress(Exception):
+            conn.send(
+                error_json(
+                    "server_error",
+                    "the server failed while handling this message (a fault on our side, "
+                    "now logged); the next state shows the table as it is",
+                    ident,
+                )
+            )
+
+    def _flooded(self, conn: Connection, raw: str | None) -> None:
         """Refuse a message over the connection's rate; too many in a row close it (1008)."""
         conn.refusals += 1
         if conn.refusals >= MAX_REFUSALS:
             conn.close(1008, "flooding")
         message_id = None
-        if len(raw) <= MAX_MESSAGE_BYTES:
+        if raw is not None and len(raw) <= MAX_MESSAGE_BYTES:
             with contextlib.suppress(ValueError):
-                data = json.loads(raw)
+                data = loads(raw)
                 if isinstance(data, dict):
                     message_id = data.get("id")
         conn.send(
@@ -637,14 +774,17 @@ class Hub:
             raise Refused("not_signed_in", "sign in (or play as a guest) to act at a table")
         table = live.table
         side = table.side_of(user.id)
+        # Who sends it comes before the seq and the table's state (docs/PROTOCOL.md 2.1).
         if message.side is not None and side is not None and message.side != side:
             raise Refused(
                 "forbidden",
                 f"you play side {side} and cannot act for side {message.side}",
             )
         if kind in _ACTING:
-            if message.side is not None and side is None:
-                raise Refused("not_a_player", "spectators cannot act for a side")
+            if table.viewer_side(user.id) is None:
+                raise Refused(
+                    "not_a_player", "you are watching this table: only its players act here"
+                )
             action = {"type": kind, **message.fields}
             await self.act(
                 live,
@@ -678,6 +818,7 @@ class Hub:
         self, live: LiveTable, conn: Connection, user: UserInfo, message: ClientMessage
     ) -> None:
         table = live.table
+        _check_seq(table, message.seq)
         if table.status == "playing":
             raise Refused("table_full", "both seats are taken")
         if table.status != "open":
@@ -705,12 +846,12 @@ class Hub:
         self, live: LiveTable, conn: Connection, side: int | None, message: ClientMessage
     ) -> None:
         table = live.table
+        if side is None:
+            raise Refused("not_a_player", "hints are for the player at the table")
         if self.engine is None:
             raise Refused("not_available", "the engine is switched off on this server")
         if table.bot_side is None:
-            raise Refused("not_available", "hints are for practice against the bot only (R15)")
-        if side is None:
-            raise Refused("not_a_player", "hints are for the player at the table")
+            raise Refused("not_available", "hints are for practice games against the bot only")
         if "hint" not in table.actions_for(side):
             raise Refused(
                 "not_available", "a hint is for your own move, when you have dice to play"
@@ -775,22 +916,24 @@ class Hub:
         if not conn.closed:
             conn.close(1000)
 
-    async def on_lobby_message(self, conn: Connection, raw: str) -> None:
+    async def on_lobby_message(self, conn: Connection, raw: str | None) -> None:
         message_id: object = None
         try:
             if not conn.allow():
                 self._flooded(conn, raw)
             conn.refusals = 0
-            message = parse_message(raw, LOBBY_MESSAGES)
+            message = parse_message(_text_frame(raw), LOBBY_MESSAGES)
             message_id = message.id
             if message.type == "ping":
                 conn.send({"type": "pong"})
                 return
             await self._chat_message(conn, None, message)
         except Refused as exc:
-            conn.send(error_json(exc.code, exc.message, message_id or exc.message_id))
+            self._refuse(conn, exc, message_id)
         except _AlreadyAnswered:
             pass
+        except Exception as exc:
+            self._fault(conn, "a lobby message", exc, message_id)
 
     # -- chat and moderation (R13) ---------------------------------------------------------------
 
@@ -986,6 +1129,26 @@ class Hub:
 
 class _AlreadyAnswered(Exception):
     """The message was refused and the refusal sent."""
+
+
+def _check_seq(table: Table, expect_seq: int | None) -> None:
+    """Refuse an action meant for another state of the table (``stale``)."""
+    if expect_seq is not None and expect_seq != table.seq:
+        raise Refused(
+            "stale",
+            f"the action was meant for seq {expect_seq}, but the table is at seq "
+            f"{table.seq}: look at the new state and act again",
+        )
+
+
+def _text_frame(raw: str | None) -> str:
+    """The text of a message; a binary frame (None) is refused: the protocol is JSON text."""
+    if raw is None:
+        raise Refused(
+            "bad_message",
+            "binary WebSocket frames are not read: send each message as a text frame of JSON",
+        )
+    return raw
 
 
 def _chat_json(row: ChatMessage, name: str) -> dict[str, Any]:

@@ -37,6 +37,7 @@ from gammon.position import Position
 
 __all__ = [
     "FEATURES",
+    "MAX_DEPTH",
     "MAX_MESSAGE_BYTES",
     "GAME_ACTIONS",
     "TABLE_MESSAGES",
@@ -47,6 +48,7 @@ __all__ = [
     "dumps",
     "error_json",
     "event_json",
+    "loads",
     "moves_notation",
     "parse_message",
     "play_json",
@@ -59,26 +61,112 @@ MAX_MESSAGE_BYTES: Final = 16384
 #: What a client may ask for with ``{"type": "hello", "features": [...]}`` (docs/PROTOCOL.md 2.2).
 FEATURES: Final = frozenset({"log_delta"})
 
+#: How deep ``[`` and ``{`` may nest in a client message (the protocol itself needs 3).
+MAX_DEPTH: Final = 32
+
 _HEX: Final = re.compile(r"(?:[0-9a-fA-F]{2}){1,64}")
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 
 class Refused(GammonError, ValueError):
-    """A client message the server will not carry out; ``code`` is the protocol's error code."""
+    """A client message the server will not carry out; ``code`` is the protocol's error code.
 
-    def __init__(self, code: str, message: str) -> None:
+    ``field``, when set, is the machine-readable name of the field at fault
+    (``"length"``, ``"clock.base_s"``, ``"play"``): the message is for people,
+    the field for programs (docs/PROTOCOL.md 1, 2.1).
+    """
+
+    def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.field = field
         #: The ``id`` of the refused message, when it could be read, to copy into the error.
         self.message_id: str | int | None = None
 
 
-def error_json(code: str, message: str, message_id: object = None) -> dict[str, Any]:
-    """The error message sent to a client."""
+def error_json(
+    code: str, message: str, message_id: object = None, *, field: str | None = None
+) -> dict[str, Any]:
+    """The error message sent to a client.
+
+    >>> error_json("bad_message", "'value' must be 1, 2 or 3", 4, field="value")
+    {'type': 'error', 'code': 'bad_message', 'message': "'value' must be 1, 2 or 3", 'id': 4, \
+'field': 'value'}
+    """
     reply: dict[str, Any] = {"type": "error", "code": code, "message": message}
     if message_id is not None:
         reply["id"] = message_id
+    if field is not None:
+        reply["field"] = field
     return reply
+
+
+def _no_constant(name: str) -> Any:
+    raise Refused(
+        "bad_message",
+        f"{name} is not a JSON number: send numbers as plain digits (NaN and Infinity are refused)",
+    )
+
+
+def loads(raw: str | bytes, *, code: str = "bad_json") -> Any:
+    """Strict JSON: ``NaN``/``Infinity`` are refused (``bad_message``), and so is deep nesting.
+
+    ``code`` is the error for text that is not JSON at all (``bad_request`` over HTTP).
+
+    >>> loads('{"a": [1, 2.5, null]}')
+    {'a': [1, 2.5, None]}
+    >>> loads('{"seq": NaN}')  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    gammon.server.protocol.Refused: bad_message: NaN is not a JSON number: ...
+    >>> loads("[" * 5000 + "]" * 5000)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    gammon.server.protocol.Refused: bad_json: the message is nested too deeply ...
+    """
+    try:
+        data = json.loads(raw, parse_constant=_no_constant)
+    except RecursionError:
+        raise Refused(
+            code, f"the message is nested too deeply (at most {MAX_DEPTH} levels of [ and {{)"
+        ) from None
+    except Refused:
+        raise
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise Refused(code, f"the message is not valid JSON: {exc}") from None
+    _check_tree(data, code)
+    return data
+
+
+def _check_tree(data: object, code: str) -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH` and text that is not Unicode (no recursion).
+
+    JSON lets a string hold half of a surrogate pair (``"\\ud800"``), which is
+    no character at all: it could be neither stored nor sent back.
+    """
+    stack: list[tuple[object, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            if _SURROGATE.search(value):
+                raise Refused(
+                    "bad_message",
+                    "a string holds an unpaired surrogate (\\ud800-\\udfff), which is not a "
+                    "character: send UTF-8 text",
+                )
+            continue
+        if isinstance(value, dict):
+            children: list[object] = [*value, *value.values()]
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth > MAX_DEPTH:
+            raise Refused(
+                code, f"the message is nested too deeply (at most {MAX_DEPTH} levels of [ and {{)"
+            )
+        stack.extend((child, depth + 1) for child in children)
 
 
 # -- reading client messages -------------------------------------------------------------
@@ -88,9 +176,9 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _text(limit: int) -> Callable[[object], bool]:
+def _text(limit: int, *, empty: bool = False) -> Callable[[object], bool]:
     def check(value: object) -> bool:
-        return isinstance(value, str) and 0 < len(value) <= limit
+        return isinstance(value, str) and (empty or len(value) > 0) and len(value) <= limit
 
     return check
 
@@ -137,7 +225,10 @@ GAME_ACTIONS: Final[dict[str, tuple[_Field, ...]]] = {
     "drop": (),
     "beaver": (),
     "play": (
-        _Field("play", _text(200), "a string of at most 200 characters", required=False),
+        # An empty or unreadable play is a play all the same: the rules refuse it (illegal_play).
+        _Field(
+            "play", _text(200, empty=True), "a string of at most 200 characters", required=False
+        ),
         _Field(
             "moves",
             _move_list,
@@ -221,10 +312,7 @@ def parse_message(
         raise Refused(
             "too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes, got {size}"
         )
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise Refused("bad_json", f"the message is not valid JSON: {exc}") from None
+    data = loads(raw)
     if not isinstance(data, dict):
         raise Refused("bad_json", f"a message must be a JSON object, got {_json_type(data)}")
     try:
@@ -236,49 +324,78 @@ def parse_message(
         raise
 
 
+def _shown(value: object, limit: int = 60) -> str:
+    """A client's value quoted in an error message, cut short."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _read(data: dict[str, Any], allowed: Mapping[str, tuple[_Field, ...]]) -> ClientMessage:
+    """Check ``data`` field by field; a field set to ``null`` counts as left out (PROTOCOL 2)."""
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in allowed:
         known = ", ".join(sorted(allowed))
-        raise Refused("unknown_type", f"unknown message type {kind!r}; known types: {known}")
+        raise Refused(
+            "unknown_type",
+            f"unknown message type {_shown(kind)}; known types: {known}",
+            field="type",
+        )
     message_id = data.get("id")
     if message_id is not None and not (
         (isinstance(message_id, str) and len(message_id) <= 64) or _is_int(message_id)
     ):
-        raise Refused("bad_message", "'id' must be a string of at most 64 characters or a number")
+        raise Refused(
+            "bad_message",
+            "'id' must be a string of at most 64 characters or a number",
+            field="id",
+        )
     seq = data.get("seq")
     if seq is not None and not (_is_int(seq) and seq >= 0):
-        raise Refused("bad_message", f"'seq' must be a whole number >= 0, got {seq!r}")
+        raise Refused(
+            "bad_message", f"'seq' must be a whole number >= 0, got {_shown(seq)}", field="seq"
+        )
     side = data.get("side")
     if side is not None and (side not in (0, 1) or isinstance(side, bool)):
-        raise Refused("bad_message", f"'side' must be 0 or 1, got {side!r}")
+        raise Refused("bad_message", f"'side' must be 0 or 1, got {_shown(side)}", field="side")
     entropy_hex = data.get("entropy")
     entropy = None
     if entropy_hex is not None:
         if not isinstance(entropy_hex, str) or _HEX.fullmatch(entropy_hex) is None:
             raise Refused(
-                "bad_message", "'entropy' must be hex of 1 to 64 bytes (2-128 hex digits)"
+                "bad_message",
+                "'entropy' must be hex of 1 to 64 bytes (2-128 hex digits)",
+                field="entropy",
             )
         entropy = bytes.fromhex(entropy_hex)
     specs = allowed[kind]
     names = {spec.name for spec in specs}
     unknown = sorted(key for key in data if key not in names and key not in _ENVELOPE)
     if unknown:
-        raise Refused("bad_message", f"unknown field {unknown[0]!r} for a {kind!r} message")
+        raise Refused(
+            "bad_message",
+            f"unknown field {_shown(unknown[0])} for a {kind!r} message",
+            field=unknown[0][:64],
+        )
     fields: dict[str, Any] = {}
     for spec in specs:
-        if spec.name not in data:
+        value = data.get(spec.name)
+        if value is None:
             if spec.required:
-                raise Refused("bad_message", f"a {kind!r} message needs {spec.name!r}")
+                raise Refused(
+                    "bad_message", f"a {kind!r} message needs {spec.name!r}", field=spec.name
+                )
             continue
-        value = data[spec.name]
         if not spec.check(value):
             raise Refused(
-                "bad_message", f"{spec.name!r} must be {spec.describe}, got {value!r}"[:300]
+                "bad_message",
+                f"{spec.name!r} must be {spec.describe}, got {_shown(value)}",
+                field=spec.name,
             )
         fields[spec.name] = value
     if kind == "play" and ("play" in fields) == ("moves" in fields):
-        raise Refused("bad_message", "a 'play' message needs either 'play' or 'moves', not both")
+        raise Refused(
+            "bad_message", "a 'play' message needs either 'play' or 'moves', not both", field="play"
+        )
     return ClientMessage(kind, fields, message_id, seq, side, entropy)
 
 

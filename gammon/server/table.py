@@ -65,8 +65,37 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+#: Each setting in the players' words, for error messages (the field name goes alongside).
+_LABELS: Final = {
+    "mode": "the mode",
+    "length": "the match length (points)",
+    "variant": "the variant",
+    "cube": "the doubling cube",
+    "max_cube": "the highest cube value",
+    "crawford": "the Crawford rule",
+    "jacoby": "the Jacoby rule",
+    "beavers": "beavers",
+    "auto_doubles": "the number of automatic doubles",
+    "max_games": "the number of games in the session",
+    "stakes": "the stakes (each side's bankroll, in points)",
+    "clock": "the clock",
+    "clock.base_s": "the clock's reserve (seconds)",
+    "clock.delay_s": "the clock's delay (seconds)",
+    "clock.increment_s": "the clock's increment (seconds)",
+    "invite": "the invited player",
+    "bot": "the bot level",
+}
+
+
 def _bad(name: str, message: str) -> Refused:
-    return Refused("bad_settings", f"{name!r} {message}")
+    """A refused setting: the message in words, ``name`` (the JSON field) for programs."""
+    label = _LABELS.get(name, repr(name))
+    return Refused("bad_settings", f"{label[0].upper()}{label[1:]} {message}", field=name)
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # -- settings ------------------------------------------------------------------------------
@@ -111,7 +140,9 @@ class TableSettings:
     >>> TableSettings.from_json({"length": 0})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    gammon.server.protocol.Refused: bad_settings: 'length' must be a whole number from 1 to 64, ...
+    gammon.server.protocol.Refused: bad_settings: The match length (points) must be a whole ...
+    >>> TableSettings.from_json({"variant": "tavla", "length": None}).cube
+    False
     """
 
     mode: str = "match"
@@ -131,22 +162,31 @@ class TableSettings:
 
     @classmethod
     def from_json(cls, data: object, *, bot_levels: Sequence[str] | None = None) -> TableSettings:
-        """Read a client's settings; raise ``Refused("bad_settings", ...)`` naming the field."""
+        """Read a client's settings; raise ``Refused("bad_settings", ...)`` naming the field.
+
+        A setting given as ``null`` is the same as one left out: it takes its
+        default (docs/PROTOCOL.md 1.3). The cube's default depends on the
+        variant: tavla is played without it, so ``"cube": true`` with tavla is
+        refused and a tavla table left to the default has no cube.
+        """
         if not isinstance(data, Mapping):
             raise Refused("bad_settings", "the settings must be a JSON object")
         unknown = sorted(set(data) - set(_DEFAULTS))
         if unknown:
             raise Refused(
                 "bad_settings",
-                f"unknown setting {unknown[0]!r}; known settings: {', '.join(_DEFAULTS)}",
+                f"there is no setting called {_shown(unknown[0])}; "
+                f"the settings are: {', '.join(_DEFAULTS)}",
+                field=str(unknown[0])[:64],
             )
-        values = {**_DEFAULTS, **{k: v for k, v in data.items() if v is not None}}
+        given = {k: v for k, v in data.items() if v is not None}
+        values = {**_DEFAULTS, **given}
         mode = values["mode"]
         if mode not in ("match", "money"):
-            raise _bad("mode", f"must be 'match' or 'money', got {mode!r}")
+            raise _bad("mode", f'must be "match" or "money", not {_shown(mode)}')
         for name in ("cube", "crawford", "jacoby", "beavers"):
             if not isinstance(values[name], bool):
-                raise _bad(name, f"must be true or false, got {values[name]!r}")
+                raise _bad(name, f"must be true (on) or false (off), not {_shown(values[name])}")
         ranges = {
             "length": (1, 64),
             "auto_doubles": (0, 6),
@@ -157,33 +197,56 @@ class TableSettings:
         for name, (low, high) in ranges.items():
             value = values[name]
             if value is not None and not (_is_int(value) and low <= value <= high):
-                raise _bad(name, f"must be a whole number from {low} to {high}, got {value!r}")
+                raise _bad(
+                    name, f"must be a whole number from {low} to {high}, not {_shown(value)}"
+                )
         if values["max_cube"] & (values["max_cube"] - 1):
-            raise _bad("max_cube", f"must be a power of two, got {values['max_cube']}")
+            raise _bad("max_cube", f"must be 2, 4, 8, 16, 32 or 64, not {values['max_cube']}")
         variant = values["variant"]
         if not isinstance(variant, str):
-            raise _bad("variant", f"must be a variant name, got {variant!r}")
+            raise _bad("variant", f"must be a variant's name, not {_shown(variant)}")
         try:
-            variant = find_variant(variant).name
-        except GammonError as exc:
-            raise Refused("bad_settings", str(exc)) from None
+            found = find_variant(variant)
+        except GammonError:
+            names = ", ".join(v.name for v in VARIANTS)
+            raise _bad("variant", f"must be one of {names}, not {_shown(variant)}") from None
+        variant = found.name
+        if not found.cube:
+            if given.get("cube") is True:
+                raise _bad(
+                    "cube",
+                    f"is not used in {variant}: {variant} is played without it "
+                    '(leave "cube" out or set it to false)',
+                )
+            values["cube"] = False
         if mode == "match":
             for name in ("jacoby", "beavers", "auto_doubles", "max_games", "stakes"):
                 if values[name]:
-                    raise _bad(name, "is for money play only (R11, R12)")
+                    raise _bad(
+                        name,
+                        f"{'are' if name == 'beavers' else 'is'} for money play only, "
+                        'not for a match (set "mode" to "money", or leave it out)',
+                    )
         clock = values["clock"]
         if clock is not None:
             clock = _clock_from_json(clock)
         invite, bot = values["invite"], values["bot"]
         if invite is not None and not (isinstance(invite, str) and 0 < len(invite) <= 40):
-            raise _bad("invite", f"must be a user name, got {invite!r}")
+            raise _bad("invite", f"must be a user's name, not {_shown(invite)}")
         if bot is not None:
             levels = list(bot_levels) if bot_levels is not None else []
             if not isinstance(bot, str) or bot not in levels:
-                known = ", ".join(levels) or "none: the bots are switched off"
-                raise _bad("bot", f"must be a bot level ({known}), got {bot!r}")
+                known = (
+                    f"one of {', '.join(levels)}" if levels else "unset: this server has no bots"
+                )
+                raise _bad("bot", f"must be {known}, not {_shown(bot)}")
             if invite is not None:
-                raise Refused("bad_settings", "'invite' and 'bot' cannot both be set")
+                raise Refused(
+                    "bad_settings",
+                    "a table against the bot cannot invite a player too: "
+                    'set "invite" or "bot", not both',
+                    field="invite",
+                )
         settings = cls(
             mode=mode,
             length=values["length"] if mode == "match" else 0,
@@ -250,13 +313,19 @@ class TableSettings:
 
 def _clock_from_json(data: object) -> ClockSettings:
     if not isinstance(data, Mapping):
-        raise _bad("clock", 'must be null or {"base_s": ..., "delay_s": ..., "increment_s": ...}')
+        raise _bad(
+            "clock",
+            'must be left out (no clock) or {"base_s": ..., "delay_s": ..., "increment_s": ...}',
+        )
     unknown = sorted(set(data) - {"base_s", "delay_s", "increment_s"})
     if unknown:
-        raise _bad("clock", f"has an unknown field {unknown[0]!r}")
-    values = {"delay_s": 0, "increment_s": 0, **data}
-    if "base_s" not in data:
-        raise _bad("clock", "needs 'base_s', the reserve in seconds")
+        raise _bad(
+            "clock",
+            f"has no field {_shown(unknown[0])}: its fields are base_s, delay_s and increment_s",
+        )
+    values = {"delay_s": 0, "increment_s": 0, **{k: v for k, v in data.items() if v is not None}}
+    if values.get("base_s") is None:
+        raise _bad("clock.base_s", "must be given: each side's reserve for the match, in seconds")
     for name, (low, high) in {
         "base_s": (1, 36000),
         "delay_s": (0, 120),
@@ -265,7 +334,7 @@ def _clock_from_json(data: object) -> ClockSettings:
         value = values[name]
         if not (_is_int(value) and low <= value <= high):
             raise _bad(
-                f"clock.{name}", f"must be a whole number from {low} to {high}, got {value!r}"
+                f"clock.{name}", f"must be a whole number from {low} to {high}, not {_shown(value)}"
             )
     return ClockSettings(values["base_s"], values["delay_s"], values["increment_s"])
 
@@ -373,6 +442,9 @@ class Clock:
             **self.settings.to_json(),
             "remaining_ms": [math.floor(ms) for ms in remaining],
             "running": self.running,
+            # When the running side's clock started (its delay ends delay_s later): a page
+            # opened in the middle of a turn shows the delay that is really left.
+            "started_ms": math.floor(self.since * 1000) if self.running is not None else None,
             "server_ms": math.floor(at * 1000),
         }
 
@@ -478,6 +550,14 @@ class Table:
                 return side
         return None
 
+    def viewer_side(self, user_id: int | None) -> int | None:
+        """The side ``user_id`` sees the table from: :meth:`side_of`, and for the creator of a
+        table that has not started, 0 (``players[0]`` is the creator until the seats are
+        drawn at the start, R13)."""
+        if user_id is not None and self.seats is None and user_id == self.creator.user_id:
+            return 0
+        return self.side_of(user_id)
+
     @property
     def bot_side(self) -> int | None:
         if self.seats is None:
@@ -574,6 +654,10 @@ class Table:
             except GammonError as exc:  # pragma: no cover - the rules raise IllegalActionError
                 self.dice.pending, self.dice.last = saved_pending, saved_last
                 raise Refused("illegal_action", str(exc)) from None
+            except BaseException:
+                # A refused message never adds entropy, whatever refused it (DICE.md).
+                self.dice.pending, self.dice.last = saved_pending, saved_last
+                raise
         else:
             raise Refused("unknown_type", f"unknown action {kind!r}")
         # Accepted: nothing below can refuse it.
@@ -581,6 +665,7 @@ class Table:
             # The log keeps the play as the rules wrote it, whatever the client sent.
             action = {"type": "play", "play": next(e.play for e in events if isinstance(e, Moved))}
         log = [event_json(event, self.names) for event in events]
+        events_game = self.game_number or None
         if events:
             self.logs[-1].extend(log)
             self._log_texts[-1].extend(dumps(entry) for entry in log)
@@ -597,7 +682,16 @@ class Table:
         self.seq += 1
         self.last_at = at
         record = {k: v for k, v in action.items() if k != "type"}
-        self.last = {"seq": self.seq, "side": side, "type": kind, **record, "events": log}
+        self.last = {
+            "seq": self.seq,
+            "side": side,
+            "type": kind,
+            **record,
+            # The game the events belong to: the one that just ended when this action ended
+            # it, even though the state already shows the next game (docs/PROTOCOL.md 3).
+            "game": events_game,
+            "events": log,
+        }
         return Applied(
             seq=self.seq,
             action=dict(action),
@@ -765,16 +859,21 @@ class Table:
         game, series = self.game, self.series
         assert game is not None and series is not None
         resignation = game.resignation
+        offered = game.phase in (Phase.DOUBLE_OFFERED, Phase.BEAVER_OFFERED)
         return {
             "number": self.game_number,
             "phase": str(game.phase),
             "turn": game.turn,
             "on_roll": game.on_roll,
-            "dice": list(game.dice) if game.dice else None,
+            # The roll to be played: only while it waits to be played (not while a
+            # resignation is offered in the middle of a move, nor once the game is over).
+            "dice": list(game.dice) if game.dice and game.phase is Phase.MOVE else None,
             "cube": {
                 "value": game.cube_value,
                 "owner": game.cube_owner,
-                "offered": game.phase in (Phase.DOUBLE_OFFERED, Phase.BEAVER_OFFERED),
+                "offered": offered,
+                # What the cube shows if the offer is taken (the double, or the beaver's redouble).
+                "offered_value": 2 * game.cube_value if offered else None,
                 "centred": game.cube_owner is None,
             },
             "resignation": (

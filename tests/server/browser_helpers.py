@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import shutil
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -103,10 +104,26 @@ def seq(page: Page) -> int:
     return int(page.evaluate("window.gammon.view.state ? window.gammon.view.state.seq : -1"))
 
 
+def wait_until(page: Page, expression: str, timeout_ms: int = TIMEOUT_MS) -> None:
+    """Poll a JavaScript expression until it is true.
+
+    Not ``page.wait_for_function``: Playwright turns its predicate into a function with
+    ``eval`` inside the page, which the pages' Content-Security-Policy (no
+    ``unsafe-eval``) rightly forbids; ``page.evaluate`` goes through the DevTools
+    protocol, which the policy does not govern.
+    """
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"still false after {timeout_ms} ms: {expression}")
+        page.wait_for_timeout(50)
+
+
 def wait_seq(page: Page, above: int) -> None:
-    page.wait_for_function(
-        "n => window.gammon.view && window.gammon.view.state && window.gammon.view.state.seq > n",
-        arg=above,
+    wait_until(
+        page,
+        "window.gammon.view && window.gammon.view.state && "
+        f"window.gammon.view.state.seq > {int(above)}",
     )
 
 

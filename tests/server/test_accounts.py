@@ -57,6 +57,16 @@ def test_signup_refusals(server: ServerProcess) -> None:
             ({"name": name(), "password": "short"}, 400, "bad_password"),
             ({"name": taken.upper(), "password": "long enough"}, 409, "name_taken"),
             ({"name": 5, "password": "long enough"}, 400, "bad_name"),
+            # ASCII only: no accents, no other scripts, no look-alikes (docs/PROTOCOL.md 1.2).
+            ({"name": "Zoë_12", "password": "long enough"}, 400, "bad_name"),
+            ({"name": "Алиса", "password": "long enough"}, 400, "bad_name"),
+            ({"name": "\u212aelvin", "password": "long enough"}, 400, "bad_name"),
+            (
+                {"name": "\uff41\uff4c\uff49\uff43\uff45", "password": "long enough"},
+                400,
+                "bad_name",
+            ),
+            ({"name": "alice\n", "password": "long enough"}, 400, "bad_name"),
         ]
         for body, status, code in cases:
             response = await player.post("/api/signup", body)
@@ -109,7 +119,7 @@ def test_logout_closes_that_sessions_sockets(server: ServerProcess) -> None:
         player = await Player(server).signup()
         table = await player.create(length=1)
         sock = await player.table(table)
-        assert sock.state is not None and sock.state["you"] is None  # not seated yet: open table
+        assert sock.state is not None and sock.state["you"] == 0  # the creator, until the draw
         await player.post("/api/logout")
         with pytest.raises(ConnectionClosed) as closed:
             while True:

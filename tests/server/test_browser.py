@@ -41,6 +41,7 @@ from tests.server.browser_helpers import (
     sign_up,
     state,
     wait_seq,
+    wait_until,
 )
 from tests.server.client import ServerProcess
 from tests.server.js_fixtures import random_games
@@ -83,8 +84,13 @@ def test_two_people_play_a_money_game_with_the_mouse(
     bob_page = new_page(browser, server.url, width=1280, height=800)
     alice, bob = _name("alice"), _name("bob")
 
+    # The page runs under its Content-Security-Policy (docs/PROTOCOL.md 1.4): anything the
+    # policy blocked would show as a console error, which the end of this test rules out.
+    response = alice_page.goto("/#/login")
+    assert response is not None and "script-src 'self'" in response.headers.get(
+        "content-security-policy", ""
+    )
     # Accounts: the server's refusal is shown inline; sign up, log out, log in.
-    alice_page.goto("/#/login")
     alice_page.fill("input[name=name]", alice)
     alice_page.fill("input[name=password]", "short")
     alice_page.click("button[name=signup]")
@@ -106,8 +112,8 @@ def test_two_people_play_a_money_game_with_the_mouse(
     table = int(state(alice_page)["table"])
     bob_page.click(f"tr[data-table='{table}'] a:has-text('Join')")
     for page in (alice_page, bob_page):
-        page.wait_for_function(
-            "window.gammon.view.state && window.gammon.view.state.status === 'playing'"
+        wait_until(
+            page, "window.gammon.view.state && window.gammon.view.state.status === 'playing'"
         )
     pages = {state(p)["you"]: p for p in (alice_page, bob_page)}
     assert set(pages) == {0, 1}  # seats drawn at random (R13)
@@ -254,10 +260,10 @@ def test_guest_plays_the_bot_with_a_hint_and_a_reconnect(
                 reconnected = True
             else:
                 # Enough: resign a backgammon, which the bot accepts (R9).
-                page.wait_for_function("window.gammon.view.state.game.actions.includes('resign')")
+                wait_until(page, "window.gammon.view.state.game.actions.includes('resign')")
                 page.click(".controls details.menu summary")
                 click_action(page, "resign-3")
-                page.wait_for_function("window.gammon.view.state.status === 'finished'")
+                wait_until(page, "window.gammon.view.state.status === 'finished'")
         elif "accept_resignation" in acts:
             click_action(page, "accept_resignation")
             wait_seq(page, now)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import secrets
 from typing import Any
 
 from gammon.server.fairdice import verify_record
@@ -74,11 +75,20 @@ def test_match_to_3_with_cube_and_crawford(server: ServerProcess) -> None:
         doubler = sockets[0].state["game"]["turn"]  # type: ignore[index]
         state = await sockets[doubler].act({"type": "double"})
         assert state["game"]["cube"]["offered"] and state["game"]["turn"] == 1 - doubler
+        # The cube shows its value now, and what it turns to if the double is taken.
+        assert state["game"]["cube"] == {
+            "value": 1,
+            "owner": None,
+            "offered": True,
+            "offered_value": 2,
+            "centred": True,
+        }
         state = await sockets[1 - doubler].act({"type": "take"})
         assert state["game"]["cube"] == {
             "value": 2,
             "owner": 1 - doubler,
             "offered": False,
+            "offered_value": None,
             "centred": False,
         }
         await sockets[1 - doubler].act({"type": "resign", "value": 1})
@@ -255,6 +265,139 @@ def test_lobby_lists_and_pushes_tables(server: ServerProcess) -> None:
         )
         assert gone["type"] == "lobby"
         for p in (alice, bob, carol):
+            await p.close()
+
+    run(scenario())
+
+
+def test_resignation_mid_move_and_the_end_of_a_game(server: ServerProcess) -> None:
+    """``dice`` is null outside the move phase; a finished game's last events reach everyone."""
+
+    async def scenario() -> None:
+        _, sockets, players = await seated(server, length=3)
+        state = await sockets[0].act({"type": "roll"})
+        mover = state["game"]["turn"]
+        await sync(sockets)
+        waiting = sockets[1 - mover].state
+        assert waiting is not None and waiting["game"]["actions"] == ["resign", "forfeit"]
+        state = await sockets[mover].act({"type": "resign", "value": 1})
+        assert state["game"]["phase"] == "resignation offered" and state["game"]["dice"] is None
+        state = await sockets[1 - mover].act({"type": "reject_resignation"})
+        assert state["game"]["phase"] == "move" and state["game"]["dice"] is not None
+        await sockets[mover].act({"type": "resign", "value": 1})
+        await sync(sockets)
+        state = await sockets[1 - mover].act({"type": "accept_resignation"})
+        await sync(sockets)
+        for sock in sockets.values():
+            state = sock.state
+            assert state is not None
+            # The match goes on: the state shows game 2, waiting for its opening roll...
+            assert state["game"]["number"] == 2 and state["game"]["phase"] == "opening"
+            assert state["game"]["dice"] is None and state["game"]["log"] == []
+            # ... and game 1's last events come with it, in `last`.
+            last = state["last"]
+            assert last["type"] == "accept_resignation" and last["game"] == 1
+            assert [e["type"] for e in last["events"]] == ["resignation_accepted", "ended"]
+            assert last["events"][-1]["winner"] == 1 - mover
+            assert state["previous_games"][0]["result"]["reason"] == "resignation"
+        for p in players:
+            await p.close()
+
+    run(scenario())
+
+
+def test_the_creator_of_an_open_table_is_a_player(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        alice, bob, eve = [await Player(server).signup() for _ in range(3)]
+        table = await alice.create(length=1)
+        mine = await alice.table(table)
+        hello = next(m for m in mine.seen if m["type"] == "hello")
+        assert mine.state is not None and mine.state["you"] == 0 and hello["side"] == 0
+        assert mine.state["players"][0]["name"] == alice.user["name"]  # type: ignore[index]
+        assert (await alice.state(table))["you"] == 0
+        watcher = await eve.table(table)
+        assert watcher.state is not None and watcher.state["you"] is None
+        assert watcher.state["spectators"] == 1  # the watcher; the creator is no spectator
+        # Once the table starts the seats are drawn (R13): `you` is the side drawn.
+        theirs = await bob.table(table)
+        await theirs.act({"type": "join"})
+        state = await mine.until(lambda m: m["type"] == "state" and m["status"] == "playing")
+        assert state["players"][state["you"]]["name"] == alice.user["name"]  # type: ignore[index]
+        for p in (alice, bob, eve):
+            await p.close()
+
+    run(scenario())
+
+
+def test_the_clock_says_when_it_started(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        table, sockets, players = await seated(
+            server, length=1, clock={"base_s": 600, "delay_s": 12, "increment_s": 0}
+        )
+        state = await sockets[0].act({"type": "roll"})
+        clock = state["clock"]
+        assert clock["running"] == state["game"]["turn"]
+        assert 0 <= clock["server_ms"] - clock["started_ms"] < 5000
+        await asyncio.sleep(1.2)
+        # A page opened later sees the same start, so it shows the delay really left.
+        later = (await players[0].state(table))["clock"]
+        assert later["started_ms"] == clock["started_ms"]
+        assert later["server_ms"] - later["started_ms"] >= 1000
+        assert later["remaining_ms"] == [600000, 600000]  # still within the 12 s delay
+        for p in players:
+            await p.close()
+
+    run(scenario())
+
+
+def test_refused_actions_add_no_entropy(server: ServerProcess) -> None:
+    """Entropy sent with a refused action is used for no roll (DICE.md); accepted entropy is."""
+
+    async def scenario() -> None:
+        table, sockets, players = await seated(server, length=1)
+
+        async def act(sock: Socket, message: dict[str, Any], entropy: str) -> None:
+            reply = await sock.request({**message, "entropy": entropy})
+            assert reply["type"] == "ack", reply
+            if sock.state is None or sock.state["seq"] < reply["seq"]:
+                await sock.until(lambda m: m["type"] == "state" and m["seq"] >= reply["seq"])
+            await sync(sockets)
+
+        opening = secrets.token_hex(32)
+        await act(sockets[0], {"type": "roll"}, opening)
+        state = sockets[0].state
+        assert state is not None
+        mover = state["game"]["turn"]
+        await sync(sockets)
+        me, other = sockets[mover], sockets[1 - mover]
+        assert me.state is not None
+        legal = me.state["game"]["legal_plays"][0]["play"]
+        refused = [secrets.token_hex(32) for _ in range(5)]
+        attempts = [
+            (other, {"type": "roll"}, "not_your_turn"),
+            (me, {"type": "play", "play": "24/1"}, "illegal_play"),
+            (me, {"type": "double"}, "illegal_action"),
+            (me, {"type": "play", "play": legal, "seq": 0}, "stale"),
+            (me, {"type": "resign", "value": 9}, "bad_message"),
+        ]
+        for entropy, (sock, message, code) in zip(refused, attempts, strict=True):
+            reply = await sock.request({**message, "entropy": entropy})
+            assert reply["code"] == code, reply
+        played, rolled = secrets.token_hex(32), secrets.token_hex(32)
+        await act(me, {"type": "play", "play": legal}, played)
+        await act(other, {"type": "roll"}, rolled)
+        # End the game (and the 1-point match) so that its record is published.
+        await act(other, {"type": "resign", "value": 3}, secrets.token_hex(32))
+        await act(me, {"type": "accept_resignation"}, secrets.token_hex(32))
+        record = (await players[0].http.get(f"/api/tables/{table}/record?game=1")).json()
+        assert verify_record(record).ok
+        used = [e for roll in record["rolls"] for e in roll["entropy"]]
+        assert not set(refused) & set(used)
+        # The second player's roll used what was accepted since the opening roll: the
+        # play's entropy and the roll's own, nothing of the refused actions.
+        assert sorted(record["rolls"][-1]["entropy"]) == sorted([played, rolled])
+        assert record["rolls"][0]["entropy"] == [opening]
+        for p in players:
             await p.close()
 
     run(scenario())
