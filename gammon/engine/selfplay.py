@@ -87,7 +87,7 @@ def play_game(
     rules = find_variant(variant)
     if rules.acey_deucey:
         raise IllegalActionError(
-            "self-play does not implement acey-deucey's 1-2 bonus (R14); choose another variant"
+            "self-play does not implement acey-deucey's 1-2 bonus; choose another variant"
         )
     players = (player_a, player_b)
     mover, dice = opening_roll(dice_rng)

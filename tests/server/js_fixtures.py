@@ -18,6 +18,7 @@ from typing import Any
 
 from gammon.dice import RandomDice
 from gammon.game import Game, GameRules, Phase
+from gammon.position import Position
 from gammon.server.protocol import board_json, event_json, moves_json
 from gammon.variants import VARIANTS
 
@@ -26,7 +27,7 @@ VARIANT_NAMES = ("standard", "nackgammon", "hypergammon", "tavla", "acey-deucey"
 
 def start_boards() -> dict[str, dict[str, Any]]:
     """Each variant's starting board, side 0's view (``/api/info``, VARIANT.board)."""
-    return {v.name: board_json(v.initial_position(), 0) for v in VARIANTS}
+    return {v.name: board_json(Position.initial(v), 0) for v in VARIANTS}
 
 
 def random_games(games_per_variant: int = 2) -> dict[str, Any]:
