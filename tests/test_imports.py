@@ -63,3 +63,55 @@ def test_no_late_imports_to_dodge_a_circle() -> None:
 def test_dice_know_nothing_of_the_board() -> None:
     at_load, late = _imports("dice")
     assert at_load | late == {"errors"}
+
+
+# -- the layers between packages (docs/ARCHITECTURE.md) ---------------------------------
+
+#: What each layer may import from gammon besides itself, at load time or inside functions.
+LAYERS = {
+    "core": set(),
+    "engine": {"core"},
+    "server": {"core", "engine"},
+    "cli.common": {"core"},
+    "cli": {"core", "engine", "server", "cli.common", "cli.connect"},
+    "cli.connect": {"core", "cli.common"},
+}
+
+
+def _layer(module: str) -> str:
+    """The layer a gammon module (dotted, without 'gammon.') belongs to.
+
+    ``python -m`` entry points (``__main__``) start an application: they are the cli's.
+    """
+    if module.endswith("__main__"):
+        return "cli"
+    for name in ("cli.connect", "cli.common", "engine", "server", "cli"):
+        if module == name or module.startswith(name + "."):
+            return name
+    return "core"
+
+
+def _all_imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gammon."):
+            found.add(str(node.module).removeprefix("gammon."))
+        elif isinstance(node, ast.Import):
+            found |= {
+                a.name.removeprefix("gammon.") for a in node.names if a.name.startswith("gammon.")
+            }
+    return found
+
+
+def test_each_layer_imports_only_the_layers_below() -> None:
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE).with_suffix("")
+        parts = [part for part in relative.parts if part != "__init__"]
+        module = ".".join(parts) or "__init__"
+        layer = _layer(module)
+        for imported in _all_imports(path):
+            other = _layer(imported)
+            assert other == layer or other in LAYERS[layer], (
+                f"gammon.{module} ({layer}) imports gammon.{imported} ({other})"
+            )
