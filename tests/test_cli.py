@@ -29,8 +29,8 @@ from gammon.cli.play import RandomOpponent
 from gammon.diagram import draw
 from gammon.dice import RandomDice
 from gammon.errors import InvalidDiceError, PositionIdError
-from gammon.events import Ended, describe
-from gammon.game import Game, Moved, Phase
+from gammon.events import Ended, Moved, describe
+from gammon.game import Game, Phase
 from gammon.match import Match, Session
 from gammon.position import Position
 from gammon.server.fairdice import FairDice

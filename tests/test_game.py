@@ -16,29 +16,28 @@ from hypothesis import strategies as st
 
 from gammon.dice import RandomDice, ScriptedDice
 from gammon.errors import IllegalActionError, InvalidPlayError, InvalidRulesError
-from gammon.game import (
+from gammon.events import (
     Beavered,
     DoubleChosen,
     Doubled,
     Dropped,
     Ended,
     EndReason,
-    Game,
     GameResult,
-    GameRules,
     Moved,
     OpeningRolled,
     Passed,
     PassReason,
-    Phase,
     Resigned,
     Rolled,
     Took,
     WinKind,
 )
+from gammon.game import Game, Phase
 from gammon.ids import GameState, decode_match_id
 from gammon.play import Play
 from gammon.position import Position
+from gammon.rules import GameRules
 
 # -- helpers ------------------------------------------------------------------
 

@@ -11,9 +11,11 @@ from test_game import random_step, refused, snapshot
 
 from gammon.dice import RandomDice
 from gammon.errors import IllegalActionError, InvalidRulesError
-from gammon.game import Doubled, EndReason, Game, GameRules, Phase
+from gammon.events import Doubled, EndReason
+from gammon.game import Game, Phase
 from gammon.ids import GameState, decode_match_id
 from gammon.match import Match, SeriesRules, Session
+from gammon.rules import GameRules
 
 
 def win(game: Game, winner: int, value: int = 1) -> None:

@@ -19,24 +19,23 @@ from test_game import random_step
 from gammon.actions import Forfeit, OutOfTime, PlayDice, Roll
 from gammon.dice import RandomDice, ScriptedDice
 from gammon.errors import MatFileError
-from gammon.game import (
+from gammon.events import (
     Beavered,
     Doubled,
     Dropped,
     EndReason,
     Event,
-    Game,
     Moved,
     OpeningRolled,
     Passed,
     PassReason,
-    Phase,
     ResignationAccepted,
     Resigned,
     Rolled,
     Took,
     WinKind,
 )
+from gammon.game import Game, Phase
 from gammon.match import Match, Session
 from gammon.matfile import ParsedMatch, TurnKind, read_mat, replay_mat, write_mat
 from gammon.play import Move

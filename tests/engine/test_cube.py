@@ -24,8 +24,8 @@ from gammon.engine.cube import (
 from gammon.engine.evaluator import Evaluation
 from gammon.engine.met import InvalidCubeStateError, MatchScore, match_equity
 from gammon.errors import IllegalActionError
-from gammon.game import GameRules
 from gammon.position import ALL_ROLLS, Position
+from gammon.rules import GameRules
 
 DEAD = 0.0  # cube efficiency of a last roll: no later cube action
 MONEY = CubeState()
