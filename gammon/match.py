@@ -26,7 +26,7 @@ import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Self
 
 from gammon.actions import Action, Forfeit, OutOfTime
 from gammon.dice import DiceSource, RandomDice
@@ -155,30 +155,8 @@ class SeriesRules:
         self, dice: DiceSource | None = None, histories: Iterable[Sequence[Event]] = ()
     ) -> Match | Session:
         """The match or money session these rules describe; ``histories`` replays games played."""
-        if self.is_match:
-            return Match(
-                self.length,
-                variant=self.variant,
-                crawford=self.crawford,
-                cube=self.cube,
-                max_cube=self.max_cube,
-                gammons=self.gammons,
-                dice=dice,
-                histories=histories,
-            )
-        return Session(
-            variant=self.variant,
-            cube=self.cube,
-            max_cube=self.max_cube,
-            jacoby=self.jacoby,
-            beavers=self.beavers,
-            auto_doubles=self.auto_doubles,
-            gammons=self.gammons,
-            stakes=self.stakes,
-            max_games=self.max_games,
-            dice=dice,
-            histories=histories,
-        )
+        kind: type[Match] | type[Session] = Match if self.is_match else Session
+        return kind.from_rules(self, dice, histories)
 
     def __repr__(self) -> str:
         """Only what differs from the defaults: ``SeriesRules(length=7, variant='nackgammon')``."""
@@ -214,6 +192,20 @@ class _Series(ABC):
             self._games.append(Game.replay(self._next_rules(), history, dice=self._dice))
         if not self._games:
             self._games.append(Game(self._next_rules(), dice=self._dice))
+
+    @classmethod
+    def from_rules(
+        cls,
+        rules: SeriesRules,
+        dice: DiceSource | None = None,
+        histories: Iterable[Sequence[Event]] = (),
+    ) -> Self:
+        """The series these rules describe (:meth:`SeriesRules.new_series` picks the class)."""
+        if rules.is_match != issubclass(cls, Match):
+            raise InvalidRulesError("length", f"{cls.__name__} cannot be played under {rules!r}")
+        series = cls.__new__(cls)
+        _Series.__init__(series, rules, dice, histories)
+        return series
 
     @property
     def rules(self) -> SeriesRules:

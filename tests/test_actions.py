@@ -298,3 +298,10 @@ def test_crawford_flag_is_set_for_the_coming_crawford_game() -> None:
     crawford.accept_resignation(1)
     assert match.score == (2, 1) and not decode_match_id(match.id).crawford
     assert not match.new_game().rules.crawford
+
+
+def test_a_series_is_built_from_rules_of_its_own_kind() -> None:
+    match = Match.from_rules(SeriesRules(length=3))
+    assert match.length == 3 and match.rules == SeriesRules(length=3)
+    with pytest.raises(InvalidRulesError, match="Session cannot be played under"):
+        Session.from_rules(SeriesRules(length=3))
