@@ -20,6 +20,10 @@ echo "== ruff"
 ruff check gammon bench tests
 echo "== mypy --strict"
 mypy
+if command -v npx >/dev/null 2>&1; then
+    echo "== the browser client's types (tsc --checkJs)"
+    bash scripts/check-js-types.sh
+fi
 echo "== the rules library alone (pip install . without extras)"
 bash scripts/check-core-install.sh
 echo "== pytest (SQLite)"

@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { client } from "./load.mjs";
 
-const { cubeModel, gameResultText, resultText, statusText } = await import(client("table-text.js"));
+const textModule = await import(client("table-text.js"));
+const { cubeModel, gameResultText, resultText, statusText } = textModule;
 
 function state(overrides = {}) {
   return {
@@ -66,4 +67,21 @@ test("the status line: the player's move, a spectator", () => {
   assert.equal(statusText(state({ status: "playing", game })), "Your move: 6-4. Click or drag a checker.");
   assert.equal(statusText(state({ status: "playing", game }), "8/2 6/2"), "Confirm 8/2 6/2, or undo.");
   assert.equal(statusText(state({ status: "playing", game, you: null })), "Watching: alice to play 6-4.");
+});
+
+test("a page opened mid-turn counts the delay from when the clock started, not from now", () => {
+  const { shownReserve } = textModule;
+  const clock = {
+    base_s: 600, delay_s: 12, increment_s: 0, remaining_ms: [500000, 600000], running: 0,
+    started_ms: 1_000_000, server_ms: 1_010_000,
+  };
+  // 10 s of the 12 s delay had gone when the state was made: 2 s later the reserve starts.
+  assert.equal(shownReserve(clock, 0, 0), 500000);
+  assert.equal(shownReserve(clock, 0, 2000), 500000);
+  assert.equal(shownReserve(clock, 0, 5000), 497000);
+  // Opened long after the delay ended: the reserve goes down at once.
+  const late = { ...clock, server_ms: 1_100_000 };
+  assert.equal(shownReserve(late, 0, 3000), 497000);
+  // The side not running keeps its reserve.
+  assert.equal(shownReserve(clock, 1, 5000), 600000);
 });

@@ -166,6 +166,7 @@
  * @property {number} increment_s
  * @property {[number, number]} remaining_ms
  * @property {Side | null} running
+ * @property {number | null} [started_ms] when the running side's clock started (server time)
  * @property {number} server_ms
  */
 

@@ -159,3 +159,22 @@ export function cubeModel(st, viewer) {
     offer: lastOffer && lastOffer.value ? lastOffer.value : g.cube.value * 2,
   };
 }
+
+/**
+ * The reserve to show for `side`, `elapsed` ms after the state with `clock` arrived.
+ * The running side's delay is counted from when its clock started on the server
+ * (`started_ms`), not from when this page heard of it, so a page opened mid-turn shows
+ * the same as one that was open all along (PROTOCOL.md 3).
+ * @param {import("./protocol.js").Clock} clock
+ * @param {Side} side
+ * @param {number} elapsed
+ * @returns {number}
+ */
+export function shownReserve(clock, side, elapsed) {
+  const reserve = clock.remaining_ms[side];
+  if (clock.running !== side) return reserve;
+  const delay = clock.delay_s * 1000;
+  const started = clock.started_ms ?? clock.server_ms;
+  const delayLeft = Math.max(0, started + delay - clock.server_ms);
+  return Math.max(0, reserve - Math.max(0, elapsed - delayLeft));
+}

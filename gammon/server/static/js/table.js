@@ -15,7 +15,7 @@ import { BoardInput } from "./drag.js";
 import { MoveInput } from "./moves.js";
 import { TableConnection } from "./table-connection.js";
 import { controlButtons, renderPlayList } from "./table-controls.js";
-import { cubeModel, gameResultText, nameOf, resultText, statusText } from "./table-text.js";
+import { cubeModel, gameResultText, nameOf, resultText, shownReserve, statusText } from "./table-text.js";
 import { clear, clockText, describeSettings, h } from "./util.js";
 
 /** @typedef {import("./protocol.js").State} State */
@@ -60,7 +60,7 @@ class TableView {
     this.hints = null;
     /** @type {number | null} the seq an action was sent on, until its answer */
     this.busy = null;
-    /** @type {{seq: number, start: number, received: number} | null} */
+    /** @type {{received: number} | null} when the last state arrived (performance.now) */
     this.clockAnchor = null;
     /** @type {number | null} */
     this.seenPrevious = null;
@@ -172,10 +172,7 @@ class TableView {
     const previous = this.state;
     this.state = st;
     const now = performance.now();
-    if (!this.clockAnchor || this.clockAnchor.seq !== st.seq) {
-      this.clockAnchor = { seq: st.seq, start: now, received: now };
-    }
-    this.clockAnchor.received = now;
+    this.clockAnchor = { received: now };
     const g = st.game;
     if (g && g.actions.includes("play") && g.dice) {
       if (!this.input || this.inputSeq !== st.seq) {
@@ -463,14 +460,11 @@ class TableView {
     const now = performance.now();
     for (const el of /** @type {NodeListOf<HTMLElement>} */ (this.main.querySelectorAll(".player .clock"))) {
       const side = Number(el.dataset.side);
-      let ms = c.remaining_ms[side];
       const running = c.running === side && st.status === "playing";
-      if (running) {
-        // remaining_ms is as of the message; from then on the clock runs after its delay.
-        const delay = c.delay_s * 1000;
-        const charged = (/** @type {number} */ t) => Math.max(0, t - anchor.start - delay);
-        ms -= charged(now) - charged(anchor.received);
-      }
+      // remaining_ms is as of the message; from then on the clock runs after its delay.
+      const ms = running
+        ? shownReserve(c, /** @type {Side} */ (side), now - anchor.received)
+        : c.remaining_ms[side];
       el.textContent = clockText(ms);
       el.classList.toggle("running", running);
       el.classList.toggle("low", ms < 30000);
