@@ -144,6 +144,10 @@ def test_a_missed_double_at_money() -> None:
     assert analysis.players[0].missed_doubles == 1
     assert analysis.players[0].cube_decisions == 1
     assert analysis.players[0].cube_error == pytest.approx(review.doubler_loss)
+    # The roll's point on the equity graph: where side 0 stood, the cube action to take.
+    [roll] = [r for r in analysis.luck if r.side == 0]
+    assert roll.equity == pytest.approx(review.optimal)
+    assert roll.chances == review.chances
 
 
 def test_a_wrong_pass_at_money() -> None:
@@ -300,6 +304,7 @@ def test_a_bot_match_analyses_and_the_summary_adds_up() -> None:
     adjusted = [p.luck_adjusted for p in analysis.players]
     assert adjusted[0] == pytest.approx(-adjusted[1])
 
+    assert all((r.equity is None) == r.opening for r in analysis.luck)
     document = json.loads(analysis.to_json())
     assert document["players"][0]["name"] == "casual"
     assert len(document["games"]) == len(match.games)

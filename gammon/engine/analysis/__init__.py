@@ -44,7 +44,7 @@ acey-deucey double chosen after a 1-2 (and acey-deucey luck, whose 1-2 bonus the
 average of the rolls would miss).
 """
 
-from gammon.engine.analysis.judge import CUBEFUL_CANDIDATES
+from gammon.engine.analysis.judge import CUBEFUL_CANDIDATES, Engine
 from gammon.engine.analysis.results import (
     BAD,
     CLOSE_CUBE,
@@ -83,6 +83,7 @@ __all__ = [
     "DEFAULT_LUCK_PLY",
     "DEFAULT_PLY",
     "DOUBTFUL",
+    "Engine",
     "LUCKY",
     "PR_SCALE",
     "SHOWN_CANDIDATES",

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
+import numpy.typing as npt
 
 from gammon.engine.cube import (
     CubeState,
@@ -24,12 +26,13 @@ from gammon.engine.cube import (
     cubeful_equity,
     may_double,
 )
-from gammon.engine.evaluator import Evaluation, Evaluator
+from gammon.engine.evaluator import Evaluation
 from gammon.play import Play, packed_boards
 from gammon.position import ALL_ROLLS, Dice, Position
 
 __all__ = [
     "CUBEFUL_CANDIDATES",
+    "Engine",
     "Frame",
     "Judge",
     "RankedPlay",
@@ -44,6 +47,24 @@ __all__ = [
 CUBEFUL_CANDIDATES = 8
 
 _ROLLS = tuple(dice for dice, _ in ALL_ROLLS)
+
+
+class Engine(Protocol):
+    """What the analysis asks of an evaluator: :class:`~gammon.engine.evaluator.Evaluator`'s
+    public methods. Any other engine with them (a stronger network, or another program's,
+    for a second opinion) can stand in."""
+
+    def evaluate(self, position: Position, ply: int = 0) -> Evaluation: ...
+
+    def rank_plays(
+        self, position: Position, dice: Dice, ply: int = 0
+    ) -> list[tuple[Play, Evaluation]]: ...
+
+    def rank_plays_searched(
+        self, position: Position, dice: Dice, ply: int = 0
+    ) -> list[tuple[Play, Evaluation, int]]: ...
+
+    def after_play(self, boards: npt.NDArray[np.int8], ply: int) -> npt.NDArray[np.float32]: ...
 
 
 def flip(evaluation: Evaluation) -> Evaluation:
@@ -136,7 +157,7 @@ class Judge:
     search at every turn.
     """
 
-    def __init__(self, evaluator: Evaluator) -> None:
+    def __init__(self, evaluator: Engine) -> None:
         self.evaluator = evaluator
         self._memo: dict[tuple[bytes, int], Evaluation] = {}
 

@@ -234,7 +234,13 @@ class CubeReview:
 
 @dataclass(frozen=True)
 class RollLuck:
-    """How much a roll gained its roller against the average of all 36 rolls."""
+    """How much a roll gained its roller against the average of all 36 rolls.
+
+    ``chances`` and ``equity`` are where the roller stood just before the roll
+    (cubeless chances, and cubeful normalised equity with the cube action still
+    to take), searched as deep as the decisions: one point of a game's equity
+    graph each. The opening roll has none, nobody being on roll before it.
+    """
 
     game: int
     index: int
@@ -245,6 +251,8 @@ class RollLuck:
     #: The same in the game's currency: points (money) or MWC (match).
     cost: float
     mark: LuckMark
+    chances: tuple[float, float, float, float, float] | None = None
+    equity: float | None = None
     opening: bool = False
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from gammon.dice import ScriptedDice
-from gammon.engine.analysis.judge import Frame, Judge, average_roll
+from gammon.engine.analysis.judge import Engine, Frame, Judge, average_roll, value_before_roll
 from gammon.engine.analysis.results import (
     CLOSE_CUBE,
     Analysis,
@@ -27,7 +27,7 @@ from gammon.engine.analysis.results import (
     summarise,
 )
 from gammon.engine.cube import CubeDecision, CubeState, cube_decision, cube_efficiency
-from gammon.engine.evaluator import Evaluator, default_evaluator
+from gammon.engine.evaluator import default_evaluator
 from gammon.errors import IllegalActionError, InvalidPositionError
 from gammon.events import (
     Beavered,
@@ -113,7 +113,7 @@ class _GameState:
 
 class _Reviewer:
     def __init__(
-        self, evaluator: Evaluator, ply: int, luck_ply: int, progress: Progress | None, total: int
+        self, evaluator: Engine, ply: int, luck_ply: int, progress: Progress | None, total: int
     ) -> None:
         if ply not in (0, 1, 2, 3) or luck_ply not in (0, 1, 2, 3):
             raise ValueError(
@@ -255,11 +255,23 @@ class _Reviewer:
 
     def _luck(self, game: Game, state: _GameState, index: int, side: int, dice: Dice) -> RollLuck:
         frame = self._frame(game, state, side)
-        values = self.judge.roll_values(game.position_for(side), frame, self.luck_ply)
+        position = game.position_for(side)
+        values = self.judge.roll_values(position, frame, self.luck_ply)
         native = values[(max(dice), min(dice))] - average_roll(values)
         luck = frame.normalise(native)
+        # Mostly remembered: the search of the opponent's play that led here.
+        chances = self.judge.evaluate(position, self.ply)
+        equity = frame.equity(value_before_roll(chances, frame.state, position))
         return RollLuck(
-            state.number, index, side, dice, luck, frame.cost(native), luck_mark_for(luck)
+            state.number,
+            index,
+            side,
+            dice,
+            luck,
+            frame.cost(native),
+            luck_mark_for(luck),
+            chances.probabilities,
+            equity,
         )
 
     def _opening_luck(self, game: Game, state: _GameState, index: int) -> RollLuck:
@@ -452,7 +464,7 @@ def analyse_game(
     ply: int = DEFAULT_PLY,
     luck_ply: int = DEFAULT_LUCK_PLY,
     progress: Progress | None = None,
-    evaluator: Evaluator | None = None,
+    evaluator: Engine | None = None,
 ) -> GameAnalysis:
     """Review every decision and roll of one game, given its rules and history.
 
@@ -482,7 +494,7 @@ def analyse(
     ply: int = DEFAULT_PLY,
     luck_ply: int = DEFAULT_LUCK_PLY,
     progress: Progress | None = None,
-    evaluator: Evaluator | None = None,
+    evaluator: Engine | None = None,
 ) -> Analysis:
     """Review every decision and roll of a game, a match or a money session.
 
