@@ -1,0 +1,565 @@
+"""Walking a game's history and reviewing each decision and roll on the way.
+
+The history is replayed through the rules (:class:`gammon.game.Game`) one
+event at a time, so every decision is judged in exactly the state the player
+saw: the board, the dice, the cube and the match score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from gammon.dice import ScriptedDice
+from gammon.engine.analysis.judge import Engine, Frame, Judge, average_roll, value_before_roll
+from gammon.engine.analysis.results import (
+    CLOSE_CUBE,
+    Analysis,
+    Candidate,
+    CheckerReview,
+    CubeReview,
+    GameAnalysis,
+    PlayerSummary,
+    RollLuck,
+    luck_mark_for,
+    mark_for,
+    summarise,
+)
+from gammon.engine.cube import CubeDecision, CubeState, cube_decision, cube_efficiency
+from gammon.engine.evaluator import default_evaluator
+from gammon.errors import IllegalActionError, InvalidPositionError
+from gammon.events import (
+    Beavered,
+    DoubleChosen,
+    Doubled,
+    Dropped,
+    Event,
+    Forfeited,
+    Moved,
+    OpeningRolled,
+    Passed,
+    PassReason,
+    ResignationAccepted,
+    ResignationRejected,
+    Resigned,
+    Rolled,
+    Took,
+)
+from gammon.game import Game, Phase
+from gammon.match import Match, Session
+from gammon.play import Play
+from gammon.position import ALL_ROLLS, Dice, Position
+from gammon.rules import GameRules
+
+__all__ = ["DEFAULT_PLY", "Progress", "analyse", "analyse_game", "steps"]
+
+#: The default search depth of the decisions. 2-ply (two half-moves: GNU
+#: Backgammon's "world class", eXtreme Gammon's 3-ply) is the usual depth of
+#: serious analysis: 1-ply judges cube decisions with a known odd-ply bias and
+#: 0-ply misses what the next rolls bring. A 7-point match takes about 12 CPU
+#: seconds at this depth (bench/analysis.py: three matches between bot levels,
+#: 25 decisions a second), 1-ply about 2 s, 0-ply about 1 s.
+DEFAULT_PLY: Final = 2
+#: Luck is measured at 0-ply, as GNU Backgammon does by default: it compares the
+#: 21 rolls with each other, where the network's bias cancels out.
+DEFAULT_LUCK_PLY: Final = 0
+#: Candidates kept in each checker review (the played one is added if not among them).
+SHOWN_CANDIDATES: Final = 5
+
+Progress = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` after each step of an analysis (see :func:`steps`)."""
+
+_NAMES: Final = ("side 0", "side 1")
+#: The 15 rolls an opening can bring (R3: never a double), each 2 of the 30 throws.
+_OPENINGS: Final = tuple(dice for dice, weight in ALL_ROLLS if weight == 2)
+
+
+def steps(histories: Sequence[Sequence[Event]]) -> int:
+    """How many steps an analysis of these games reports: its plays, rolls, doubles and starts."""
+    total = 0
+    for history in histories:
+        opening = False
+        for event in history:
+            if isinstance(event, OpeningRolled):
+                total += not opening
+                opening = True
+            elif isinstance(event, Moved | Rolled | Doubled):
+                total += 1
+    return total
+
+
+@dataclass(frozen=True)
+class _Offer:
+    """A cube decision judged before the side acts on it."""
+
+    index: int
+    side: int
+    frame: Frame
+    decision: CubeDecision
+    chances: tuple[float, float, float, float, float]
+    position_id: str | None
+    match_id: str
+
+
+@dataclass
+class _GameState:
+    number: int
+    score: tuple[int, int]
+    checker: list[CheckerReview] = field(default_factory=list)
+    cube: list[CubeReview] = field(default_factory=list)
+    luck: list[RollLuck] = field(default_factory=list)
+    forced: list[int] = field(default_factory=lambda: [0, 0])
+
+
+class _Reviewer:
+    def __init__(
+        self, evaluator: Engine, ply: int, luck_ply: int, progress: Progress | None, total: int
+    ) -> None:
+        if ply not in (0, 1, 2, 3) or luck_ply not in (0, 1, 2, 3):
+            raise ValueError(
+                f"analysis depth is 0 to 3 ply, got ply={ply!r}, luck_ply={luck_ply!r}"
+            )
+        self.judge = Judge(evaluator)
+        self.ply = ply
+        self.luck_ply = luck_ply
+        self.progress = progress
+        self.total = total
+        self.done = 0
+
+    def _tick(self) -> None:
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+    # -- one game -------------------------------------------------------------
+
+    def game(
+        self,
+        rules: GameRules,
+        history: Sequence[Event],
+        *,
+        start: Position | None,
+        score: tuple[int, int],
+        number: int,
+        names: tuple[str, str],
+    ) -> GameAnalysis:
+        events = tuple(history)
+        rolls = [e.dice for e in events if isinstance(e, OpeningRolled | Rolled)]
+        game = Game(rules, dice=ScriptedDice(rolls), start=start)
+        state = _GameState(number, score)
+        pending: _Offer | None = None
+        luck_on = not rules.variant.acey_deucey
+        for index, event in enumerate(events):
+            if index < len(game.history):  # it followed from the entries before it
+                if game.history[index] != event:
+                    raise IllegalActionError(
+                        f"game {number}, history entry {index} ({event!r}) does not follow "
+                        f"from the entries before it; the game gives {game.history[index]!r}"
+                    )
+                continue
+            if isinstance(event, OpeningRolled):
+                _act(game, event, index)
+                if luck_on:
+                    state.luck.append(self._opening_luck(game, state, index))
+                self._tick()
+                continue
+            if isinstance(event, Rolled | Passed) and game.can_double(event.side):
+                offer = self._offer(game, state, index, event.side)
+                state.cube.append(_cube_review(offer, state.number, self.ply, False, None))
+            if isinstance(event, Rolled):
+                if luck_on:
+                    state.luck.append(self._luck(game, state, index, event.side, event.dice))
+                self._tick()
+            elif isinstance(event, Moved):
+                self._checker(game, state, index, event)
+                self._tick()
+            elif isinstance(event, Doubled):
+                pending = self._offer(game, state, index, event.side)
+                self._tick()
+            elif (
+                isinstance(event, Took | Dropped | Beavered) and game.phase is Phase.DOUBLE_OFFERED
+            ):
+                assert pending is not None
+                response = {Took: "take", Dropped: "pass", Beavered: "beaver"}[type(event)]
+                state.cube.append(_cube_review(pending, state.number, self.ply, True, response))
+                pending = None
+            _act(game, event, index)
+        if pending is not None:  # the history stops before the answer
+            state.cube.append(_cube_review(pending, state.number, self.ply, True, None))
+        self.judge.forget()
+        return self._finish(game, state, names)
+
+    def _frame(self, game: Game, state: _GameState, side: int) -> Frame:
+        return Frame(CubeState.of_game(game, side, state.score), game.cube_value)
+
+    def _checker(self, game: Game, state: _GameState, index: int, event: Moved) -> None:
+        side = event.side
+        plays = game.legal_plays()
+        if len(plays) == 1:
+            state.forced[side] += 1
+            return
+        position = game.position
+        dice = game.dice
+        assert dice is not None
+        played = _find(plays, position, event.play, dice)
+        frame = self._frame(game, state, side)
+        ranked, rank = self.judge.rank_plays(position, dice, self.ply, frame, played)
+        best = ranked[0].value
+        shown = ranked[:SHOWN_CANDIDATES]
+        mine = next(c for c in ranked if c.play == played)
+        if mine not in shown:
+            shown.append(mine)
+        loss = max(0.0, frame.normalise(best - mine.value))
+        state.checker.append(
+            CheckerReview(
+                game=state.number,
+                index=index,
+                side=side,
+                dice=dice,
+                position_id=_position_id(position),
+                match_id=game.match_id(state.score),
+                played=str(played),
+                candidates=tuple(
+                    Candidate(
+                        str(c.play),
+                        frame.equity(c.value),
+                        max(0.0, frame.normalise(best - c.value)),
+                        c.chances.probabilities,
+                        c.ply,
+                    )
+                    for c in shown
+                ),
+                rank=rank,
+                legal_plays=len(plays),
+                loss=loss,
+                cost=max(0.0, frame.cost(best - mine.value)),
+                mark=mark_for(loss),
+            )
+        )
+
+    def _offer(self, game: Game, state: _GameState, index: int, side: int) -> _Offer:
+        """The cube decision of ``side``, on roll now and free to double."""
+        frame = self._frame(game, state, side)
+        position = game.position_for(side)
+        chances = self.judge.evaluate(position, self.ply)
+        decision = cube_decision(chances, frame.state, cube_efficiency(position))
+        return _Offer(
+            index,
+            side,
+            frame,
+            decision,
+            chances.probabilities,
+            _position_id(position),
+            game.match_id(state.score),
+        )
+
+    def _luck(self, game: Game, state: _GameState, index: int, side: int, dice: Dice) -> RollLuck:
+        frame = self._frame(game, state, side)
+        position = game.position_for(side)
+        values = self.judge.roll_values(position, frame, self.luck_ply)
+        native = values[(max(dice), min(dice))] - average_roll(values)
+        luck = frame.normalise(native)
+        # Mostly remembered: the search of the opponent's play that led here.
+        chances = self.judge.evaluate(position, self.ply)
+        equity = frame.equity(value_before_roll(chances, frame.state, position))
+        return RollLuck(
+            state.number,
+            index,
+            side,
+            dice,
+            luck,
+            frame.cost(native),
+            luck_mark_for(luck),
+            chances.probabilities,
+            equity,
+        )
+
+    def _opening_luck(self, game: Game, state: _GameState, index: int) -> RollLuck:
+        """The opening roll's luck for the side that plays it (R3).
+
+        Each of the 30 unequal throws is as likely: the side with the higher die
+        plays the roll. The baseline is the roller's mean value over all 30.
+        """
+        throws = [e for e in game.history if isinstance(e, OpeningRolled)]
+        die0, die1 = throws[-1].dice
+        roller = 0 if die0 > die1 else 1
+        dice = (max(die0, die1), min(die0, die1))
+        frames = [self._frame(game, state, side) for side in (0, 1)]
+        values = [
+            self.judge.roll_values(game.position_for(side), frames[side], self.luck_ply, _OPENINGS)
+            for side in (0, 1)
+        ]
+        mine, theirs = values[roller], values[1 - roller]
+        frame = frames[roller]
+        baseline = sum(mine[d] + frame.other(theirs[d]) for d in _OPENINGS) / (2 * len(_OPENINGS))
+        native = mine[dice] - baseline
+        luck = frame.normalise(native)
+        return RollLuck(
+            state.number,
+            index,
+            roller,
+            dice,
+            luck,
+            frame.cost(native),
+            luck_mark_for(luck),
+            opening=True,
+        )
+
+    def _finish(self, game: Game, state: _GameState, names: tuple[str, str]) -> GameAnalysis:
+        results = _results(game, state.score)
+        forced = (state.forced[0], state.forced[1])
+        players = tuple(
+            summarise(
+                side, names[side], state.checker, state.cube, state.luck, forced[side], results
+            )
+            for side in (0, 1)
+        )
+        result = game.result
+        return GameAnalysis(
+            number=state.number,
+            score=state.score,
+            match_length=game.rules.match_length,
+            winner=None if result is None else result.winner,
+            points=0 if result is None else result.points,
+            end=None if result is None else str(result.reason),
+            checker=tuple(state.checker),
+            cube=tuple(state.cube),
+            luck=tuple(state.luck),
+            forced_plays=forced,
+            results=results,
+            players=(players[0], players[1]),
+        )
+
+
+def _cube_review(
+    offer: _Offer, number: int, ply: int, doubled: bool, response: str | None
+) -> CubeReview:
+    """The review of a cube decision: the doubler's action and the taker's answer."""
+    frame, decision = offer.frame, offer.decision
+    optimal = decision.equity
+    actual = decision.answered if doubled else decision.no_double
+    doubler_native = max(0.0, optimal - actual)
+    taker_native = 0.0
+    if response is not None:
+        beaver = decision.double_beaver
+        answered = {
+            "take": decision.double_take,
+            "pass": decision.double_pass,
+            # As the engine values it: the doubler may refuse the beaver and lose 2 (R11).
+            "beaver": decision.double_take if beaver is None else max(beaver, -2.0),
+        }[response]
+        taker_native = max(0.0, answered - decision.answered)
+    doubler_loss = frame.normalise(doubler_native)
+    taker_loss = frame.normalise(taker_native)
+    worst_double = min(decision.double_take, decision.double_pass)
+    close = doubled or frame.normalise(optimal - worst_double) < CLOSE_CUBE
+    beaver = decision.double_beaver
+    return CubeReview(
+        game=number,
+        index=offer.index,
+        side=offer.side,
+        position_id=offer.position_id,
+        match_id=offer.match_id,
+        cube_value=frame.cube,
+        chances=offer.chances,
+        no_double=frame.equity(decision.no_double),
+        double_take=frame.equity(decision.double_take),
+        double_pass=frame.equity(decision.double_pass),
+        double_beaver=None if beaver is None else frame.equity(beaver),
+        verdict=str(decision),
+        optimal=frame.equity(optimal),
+        doubled=doubled,
+        response=response,
+        doubler_loss=doubler_loss,
+        doubler_cost=frame.cost(doubler_native),
+        doubler_mark=mark_for(doubler_loss),
+        taker_loss=taker_loss,
+        taker_cost=frame.cost(taker_native),
+        taker_mark=mark_for(taker_loss),
+        close=close,
+        ply=ply,
+    )
+
+
+def _find(plays: Sequence[Play], position: Position, text: str, dice: Dice) -> Play:
+    """The legal play a history's notation names."""
+    for play in plays:
+        if str(play) == text:
+            return play
+    parsed = position.parse_play(text, dice)
+    return next(play for play in plays if play == parsed)
+
+
+def _position_id(position: Position) -> str | None:
+    try:
+        return position.id
+    except InvalidPositionError:  # acey-deucey checkers still waiting to enter
+        return None
+
+
+def _act(game: Game, event: Event, index: int) -> None:
+    """Take the action ``event`` records, through the rules' public methods."""
+    try:
+        match event:
+            case OpeningRolled():
+                game.roll(0)
+            case Rolled(side=side) | Passed(side=side, reason=PassReason.CLOSED_BOARD):
+                game.roll(side)
+            case Moved(side=side, play=play):
+                game.play(side, play)
+            case DoubleChosen(side=side, number=number):
+                game.choose_double(side, number)
+            case Doubled(side=side):
+                game.double(side)
+            case Beavered(side=side):
+                game.beaver(side)
+            case Took(side=side):
+                game.take(side)
+            case Dropped(side=side):
+                game.drop(side)
+            case Resigned(side=side, value=value):
+                game.resign(side, value)
+            case ResignationAccepted(side=side):
+                game.accept_resignation(side)
+            case ResignationRejected(side=side):
+                game.reject_resignation(side)
+            case Forfeited(side=side, on_time=on_time, points=points):
+                game.forfeit(side, on_time=on_time, points=points)
+            case _:
+                raise IllegalActionError("this entry follows from the ones before it, not here")
+    except IllegalActionError as exc:
+        raise IllegalActionError(f"history entry {index} ({event!r}): {exc}") from exc
+    if index >= len(game.history) or game.history[index] != event:
+        raise IllegalActionError(f"history entry {index} ({event!r}) is not what the rules give")
+
+
+def _results(game: Game, score: tuple[int, int]) -> tuple[float, float]:
+    """What each side won in ``game``: points (money) or MWC gained (match)."""
+    result = game.result
+    if result is None:
+        return (0.0, 0.0)
+    won = [0, 0]
+    won[result.winner] = result.points
+    if not game.rules.match_length:
+        return (float(won[0] - won[1]), float(won[1] - won[0]))
+    gained = []
+    for side in (0, 1):
+        match_score = CubeState.of_game(game, side, score).score
+        assert match_score is not None
+        gained.append(match_score.after(won[side], won[1 - side]) - match_score.equity())
+    return (gained[0], gained[1])
+
+
+# -- the public interface ---------------------------------------------------------
+
+
+def analyse_game(
+    rules: GameRules | None,
+    history: Sequence[Event],
+    *,
+    start: Position | None = None,
+    score: tuple[int, int] = (0, 0),
+    number: int = 1,
+    names: tuple[str, str] = _NAMES,
+    ply: int = DEFAULT_PLY,
+    luck_ply: int = DEFAULT_LUCK_PLY,
+    progress: Progress | None = None,
+    evaluator: Engine | None = None,
+) -> GameAnalysis:
+    """Review every decision and roll of one game, given its rules and history.
+
+    ``score`` is the match score before the game (side 0 first) in match play;
+    ``start`` the game's start if it was set up. ``progress(done, total)`` is
+    called after each step (:func:`steps`). A history that stops early is
+    analysed as far as it goes.
+    """
+    reviewer = _Reviewer(
+        evaluator or default_evaluator(), ply, luck_ply, progress, steps([history])
+    )
+    return reviewer.game(
+        rules if rules is not None else GameRules(),
+        history,
+        start=start,
+        score=score,
+        number=number,
+        names=names,
+    )
+
+
+def analyse(
+    record: Game | Match | Session,
+    *,
+    names: tuple[str, str] = _NAMES,
+    score: tuple[int, int] = (0, 0),
+    ply: int = DEFAULT_PLY,
+    luck_ply: int = DEFAULT_LUCK_PLY,
+    progress: Progress | None = None,
+    evaluator: Engine | None = None,
+) -> Analysis:
+    """Review every decision and roll of a game, a match or a money session.
+
+    ``score`` is the match score before a lone :class:`Game` of a match (a
+    :class:`Match` knows its own). ``ply`` is the search depth of the
+    decisions (0 to 3; :data:`DEFAULT_PLY`), ``luck_ply`` that of the luck.
+    ``progress(done, total)`` is called after each step, for a progress bar.
+    """
+    games = [record] if isinstance(record, Game) else list(record.games)
+    reviewer = _Reviewer(
+        evaluator or default_evaluator(),
+        ply,
+        luck_ply,
+        progress,
+        steps([game.history for game in games]),
+    )
+    analysed: list[GameAnalysis] = []
+    before = score if isinstance(record, Game) else (0, 0)
+    for number, game in enumerate(games, start=1):
+        analysed.append(
+            reviewer.game(
+                game.rules,
+                game.history,
+                start=game.start,
+                score=before,
+                number=number,
+                names=names,
+            )
+        )
+        if game.result is not None:
+            points = list(before)
+            points[game.result.winner] += game.result.points
+            before = (points[0], points[1])
+    kind = (
+        "game" if isinstance(record, Game) else "match" if isinstance(record, Match) else "session"
+    )
+    return Analysis(
+        kind=kind,
+        match_length=games[0].rules.match_length,
+        names=names,
+        ply=ply,
+        luck_ply=luck_ply,
+        games=tuple(analysed),
+        players=_totals(analysed, names),
+    )
+
+
+def _totals(
+    games: Sequence[GameAnalysis], names: tuple[str, str]
+) -> tuple[PlayerSummary, PlayerSummary]:
+    checker = [review for game in games for review in game.checker]
+    cube = [review for game in games for review in game.cube]
+    luck = [roll for game in games for roll in game.luck]
+    results = (sum(g.results[0] for g in games), sum(g.results[1] for g in games))
+    summaries = [
+        summarise(
+            side,
+            names[side],
+            checker,
+            cube,
+            luck,
+            sum(g.forced_plays[side] for g in games),
+            results,
+        )
+        for side in (0, 1)
+    ]
+    return summaries[0], summaries[1]
