@@ -549,7 +549,7 @@ class Game:
         for index, event in enumerate(events):
             if index >= len(game._history):
                 try:
-                    game._apply(event)
+                    game.apply_event(event)
                 except IllegalActionError as exc:
                     raise IllegalActionError(f"history entry {index} ({event!r}): {exc}") from exc
             if index < len(game._history) and game._history[index] != event:
@@ -792,33 +792,37 @@ class Game:
         self._final_turn = last_actor
         self._phase = Phase.OVER
 
-    def _apply(self, event: Event) -> None:
-        """Take the action an event records (for :meth:`replay`)."""
+    def apply_event(self, event: Event) -> tuple[Event, ...]:
+        """Take the action a history entry records, as :meth:`replay` does entry by entry.
+
+        For tools that step through a recorded game (analysis, replays); entries
+        that follow by themselves (a tie's rethrow, a pass, the end) are refused.
+        """
         match event:
             case OpeningRolled():
-                self.roll(0)
+                return self.roll(0)
             case Rolled(side=side) | Passed(side=side, reason=PassReason.CLOSED_BOARD):
-                self.roll(side)
+                return self.roll(side)
             case Moved(side=side, play=text):
-                self.play(side, text)
+                return self.play(side, text)
             case DoubleChosen(side=side, number=number):
-                self.choose_double(side, number)
+                return self.choose_double(side, number)
             case Doubled(side=side):
-                self.double(side)
+                return self.double(side)
             case Beavered(side=side):
-                self.beaver(side)
+                return self.beaver(side)
             case Took(side=side):
-                self.take(side)
+                return self.take(side)
             case Dropped(side=side):
-                self.drop(side)
+                return self.drop(side)
             case Resigned(side=side, value=value):
-                self.resign(side, value)
+                return self.resign(side, value)
             case ResignationAccepted(side=side):
-                self.accept_resignation(side)
+                return self.accept_resignation(side)
             case ResignationRejected(side=side):
-                self.reject_resignation(side)
+                return self.reject_resignation(side)
             case Forfeited(side=side, on_time=on_time, points=points):
-                self.forfeit(side, on_time=on_time, points=points)
+                return self.forfeit(side, on_time=on_time, points=points)
             case _:
                 raise IllegalActionError("this entry follows from the ones before it, not here")
 

@@ -31,18 +31,12 @@ from gammon.engine.evaluator import default_evaluator
 from gammon.errors import IllegalActionError, InvalidPositionError
 from gammon.events import (
     Beavered,
-    DoubleChosen,
     Doubled,
     Dropped,
     Event,
-    Forfeited,
     Moved,
     OpeningRolled,
     Passed,
-    PassReason,
-    ResignationAccepted,
-    ResignationRejected,
-    Resigned,
     Rolled,
     Took,
 )
@@ -399,35 +393,9 @@ def _position_id(position: Position) -> str | None:
 
 
 def _act(game: Game, event: Event, index: int) -> None:
-    """Take the action ``event`` records, through the rules' public methods."""
+    """Take the action ``event`` records, checking the rules give exactly that entry."""
     try:
-        match event:
-            case OpeningRolled():
-                game.roll(0)
-            case Rolled(side=side) | Passed(side=side, reason=PassReason.CLOSED_BOARD):
-                game.roll(side)
-            case Moved(side=side, play=play):
-                game.play(side, play)
-            case DoubleChosen(side=side, number=number):
-                game.choose_double(side, number)
-            case Doubled(side=side):
-                game.double(side)
-            case Beavered(side=side):
-                game.beaver(side)
-            case Took(side=side):
-                game.take(side)
-            case Dropped(side=side):
-                game.drop(side)
-            case Resigned(side=side, value=value):
-                game.resign(side, value)
-            case ResignationAccepted(side=side):
-                game.accept_resignation(side)
-            case ResignationRejected(side=side):
-                game.reject_resignation(side)
-            case Forfeited(side=side, on_time=on_time, points=points):
-                game.forfeit(side, on_time=on_time, points=points)
-            case _:
-                raise IllegalActionError("this entry follows from the ones before it, not here")
+        game.apply_event(event)
     except IllegalActionError as exc:
         raise IllegalActionError(f"history entry {index} ({event!r}): {exc}") from exc
     if index >= len(game.history) or game.history[index] != event:
