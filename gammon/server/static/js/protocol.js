@@ -95,7 +95,8 @@
  * A game-log entry (3, EVENT): `type` says which of the optional fields it has.
  * @typedef {object} GameEvent
  * @property {string} type opening, rolled, moved, passed, doubled, beavered, took,
- *   dropped, resigned, resignation_accepted, resignation_rejected, double_chosen, ended
+ *   dropped, resigned, resignation_accepted, resignation_rejected, double_chosen, forfeited,
+ *   ended
  * @property {Side} [side]
  * @property {number[]} [dice]
  * @property {string} [play]

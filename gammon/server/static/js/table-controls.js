@@ -123,7 +123,7 @@ function resignMenu(ctx, actions) {
   if (actions.has("forfeit")) {
     const money = st.series && st.series.mode === "money";
     box.append(button(ctx, money ? "Leave the session" : "Leave the match (forfeit)", "forfeit", () => {
-      if (window.confirm(`Leave now? You lose the ${money ? "session" : "match"} (R13).`)) ctx.act("forfeit");
+      if (window.confirm(`Leave now? You lose the ${money ? "game and the session" : "match"}.`)) ctx.act("forfeit");
     }));
   }
   menu.append(box);

@@ -99,7 +99,7 @@ export function statusText(st, complete = null) {
   let text = "";
   switch (g.phase) {
     case "opening":
-      text = mine === null ? "Waiting for the opening roll." : "Throw the opening roll (R3): either player may.";
+      text = mine === null ? "Waiting for the opening roll." : "Throw the opening roll: either player may.";
       break;
     case "roll":
       if (myTurn) text = g.actions.includes("double") ? "Your turn: roll or double." : "Your turn: roll.";
@@ -119,7 +119,7 @@ export function statusText(st, complete = null) {
       else text = `${turnName} to play ${dice}.`;
       break;
     case "choose double":
-      text = myTurn ? "You rolled 1-2: choose your double (R14)." : `${turnName} chooses a double.`;
+      text = myTurn ? "You rolled 1-2: choose your double." : `${turnName} chooses a double.`;
       break;
     case "resignation offered": {
       const r = g.resignation;

@@ -510,7 +510,7 @@ class TableView {
       parts.push(h("p", { class: "score-line" }, line));
     }
     if (st.game && st.game.crawford && st.settings.cube && st.status === "playing") {
-      parts.push(h("p", { class: "crawford-note" }, "Crawford game: no cube, nobody may double (R12)."));
+      parts.push(h("p", { class: "crawford-note" }, "Crawford game: no cube, nobody may double."));
     }
     if (st.spectators) parts.push(h("p", { class: "muted" }, `${st.spectators} watching`));
     if (st.status === "finished") {
