@@ -416,9 +416,11 @@ def explain_cube(
     win, win_gammon, _, lose_gammon, _ = review.chances
     model = _cube_model(review, checkers)
     doubler, taker = names[review.side], names[1 - review.side]
-    odds = (
-        f"{doubler} wins {_pct(win)} of the games ({_pct(win_gammon)} gammons) and loses "
-        f"{_pct(1.0 - win)} ({_pct(lose_gammon)} gammons)"
+    gammons = win_gammon + lose_gammon >= 0.005
+    odds = f"{doubler} wins {_pct(win)} of the games" + (
+        f" ({_pct(win_gammon)} gammons) and loses a gammon {_pct(lose_gammon)} of the time"
+        if gammons
+        else ", with no gammons in sight"
     )
     verdict = review.verdict.lower()
     if review.doubler_loss > 0.0:
@@ -467,14 +469,13 @@ def explain_cube(
         )
     if review.taker_loss > 0.0 and review.response is not None:
         take_point = f" of {_pct(model.take_point)}" if model is not None else ""
-        chances = (
-            f"{taker} wins {_pct(1.0 - win)} of the games and loses a gammon "
-            f"{_pct(win_gammon)} of the time"
+        chances = f"{taker} wins {_pct(1.0 - win)} of the games" + (
+            f" and loses a gammon {_pct(win_gammon)} of the time" if gammons else ""
         )
         if review.response == "pass":
             facts = [
                 f"{chances}: above the take point{take_point}.",
-                "Passing gives up a point for sure; taking loses less on average.",
+                "Passing gives the game up for sure; taking loses less on average.",
             ]
             tags = {"wrong-pass"}
             better = "take"
