@@ -361,7 +361,9 @@ class Report:
         )
         if position is not None:
             dice = review.dice if isinstance(review, CheckerReview) else None
-            parts.append(board_svg(position, dice=dice, names=(names[side], names[1 - side])))
+            title = f"{names[side]} (light checkers) on roll"
+            parts.append(board_svg(position, dice=dice, title=title))
+            parts.append(f"<p class='legend'>{escape(title)}, moving down to the 1-point.</p>")
         if isinstance(review, CheckerReview):
             rows = "".join(
                 f"<tr class='{'played' if c.play == review.played else ''}'>"

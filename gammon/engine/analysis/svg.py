@@ -64,12 +64,11 @@ def board_svg(
     position: Position,
     *,
     dice: Sequence[int] | None = None,
-    names: tuple[str, str] | None = None,
     title: str | None = None,
 ) -> str:
     """``position`` as an SVG drawing, its player on roll at the bottom (light checkers).
 
-    ``names`` are the player on roll and the opponent; ``dice`` the roll to show.
+    ``dice`` is the roll to show; ``title`` the drawing's tooltip and accessible name.
     """
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_WIDTH} {_HEIGHT}" '
@@ -128,11 +127,6 @@ def board_svg(
                 f'stroke="#333"/><text x="{x + 11}" y="{y + 16}" text-anchor="middle" '
                 f'font-size="15" fill="#222">{int(die)}</text>'
             )
-    if names is not None:
-        parts.append(
-            f'<text x="{_LEFT}" y="{_HEIGHT / 2 + 4}" font-size="11" fill="#333">'
-            f"{escape(names[0])} (light) to play</text>"
-        )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -160,7 +154,7 @@ def graph_svg(
 
     The line is side 0's chance; the dashed middle line is 50%.
     """
-    pad = 28.0
+    pad = 36.0
     top = max((x for x, _ in points), default=1.0)
     span = max(x_max if x_max is not None else top, 1.0)
 
