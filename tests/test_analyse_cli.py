@@ -48,8 +48,7 @@ def test_the_summary_names_both_players_and_their_figures(
     worst = analysis.mistakes()
     assert f"The 2 worst mistakes (of {len(worst)} doubtful or worse):" in out
     assert out.count("Position ID:") == 2 and "Why: " in out
-    first = worst[0]
-    assert f"Played: {getattr(first, 'played', 'double')}" in out
+    assert out.count("  Played: ") == 2
 
 
 def test_json_parses_and_agrees_with_the_library(

@@ -444,15 +444,19 @@ def explain_cube(
             )
             tags.add("early-double")
         else:
-            if model is not None and model.doubling_point is not None:
+            if "pass" in verdict:
+                cash = f" of {_pct(model.cash_point)}" if model is not None else ""
+                facts.append(
+                    f"That is past the cash point{cash}: {doubler} should double and {taker} "
+                    "should pass; waiting risks losing the market."
+                )
+            elif model is not None and model.doubling_point is not None:
                 facts.append(
                     f"That is inside the doubling window ({_pct(model.doubling_point)} to "
-                    f"{_pct(model.cash_point)}): {review.verdict.lower()}."
+                    f"{_pct(model.cash_point)}): double, and {taker} should take."
                 )
             else:
-                facts.append(f"The right action was: {review.verdict.lower()}.")
-            if "pass" in verdict:
-                facts.append(f"{taker} should pass: waiting lets {taker} off the hook.")
+                facts.append(f"The right action was: {verdict}.")
             tags.add("missed-double")
         found.append(
             Explanation(
