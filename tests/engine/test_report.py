@@ -11,11 +11,12 @@ import pytest
 
 from gammon.dice import RandomDice
 from gammon.engine.analysis import Analysis, analyse
+from gammon.engine.analysis.graph import GraphMark, graph_svg
 from gammon.engine.analysis.report import Report, summary_rows
-from gammon.engine.analysis.svg import GraphMark, board_svg, graph_svg
 from gammon.engine.bot import Bot
 from gammon.match import Match
 from gammon.position import Position
+from gammon.svg import board_svg
 from tests.engine.test_analysis import _finish
 
 _VOID = {"meta", "br", "hr", "img", "input", "link"}

@@ -43,7 +43,7 @@ What is made of it: :mod:`~gammon.engine.analysis.explain` (the teacher: why
 each mistake is one, in words computed from the boards and the cube figures),
 :mod:`~gammon.engine.analysis.patterns` (beginner habits counted per player),
 :mod:`~gammon.engine.analysis.report` (JSON and a self-contained HTML page) and
-:mod:`~gammon.engine.analysis.svg` (its boards and graphs).
+:mod:`~gammon.engine.analysis.graph` (its graphs; boards are :mod:`gammon.svg`).
 
 Not judged yet: resignations and their answers, a beavered cube's acceptance, the
 acey-deucey double chosen after a 1-2 (and acey-deucey luck, whose 1-2 bonus the

@@ -3,8 +3,8 @@
 :class:`Report` puts together what the analysis found (:class:`Analysis`), the
 teacher's explanation of every mistake (:mod:`~gammon.engine.analysis.explain`)
 and each player's beginner patterns (:mod:`~gammon.engine.analysis.patterns`).
-The HTML page carries its styles and drawings inline (SVG from
-:mod:`~gammon.engine.analysis.svg`): no script, no font, no link to fetch, so it
+The HTML page carries its styles and drawings inline (SVG from :mod:`gammon.svg`
+and :mod:`~gammon.engine.analysis.graph`): no script, no font, no link to fetch, so it
 opens the same from a mail attachment or a USB stick years later.
 
 >>> from gammon.dice import ScriptedDice
@@ -28,6 +28,7 @@ from html import escape
 from typing import Any, Final
 
 from gammon.engine.analysis.explain import Explanation, explain
+from gammon.engine.analysis.graph import GraphMark, graph_svg
 from gammon.engine.analysis.patterns import Pattern, patterns
 from gammon.engine.analysis.results import (
     DOUBTFUL,
@@ -39,7 +40,6 @@ from gammon.engine.analysis.results import (
     Mark,
     PlayerSummary,
 )
-from gammon.engine.analysis.svg import GraphMark, board_svg, graph_svg
 from gammon.errors import GammonError
 from gammon.events import (
     Beavered,
@@ -55,6 +55,7 @@ from gammon.events import (
     describe,
 )
 from gammon.position import Position
+from gammon.svg import board_svg
 
 __all__ = ["Report", "summary_rows"]
 
