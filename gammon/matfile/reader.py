@@ -36,9 +36,9 @@ _RESIGN_CELL: Final = re.compile(r"resigns\s+(\d+)", re.IGNORECASE)
 _UNRECORDED: Final = re.compile(r"\?+|cannot\s+move", re.IGNORECASE)
 #: A lone cell starting left of this column belongs to the left player.
 _RIGHT_COLUMN: Final = 16
-#: GNU Backgammon's right column starts at 33 ("%3d) %-27s "); a Wins cell well left of it,
-#: after a roll with no play, is the left player's.
-_RIGHT_CELL_START: Final = 28
+#: A Wins cell this close after a roll with no play is that player's (GNU Backgammon's
+#: columns are 28 apart).
+_WINS_AFTER_ROLL: Final = 12
 
 
 def read_mat(text: str) -> ParsedMatch:
@@ -235,23 +235,30 @@ def _split_row(line: str, number: int) -> list[tuple[int, str]]:
     before = line[start : starts[0]].strip()
     if before:
         raise MatFileError(f"line {number}: cannot read {before!r}")
-    if len(starts) > 2:
+    if len(starts) > 3:
         raise MatFileError(
             f"line {number}: a row holds at most two cells, one for each player, but "
             f"this one has {len(starts)}: {line.strip()!r}"
         )
     cells = [line[a:b].strip() for a, b in zip(starts, [*starts[1:], len(line)], strict=True)]
-    if len(cells) == 2:
-        if (
-            starts[1] < _RIGHT_CELL_START
-            and re.fullmatch(r"[0-9]{2}:", cells[0])
-            and _WINS_CELL.fullmatch(cells[1])
-        ):
-            # GNU Backgammon writes the left player's win right after their roll when the
-            # other side resigned before the play: "  2) 51:       Wins 1 point".
-            return [(0, cells[0]), (0, cells[1])]
-        return [(0, cells[0]), (1, cells[1])]
-    return [(0 if starts[0] < _RIGHT_COLUMN else 1, cells[0])]
+    sides = [0, 1] if len(cells) >= 2 else [0 if starts[0] < _RIGHT_COLUMN else 1]
+    if (
+        len(cells) >= 2
+        and _WINS_CELL.fullmatch(cells[-1])
+        and re.fullmatch(r"[0-9]{2}:", cells[-2])
+        and starts[-1] - starts[-2] <= _WINS_AFTER_ROLL
+    ):
+        # GNU Backgammon writes a player's win right after their roll when the other side
+        # resigned before the play: "  2) 51:       Wins 1 point", or "... 52:  Wins 3 points"
+        # in the right column.
+        roller = 1 if len(cells) == 3 or starts[0] >= _RIGHT_COLUMN else 0
+        sides = [0, roller, roller] if len(cells) == 3 else [roller, roller]
+    elif len(cells) > 2:
+        raise MatFileError(
+            f"line {number}: a row holds at most two cells, one for each player, but "
+            f"this one has {len(cells)}: {line.strip()!r}"
+        )
+    return list(zip(sides, cells, strict=True))
 
 
 def _read_cell(cell: str, side: int, line: int) -> MatTurn:

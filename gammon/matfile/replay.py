@@ -17,7 +17,7 @@ from gammon.errors import (
     InvalidRulesError,
     MatFileError,
 )
-from gammon.events import Beavered, Doubled, Passed, PassReason
+from gammon.events import Beavered, Doubled, EndReason, Passed, PassReason
 from gammon.game import Game, Phase
 from gammon.match import Match, SeriesRules, Session
 from gammon.matfile.reader import read_mat
@@ -602,8 +602,17 @@ class _Replay:
         self.check_result(winner_side, points, line)
 
     def check_result(self, winner_side: int, points: int, line: int) -> None:
-        result = self.game.result
+        game = self.game
+        result = game.result
         assert result is not None
+        if (
+            result.winner == winner_side
+            and result.reason is EndReason.BEAR_OFF
+            and game.rules.jacoby
+            and game.cube_owner is None
+            and points == game.position_for(winner_side).win_value() * game.cube_value
+        ):
+            return  # GNU Backgammon's Wins line gives the gammon, its score the Jacoby rule (R11)
         if result.winner != winner_side or result.points != points:
             raise self.fail(
                 line,
