@@ -282,7 +282,7 @@ def read_sgf(text: str) -> ParsedMatch:
         score: tuple[int, int] | None = None
         if "ws" in info and "bs" in info:
             score = (int(info["ws"]), int(info["bs"]))
-        winner, points, resigned = _result(root, number)
+        winner, points = _result(root, number)
         turns = _turns(nodes[1:], number)
         games.append(
             MatGame(
@@ -297,7 +297,6 @@ def read_sgf(text: str) -> ParsedMatch:
                 crawford="crawfordgame" in words,
             )
         )
-        del resigned  # a resignation shows in the replay: the game is not over by the rules
     assert names is not None and length is not None
     if length and not crawford_seen and length > 1:
         rules["Crawford"] = "Off"
@@ -316,10 +315,12 @@ def _match_info(root: SgfNode) -> dict[str, str]:
     return info
 
 
-def _result(root: SgfNode, number: int) -> tuple[int | None, int | None, bool]:
+def _result(root: SgfNode, number: int) -> tuple[int | None, int | None]:
+    """The winner and the points of RE; a trailing R (resigned) shows in the replay, where
+    the game is not over by the rules and the loser's resignation ends it."""
     text = (root.get("RE") or "").strip()
     if not text or text in ("0", "?", "Void"):
-        return None, None, False
+        return None, None
     found = _RESULT.fullmatch(text)
     if found is None:
         raise SgfError(
@@ -328,7 +329,7 @@ def _result(root: SgfNode, number: int) -> tuple[int | None, int | None, bool]:
     points = int(found[2])
     if points < 1:
         raise SgfError(f"line {root.line}: game {number} is won by 1 point or more, not {points}")
-    return (0 if found[1] == "W" else 1), points, "R" in found[3].upper()
+    return (0 if found[1] == "W" else 1), points
 
 
 def _turns(nodes: Sequence[SgfNode], number: int) -> tuple[MatTurn, ...]:
