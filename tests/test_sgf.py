@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from test_game import random_step
-from test_matfile import high_first
+from test_matfile import high_first, play_priming_game
 
 from gammon.dice import RandomDice, ScriptedDice
 from gammon.errors import MatFileError
@@ -326,3 +326,20 @@ def test_gnubg_bots_write_a_match_we_replay(tmp_path: Path) -> None:
     from_sgf = replay_sgf((tmp_path / "bots.sgf").read_text())
     assert from_mat.is_over and from_mat.histories == from_sgf.histories
     assert read_mat((tmp_path / "bots.mat").read_text()).length == 3
+
+
+@needs_gnubg
+@pytest.mark.parametrize("written", ["mat", "sgf"])
+def test_gnubg_reads_turns_lost_against_a_closed_board(written: str, tmp_path: Path) -> None:
+    """R7: a pass written as a roll that dances keeps GNU Backgammon's board in step."""
+    match = play_priming_game(13)
+    ours = tmp_path / f"ours.{written}"
+    ours.write_text(write_mat(match) if written == "mat" else write_sgf(match))
+    command = f"import mat {ours}" if written == "mat" else f"load match {ours}"
+    run_gnubg([
+        "set player 0 human", "set player 1 human", command,
+        f"export match mat {tmp_path / 'gnu.mat'}", f"save match {tmp_path / 'gnu.sgf'}",
+    ])
+    expected = as_gnubg_keeps_them(match.histories)
+    assert as_gnubg_keeps_them(replay_mat((tmp_path / "gnu.mat").read_text()).histories) == expected
+    assert as_gnubg_keeps_them(replay_sgf((tmp_path / "gnu.sgf").read_text()).histories) == expected
