@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from gammon.dice import Dice, DiceSource
-from gammon.errors import GammonError, MatFileError
+from gammon.errors import MatFileError, SgfError
 from gammon.events import (
     Beavered,
     DoubleChosen,
@@ -63,10 +63,6 @@ from gammon.match import Match, Session
 from gammon.matfile import MatGame, MatTag, MatTurn, ParsedMatch, TurnKind, replay_mat
 
 __all__ = ["SgfError", "SgfNode", "parse_sgf", "read_sgf", "replay_sgf", "write_sgf"]
-
-
-class SgfError(GammonError, ValueError):
-    """An .sgf file that cannot be read, or a series that cannot be written as one."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +85,7 @@ def parse_sgf(text: str) -> list[list[SgfNode]]:
     >>> parse_sgf("(;GM[6];W[21]")
     Traceback (most recent call last):
     ...
-    gammon.sgf.SgfError: line 1: the file ends inside a game tree
+    gammon.errors.SgfError: line 1: the file ends inside a game tree
     """
     if not isinstance(text, str):
         raise SgfError(f"an .sgf file is read from text, got {type(text).__name__}")
@@ -388,7 +384,7 @@ def replay_sgf(source: str | ParsedMatch, *, dice: DiceSource | None = None) -> 
     >>> replay_sgf("(;GM[6]MI[length:1]PW[A]PB[B];B[52aclr])")
     Traceback (most recent call last):
     ...
-    gammon.sgf.SgfError: line 1: B cannot play '24/22 13/7' with 52: 13/7 needs a 6; ...
+    gammon.errors.SgfError: line 1: B cannot play '24/22 13/7' with 52: 13/7 needs a 6; ...
     """
     parsed = source if isinstance(source, ParsedMatch) else read_sgf(source)
     try:

@@ -90,4 +90,12 @@ def test_bad_input_is_one_line_and_status_2(
 
 
 def test_each_format_is_one_reader() -> None:
-    assert ".mat" in READERS
+    assert {".mat", ".sgf"} <= set(READERS)
+
+
+def test_gnu_backgammon_sgf_files_are_analysed(capsys: pytest.CaptureFixture[str]) -> None:
+    path = Path(__file__).parent / "vectors" / "gnubg" / "bots_5pt.sgf"
+    loaded = load(str(path))
+    assert loaded.series.is_over
+    status, out, _ = run(capsys, "analyse", str(path), "--ply", "0", "--mistakes", "1")
+    assert status == 0 and "5-point match" in out and "PR" in out

@@ -50,8 +50,19 @@ def _read_mat(text: str) -> Loaded:
     return Loaded(replay_mat(parsed), parsed.names)
 
 
+def _read_sgf(text: str) -> Loaded:
+    from gammon.sgf import read_sgf, replay_sgf
+
+    parsed = read_sgf(text)
+    return Loaded(replay_sgf(parsed), parsed.names)
+
+
 #: One reader per file suffix: a new format is one more entry.
-READERS: Final[dict[str, Callable[[str], Loaded]]] = {".mat": _read_mat, ".txt": _read_mat}
+READERS: Final[dict[str, Callable[[str], Loaded]]] = {
+    ".mat": _read_mat,
+    ".txt": _read_mat,
+    ".sgf": _read_sgf,
+}
 
 
 def load(path: str) -> Loaded:
