@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 from sqlalchemy import insert, update
 from sqlalchemy.orm import Session
 
+from gammon.actions import Forfeit, OutOfTime
 from gammon.errors import GammonError
 from gammon.server.db import (
     Action,
@@ -196,13 +197,23 @@ def rebuild(
             )
         except GammonError as exc:
             raise ReplayError(f"table {row.id}: action {record.seq} is refused: {exc}") from exc
-        if applied.events != record.events:
+        if applied.events != record.events and not _forfeit_without_events(record):
             raise ReplayError(
                 f"table {row.id}: action {record.seq} ({record.action}) gives "
                 f"{applied.events}, the log says {record.events}"
             )
         table.restore_clock(record.clock)
     return table
+
+
+def _forfeit_without_events(record: Action) -> bool:
+    """A forfeit or loss on time logged before the rules library ended the game for it.
+
+    Servers before that recorded such an action with no events (the table simply
+    finished); replayed now it ends the game as the rules say, which is not a
+    change made by hand.
+    """
+    return record.action.get("type") in (Forfeit.name, OutOfTime.name) and not record.events
 
 
 def load_table(session: Session, table_id: int) -> Table | None:
