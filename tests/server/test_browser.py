@@ -469,9 +469,10 @@ def test_phone_lobby_form_crawford_forfeit_and_replay(
             # Resign a single (the cube is still 1), which the bot accepts: it leads 1-0.
             page.click(".controls details.menu summary")
             click_action(page, "resign-1")
-            page.wait_for_function(
+            wait_until(
+                page,
                 "(g => g.number === 2 || g.log.some(e => e.type === 'resignation_rejected'))"
-                "(window.gammon.view.state.game)"
+                "(window.gammon.view.state.game)",
             )
             game = state(page)["game"]
             assert game["number"] == 2, (game["phase"], game["log"][-4:])
@@ -483,7 +484,7 @@ def test_phone_lobby_form_crawford_forfeit_and_replay(
         elif "drop" in acts:
             # The bot doubles: dropping gives it the one point it needs for the Crawford game.
             click_action(page, "drop")
-            page.wait_for_function("window.gammon.view.state.game.number === 2")
+            wait_until(page, "window.gammon.view.state.game.number === 2")
         else:
             wait_seq(page, now)
     # The Crawford game: nobody may double, and the board shows no cube (no "64").
@@ -495,7 +496,7 @@ def test_phone_lobby_form_crawford_forfeit_and_replay(
     page.once("dialog", lambda dialog: dialog.accept())
     page.click(".controls details.menu summary")
     click_action(page, "forfeit")
-    page.wait_for_function("window.gammon.view.state.status === 'finished'")
+    wait_until(page, "window.gammon.view.state.status === 'finished'")
     result = page.inner_text(".info .result strong")
     assert result == f"{me} left the match: gammon-beginner wins.", result
     assert page.inner_text(".status") == result
@@ -538,7 +539,7 @@ def test_missing_table_time_loss_and_chat_that_keeps_its_words(
     chat.fill(f"hello from {alice}")
     chat.press("Enter")
     other.wait_for_selector(f".chat .messages li:has-text('hello from {alice}')")
-    page.wait_for_function("document.querySelector('input[name=chat]').value === ''")
+    wait_until(page, "document.querySelector('input[name=chat]').value === ''")
     assert page.locator(".chat .error").is_hidden()
     # Bob reports it; the note stays when the next message redraws the list.
     other.once("dialog", lambda dialog: dialog.accept("testing the report"))
@@ -562,7 +563,7 @@ def test_missing_table_time_loss_and_chat_that_keeps_its_words(
     )
     page.goto(f"/#/table/{table}")
     page.click(".controls [data-action=roll]")
-    page.wait_for_function("window.gammon.view.state.status === 'finished'", timeout=30_000)
+    wait_until(page, "window.gammon.view.state.status === 'finished'", timeout_ms=30_000)
     final = state(page)
     assert final["result"]["reason"] == "time"
     winner = final["players"][final["result"]["winner"]]["name"]
