@@ -16,16 +16,17 @@ function of the seed, the roll number and the entropy that the log keeps (R13).
 What the clients see of a table is written by :mod:`gammon.server.views`.
 
 >>> from gammon.match import SeriesRules
->>> table = Table(1, TableSettings(SeriesRules(length=1)), Seat(7, "alice"), created=0.0)
+>>> table = Table(1, TableSettings(SeriesRules(length=1)), Seat(7, "alice"), created=0.0,
+...               seeds=[bytes(32)])  # the seed of game 1, as when replaying a log
 >>> _ = table.apply({"type": "start", "seats": [{"user": 7, "name": "alice"},
 ...                  {"user": 8, "name": "bob"}]}, side=None, actor_id=8, at=0.0)
 >>> table.status, table.game.phase
 ('playing', <Phase.OPENING: 'opening'>)
 >>> applied = table.apply({"type": "roll"}, side=1, actor_id=8, entropy=b"x" * 32, at=1.0)
->>> applied.events[0]["type"], table.seq
-('opening', 2)
->>> table.actions_for(0)
-['resign', 'forfeit']
+>>> applied.events[0]["text"], table.seq
+('opening roll: alice 4, bob 5', 2)
+>>> table.actions_for(0), table.actions_for(1)
+(['resign', 'forfeit'], ['play', 'resign', 'forfeit'])
 >>> _ = table.apply({"type": "forfeit"}, side=0, actor_id=7, at=2.0)
 >>> table.status, table.result
 ('finished', {'winner': 1, 'reason': 'forfeit', 'score': [0, 1]})
