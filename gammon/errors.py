@@ -19,6 +19,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidRulesError",
     "MatFileError",
+    "SgfError",
     "UnknownVariantError",
     "InvalidCubeStateError",
 ]
@@ -78,6 +79,10 @@ class InvalidRulesError(GammonError, ValueError):
 
 class MatFileError(GammonError, ValueError):
     """A .mat match file that cannot be read."""
+
+
+class SgfError(GammonError, ValueError):
+    """A GNU Backgammon .sgf file that cannot be read, or a series that cannot be written as one."""
 
 
 class UnknownVariantError(GammonError, ValueError):

@@ -83,31 +83,7 @@ from gammon.play import Play
 from gammon.position import Dice, Position, validate_dice
 from gammon.rules import GameRules, cube_refusal, cube_unavailable, is_whole
 
-__all__ = [
-    "Game",
-    "Phase",
-    # Events and rules, importable from here until every caller imports their own module.
-    "Beavered",
-    "DoubleChosen",
-    "Doubled",
-    "Dropped",
-    "EndReason",
-    "Ended",
-    "Event",
-    "Forfeited",
-    "GameResult",
-    "GameRules",
-    "Moved",
-    "OpeningRolled",
-    "PassReason",
-    "Passed",
-    "ResignationAccepted",
-    "ResignationRejected",
-    "Resigned",
-    "Rolled",
-    "Took",
-    "WinKind",
-]
+__all__ = ["Game", "Phase"]
 
 
 class Phase(StrEnum):

@@ -22,6 +22,7 @@ from gammon.errors import InvalidPositionError
 from gammon.ids import decode_position_id, position_id_of_valid
 from gammon.notation import parse_play
 from gammon.play import Play, _Batch
+from gammon.svg import board_svg
 from gammon.variants import Variant, find_variant
 
 # Dice, validate_dice and ALL_ROLLS live in gammon.dice; they are named here too
@@ -330,6 +331,10 @@ class Position:
         if self.checkers != 15:
             return f"Position.from_id({self.id!r}, checkers={self.checkers})"
         return f"Position.from_id({self.id!r})"
+
+    def _repr_svg_(self) -> str:
+        """The board as SVG, so a notebook shows a picture (:func:`gammon.svg.board_svg`)."""
+        return board_svg(self)
 
     def __str__(self) -> str:
         return draw(self)

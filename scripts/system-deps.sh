@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Debian packages the tests use: chromium (browser tests, driven by Playwright),
-# nodejs (`node --test`: the browser client's unit tests, tests/js/) and postgresql
-# (the server suite runs on it as well as on SQLite).
+# nodejs (`node --test`: the browser client's unit tests, tests/js/), postgresql
+# (the server suite runs on it as well as on SQLite) and gnubg (GNU Backgammon, a test-only
+# tool: tests/test_sgf.py round-trips .mat and .sgf files through it; Debian installs it in
+# /usr/games).
 # Installs what is missing when run as root with apt-get; otherwise says what to
 # install.  Then starts PostgreSQL and prints the test database URL on stdout.
 set -euo pipefail
@@ -9,13 +11,14 @@ need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v node >/dev/null 2>&1 || need+=(nodejs)
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need+=(postgresql)
+command -v gnubg >/dev/null 2>&1 || [ -x /usr/games/gnubg ] || need+=(gnubg)
 if [ ${#need[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "installing ${need[*]} (apt-get)" >&2
         apt-get update -qq >&2
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >&2
     else
-        echo "missing Debian packages: ${need[*]} (browser, JS unit and PostgreSQL tests will be skipped)" >&2
+        echo "missing Debian packages: ${need[*]} (browser, JS unit, PostgreSQL and GNU Backgammon round-trip tests will be skipped)" >&2
         exit 0
     fi
 fi

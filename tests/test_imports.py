@@ -14,7 +14,10 @@ from pathlib import Path
 import gammon
 
 PACKAGE = Path(gammon.__file__).parent
-CORE = ("errors", "dice", "variants", "movegen", "ids", "notation", "play", "diagram", "position")
+CORE = (
+    *("errors", "dice", "variants", "movegen", "ids", "notation", "play", "diagram", "svg"),
+    "position",
+)
 ALLOWED_LATE: set[tuple[str, str]] = set()  # no module imports up a layer inside a function
 
 

@@ -31,30 +31,41 @@ ends the game, after a bear-off, a drop or a resignation.
 >>> replay_mat(text).histories == match.histories
 True
 
-Reading is lenient about layout (column widths, a left cell that runs into the
-right one, ``Wins ... and the match``, ``???`` or ``Cannot Move`` after a roll,
-``(Crawford)`` after ``Game N`` or the scores, which must then be right) and
-strict about content: :func:`replay_mat` plays every cell through the rules
-and raises :class:`~gammon.errors.MatFileError` naming the line of the first one
-that is unreadable or illegal.
+Reading is liberal in what it accepts, as GNU Backgammon, eXtreme Gammon and the
+online sites write the format: column widths, a left cell that runs into the right
+one, ``Wins ... and the match``, ``???`` or ``Cannot Move`` after a roll, a win
+written right after the winner's roll, ``(Crawford)`` after ``Game N`` or the scores
+(which must then be right), both cube wordings (``Takes``/``Drops`` and
+``Accepts``/``Passes``/``Rejects``), Backgammon Galaxy's ``Losses 1 point``, games
+without a score line, results left out (the rules' own end, or the next game's
+score, tells them), GNU Backgammon's ``HyperGammon (3)`` and its money files, which
+carry no ``Beaver`` or ``Jacoby`` tag (a beaver in the games, or points that add up
+only under the Jacoby rule, tell them). It is strict about content:
+:func:`replay_mat` plays every cell through the rules and raises
+:class:`~gammon.errors.MatFileError` naming the line of the first one that is
+unreadable or illegal.
 
-The format cannot say everything a game's history holds, so a few cells and
-tags are this module's own; other programs skip them (GNU Backgammon ignores
-tags it does not know and warns once about a cell it cannot read):
+Writing gives only rows GNU Backgammon reads (it is row-based, and any cell it does
+not know puts its board out of step): rolls high die first, a turn lost on the bar
+against a closed board (our rules pass it without a roll, R7) as a roll that dances
+(``64:``), an accepted resignation as its ``Wins`` line. What the rows cannot say goes
+into head tags, which other programs ignore (GNU Backgammon even keeps them):
 
-- ``; [OpeningTies "33 22"]`` after a game's score line: the tied opening throws
-  (R3), which matter for automatic doubles;
-- ``Closed out``: a turn lost on the bar against a closed board, which our rules
-  pass without a roll (R7; GNU Backgammon shows a roll that dances instead, and
-  reading accepts that too);
-- ``Resigns 2`` and ``Rejects``: a resignation offer that was refused, is still
-  pending, or whose value the points do not tell (an accepted one is only its
-  ``Wins`` line, as GNU Backgammon writes it);
+- ``; [OpeningTies "2: 33 22; 5: 11"]``: the tied opening throws of each game (R3),
+  which matter for automatic doubles;
+- ``; [Resignations "game 1 event 9: side 1 resigns 2, rejected"]``: offers refused,
+  still pending, or accepted where the points do not tell the value, by their place
+  in the game's history;
+- ``; [Forfeit "Game 3"]`` (or ``"Game 3 on time"``): the last game was lost by a
+  forfeit or on time (R13); its rows stop where the player left;
 - rule tags a reader needs to replay the games: ``Variation``, ``Crawford``,
   ``CubeLimit``, ``Jacoby`` and ``Beaver`` (as eXtreme Gammon names them), and
   ``Gammons``, ``AutoDoubles``, ``Stakes`` and ``MaxGames``. Each is written only
   when the series differs from what a reader assumes without it (standard
   backgammon, Crawford rule on, cube up to 64, no money-play options).
+
+Files of earlier versions, with ``OpeningTies`` lines inside a game and ``Closed
+out``, ``Resigns 2`` and ``Rejects`` cells, still read.
 
 The package follows the format's seams: :mod:`~gammon.matfile.record` (the parts of
 a file and the rule tags), :mod:`~gammon.matfile.reader` (text to records),

@@ -21,16 +21,24 @@ _SCORE: Final = re.compile(r"\s*([^:]*?)\s*:\s*(\d+)\s+([^:]*?)\s*:\s*(\d+)\s*(.
 _ROW_NUMBER: Final = re.compile(r"\s*\d+\)")
 _CELL_START: Final = re.compile(
     r"(?<![^\s)])(?:[0-9]{2}:|doubles\b|beavers\b|raccoons\b|takes?\b|drops?\b|wins\b"
+    r"|accepts?\b|passes\b|pass\b|losses\b|loses\b"
     r"|resigns\b|rejects\b|closed\s+out\b)",
     re.IGNORECASE,
 )
 _ROLL_CELL: Final = re.compile(r"([0-9])([0-9]):\s*(.*)", re.DOTALL)
 _CUBE_CELL: Final = re.compile(r"(doubles|beavers)(?:\s*=>\s*(\d+))?", re.IGNORECASE)
 _WINS_CELL: Final = re.compile(r"wins\s+(\d+)\s+points?(?:\s+and\s+the\s+match)?", re.IGNORECASE)
+#: Backgammon Galaxy writes the loser's side of the result too: "Losses 1 point".
+_LOSSES_CELL: Final = re.compile(
+    r"los(?:s)?es\s+(\d+)\s+points?(?:\s+and\s+the\s+match)?", re.IGNORECASE
+)
 _RESIGN_CELL: Final = re.compile(r"resigns\s+(\d+)", re.IGNORECASE)
 _UNRECORDED: Final = re.compile(r"\?+|cannot\s+move", re.IGNORECASE)
 #: A lone cell starting left of this column belongs to the left player.
 _RIGHT_COLUMN: Final = 16
+#: A Wins cell this close after a roll with no play is that player's (GNU Backgammon's
+#: columns are 28 apart).
+_WINS_AFTER_ROLL: Final = 12
 
 
 def read_mat(text: str) -> ParsedMatch:
@@ -101,7 +109,9 @@ def read_mat(text: str) -> ParsedMatch:
                 f"line {index}: cannot read {found[2].strip()!r} after 'Game {number}'"
             )
         game, index, game_names = _read_game(lines, index, number, crawford)
-        if names is None:
+        if game_names is None:
+            pass  # no score line: the names come from the other games or the head
+        elif names is None:
             names = game_names
         elif game_names != names:
             raise MatFileError(
@@ -117,30 +127,36 @@ def read_mat(text: str) -> ParsedMatch:
 
 def _read_game(
     lines: Sequence[str], index: int, number: int, crawford: bool
-) -> tuple[MatGame, int, tuple[str, str]]:
-    """One game from the line after its ``Game N``; returns it and the index after it."""
+) -> tuple[MatGame, int, tuple[str, str] | None]:
+    """One game from the line after its ``Game N``; returns it, the index after it, and the
+    names of its score line (None where it has none: some sites go straight to row 1)."""
     game_line = index
     while index < len(lines) and not lines[index].strip():
         index += 1
     if index >= len(lines):
         raise MatFileError(f"line {game_line}: game {number} stops before its score line")
-    score = _SCORE.fullmatch(lines[index])
-    index += 1
-    score_line = index
-    if score is None or not score[1] or not score[3]:
-        raise MatFileError(
-            f"line {index}: expected the names and scores of game {number} "
-            f"('Alice : 0   Bob : 0'), found {lines[index - 1].strip()!r}"
-        )
-    if score[5]:
-        if "crawford" not in score[5].lower():
-            raise MatFileError(f"line {index}: cannot read {score[5]!r} after the scores")
-        crawford = True
+    names: tuple[str, str] | None = None
+    score_value: tuple[int, int] | None = None
+    score_line = index + 1
+    if _ROW_NUMBER.match(lines[index]) or _WINS_CELL.fullmatch(lines[index].strip()):
+        pass  # no score line
+    else:
+        score = _SCORE.fullmatch(lines[index])
+        index += 1
+        if score is None or not score[1] or not score[3]:
+            raise MatFileError(
+                f"line {index}: expected the names and scores of game {number} "
+                f"('Alice : 0   Bob : 0'), found {lines[index - 1].strip()!r}"
+            )
+        if score[5]:
+            if "crawford" not in score[5].lower():
+                raise MatFileError(f"line {index}: cannot read {score[5]!r} after the scores")
+            crawford = True
+        names = (score[1], score[3])
+        score_value = (int(score[2]), int(score[4]))
     turns: list[MatTurn] = []
     ties: tuple[Dice, ...] = ()
-    winner: int | None = None
-    points: int | None = None
-    result_line: int | None = None
+    result: tuple[int, int, int] | None = None  # winner, points, line
     while index < len(lines):
         line = lines[index]
         if _GAME.fullmatch(line):
@@ -151,34 +167,44 @@ def _read_game(
             continue
         if stripped[0] in ";#":
             tag = _TAG.fullmatch(stripped)
-            if tag and tag[1] == "OpeningTies":
+            if tag and tag[1] == "OpeningTies":  # written inside the game by older versions
                 if turns:
                     raise MatFileError(f"line {index}: the opening ties must come before row 1")
                 ties = _read_ties(tag[2], index)
             continue
         for side, cell in _split_row(line, index):
-            if result_line is not None:
+            wins = _WINS_CELL.fullmatch(cell)
+            losses = _LOSSES_CELL.fullmatch(cell)
+            if result is not None and not (wins or losses):
                 raise MatFileError(
-                    f"line {index}: game {number} already ended at line {result_line}, "
+                    f"line {index}: game {number} already ended at line {result[2]}, "
                     f"but {cell!r} follows"
                 )
-            wins = _WINS_CELL.fullmatch(cell)
-            if wins:
-                winner, points, result_line = side, int(wins[1]), index
+            if wins or losses:
+                found = wins or losses
+                assert found is not None
+                points = int(found[1])
+                winner = side if wins else 1 - side
                 if points < 1:
                     raise MatFileError(f"line {index}: a game is won by 1 point or more")
+                if result is not None and result[:2] != (winner, points):
+                    raise MatFileError(
+                        f"line {index}: {cell!r} does not agree with the result at line "
+                        f"{result[2]}"
+                    )
+                if result is None or wins:
+                    result = (winner, points, index)
                 continue
             turns.append(_read_cell(cell, side, index))
-    names = (score[1], score[3])
     game = MatGame(
         number=number,
         line=game_line,
         score_line=score_line,
-        score=(int(score[2]), int(score[4])),
+        score=score_value,
         turns=tuple(turns),
-        winner=winner,
-        points=points,
-        result_line=result_line,
+        winner=result[0] if result else None,
+        points=result[1] if result else None,
+        result_line=result[2] if result else None,
         opening_ties=ties,
         crawford=crawford,
     )
@@ -209,15 +235,30 @@ def _split_row(line: str, number: int) -> list[tuple[int, str]]:
     before = line[start : starts[0]].strip()
     if before:
         raise MatFileError(f"line {number}: cannot read {before!r}")
-    if len(starts) > 2:
+    if len(starts) > 3:
         raise MatFileError(
             f"line {number}: a row holds at most two cells, one for each player, but "
             f"this one has {len(starts)}: {line.strip()!r}"
         )
     cells = [line[a:b].strip() for a, b in zip(starts, [*starts[1:], len(line)], strict=True)]
-    if len(cells) == 2:
-        return [(0, cells[0]), (1, cells[1])]
-    return [(0 if starts[0] < _RIGHT_COLUMN else 1, cells[0])]
+    sides = [0, 1] if len(cells) >= 2 else [0 if starts[0] < _RIGHT_COLUMN else 1]
+    if (
+        len(cells) >= 2
+        and _WINS_CELL.fullmatch(cells[-1])
+        and re.fullmatch(r"[0-9]{2}:", cells[-2])
+        and starts[-1] - starts[-2] <= _WINS_AFTER_ROLL
+    ):
+        # GNU Backgammon writes a player's win right after their roll when the other side
+        # resigned before the play: "  2) 51:       Wins 1 point", or "... 52:  Wins 3 points"
+        # in the right column.
+        roller = 1 if len(cells) == 3 or starts[0] >= _RIGHT_COLUMN else 0
+        sides = [0, roller, roller] if len(cells) == 3 else [roller, roller]
+    elif len(cells) > 2:
+        raise MatFileError(
+            f"line {number}: a row holds at most two cells, one for each player, but "
+            f"this one has {len(cells)}: {line.strip()!r}"
+        )
+    return list(zip(sides, cells, strict=True))
 
 
 def _read_cell(cell: str, side: int, line: int) -> MatTurn:
@@ -237,9 +278,11 @@ def _read_cell(cell: str, side: int, line: int) -> MatTurn:
         kind = TurnKind.DOUBLE if cube[1].lower() == "doubles" else TurnKind.BEAVER
         return MatTurn(line, side, kind, value=int(cube[2]) if cube[2] else None)
     lower = " ".join(cell.lower().split())
-    if lower in ("takes", "take"):
+    # Both wordings of the cube: GNU Backgammon's and eXtreme Gammon's "Takes"/"Drops",
+    # and the "Accepts"/"Passes"/"Rejects" of some sites (a "Rejects" after a double is a drop).
+    if lower in ("takes", "take", "accepts", "accept"):
         return MatTurn(line, side, TurnKind.TAKE)
-    if lower in ("drops", "drop"):
+    if lower in ("drops", "drop", "passes", "pass"):
         return MatTurn(line, side, TurnKind.DROP)
     if lower == "closed out":
         return MatTurn(line, side, TurnKind.CLOSED_OUT)

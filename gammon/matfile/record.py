@@ -7,6 +7,7 @@ needs another's code for these.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
@@ -17,6 +18,9 @@ from gammon.variants import find_variant
 
 __all__ = [
     "FORFEIT_TAG",
+    "HISTORY_TAGS",
+    "OPENING_TIES_TAG",
+    "RESIGNATIONS_TAG",
     "DEFAULT_MAX_CUBE",
     "RULE_TAGS",
     "VARIATION_NAMES",
@@ -43,7 +47,11 @@ class TurnKind(StrEnum):
     RESIGN = "resign"
     """An offer to resign (this module's own cell, ``Resigns 2``)."""
     REJECT = "reject"
-    """A resignation offer refused (this module's own cell, ``Rejects``)."""
+    """A resignation offer refused (this module's old cell), or, after a double, a drop.
+
+    Some sites write ``Rejects`` for a dropped double; the replay tells the two apart
+    by what the game waits for.
+    """
 
 
 @dataclass(frozen=True)
@@ -68,8 +76,9 @@ class MatGame:
     line: int
     """The line of ``Game N``."""
     score_line: int
-    score: tuple[int, int]
-    """The score before the game, as written (side 0 first)."""
+    score: tuple[int, int] | None
+    """The score before the game, as written (side 0 first); None where the file has no
+    score line (the replay then works it out)."""
     turns: tuple[MatTurn, ...]
     winner: int | None
     """The side in whose column ``Wins`` stands; None for an unfinished game."""
@@ -115,10 +124,17 @@ class ParsedMatch:
 
 DEFAULT_MAX_CUBE: Final = 64
 
-#: The tags write_mat derives from the series; metadata may repeat them only if it agrees.
 #: The head tag that says the last game ended by a forfeit ("Game 3") or on time ("Game 3 on time").
 FORFEIT_TAG: Final = "Forfeit"
+#: The head tag of tied opening throws (R3), by game: ``"2: 33 22; 5: 11"``.
+OPENING_TIES_TAG: Final = "OpeningTies"
+#: The head tag of resignation offers the cells cannot show (refused, pending, or accepted
+#: where the points do not tell the value): ``"game 1 event 9: side 1 resigns 2, rejected"``.
+RESIGNATIONS_TAG: Final = "Resignations"
+#: The head tags write_mat derives from the games themselves; given ones are replaced.
+HISTORY_TAGS: Final = (FORFEIT_TAG, OPENING_TIES_TAG, RESIGNATIONS_TAG)
 
+#: The tags write_mat derives from the series; metadata may repeat them only if it agrees.
 RULE_TAGS: Final = (
     "Variation",
     "Crawford",
@@ -147,8 +163,16 @@ def read_rule(key: str, value: str) -> object:
         for name, written in VARIATION_NAMES.items():
             if lowered in (name, written.lower()):
                 return find_variant(name)
-        if lowered == "hypergammon3":  # GNU Backgammon's name for 3-checker hypergammon
-            return find_variant("hypergammon")
+        # GNU Backgammon writes "HyperGammon (3)" in .mat files and "Hypergammon3" in .sgf.
+        hyper = re.fullmatch(r"hyper-?gammon\s*\(?\s*([1-3])\s*\)?", lowered)
+        if hyper:
+            if hyper[1] == "3":
+                return find_variant("hypergammon")
+            raise MatFileError(
+                f"the Variation {value!r} is hypergammon with {hyper[1]} checker"
+                f"{'' if hyper[1] == '1' else 's'} a side; only 3-checker hypergammon is "
+                "played here"
+            )
         try:
             return find_variant(text)
         except GammonError as exc:

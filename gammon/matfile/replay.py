@@ -6,7 +6,7 @@ checked where it stands and the result is a live series that can go on.
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import Final, NamedTuple
 
 from gammon.dice import Dice, DiceSource, RandomDice
 from gammon.errors import (
@@ -17,13 +17,15 @@ from gammon.errors import (
     InvalidRulesError,
     MatFileError,
 )
-from gammon.events import Beavered, Doubled, Passed, PassReason
+from gammon.events import Beavered, Doubled, EndReason, Passed, PassReason
 from gammon.game import Game, Phase
 from gammon.match import Match, SeriesRules, Session
 from gammon.matfile.reader import read_mat
 from gammon.matfile.record import (
     DEFAULT_MAX_CUBE,
     FORFEIT_TAG,
+    OPENING_TIES_TAG,
+    RESIGNATIONS_TAG,
     RULE_TAGS,
     MatGame,
     MatTurn,
@@ -84,33 +86,139 @@ def replay_mat(
     """
     parsed = source if isinstance(source, ParsedMatch) else read_mat(source)
     rules = _file_rules(parsed, variant)
+    try:
+        return _replay(parsed, rules, dice)
+    except MatFileError as first:
+        # GNU Backgammon writes no Jacoby tag in its money files: when the points add up
+        # only under the Jacoby rule (R11), the file was played with it.
+        if not parsed.is_money or rules.jacoby or "Jacoby" in parsed.metadata:
+            raise
+        try:
+            return _replay(parsed, _file_rules(parsed, variant, jacoby=True), dice)
+        except MatFileError:
+            raise first from None
+
+
+def _replay(parsed: ParsedMatch, rules: SeriesRules, dice: DiceSource | None) -> Match | Session:
     forfeits = _forfeits(parsed)
+    ties = _head_ties(parsed)
+    offers = _offers(parsed)
     feed = _RecordedDice()
     series = rules.new_series(feed)
-    for game in parsed.games:
-        if game.number > 1:
-            previous = parsed.games[game.number - 2]
+    for position, game in enumerate(parsed.games):
+        if position:
             try:
                 series.new_game()
             except IllegalActionError as exc:
-                if not series.game.is_over:
-                    raise MatFileError(
-                        f"line {previous.turns[-1].line if previous.turns else previous.line}: "
-                        f"game {previous.number} has no 'Wins' line, but game {game.number} "
-                        "follows it"
-                    ) from exc
                 raise MatFileError(
                     f"line {game.line}: game {game.number} cannot be played: {exc}"
                 ) from exc
-        _check_score(series, game)
+        before = _score_before(series)
+        if game.score is not None and game.score != before:
+            raise MatFileError(
+                f"line {game.score_line}: game {game.number} starts at "
+                f"{game.score[0]}-{game.score[1]}, "
+                f"but the games before it make the score {before[0]}-{before[1]}"
+            )
         if game.crawford and not series.game.rules.crawford:
             raise MatFileError(
                 f"line {game.line}: game {game.number} is marked as the Crawford game, "
                 "but the rules make it a normal one"
             )
-        _Replay(series.game, game, parsed.names, feed, forfeits.get(game.number)).run()
+        following = parsed.games[position + 1] if position + 1 < len(parsed.games) else None
+        replay = _Replay(
+            series.game,
+            game,
+            parsed.names,
+            feed,
+            forfeit=forfeits.get(game.number),
+            ties=game.opening_ties or ties.get(game.number, ()),
+            offers=offers.get(game.number, []),
+        )
+        replay.run()
+        replay.finish(
+            before,
+            following,
+            series.length - before[game.winner]
+            if isinstance(series, Match) and game.winner is not None
+            else None,
+        )
     feed.after = dice if dice is not None else RandomDice()
     return series
+
+
+def _score_before(series: Match | Session) -> tuple[int, int]:
+    """The score before the current game, as the games before it make it."""
+    done = series.games[:-1]
+    score = [0, 0]
+    if isinstance(series, Session):
+        for paid, finished in zip(series.payouts, done, strict=False):
+            assert finished.result is not None
+            score[finished.result.winner] += paid
+    else:
+        for finished in done:
+            assert finished.result is not None
+            score[finished.result.winner] += finished.result.points
+    return score[0], score[1]
+
+
+def _head_ties(parsed: ParsedMatch) -> dict[int, tuple[Dice, ...]]:
+    """The OpeningTies head tag: game number -> its tied opening throws (R3)."""
+    found: dict[int, tuple[Dice, ...]] = {}
+    for tag in parsed.tags:
+        if tag.key != OPENING_TIES_TAG:
+            continue
+        for item in filter(None, (part.strip() for part in tag.value.split(";"))):
+            match = re.fullmatch(r"(\d+)\s*:\s*((?:[1-6]{2}\s*)+)", item)
+            if match is None or any(w[0] != w[1] for w in match[2].split()):
+                raise MatFileError(
+                    f"line {tag.line}: the OpeningTies tag lists games and their tied "
+                    f'opening throws, like "2: 33 11; 5: 44", not {item!r}'
+                )
+            found[int(match[1])] = tuple((int(w[0]), int(w[1])) for w in match[2].split())
+    return found
+
+
+class _Offer(NamedTuple):
+    event: int
+    side: int
+    value: int
+    outcome: str
+    line: int
+
+
+_OFFER: Final = re.compile(
+    r"game\s+(\d+)\s+event\s+(\d+)\s*:\s*side\s+([01])\s+resigns\s+([123])"
+    r"(?:\s*,\s*(rejected|accepted))?",
+    re.IGNORECASE,
+)
+
+
+def _offers(parsed: ParsedMatch) -> dict[int, list[_Offer]]:
+    """The Resignations head tag: game number -> its offers, in the order they were made."""
+    found: dict[int, list[_Offer]] = {}
+    for tag in parsed.tags:
+        if tag.key != RESIGNATIONS_TAG:
+            continue
+        for item in filter(None, (part.strip() for part in tag.value.split(";"))):
+            match = _OFFER.fullmatch(item)
+            if match is None:
+                raise MatFileError(
+                    f"line {tag.line}: the Resignations tag lists offers like "
+                    f'"game 1 event 9: side 1 resigns 2, rejected", not {item!r}'
+                )
+            found.setdefault(int(match[1]), []).append(
+                _Offer(
+                    int(match[2]),
+                    int(match[3]),
+                    int(match[4]),
+                    (match[5] or "pending").lower(),
+                    tag.line,
+                )
+            )
+    for listed in found.values():
+        listed.sort(key=lambda offer: offer.event)
+    return found
 
 
 def _forfeits(parsed: ParsedMatch) -> dict[int, bool]:
@@ -129,7 +237,10 @@ def _forfeits(parsed: ParsedMatch) -> dict[int, bool]:
     return found
 
 
-def _file_rules(parsed: ParsedMatch, variant: str | Variant | None) -> SeriesRules:
+def _file_rules(
+    parsed: ParsedMatch, variant: str | Variant | None, *, jacoby: bool = False
+) -> SeriesRules:
+    """The rules of the file's tags; ``jacoby`` turns the Jacoby rule on where no tag says."""
     values: dict[str, object] = {}
     for tag in parsed.tags:
         if tag.key in RULE_TAGS:
@@ -137,6 +248,14 @@ def _file_rules(parsed: ParsedMatch, variant: str | Variant | None) -> SeriesRul
                 values[tag.key] = read_rule(tag.key, tag.value)
             except MatFileError as exc:
                 raise MatFileError(f"line {tag.line}: {exc}") from exc
+    if parsed.is_money:
+        # GNU Backgammon writes no Beaver tag: a beaver in the games says they were allowed.
+        if "Beaver" not in values and any(
+            turn.kind is TurnKind.BEAVER for game in parsed.games for turn in game.turns
+        ):
+            values["Beaver"] = True
+        if jacoby:
+            values.setdefault("Jacoby", True)
     chosen = values.get("Variation")
     if variant is not None:
         try:
@@ -200,25 +319,6 @@ _SETTING_TAGS: Final = {
 }
 
 
-def _check_score(series: Match | Session, game: MatGame) -> None:
-    done = series.games[:-1]
-    score = [0, 0]
-    if isinstance(series, Session):
-        for paid, finished in zip(series.payouts, done, strict=False):
-            assert finished.result is not None
-            score[finished.result.winner] += paid
-    else:
-        for finished in done:
-            assert finished.result is not None
-            score[finished.result.winner] += finished.result.points
-    if tuple(score) != game.score:
-        raise MatFileError(
-            f"line {game.score_line}: game {game.number} starts at "
-            f"{game.score[0]}-{game.score[1]}, "
-            f"but the games before it make the score {score[0]}-{score[1]}"
-        )
-
-
 class _Replay:
     """Plays one game's cells into a live game, turning every refusal into a MatFileError."""
 
@@ -228,13 +328,18 @@ class _Replay:
         parsed: MatGame,
         names: tuple[str, str],
         feed: _RecordedDice,
+        *,
         forfeit: bool | None = None,
+        ties: tuple[Dice, ...] = (),
+        offers: list[_Offer] | None = None,
     ) -> None:
         self.forfeit = forfeit  # None, or whether the game was lost on time (the Forfeit tag)
         self.game = game
         self.parsed = parsed
         self.names = names
         self.feed = feed
+        self.ties = ties
+        self.offers = list(offers or [])  # resignations the cells do not show, by event index
         self.unplayed: MatTurn | None = None  # a roll cell whose play the file has not given
 
     def fail(self, line: int, message: str) -> MatFileError:
@@ -242,18 +347,47 @@ class _Replay:
 
     def run(self) -> None:
         parsed = self.parsed
-        if parsed.opening_ties and not parsed.turns:
+        if self.ties and not parsed.turns:
             raise self.fail(
                 parsed.line, f"game {parsed.number} has opening ties but no opening roll"
             )
         for turn in parsed.turns:
             try:
+                self.offers_due()
                 self.apply(turn)
             except IllegalActionError as exc:
                 raise self.fail(turn.line, str(exc)) from exc
             except _NoRoll as exc:  # pragma: no cover - every roll the game asks for is fed
                 raise self.fail(turn.line, "the game needs a roll the file does not give") from exc
-        self.finish()
+        self.offers_due()
+        if self.offers:
+            offer = self.offers[0]
+            raise self.fail(
+                offer.line,
+                f"the Resignations tag's offer at game {parsed.number} event {offer.event} "
+                f"does not fit the game, which has {len(self.game.history)} events",
+            )
+
+    def offers_due(self) -> None:
+        """Make the resignation offers of the Resignations tag that fall at this point."""
+        game = self.game
+        while self.offers and self.offers[0].event <= len(game.history):
+            offer = self.offers.pop(0)
+            where = f"game {self.parsed.number} event {offer.event}"
+            if offer.event != len(game.history):
+                raise self.fail(
+                    offer.line, f"the Resignations tag's offer at {where} does not fit the game"
+                )
+            try:
+                game.resign(offer.side, offer.value)
+                if offer.outcome == "rejected":
+                    game.reject_resignation(1 - offer.side)
+                elif offer.outcome == "accepted":
+                    game.accept_resignation(1 - offer.side)
+            except IllegalActionError as exc:
+                raise self.fail(
+                    offer.line, f"the Resignations tag's offer at {where} cannot be made: {exc}"
+                ) from exc
 
     def settle(self, turn: MatTurn) -> None:
         """Let a side closed out on the bar lose its turn, for files that do not write it (R7)."""
@@ -334,7 +468,10 @@ class _Replay:
             assert turn.value is not None
             game.resign(turn.side, turn.value)
         elif kind is TurnKind.REJECT:
-            game.reject_resignation(turn.side)
+            if game.phase in (Phase.DOUBLE_OFFERED, Phase.BEAVER_OFFERED):
+                game.drop(turn.side)  # "Rejects" for a dropped double, as some sites write it
+            else:
+                game.reject_resignation(turn.side)
 
     def waiting(self) -> str:
         game = self.game
@@ -358,9 +495,10 @@ class _Replay:
                 )
             high, low = max(dice), min(dice)
             throw = (high, low) if turn.side == 0 else (low, high)
-            self.feed.queue = [*self.parsed.opening_ties, throw]
+            self.feed.queue = [*self.ties, throw]
             game.roll(turn.side)
             self.feed.queue = []
+            self.offers_due()
         elif game.phase is Phase.MOVE and self.unplayed is not None:
             # The play of a roll shown earlier without one (a resignation came in between).
             if turn.side != game.on_roll or sorted(dice) != sorted(game.dice or ()):
@@ -379,6 +517,7 @@ class _Replay:
             self.feed.queue = [dice]
             events = game.roll(turn.side)
             self.feed.queue = []
+            self.offers_due()
             passed = events[0]
             if isinstance(passed, Passed) and passed.reason is PassReason.CLOSED_BOARD:
                 if turn.play:
@@ -409,49 +548,93 @@ class _Replay:
             ) from exc
         game.play(turn.side, play)
 
-    def finish(self) -> None:
+    def finish(
+        self, before: tuple[int, int], following: MatGame | None, needed: int | None
+    ) -> None:
+        """Check the game's end against its ``Wins`` line, or end it as the file says.
+
+        ``before`` is the score before the game, ``following`` the next game of the
+        file (whose score tells the result of a game without a ``Wins`` line), and
+        ``needed`` what the winner lacked to win the match.
+        """
         game = self.game
         parsed = self.parsed
-        if parsed.winner is None:
+        last = parsed.turns[-1].line if parsed.turns else parsed.line
+        winner_side, points, line = parsed.winner, parsed.points, parsed.result_line
+        if winner_side is None and following is not None:
+            # No result written (some files leave it out): the rules' own end, or the next
+            # game's score, says who won.
             if game.is_over:
-                last = parsed.turns[-1].line if parsed.turns else parsed.line
-                raise self.fail(
-                    last,
-                    f"game {parsed.number} is over ({self.result_text()}), "
-                    "but the file has no 'Wins' line for it",
-                )
-            return
-        assert parsed.points is not None and parsed.result_line is not None
-        line = parsed.result_line
-        winner = self.names[parsed.winner]
+                return
+            winner_side, points = self.result_from(before, following, last)
+            line = last
+        if winner_side is None:
+            return  # the last game of the file, unfinished (or finished without a Wins line)
+        assert points is not None and line is not None
+        winner = self.names[winner_side]
         if not game.is_over and self.forfeit is not None:
             try:
-                game.forfeit(1 - parsed.winner, on_time=self.forfeit, points=parsed.points)
+                game.forfeit(1 - winner_side, on_time=self.forfeit, points=points)
             except IllegalActionError as exc:
                 raise self.fail(line, f"{winner} cannot win by forfeit here: {exc}") from exc
         if not game.is_over:
             try:
                 if game.phase is not Phase.RESIGNATION_OFFERED:
                     cube = game.cube_value
-                    value, rest = divmod(parsed.points, cube)
+                    value, rest = divmod(points, cube)
+                    if game.phase is Phase.OPENING or (
+                        (rest or not 1 <= value <= 3) and needed is not None and points >= needed
+                    ):
+                        # No resignation gives this: the game was given up (a site's forfeit
+                        # or loss on time, or a game abandoned before it began).
+                        game.forfeit(1 - winner_side, points=points)
+                        return self.check_result(winner_side, points, line)
                     if rest or not 1 <= value <= 3:
                         raise self.fail(
                             line,
-                            f"{winner} wins {parsed.points} points, but the game is not over and "
+                            f"{winner} wins {points} points, but the game is not over and "
                             f"a resignation with the cube at {cube} gives 1, 2 or 3 times that",
                         )
-                    game.resign(1 - parsed.winner, value)
-                game.accept_resignation(parsed.winner)
+                    game.resign(1 - winner_side, value)
+                game.accept_resignation(winner_side)
             except IllegalActionError as exc:
                 raise self.fail(line, f"{winner} cannot win here: {exc}") from exc
+        self.check_result(winner_side, points, line)
+
+    def check_result(self, winner_side: int, points: int, line: int) -> None:
+        game = self.game
         result = game.result
         assert result is not None
-        if result.winner != parsed.winner or result.points != parsed.points:
+        if (
+            result.winner == winner_side
+            and result.reason is EndReason.BEAR_OFF
+            and game.rules.jacoby
+            and game.cube_owner is None
+            and points == game.position_for(winner_side).win_value() * game.cube_value
+        ):
+            return  # GNU Backgammon's Wins line gives the gammon, its score the Jacoby rule (R11)
+        if result.winner != winner_side or result.points != points:
             raise self.fail(
                 line,
-                f"the file says {winner} wins {parsed.points} point"
-                f"{'' if parsed.points == 1 else 's'}, but {self.result_text()}",
+                f"the file says {self.names[winner_side]} wins {points} point"
+                f"{'' if points == 1 else 's'}, but {self.result_text()}",
             )
+
+    def result_from(
+        self, before: tuple[int, int], following: MatGame, last: int
+    ) -> tuple[int, int]:
+        """Who won the game and how much, from the score the next game starts at."""
+        number = self.parsed.number
+        if following.score is not None:
+            gained = (following.score[0] - before[0], following.score[1] - before[1])
+            for side in (0, 1):
+                if gained[side] > 0 and gained[1 - side] == 0:
+                    return side, gained[side]
+        raise self.fail(
+            last,
+            f"game {number} has no 'Wins' line and is not over, and the score of game "
+            f"{following.number} does not tell who won it",
+        )
 
     def result_text(self) -> str:
         result = self.game.result

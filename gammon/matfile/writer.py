@@ -29,7 +29,15 @@ from gammon.events import (
     Took,
 )
 from gammon.match import Match, SeriesRules, Session
-from gammon.matfile.record import FORFEIT_TAG, RULE_TAGS, VARIATION_NAMES, read_rule
+from gammon.matfile.record import (
+    FORFEIT_TAG,
+    HISTORY_TAGS,
+    OPENING_TIES_TAG,
+    RESIGNATIONS_TAG,
+    RULE_TAGS,
+    VARIATION_NAMES,
+    read_rule,
+)
 
 __all__ = ["write_mat"]
 
@@ -76,33 +84,42 @@ def write_mat(
     if len(names) != 2:
         raise MatFileError(f"a .mat file names two players, got {len(names)}")
     rules = series.rules
-    given = {key: value for key, value in (metadata or {}).items() if key != FORFEIT_TAG}
+    given = {key: value for key, value in (metadata or {}).items() if key not in HISTORY_TAGS}
     tags = _head_tags(rules, series, given)
+    body: list[str] = []
+    ties: list[str] = []
+    offers: list[str] = []
+    length = series.length if isinstance(series, Match) else 0
+    score = (0, 0)
+    payouts = series.payouts if isinstance(series, Session) else None
+    for number, game in enumerate(series.games, 1):
+        body.append(f" Game {number}")
+        left = f"{names[0]} : {score[0]}"
+        body.append(f" {left:<{_NAME_WIDTH}} {names[1]} : {score[1]}")
+        tied = [e.dice for e in game.history if isinstance(e, OpeningRolled) and e.is_tie]
+        if tied:
+            ties.append(f"{number}: {' '.join(f'{a}{b}' for a, b in tied)}")
+        rows, unshown = _game_rows(game.history)
+        body += rows
+        body.append("")
+        offers += [f"game {number} {offer}" for offer in unshown]
+        if game.result is not None:
+            points = game.result.points if payouts is None else payouts[number - 1]
+            won = list(score)
+            won[game.result.winner] += points
+            score = (won[0], won[1])
+    if ties:
+        tags.append((OPENING_TIES_TAG, "; ".join(ties)))
+    if offers:
+        tags.append((RESIGNATIONS_TAG, "; ".join(offers)))
     forfeit = _forfeit_text(series)
     if forfeit is not None:
         tags.append((FORFEIT_TAG, forfeit))
     lines = [f'; [{key} "{value}"]' for key, value in tags]
     if lines:
         lines.append("")
-    length = series.length if isinstance(series, Match) else 0
     lines += [f" {length} point match", ""]
-    score = (0, 0)
-    payouts = series.payouts if isinstance(series, Session) else None
-    for number, game in enumerate(series.games, 1):
-        lines.append(f" Game {number}")
-        left = f"{names[0]} : {score[0]}"
-        lines.append(f" {left:<{_NAME_WIDTH}} {names[1]} : {score[1]}")
-        ties = [e.dice for e in game.history if isinstance(e, OpeningRolled) and e.is_tie]
-        if ties:
-            lines.append(f'; [OpeningTies "{" ".join(f"{a}{b}" for a, b in ties)}"]')
-        lines += _game_rows(game.history)
-        lines.append("")
-        if game.result is not None:
-            points = game.result.points if payouts is None else payouts[number - 1]
-            won = list(score)
-            won[game.result.winner] += points
-            score = (won[0], won[1])
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + body) + "\n"
 
 
 def _forfeit_text(series: Match | Session) -> str | None:
@@ -230,15 +247,30 @@ class _Layout:
 
 
 def _roll_cell(dice: Dice, moves: str) -> str:
-    return f"{dice[0]}{dice[1]}: {moves}".rstrip()
+    """A roll, the high die first as every other program writes it, and its play."""
+    return f"{max(dice)}{min(dice)}: {moves}".rstrip()
 
 
-def _game_rows(history: Sequence[Event]) -> list[str]:
-    """The rows of one game, from its history."""
+#: The roll shown for a turn lost on the bar against a closed board: our rules pass it
+#: without rolling (R7), but the format has no such cell, and GNU Backgammon and eXtreme
+#: Gammon write the roll that danced. Any roll dances there; the reader reads it as the pass.
+_CLOSED_OUT_ROLL: Final = (6, 4)
+
+
+def _game_rows(history: Sequence[Event]) -> tuple[list[str], list[str]]:
+    """The rows of one game, from its history, and the resignation offers they cannot show.
+
+    Only what GNU Backgammon reads goes into the rows: an accepted resignation is its
+    ``Wins`` line; an offer refused, still pending, or accepted where the points do not
+    tell its value is listed for the head's Resignations tag (``event 9: side 1 resigns
+    2, rejected``, the index of the offer in the game's history), which other programs
+    ignore.
+    """
     layout = _Layout()
     pending: tuple[int, Dice] | None = None  # a roll whose play (or dance) comes next
     last_cube: Event | None = None
     result = next((e.result for e in history if isinstance(e, Ended)), None)
+    offers: list[str] = []
 
     def flush() -> None:
         nonlocal pending
@@ -262,11 +294,9 @@ def _game_rows(history: Sequence[Event]) -> list[str]:
             )
             layout.put(event.side, _roll_cell(event.dice, moves))
         elif isinstance(event, Passed):
+            flush()
             if event.reason is PassReason.CLOSED_BOARD:
-                flush()
-                layout.put(event.side, " Closed out")
-            else:
-                flush()
+                layout.put(event.side, _roll_cell(_CLOSED_OUT_ROLL, ""))
         elif isinstance(event, Doubled):
             flush()
             layout.put(event.side, f" Doubles => {event.value}")
@@ -288,20 +318,18 @@ def _game_rows(history: Sequence[Event]) -> list[str]:
             flush()
             layout.put(event.side, " Drops")
         elif isinstance(event, Resigned):
-            flush()
-            accepted = index + 1 < len(history) and isinstance(
-                history[index + 1], ResignationAccepted
-            )
-            # An accepted resignation is its "Wins" line alone when the points tell its value.
+            answer = history[index + 1] if index + 1 < len(history) else None
+            accepted = isinstance(answer, ResignationAccepted)
             if not (accepted and result is not None and result.kind == event.value):
-                layout.put(event.side, f" Resigns {event.value}")
-        elif isinstance(event, ResignationRejected):
-            layout.put(event.side, " Rejects")
-        elif isinstance(event, ResignationAccepted):
-            pass
+                outcome = (
+                    ", accepted" if accepted
+                    else ", rejected" if isinstance(answer, ResignationRejected)
+                    else ""
+                )
+                offers.append(f"event {index}: side {event.side} resigns {event.value}{outcome}")
         elif isinstance(event, Ended):
             flush()
             points = event.result.points
             layout.put(event.result.winner, f" Wins {points} point{'' if points == 1 else 's'}")
     flush()
-    return layout.lines()
+    return layout.lines(), offers

@@ -27,6 +27,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from gammon.matfile import write_mat
 from gammon.position import Position
+from gammon.server import views
 from gammon.server.auth import (
     CSRF_COOKIE,
     CSRF_HEADER,
@@ -38,11 +39,12 @@ from gammon.server.auth import (
     csrf_ok,
     hash_token,
 )
+from gammon.server.connections import Connection
 from gammon.server.db import Database
-from gammon.server.hub import Connection, Hub
+from gammon.server.hub import Hub
 from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused, board_json, loads
+from gammon.server.settings import TableSettings, variant_names
 from gammon.server.store import Store
-from gammon.server.table import TableSettings, variant_names
 
 __all__ = ["RateLimits", "ServerConfig", "create_app"]
 
@@ -350,7 +352,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         user = await current_user(request)
         await store.run(lambda s: accounts.end_session(s, token))
         if user is not None and token:
-            hub.close_user(user.id, 4401, "signed out", session_hash=hash_token(token))
+            hub.sockets.close_user(user.id, 4401, "signed out", session_hash=hash_token(token))
             hub.moderator.forget(user.name)
         response = JSONResponse({"user": None})
         response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")
@@ -400,7 +402,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             raise Refused("not_signed_in", "sign in (or play as a guest) to create a table")
         settings = TableSettings.from_json(await body(request), bot_levels=hub.bot_levels)
         table = await hub.create_table(user, settings)
-        return JSONResponse({"table": table.summary_json()}, status_code=201)
+        return JSONResponse({"table": views.summary_json(table)}, status_code=201)
 
     async def _table(request: Request) -> Any:
         table_id = request.path_params["table_id"]
@@ -425,8 +427,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         if game is not None:
             if not game.isdigit():
                 raise Refused("bad_request", "'game' must be a game number")
-            return JSONResponse(live.table.game_record(int(game)))
-        return JSONResponse(live.table.table_record())
+            return JSONResponse(views.game_record(live.table, int(game)))
+        return JSONResponse(views.table_record(live.table))
 
     @handler
     async def table_mat(request: Request) -> Response:

@@ -17,6 +17,12 @@ Abusive words are masked by default (``ChatConfig(abuse="reject")`` refuses the
 message instead): masking keeps the game's conversation going while hiding the
 insult, and the sender sees the masked text come back.
 
+This module is longer than most (about 700 lines) for a reason: the text checks
+(abuse, links, script) and the moderator's state (mutes, reports, kicks, bans)
+are one concept, the house rules, with no I/O; splitting them would only spread
+the rules across files. What the server does with the decisions (storing,
+sending) is :mod:`gammon.server.chatroom`.
+
 The clock is injected so tests are exact:
 
 >>> now = [0.0]

@@ -324,6 +324,10 @@ class FairDiceSource:
     far: the server knew those before it chose the new seed, so they count only
     when sent after the players have seen the new commitment.
 
+    A contribution that came with an action the rules refused must never be
+    used (DICE.md): take a :meth:`checkpoint` before adding it and
+    :meth:`rollback` to it when the action is refused.
+
     >>> source = FairDiceSource(FairDice(bytes(32)))
     >>> source.add_entropy(b"player entropy")
     >>> source.roll(), source.pending
@@ -332,6 +336,11 @@ class FairDiceSource:
     (4, 6)
     >>> [roll.entropy_hex for roll in source.dice.rolls]
     [('706c6179657220656e74726f7079',), ('706c6179657220656e74726f7079',)]
+    >>> saved = source.checkpoint()
+    >>> source.add_entropy(b"refused with its action")
+    >>> source.rollback(saved)
+    >>> source.pending
+    ()
     """
 
     __slots__ = ("_dice", "_last", "_pending")
@@ -351,6 +360,11 @@ class FairDiceSource:
         """Contributions waiting for the next roll."""
         return tuple(self._pending)
 
+    @property
+    def last(self) -> tuple[bytes, ...]:
+        """The contributions the previous roll used (the next uses them again if none arrive)."""
+        return self._last
+
     def add_entropy(self, contribution: bytes) -> None:
         """Keep a player's contribution for the next roll (1-64 bytes)."""
         self._pending.extend(_check_entropy([contribution]))
@@ -365,12 +379,22 @@ class FairDiceSource:
     def new_game(self, dice: FairDice | None = None) -> FairDice:
         """Start the next game's dice (fresh ones unless given), dropping all entropy so far.
 
-        Publish the returned dice's commitment before accepting new contributions.
+        Give the dice of a recorded seed to replay a game. Publish the returned
+        dice's commitment before accepting new contributions.
         """
         self._dice = dice if dice is not None else FairDice.new()
         self._pending.clear()
         self._last = ()
         return self._dice
+
+    def checkpoint(self) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
+        """The entropy held now (pending, last), for :meth:`rollback`."""
+        return tuple(self._pending), self._last
+
+    def rollback(self, checkpoint: tuple[tuple[bytes, ...], tuple[bytes, ...]]) -> None:
+        """Hold exactly the entropy of ``checkpoint`` again (an action was refused)."""
+        pending, self._last = checkpoint
+        self._pending[:] = pending
 
     def __repr__(self) -> str:
         return f"FairDiceSource({self._dice!r}, pending={len(self._pending)})"

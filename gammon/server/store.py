@@ -7,8 +7,8 @@ commit per action does not limit how many games run at once; the actions of
 one commit are inserted with one statement (executemany), which costs the
 writer thread, and so the event loop that shares the interpreter with it, far
 less than an ORM object per action. Everything else
-(logins, lobby queries) runs in a small pool of threads, each call in its own
-transaction.
+(logins, lobby queries, chat) runs in a small pool of threads, each call in its
+own transaction; the chat room's queries are the named functions at the end.
 
 :func:`rebuild` is the other half: it replays a table's log through
 :meth:`Table.apply` and checks that each action gives the events it gave the
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import queue
 import threading
@@ -29,19 +30,39 @@ from typing import Any, TypeVar
 from sqlalchemy import insert, update
 from sqlalchemy.orm import Session
 
+from gammon.actions import Forfeit, OutOfTime
 from gammon.errors import GammonError
 from gammon.server.db import (
     Action,
+    ChatMessage,
     Database,
     GameRow,
+    Report,
     Result,
+    Sanction,
     TableRow,
     User,
+    now,
     select,
 )
-from gammon.server.table import Applied, Seat, Table, settings_from_row
+from gammon.server.settings import TableSettings, settings_from_row
+from gammon.server.table import Applied, Seat, Table
 
-__all__ = ["ReplayError", "Store", "load_table", "load_unfinished", "rebuild", "write_applied"]
+__all__ = [
+    "ReplayError",
+    "Store",
+    "add_chat_message",
+    "add_report",
+    "add_sanction",
+    "chat_history",
+    "create_table",
+    "load_table",
+    "load_unfinished",
+    "moderation_state",
+    "rebuild",
+    "set_banned",
+    "write_applied",
+]
 
 log = logging.getLogger("gammon.server")
 T = TypeVar("T")
@@ -119,6 +140,38 @@ def _write_changes(session: Session, table_id: int, applied: Applied) -> None:
         )
 
 
+def create_table(
+    session: Session,
+    settings: TableSettings,
+    creator: Seat,
+    *,
+    at: float,
+    invite_id: int | None,
+    seats: Sequence[Seat] | None = None,
+) -> Table:
+    """Record a new table (not committed); with ``seats`` (a table against the bot) started."""
+    row = TableRow(
+        created_by=creator.user_id,
+        created=at,
+        settings=settings.to_json(),
+        status="open",
+        invite_id=invite_id,
+        bot_level=settings.bot,
+    )
+    session.add(row)
+    session.flush()
+    table = Table(row.id, settings, creator, created=at, invite_id=invite_id)
+    if seats is not None:
+        applied = table.apply(
+            {"type": "start", "seats": [seat.to_json() for seat in seats]},
+            side=None,
+            actor_id=creator.user_id,
+            at=at,
+        )
+        write_applied(session, row.id, applied)
+    return table
+
+
 def rebuild(
     row: TableRow, creator_name: str, actions: Sequence[Action], seeds: Sequence[bytes]
 ) -> Table:
@@ -144,13 +197,23 @@ def rebuild(
             )
         except GammonError as exc:
             raise ReplayError(f"table {row.id}: action {record.seq} is refused: {exc}") from exc
-        if applied.events != record.events:
+        if applied.events != record.events and not _forfeit_without_events(record):
             raise ReplayError(
                 f"table {row.id}: action {record.seq} ({record.action}) gives "
                 f"{applied.events}, the log says {record.events}"
             )
         table.restore_clock(record.clock)
     return table
+
+
+def _forfeit_without_events(record: Action) -> bool:
+    """A forfeit or loss on time logged before the rules library ended the game for it.
+
+    Servers before that recorded such an action with no events (the table simply
+    finished); replayed now it ends the game as the rules say, which is not a
+    change made by hand.
+    """
+    return record.action.get("type") in (Forfeit.name, OutOfTime.name) and not record.events
 
 
 def load_table(session: Session, table_id: int) -> Table | None:
@@ -322,3 +385,99 @@ class Store:
 
         with contextlib.suppress(RuntimeError):  # the loop is closed (shutdown)
             job.loop.call_soon_threadsafe(settle)
+
+
+# -- the chat room's records (R13) ----------------------------------------------------------
+
+
+def chat_history(session: Session, table_id: int | None, limit: int) -> list[dict[str, Any]]:
+    """The last ``limit`` chat messages of a table (or of the lobby: None), oldest first."""
+    rows = session.execute(
+        select(ChatMessage, User.name)
+        .join(User, User.id == ChatMessage.user_id)
+        .where(
+            ChatMessage.table_id == table_id
+            if table_id is not None
+            else ChatMessage.table_id.is_(None)
+        )
+        .order_by(ChatMessage.id.desc())
+        .limit(limit)
+    ).all()
+    return [
+        {"id": row.id, "user": name, "text": row.text, "ms": int(row.at * 1000)}
+        for row, name in reversed(rows)
+    ]
+
+
+def add_chat_message(
+    session: Session, table_id: int | None, user_id: int, text: str, at: float
+) -> int:
+    """Record one chat message (committed); returns its id."""
+    row = ChatMessage(table_id=table_id, user_id=user_id, text=text, at=at)
+    session.add(row)
+    session.commit()
+    return row.id
+
+
+def add_report(
+    session: Session,
+    reporter_id: int,
+    target_id: int,
+    *,
+    reason: str,
+    table: str | None,
+    evidence: Any,
+    at: float,
+) -> None:
+    """Record a report for the operators, with the reported user's recent messages."""
+    session.add(
+        Report(
+            reporter_id=reporter_id,
+            target_id=target_id,
+            reason=json.dumps({"reason": reason, "table": table, "evidence": evidence}),
+            at=at,
+        )
+    )
+    session.commit()
+
+
+def add_sanction(
+    session: Session,
+    user_id: int,
+    kind: str,
+    *,
+    until: float | None,
+    by: int,
+    reason: str,
+    at: float,
+) -> None:
+    """Record an operator's kick, ban or unban."""
+    session.add(Sanction(user_id=user_id, kind=kind, until=until, by_id=by, reason=reason, at=at))
+    session.commit()
+
+
+def set_banned(session: Session, user_id: int, banned: bool) -> None:
+    """Mark an account banned for good (it cannot sign in), or lift that."""
+    session.execute(update(User).where(User.id == user_id).values(banned=banned))
+    session.commit()
+
+
+def moderation_state(session: Session) -> tuple[list[str], dict[str, float | None]]:
+    """Operators' names and the bans in force (name -> until, None for good): server start."""
+    operators = list(session.scalars(select(User.name).where(User.is_operator.is_(True))))
+    bans: dict[str, float | None] = {
+        name: None for name in session.scalars(select(User.name).where(User.banned.is_(True)))
+    }
+    at = now()
+    rows = session.execute(
+        select(User.name, Sanction.kind, Sanction.until)
+        .join(User, User.id == Sanction.user_id)
+        .where(Sanction.kind.in_(("ban", "unban")))
+        .order_by(Sanction.id)
+    ).all()
+    for name, kind, until in rows:
+        if kind == "unban":
+            bans.pop(name, None)
+        elif until is None or until > at:
+            bans[name] = until
+    return operators, bans

@@ -17,8 +17,9 @@ import sys
 from typing import Any
 
 from gammon.dice import RandomDice
-from gammon.game import Game, GameRules, Phase
+from gammon.game import Game, Phase
 from gammon.position import Position
+from gammon.rules import GameRules
 from gammon.server.protocol import board_json, event_json, moves_json
 from gammon.variants import VARIANTS
 

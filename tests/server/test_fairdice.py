@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from gammon.cli.verify import register
 from gammon.dice import DiceSource
 from gammon.errors import GammonError
-from gammon.game import Game, OpeningRolled, Phase, Rolled
+from gammon.events import OpeningRolled, Rolled
+from gammon.game import Game, Phase
 from gammon.server.fairdice import (
     FORMAT,
     FairDice,

@@ -1,7 +1,7 @@
 """What the server's fast paths must keep: the same state as the plain one (docs/PROTOCOL.md 3).
 
 The server writes each state as JSON text from parts made once per action
-(:meth:`Table.state_text`), writes Position IDs and boards without the rules
+(:meth:`TableView.state_text`), writes Position IDs and boards without the rules
 library's checks, sends only new log events to clients that opt in to
 ``log_delta`` (docs/PROTOCOL.md 2.2) and inserts the actions of one group commit
 with one statement. Each test here checks one of these against the plain,
@@ -19,8 +19,10 @@ from typing import Any
 from gammon.errors import InvalidPositionError
 from gammon.server.db import Action, Database, TableRow, User, select
 from gammon.server.protocol import board_json, play_json, position_id
+from gammon.server.settings import TableSettings
 from gammon.server.store import Store, load_table
-from gammon.server.table import Seat, Table, TableSettings
+from gammon.server.table import Seat, Table
+from gammon.server.views import TableView
 from tests.server.client import Player, ServerProcess, choose
 
 SETTINGS = [
@@ -43,11 +45,12 @@ def _action(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
 
 
 def _tables(count: int, actions: int, seed: int) -> Any:
-    """Tables played at random, yielding (table, at) after every accepted action."""
+    """Tables played at random, yielding (its view, at) after every accepted action."""
     rng = random.Random(seed)
     for number in range(count):
         settings = TableSettings.from_json(SETTINGS[number % len(SETTINGS)])
         table = Table(number + 1, settings, Seat(1, "alice"), created=0.0)
+        view = TableView(table)
         at = 1000.0
         table.apply(
             {"type": "start", "seats": SEATS},
@@ -55,12 +58,12 @@ def _tables(count: int, actions: int, seed: int) -> Any:
             actor_id=2,
             at=at,
         )
-        yield table, at
+        yield view, at
         for _ in range(actions):
             if table.status != "playing":
                 break
             for side in (0, 1):
-                action = _action(table.state_json(side, at=at), rng)
+                action = _action(view.state_json(side, at=at), rng)
                 if action is not None:
                     at += rng.uniform(0.1, 3.0)
                     table.apply(
@@ -69,17 +72,17 @@ def _tables(count: int, actions: int, seed: int) -> Any:
                     break
             else:  # pragma: no cover - some side can always act in a game being played
                 raise AssertionError(f"nobody can act at seq {table.seq}")
-            yield table, at
+            yield view, at
 
 
 def test_state_text_is_state_json_for_every_receiver() -> None:
     """Every state, as each side and a spectator see it (R1: boards from the receiver's side)."""
     states = 0
-    for table, at in _tables(len(SETTINGS) * 2, 120, seed=1):
+    for view, at in _tables(len(SETTINGS) * 2, 120, seed=1):
         for viewer in (0, 1, None):
             for when in (at, at + 1.5):  # the clock runs on within one seq (R13)
-                plain = table.state_json(viewer, at=when, connected={1}, spectators=2)
-                text = table.state_text(viewer, at=when, connected={1}, spectators=2)
+                plain = view.state_json(viewer, at=when, connected={1}, spectators=2)
+                text = view.state_text(viewer, at=when, connected={1}, spectators=2)
                 assert json.loads(text) == plain
         states += 1
     assert states > 500
@@ -89,14 +92,14 @@ def test_log_delta_rebuilds_the_whole_log() -> None:
     """A log_delta receiver that appends each state's new events has the game's whole log."""
     kept: dict[int | None, tuple[int, list[Any]]] = {}
     checked = 0
-    for table, at in _tables(len(SETTINGS), 150, seed=2):
-        if table.seq == 1:
+    for view, at in _tables(len(SETTINGS), 150, seed=2):
+        if view.table.seq == 1:
             kept = {}
         for viewer in (0, 1, None):
             number, log = kept.get(viewer, (0, []))
-            game = table.state_json(viewer, at=at)["game"]
+            game = view.state_json(viewer, at=at)["game"]
             log_from = len(log) if number == game["number"] else 0
-            sent = json.loads(table.state_text(viewer, at=at, log_from=log_from))["game"]
+            sent = json.loads(view.state_text(viewer, at=at, log_from=log_from))["game"]
             assert sent["log_from"] == log_from
             assert len(sent["log"]) == len(game["log"]) - log_from
             log = log[: sent["log_from"]] + sent["log"]
@@ -104,15 +107,15 @@ def test_log_delta_rebuilds_the_whole_log() -> None:
             kept[viewer] = (game["number"], log)
             checked += 1
         # Without log_delta nothing changes: the whole log, no log_from.
-        assert "log_from" not in json.loads(table.state_text(0, at=at))["game"]
+        assert "log_from" not in json.loads(view.state_text(0, at=at))["game"]
     assert checked > 300
 
 
 def test_fast_position_ids_and_boards_match_the_rules_library() -> None:
     """position_id and board_json agree with Position.id and Position.pips (R2) on every play."""
     plays = 0
-    for table, _ in _tables(len(SETTINGS), 60, seed=3):
-        game = table.game
+    for view, _ in _tables(len(SETTINGS), 60, seed=3):
+        game = view.table.game
         assert game is not None
         positions = [game.position] + [play.position for play in game.legal_plays()]
         for position in positions:
@@ -182,7 +185,7 @@ def test_group_commit_writes_every_action_in_order() -> None:
             await store.append(table.id, applied)
             while table.status == "playing" and table.seq < 60:
                 for side in (0, 1):
-                    action = _action(table.state_json(side, at=at), rng)
+                    action = _action(TableView(table).state_json(side, at=at), rng)
                     if action is not None:
                         at += 1.0
                         applied = table.apply(
@@ -196,7 +199,7 @@ def test_group_commit_writes_every_action_in_order() -> None:
         for table in tables:
             again = await store.run(lambda s, t=table: load_table(s, t.id))
             assert again is not None
-            assert again.state_json(0, at=0.0) == table.state_json(0, at=0.0)
+            assert TableView(again).state_json(0, at=0.0) == TableView(table).state_json(0, at=0.0)
             seqs = await store.run(
                 lambda s, t=table: list(
                     s.scalars(select(Action.seq).where(Action.table_id == t.id).order_by(Action.id))

@@ -229,7 +229,11 @@ def test_running_out_of_time_loses_the_match(server: ServerProcess) -> None:
         final = await sockets[0].until(
             lambda m: m["type"] == "state" and m["status"] == "finished", timeout=10
         )
-        assert final["result"] == {"winner": 1 - mover, "reason": "time", "score": [0, 0]}
+        # The match is lost: the winner is given the 3 points it needed (R13).
+        score = [3, 0] if mover == 1 else [0, 3]
+        assert final["result"] == {"winner": 1 - mover, "reason": "time", "score": score}
+        assert final["series"]["score"] == score and final["game"]["seed"] is not None
+        assert final["game"]["log"][-2]["type"] == "forfeited"
         assert final["clock"]["remaining_ms"][mover] == 0
         reply = await sockets[mover].request({"type": "roll"})
         assert reply["code"] == "game_over"

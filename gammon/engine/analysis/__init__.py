@@ -39,6 +39,12 @@ What is reviewed:
 Equities are cubeful: the engine's cubeless chances turned into money equity or
 MWC with the cube and score of the moment (:mod:`gammon.engine.cube`). Depth:
 ``ply`` 0 to 3, :data:`DEFAULT_PLY` by default; luck at :data:`DEFAULT_LUCK_PLY`.
+What is made of it: :mod:`~gammon.engine.analysis.explain` (the teacher: why
+each mistake is one, in words computed from the boards and the cube figures),
+:mod:`~gammon.engine.analysis.patterns` (beginner habits counted per player),
+:mod:`~gammon.engine.analysis.report` (JSON and a self-contained HTML page) and
+:mod:`~gammon.engine.analysis.graph` (its graphs; boards are :mod:`gammon.svg`).
+
 Not judged yet: resignations and their answers, a beavered cube's acceptance, the
 acey-deucey double chosen after a 1-2 (and acey-deucey luck, whose 1-2 bonus the
 average of the rolls would miss).

@@ -1,0 +1,255 @@
+"""``gammon analyse``: a match file reviewed move by move, with the teacher's words.
+
+Reads a match file, analyses every decision of both players with the engine
+(:mod:`gammon.engine.analysis`), shows a progress bar on stderr while it
+works, then prints each player's figures, the beginner patterns found, and the
+worst mistakes with their boards, the better play and why. ``--json`` and
+``--html`` write the whole report to a file instead of the mistakes.
+
+The engine is an extra (``gammon[engine]``, which brings rich for the tables
+and the bar). File formats are one reader each in :data:`READERS`, by suffix.
+"""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Final, TextIO
+
+from gammon.cli.common import Commands, UsageError, needs_extra
+from gammon.diagram import draw
+from gammon.match import Match, Session
+
+if TYPE_CHECKING:
+    from gammon.engine.analysis import CheckerReview, CubeReview
+    from gammon.engine.analysis.report import Report
+
+__all__ = ["READERS", "Loaded", "load", "print_report", "register", "run_analyse"]
+
+#: Mistakes printed when ``--mistakes`` is not given.
+DEFAULT_MISTAKES: Final = 5
+#: Better plays printed with each mistake.
+_BETTER_SHOWN: Final = 3
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A match file read and replayed through the rules: the series and the players' names."""
+
+    series: Match | Session
+    names: tuple[str, str]
+
+
+def _read_mat(text: str) -> Loaded:
+    from gammon.matfile import read_mat, replay_mat
+
+    parsed = read_mat(text)
+    return Loaded(replay_mat(parsed), parsed.names)
+
+
+def _read_sgf(text: str) -> Loaded:
+    from gammon.sgf import read_sgf, replay_sgf
+
+    parsed = read_sgf(text)
+    return Loaded(replay_sgf(parsed), parsed.names)
+
+
+#: One reader per file suffix: a new format is one more entry.
+READERS: Final[dict[str, Callable[[str], Loaded]]] = {
+    ".mat": _read_mat,
+    ".txt": _read_mat,
+    ".sgf": _read_sgf,
+}
+
+
+def load(path: str) -> Loaded:
+    """Read the match file at ``path`` with the reader of its suffix (.mat when unknown)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        text = Path(path).read_text(encoding="latin-1")
+    reader = READERS.get(Path(path).suffix.lower(), _read_mat)
+    return reader(text)
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.3f}"
+
+
+def _board(report: Report, review: CheckerReview | CubeReview) -> str | None:
+    position = report.position(review)
+    if position is None:
+        return None
+    names = report.analysis.names
+    dice = getattr(review, "dice", None)
+    return draw(
+        position,
+        match=review.match_id,
+        dice=dice,
+        names=(names[review.side], names[1 - review.side]),
+    )
+
+
+def _mistake_lines(report: Report, review: CheckerReview | CubeReview, width: int) -> list[str]:
+    from gammon.engine.analysis import CheckerReview
+
+    names = report.analysis.names
+    lines = []
+    if isinstance(review, CheckerReview):
+        lines.append(
+            f"Game {review.game}, {names[review.side]} to play {review.dice[0]}-{review.dice[1]}:"
+            f" {review.mark} ({_signed(-review.loss)})"
+        )
+    else:
+        who = 1 - review.side if review.taker_loss > review.doubler_loss else review.side
+        loss = max(review.taker_loss, review.doubler_loss)
+        mark = review.taker_mark if who != review.side else review.doubler_mark
+        lines.append(
+            f"Game {review.game}, cube decision of {names[who]}: {mark} ({_signed(-loss)})"
+        )
+    board = _board(report, review)
+    if board is not None:
+        lines += board.splitlines()
+    if isinstance(review, CheckerReview):
+        played = next(c for c in review.candidates if c.play == review.played)
+        lines.append(f"  Played: {review.played:<24} equity {_signed(played.equity)}")
+        better = [c for c in review.candidates if c.equity > played.equity]
+        for candidate in better[:_BETTER_SHOWN]:
+            lines.append(
+                f"  Better: {candidate.play:<24} equity {_signed(candidate.equity)}"
+                f"  (win {candidate.chances[0]:.0%}, gammon {candidate.chances[1]:.0%})"
+            )
+    else:
+        action = "double" if review.doubled else "no double"
+        answer = f", {review.response}" if review.response else ""
+        lines.append(f"  Played: {action}{answer}; right: {review.verdict}")
+        lines.append(
+            f"  No double {_signed(review.no_double)}, double/take {_signed(review.double_take)},"
+            f" double/pass {_signed(review.double_pass)}"
+        )
+    for explanation in report.explanations_of(review):
+        lines += textwrap.wrap(
+            explanation.text, width=width, initial_indent="  Why: ", subsequent_indent="       "
+        )
+    return lines
+
+
+def print_report(report: Report, out: TextIO, mistakes: int, width: int = 100) -> None:
+    """The per-player table, their patterns, and the ``mistakes`` worst mistakes."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from gammon.engine.analysis import DOUBTFUL
+    from gammon.engine.analysis.report import summary_rows
+
+    analysis = report.analysis
+    names = analysis.names
+    console = Console(file=out, width=width, highlight=False, soft_wrap=True)
+    what = (
+        f"{analysis.match_length}-point match" if analysis.kind == "match"
+        else "money session" if analysis.kind == "session" else "game"
+    )  # fmt: skip
+    games = len(analysis.games)
+    console.print(
+        f"{names[0]} vs {names[1]}: {what}, {games} game{'s' * (games != 1)}, "
+        f"analysed at {analysis.ply}-ply",
+        markup=False,
+    )
+    table = Table(show_edge=False, pad_edge=False)
+    table.add_column("")
+    table.add_column(names[0], justify="right")
+    table.add_column(names[1], justify="right")
+    for row in summary_rows(analysis.players, analysis.match_length):
+        table.add_row(*row)
+    console.print(table)
+    for side, found in enumerate(report.patterns):
+        if found:
+            habits = "; ".join(f"{p.name.lower()} ({p.count}x)" for p in found)
+            console.print(f"{names[side]}'s habits to work on: {habits}.", markup=False)
+        else:
+            console.print(f"{names[side]}: none of the beginners' patterns.", markup=False)
+    worst = analysis.mistakes(DOUBTFUL)
+    shown = worst[: max(0, mistakes)]
+    if not shown:
+        if not worst:
+            console.print("\nNo mistakes of 0.04 or more.", markup=False)
+        return
+    console.print(
+        f"\nThe {len(shown)} worst mistake{'s' * (len(shown) != 1)} "
+        f"(of {len(worst)} doubtful or worse):",
+        markup=False,
+    )
+    for review in shown:
+        console.print("", markup=False)
+        for line in _mistake_lines(report, review, width - 8):
+            console.print(line, markup=False)
+
+
+def run_analyse(args: argparse.Namespace, out: TextIO) -> int:
+    """Analyse the file in ``args.file``; print the report, or write it as JSON or HTML."""
+    with needs_extra("gammon analyse", "engine"):
+        import rich.console
+        import rich.progress
+
+        from gammon.engine.analysis import DEFAULT_PLY, analyse
+        from gammon.engine.analysis.report import Report
+    loaded = load(args.file)
+    ply = DEFAULT_PLY if args.ply is None else args.ply
+    series = loaded.series
+    bar = rich.progress.Progress(
+        rich.progress.TextColumn("Analysing"),
+        rich.progress.BarColumn(),
+        rich.progress.MofNCompleteColumn(),
+        rich.progress.TimeRemainingColumn(),
+        console=rich.console.Console(stderr=True),
+        transient=True,
+    )
+    with bar:
+        task = bar.add_task("analyse", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        analysis = analyse(series, names=loaded.names, ply=ply, progress=progress)
+    report = Report.build(
+        analysis,
+        histories=series.histories,
+        checkers=series.game.rules.variant.checkers,
+    )
+    if args.json is not None:
+        Path(args.json).write_text(report.to_json(), encoding="utf-8")
+    if args.html is not None:
+        Path(args.html).write_text(report.to_html(), encoding="utf-8")
+    written = args.json or args.html
+    print_report(report, out, 0 if written else args.mistakes)
+    if written:
+        print(f"Report written to {written}", file=out)
+    return 0
+
+
+def register(commands: Commands) -> None:
+    """Add ``analyse`` to the ``gammon`` command line."""
+    command = commands.add_parser(
+        "analyse",
+        aliases=["analyze"],
+        help="review every decision of a match file, with error rates, luck and explanations",
+        description="Analyse a match file (.mat, as GNU Backgammon, eXtreme Gammon and the "
+        "online sites export it): each player's error rates, performance rating and luck, the "
+        "beginner patterns found, and the worst mistakes with their boards, the better play "
+        "and why it is better.",
+    )
+    command.add_argument("file", help="the match file (.mat)")
+    command.add_argument("--ply", type=int, choices=(0, 1, 2, 3), default=None,
+                         help="search depth (default: the engine's, 2-ply)")  # fmt: skip
+    command.add_argument("--mistakes", type=int, default=DEFAULT_MISTAKES, metavar="N",
+                         help=f"print the N worst (default {DEFAULT_MISTAKES})")  # fmt: skip
+    written = command.add_mutually_exclusive_group()
+    written.add_argument("--json", metavar="OUT", help="write the report as JSON to OUT")
+    written.add_argument("--html", metavar="OUT",
+                         help="write the report as one self-contained HTML page")  # fmt: skip
+    command.set_defaults(run=run_analyse)

@@ -1,0 +1,530 @@
+"""The teacher: why a play or a cube action was wrong, in plain words, read off the boards.
+
+Nothing here is canned advice: each sentence compares what the board looks
+like after the play made with what it looks like after the better play
+(:class:`Shape`), and says what differs: hits, blots and the rolls that hit
+them (:meth:`~gammon.position.Position.shots`), points made or broken, a prime
+(the longest run of made points), an anchor given up, back checkers left
+behind, stacks, the race, and the engine's winning and gammon chances. A cube
+mistake is explained by the doubler's chances against the doubling window and
+the taker's against the take point, from the review's own chances and the
+cube model of :mod:`gammon.engine.cube`.
+
+>>> from gammon.position import Position
+>>> before = Position.from_points({13: 1, 6: 3, 5: 2}, {24: 2}, checkers=6)
+>>> compare_plays(before, (6, 1), better="13/6", played="13/7 6/5")
+['13/7 6/5 leaves a blot on the 7-point: 16 of 36 rolls hit it; 13/6 leaves none.']
+
+(Six away from the opponent's two back checkers: 11 rolls with a 6, and 5-1, 4-2
+and 3-3; 2-2 is blocked by the 5-point.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from gammon.engine.analysis.results import (
+    DOUBTFUL,
+    Candidate,
+    CheckerReview,
+    CubeReview,
+)
+from gammon.engine.cube import CubeDecision, CubeOwner, CubeState, cube_decision, cube_efficiency
+from gammon.engine.met import InvalidCubeStateError, MatchScore
+from gammon.errors import GammonError
+from gammon.ids import decode_match_id
+from gammon.position import Dice, Position
+
+__all__ = [
+    "Explanation",
+    "Shape",
+    "compare_plays",
+    "explain",
+    "explain_checker",
+    "explain_cube",
+    "shape_of",
+]
+
+#: Chances that differ by less than this are not worth a sentence.
+_CHANCE_STEP: Final = 0.03
+#: Sentences on the boards kept per play (the first are the plainest: hits, blots, points).
+_MOST_FACTS: Final = 4
+#: A stack this tall or taller is worth a sentence (and counts as stacking).
+_TALL: Final = 5
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What a teacher reads off a board, for the player whose checkers are ``mine``.
+
+    Points are numbered from that player's side (1-24). ``shots`` counts the
+    opponent's rolls (of 36) that hit a blot, with the opponent on roll.
+    """
+
+    blots: tuple[int, ...]
+    shots: int
+    made: frozenset[int]
+    #: The longest run of made points: (length, highest point); (0, 0) for none.
+    prime: tuple[int, int]
+    home_points: int
+    #: Checkers in the opponent's home board or on the bar.
+    back: int
+    #: The tallest stack: (checkers, point).
+    tallest: tuple[int, int]
+    pips: tuple[int, int]
+    #: The opponent's checkers on the bar.
+    hit: int
+    contact: bool
+    off: int
+
+    @property
+    def anchors(self) -> frozenset[int]:
+        return frozenset(point for point in self.made if point >= 19)
+
+
+def shape_of(position: Position, *, mover_on_roll: bool = False) -> Shape:
+    """The shape of ``position`` for its mover, the player who has just played.
+
+    A :class:`~gammon.play.Play`'s ``position`` is seen from the mover with the
+    opponent to roll next: shots are counted from there. With
+    ``mover_on_roll`` the mover is to roll (the board before a play), and
+    shots are left at 0.
+    """
+    mine = position.mine
+    made = frozenset(point for point in range(1, 25) if mine[point - 1] >= 2)
+    blots = tuple(point for point in range(1, 25) if mine[point - 1] == 1)
+    contact = position.is_contact()
+    reply = position.swapped()
+    in_reach = blots
+    shots = 0
+    if contact and not mover_on_roll and blots:
+        in_reach = tuple(point for point in blots if reply.shots(25 - point) > 0)
+        shots = reply.shots() if in_reach else 0
+    best_run, top, run = 0, 0, 0
+    for point in range(1, 26):
+        if point in made:
+            run += 1
+            if run > best_run:
+                best_run, top = run, point
+        else:
+            run = 0
+    tallest = max((mine[point - 1], point) for point in range(1, 25))
+    return Shape(
+        blots=in_reach if contact else (),
+        shots=shots,
+        made=made,
+        prime=(best_run, top),
+        home_points=sum(1 for point in made if point <= 6),
+        back=sum(mine[18:24]) + position.bar[0],
+        tallest=tallest,
+        pips=position.pips(),
+        hit=position.bar[1],
+        contact=contact,
+        off=position.off[0],
+    )
+
+
+# -- words ----------------------------------------------------------------------------
+
+
+def _points(points: Iterable[int]) -> str:
+    """'the 7-point', 'the 7- and 5-points', 'the 8-, 7- and 5-points'."""
+    names = [str(point) for point in sorted(points, reverse=True)]
+    if len(names) == 1:
+        return f"the {names[0]}-point"
+    return f"the {'-, '.join(names[:-1])}- and {names[-1]}-points"
+
+
+def _checkers(count: int) -> str:
+    return f"{count} checker{'' if count == 1 else 's'}"
+
+
+def _exposure(shape: Shape) -> str:
+    """What a play leaves open and how often it is hit: 'a blot on the 7-point: 17 of 36 ...'."""
+    if not shape.blots:
+        return "leaves no blot in reach"
+    if len(shape.blots) == 1:
+        return f"leaves a blot on {_points(shape.blots)}: {shape.shots} of 36 rolls hit it"
+    return f"leaves blots on {_points(shape.blots)}: {shape.shots} of 36 rolls hit one"
+
+
+def _pct(chance: float) -> str:
+    return f"{100.0 * chance:.0f}%"
+
+
+# -- checker plays ----------------------------------------------------------------------
+
+
+def _race(shape: Shape) -> str:
+    lead = shape.pips[1] - shape.pips[0]
+    if lead > 0:
+        return f"you lead by {lead} pips ({shape.pips[0]} to {shape.pips[1]})"
+    if lead < 0:
+        return f"you trail by {-lead} pips ({shape.pips[0]} to {shape.pips[1]})"
+    return f"the pip counts are even ({shape.pips[0]} each)"
+
+
+def _facts(before: Shape, better: str, b: Shape, played: str, p: Shape) -> list[str]:
+    """Sentences on how the board after ``played`` differs from the board after ``better``."""
+    facts: list[str] = []
+    if b.hit != p.hit:
+        hitter, other = (better, played) if b.hit > p.hit else (played, better)
+        least = min(b.hit, p.hit)
+        if least:
+            facts.append(
+                f"{hitter} puts {_checkers(max(b.hit, p.hit))} on the bar; {other} only {least}."
+            )
+        else:
+            lost = abs(b.pips[1] - p.pips[1])
+            facts.append(
+                f"{hitter} hits, costing the opponent {lost} pip{'' if lost == 1 else 's'}; "
+                f"{other} hits nothing."
+            )
+    if p.shots > b.shots:
+        rest = "leaves none" if not b.blots else _exposure(b).replace(": ", ", where ", 1)
+        facts.append(f"{played} {_exposure(p)}; {better} {rest}.")
+    elif b.shots > p.shots:
+        rest = "leaves none" if not p.blots else _exposure(p).replace(": ", ", where ", 1)
+        facts.append(
+            f"{better} {_exposure(b)}, and is still better: the risk is worth taking "
+            f"({played} {rest})."
+        )
+    new_b = sorted(b.made - p.made - before.made)
+    new_p = sorted(p.made - b.made - before.made)
+    kept = before.made & (b.made - p.made)
+    given = before.made & (p.made - b.made)
+    anchors_lost = {point for point in kept if point >= 19}
+    if new_b:
+        instead = f"; {played} makes {_points(new_p)} instead" if new_p else ""
+        facts.append(f"{better} makes {_points(new_b)}{instead}.")
+    elif new_p:
+        facts.append(f"{played} makes {_points(new_p)}; {better} does not, and is still better.")
+    if kept - anchors_lost:
+        facts.append(f"{played} breaks {_points(kept - anchors_lost)}; {better} keeps it.")
+    if given:
+        facts.append(f"{better} gives up {_points(given)}, and is still better.")
+    if anchors_lost:
+        facts.append(f"{played} gives up the anchor on {_points(anchors_lost)}; {better} keeps it.")
+    if p.contact or b.contact:
+        (lp, _), (lb, tb) = p.prime, b.prime
+        l0 = before.prime[0]
+        if lp < l0 <= lb and l0 >= 3:
+            facts.append(
+                f"{played} breaks your {l0}-point prime; {better} keeps "
+                f"{lb} points in a row ({tb} to {tb - lb + 1})."
+            )
+        elif lb > lp and lb >= 3:
+            facts.append(
+                f"{better} builds a {lb}-point prime ({tb} to {tb - lb + 1}); "
+                f"{played} has {lp} point{'' if lp == 1 else 's'} in a row at most."
+            )
+        if p.back > b.back and b.contact:
+            facts.append(
+                f"{better} brings {_checkers(p.back - b.back)} out of the opponent's home "
+                f"board; {played} leaves {_checkers(p.back)} back."
+            )
+        elif b.back > p.back and p.contact:
+            facts.append(
+                f"{played} runs {_checkers(b.back - p.back)} from the back; {better} keeps "
+                f"{_checkers(b.back)} there."
+            )
+    if p.tallest[0] >= _TALL and p.tallest[0] > b.tallest[0]:
+        facts.append(
+            f"{played} stacks {p.tallest[0]} checkers on the {p.tallest[1]}-point; "
+            f"{better} spreads them (at most {b.tallest[0]} on a point)."
+        )
+    if before.contact and p.contact != b.contact:
+        racer, race = (better, b) if not b.contact else (played, p)
+        facts.append(f"{racer} breaks contact: a pure race in which {_race(race)}.")
+    elif not before.contact:
+        if p.off != b.off:
+            facts.append(
+                f"{better} bears off {_checkers(b.off - before.off)}, "
+                f"{played} {p.off - before.off}."
+            )
+        if p.pips[0] > b.pips[0]:
+            facts.append(
+                f"{played} wastes {p.pips[0] - b.pips[0]} pips: {better} leaves "
+                f"{b.pips[0]} to bear off, {played} {p.pips[0]}."
+            )
+    return facts
+
+
+def _chance_facts(better: str, b: Candidate, played: str, p: Candidate) -> list[str]:
+    """The engine's chances after each play, in one sentence, when they differ enough."""
+    (bw, bwg, _, blg, _), (pw, pwg, _, plg, _) = b.chances, p.chances
+    steps = (abs(bw - pw), abs(bwg - pwg), abs(blg - plg))
+    if max(steps) < _CHANCE_STEP:
+        return []
+    if max(steps[1:]) < _CHANCE_STEP:
+        return [f"After {better} you win {_pct(bw)} of the games, after {played} {_pct(pw)}."]
+    return [
+        f"After {better} you win {_pct(bw)} of the games ({_pct(bwg)} gammons) and lose a "
+        f"gammon {_pct(blg)} of the time; after {played}: {_pct(pw)} ({_pct(pwg)}), {_pct(plg)}."
+    ]
+
+
+def compare_plays(before: Position, dice: Dice, *, better: str, played: str) -> list[str]:
+    """Why ``better`` beats ``played`` on the board ``before`` (mover on roll), from the boards."""
+    b = before.parse_play(better, dice).position
+    p = before.parse_play(played, dice).position
+    return _facts(shape_of(before, mover_on_roll=True), better, shape_of(b), played, shape_of(p))
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why one decision was a mistake: the facts, and the teacher's tags for patterns.
+
+    ``kind`` is "checker", "double" (the doubler's action) or "answer" (the take or pass).
+    ``tags`` name what the mistake shows (see :mod:`~gammon.engine.analysis.patterns`).
+    """
+
+    game: int
+    index: int
+    side: int
+    kind: str
+    played: str
+    better: str
+    loss: float
+    facts: tuple[str, ...]
+    tags: frozenset[str]
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.facts)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "game": self.game,
+            "index": self.index,
+            "side": self.side,
+            "kind": self.kind,
+            "played": self.played,
+            "better": self.better,
+            "loss": round(self.loss, 6),
+            "text": self.text,
+            "facts": list(self.facts),
+            "tags": sorted(self.tags),
+        }
+
+
+def _tags(before: Shape, b: Shape, p: Shape) -> frozenset[str]:
+    """Which beginner patterns the play made shows, against the better play."""
+    tags = set()
+    if p.shots > b.shots and p.blots:
+        tags.add("blots")
+    if p.tallest[0] >= _TALL and p.tallest[0] > b.tallest[0]:
+        tags.add("stacking")
+    if p.home_points < b.home_points and b.contact:
+        tags.add("home")
+    if p.back > b.back and b.contact:
+        tags.add("late-run")
+    if (before.anchors & b.made) - p.made:
+        tags.add("anchor")
+    if b.hit > p.hit:
+        tags.add("no-hit")
+    return frozenset(tags)
+
+
+def _position(position_id: str | None, checkers: int) -> Position | None:
+    if position_id is None:
+        return None
+    try:
+        return Position.from_id(position_id, checkers=checkers)
+    except GammonError:
+        return None
+
+
+def explain_checker(review: CheckerReview, *, checkers: int = 15) -> Explanation | None:
+    """Why the play made lost against the best play; None if it was the best.
+
+    ``checkers`` is the variant's checkers a side (3 in hypergammon).
+    """
+    best = review.best
+    if review.loss <= 0.0 or best.play == review.played:
+        return None
+    before = _position(review.position_id, checkers)
+    if before is None:
+        return None
+    played = next(c for c in review.candidates if c.play == review.played)
+    b_pos = before.parse_play(best.play, review.dice).position
+    p_pos = before.parse_play(review.played, review.dice).position
+    shape0, b, p = shape_of(before, mover_on_roll=True), shape_of(b_pos), shape_of(p_pos)
+    facts = _facts(shape0, best.play, b, review.played, p)[:_MOST_FACTS]
+    facts += _chance_facts(best.play, best, review.played, played)
+    if not facts:
+        facts = [
+            f"The boards differ little; the engine values {best.play} "
+            f"{review.loss:.3f} higher over the rolls to come."
+        ]
+    return Explanation(
+        review.game,
+        review.index,
+        review.side,
+        "checker",
+        review.played,
+        best.play,
+        review.loss,
+        tuple(facts),
+        _tags(shape0, b, p),
+    )
+
+
+# -- cube decisions -----------------------------------------------------------------
+
+
+def _cube_model(review: CubeReview, checkers: int) -> CubeDecision | None:
+    """The engine's cube decision from the review's chances, for the window and take point.
+
+    The cube and score come from the review's Match ID, the cube efficiency from its
+    board: the same model the analysis used (Jacoby and beavers, which the Match ID
+    does not tell, move neither the window nor the take point).
+    """
+    position = _position(review.position_id, checkers)
+    if position is None:
+        return None
+    try:
+        fields = decode_match_id(review.match_id)
+        me = review.side
+        owner = fields.cube_owner
+        relative = (
+            CubeOwner.CENTRED if owner is None else CubeOwner.ME if owner == me
+            else CubeOwner.OPPONENT
+        )  # fmt: skip
+        score = None
+        if fields.match_length:
+            away = (
+                fields.match_length - fields.score[me],
+                fields.match_length - fields.score[1 - me],
+            )
+            score = MatchScore(
+                *away, crawford=fields.crawford, post_crawford=not fields.crawford and 1 in away
+            )
+        state = CubeState(fields.cube_value, relative, score)
+        return cube_decision(review.chances, state, cube_efficiency(position))
+    except (GammonError, InvalidCubeStateError, ValueError):
+        return None
+
+
+def explain_cube(
+    review: CubeReview, names: Sequence[str] = ("side 0", "side 1"), *, checkers: int = 15
+) -> list[Explanation]:
+    """Why the cube action, or the answer to it, was wrong: chances against the thresholds."""
+    found: list[Explanation] = []
+    win, win_gammon, _, lose_gammon, _ = review.chances
+    model = _cube_model(review, checkers)
+    doubler, taker = names[review.side], names[1 - review.side]
+    gammons = win_gammon + lose_gammon >= 0.005
+    odds = f"{doubler} wins {_pct(win)} of the games" + (
+        f" ({_pct(win_gammon)} gammons) and loses a gammon {_pct(lose_gammon)} of the time"
+        if gammons
+        else ", with no gammons in sight"
+    )
+    verdict = review.verdict.lower()
+    if review.doubler_loss > 0.0:
+        facts = [odds + "."]
+        tags: set[str] = set()
+        if review.doubled and "too good" in verdict:
+            facts.append(
+                "That is too good to double: playing on for the gammon is worth more "
+                "than the point the double cashes."
+            )
+            tags.add("too-good")
+        elif review.doubled:
+            window = (
+                f", which opens at {_pct(model.doubling_point)}"
+                if model is not None and model.doubling_point is not None
+                else ""
+            )
+            facts.append(
+                f"That is below the doubling window{window}: too early to double; "
+                "the cube is worth more kept."
+            )
+            tags.add("early-double")
+        else:
+            if "pass" in verdict:
+                cash = f" of {_pct(model.cash_point)}" if model is not None else ""
+                facts.append(
+                    f"That is past the cash point{cash}: {doubler} should double and {taker} "
+                    "should pass; waiting risks losing the market."
+                )
+            elif model is not None and model.doubling_point is not None:
+                facts.append(
+                    f"That is inside the doubling window ({_pct(model.doubling_point)} to "
+                    f"{_pct(model.cash_point)}): double, and {taker} should take."
+                )
+            else:
+                facts.append(f"The right action was: {verdict}.")
+            tags.add("missed-double")
+        found.append(
+            Explanation(
+                review.game,
+                review.index,
+                review.side,
+                "double",
+                "double" if review.doubled else "no double",
+                review.verdict,
+                review.doubler_loss,
+                tuple(facts),
+                frozenset(tags),
+            )
+        )
+    if review.taker_loss > 0.0 and review.response is not None:
+        take_point = f" of {_pct(model.take_point)}" if model is not None else ""
+        chances = f"{taker} wins {_pct(1.0 - win)} of the games" + (
+            f" and loses a gammon {_pct(win_gammon)} of the time" if gammons else ""
+        )
+        if review.response == "pass":
+            facts = [
+                f"{chances}: above the take point{take_point}.",
+                "Passing gives the game up for sure; taking loses less on average.",
+            ]
+            tags = {"wrong-pass"}
+            better = "take"
+        else:
+            facts = [
+                f"{chances}: below the take point{take_point}.",
+                "Taking risks more than the point that passing gives up"
+                + (", gammons included." if win_gammon >= _CHANCE_STEP else "."),
+            ]
+            tags = {"hopeless-take"}
+            better = "pass"
+        found.append(
+            Explanation(
+                review.game,
+                review.index,
+                1 - review.side,
+                "answer",
+                review.response,
+                better,
+                review.taker_loss,
+                tuple(facts),
+                frozenset(tags),
+            )
+        )
+    return found
+
+
+def explain(
+    checker: Iterable[CheckerReview],
+    cube: Iterable[CubeReview],
+    names: Sequence[str] = ("side 0", "side 1"),
+    *,
+    threshold: float = DOUBTFUL,
+    checkers: int = 15,
+) -> list[Explanation]:
+    """Explanations of every decision that lost at least ``threshold`` (doubtful or worse)."""
+    found: list[Explanation] = []
+    for review in checker:
+        if review.loss >= threshold:
+            explanation = explain_checker(review, checkers=checkers)
+            if explanation is not None:
+                found.append(explanation)
+    for cube_review in cube:
+        found += [
+            e for e in explain_cube(cube_review, names, checkers=checkers) if e.loss >= threshold
+        ]
+    found.sort(key=lambda e: (e.game, e.index, e.kind))
+    return found

@@ -1,0 +1,135 @@
+"""The bot seats and the hints: the engine, in one thread of its own.
+
+The engine keeps caches and takes its time, so it runs in a single thread of
+its own: a bot thinking never holds up the event loop or another table. A bot
+acts through the same path as a person (:meth:`Hub.act <gammon.server.hub.Hub.act>`),
+so its actions are checked, recorded and broadcast like anybody's (docs/PROTOCOL.md 4.1).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Protocol
+
+from gammon.actions import action_arguments
+from gammon.game import Game
+from gammon.position import Dice, Position
+from gammon.server.connections import LiveTable
+from gammon.server.protocol import Refused
+from gammon.server.table import Table
+
+__all__ = ["Act", "Bots"]
+
+log = logging.getLogger("gammon.server")
+
+
+class Act(Protocol):
+    """The hub's way to carry out an action at a table (``Hub.act``)."""
+
+    def __call__(
+        self,
+        live: LiveTable,
+        action: dict[str, Any],
+        *,
+        side: int | None,
+        actor_id: int | None,
+        expect_seq: int | None = None,
+    ) -> Awaitable[Any]: ...
+
+
+class Bots:
+    """The bots and hints of one server, on one engine thread."""
+
+    def __init__(self) -> None:
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="gammon-engine")
+        self._bots: dict[str, Any] = {}
+
+    # -- in the engine's thread -----------------------------------------------------------
+
+    def _bot(self, level: str) -> Any:
+        from gammon.engine.bot import Bot
+
+        if level not in self._bots:
+            self._bots[level] = Bot(level)
+        return self._bots[level]
+
+    def decide(self, level: str, game: Game, side: int, score: tuple[int, int]) -> dict[str, Any]:
+        """The bot's next action at ``game`` as a protocol message; the game is only read."""
+        action = self._bot(level).decide(game, side, score)
+        return {"type": action.name, **action_arguments(action)}
+
+    def hints(self, position: Position, dice: Dice) -> list[dict[str, Any]]:
+        from gammon.engine.hint import play_hints
+
+        return [
+            {
+                "play": str(hint.play),
+                "equity": round(hint.equity, 4),
+                "loss": round(hint.loss, 4),
+                "win": round(hint.evaluation.win, 4),
+                "win_gammon": round(hint.evaluation.win_gammon, 4),
+                "win_backgammon": round(hint.evaluation.win_backgammon, 4),
+                "lose_gammon": round(hint.evaluation.lose_gammon, 4),
+                "lose_backgammon": round(hint.evaluation.lose_backgammon, 4),
+            }
+            for hint in play_hints(position, dice)
+        ]
+
+    def warm_up(self) -> None:
+        self._bot("expert").choose_play(Position.initial(), (3, 1))
+
+    # -- on the event loop ---------------------------------------------------------------
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run ``fn(*args)`` in the engine's thread."""
+        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+
+    async def play(self, live: LiveTable, act: Act) -> None:
+        """Act for the bot as long as it must (the table's task while it is the bot's turn)."""
+        failures = 0
+        while live.table.bot_to_act():
+            table = live.table
+            game, series, side = table.game, table.series, table.bot_side
+            assert game is not None and series is not None and side is not None
+            seats = table.seats
+            assert seats is not None
+            level = seats[side].bot or "expert"
+            seq = table.seq
+            score = series.score if table.settings.is_match else (0, 0)
+            async with live.lock:  # the engine reads the live game: nothing may change it
+                if live.table.seq != seq:
+                    continue  # the game moved on before the bot began (a resignation...)
+                action = await self.run(self.decide, level, game, side, score)
+            try:
+                await act(live, action, side=side, actor_id=None, expect_seq=seq)
+            except Refused as exc:
+                if exc.code == "stale":
+                    continue
+                failures += 1
+                log.error("table %s: the bot's %s was refused: %s", table.id, action, exc)
+                if failures >= 3:
+                    return
+
+    async def hint(self, table: Table, side: int | None) -> tuple[int, list[dict[str, Any]]]:
+        """The engine's ranking of ``side``'s plays (R15): (the table's seq, the plays).
+
+        Only at a table against the bot, and only for one's own move.
+        """
+        if side is None:
+            raise Refused("not_a_player", "hints are for the player at the table")
+        if table.bot_side is None:
+            raise Refused("not_available", "hints are for practice games against the bot only")
+        if "hint" not in table.actions_for(side):
+            raise Refused(
+                "not_available", "a hint is for your own move, when you have dice to play"
+            )
+        game = table.game
+        assert game is not None and game.dice is not None
+        seq = table.seq
+        return seq, await self.run(self.hints, game.position, game.dice)
+
+    def stop(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,220 @@
+"""The chat room: table and lobby chat, mutes, reports, and the operators' kicks and bans (R13).
+
+:class:`ChatRoom` carries out the chat messages of docs/PROTOCOL.md 6 on the
+house rules of :mod:`gammon.server.chat` (the :class:`~gammon.server.chat.ChatModerator`),
+records them through the named queries of :mod:`gammon.server.store`, and
+sends each accepted line to everybody at the table (or in the lobby) who has
+not muted its author. What it needs of the hub (closing a user's sockets, a
+kicked player's forfeit) it is given when it is made.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Awaitable, Callable
+from typing import Any, Final
+
+from gammon.server import chat
+from gammon.server.auth import Accounts, UserInfo
+from gammon.server.connections import Connection, LiveTable
+from gammon.server.db import now
+from gammon.server.protocol import ClientMessage, Refused, dumps
+from gammon.server.store import (
+    Store,
+    add_chat_message,
+    add_report,
+    add_sanction,
+    chat_history,
+    moderation_state,
+    set_banned,
+)
+
+__all__ = ["CHAT_HISTORY", "CHAT_MESSAGES", "ChatRoom"]
+
+#: The recent messages sent to a socket when it connects.
+CHAT_HISTORY: Final = 50
+#: The messages the chat room answers (on a table's socket and the lobby's).
+CHAT_MESSAGES: Final = frozenset({"chat", "report", "kick", "ban", "unban", "mute", "unmute"})
+
+
+class ChatRoom:
+    """Every chat of one server: the lobby's and each table's, with their moderation."""
+
+    def __init__(
+        self,
+        store: Store,
+        accounts: Accounts,
+        moderator: chat.ChatModerator,
+        *,
+        lobby: set[Connection],
+        close_user: Callable[[int, int, str], None],
+        forfeit: Callable[[LiveTable, int, int], Awaitable[None]],
+    ) -> None:
+        self.store = store
+        self.accounts = accounts
+        self.moderator = moderator
+        #: The lobby's sockets (the hub's set): the lobby chat's audience.
+        self.lobby = lobby
+        self._close_user = close_user
+        self._forfeit = forfeit
+        self._lobby_chat: collections.deque[dict[str, Any]] | None = None
+
+    async def load(self) -> None:
+        """The operators and the bans in force, from the database (server start)."""
+        operators, bans = await self.store.run(moderation_state)
+        self.moderator = chat.ChatModerator(self.moderator.config, operators=operators, bans=bans)
+
+    def is_banned(self, user: UserInfo) -> bool:
+        return user.banned or self.moderator.is_banned(user.name)
+
+    async def history(self, live: LiveTable | None) -> collections.deque[dict[str, Any]]:
+        """The recent messages of a table (or of the lobby: None), read once from the database."""
+        if live is not None and live.chat is not None:
+            return live.chat
+        if live is None and self._lobby_chat is not None:
+            return self._lobby_chat
+        table_id = live.table.id if live is not None else None
+        rows = await self.store.run(lambda s: chat_history(s, table_id, CHAT_HISTORY))
+        history = collections.deque(rows, maxlen=CHAT_HISTORY)
+        if live is not None:
+            if live.chat is None:
+                live.chat = history
+            return live.chat
+        if self._lobby_chat is None:
+            self._lobby_chat = history
+        return self._lobby_chat
+
+    def hello(self, conn: Connection, **more: Any) -> dict[str, Any]:
+        """The ``hello`` a socket gets first: who it is, and the house rules."""
+        return {
+            "type": "hello",
+            "user": conn.user.to_json() if conn.user else None,
+            **more,
+            "house_rules": self.moderator.house_rules,
+        }
+
+    async def handle(
+        self, conn: Connection, live: LiveTable | None, message: ClientMessage
+    ) -> None:
+        """Carry out one of :data:`CHAT_MESSAGES` from a table's socket or the lobby's."""
+        user = conn.user
+        if user is None:
+            raise Refused("not_signed_in", "sign in (or play as a guest) to chat")
+        kind, fields = message.type, message.fields
+        table_key = str(live.table.id) if live is not None else None
+        moderator = self.moderator
+        try:
+            if kind == "chat":
+                await self._post(user, live, table_key, fields["text"])
+            elif kind == "mute":
+                moderator.mute(user.name, fields["user"])
+                conn.send({"type": "muted", "user": fields["user"], "muted": True})
+            elif kind == "unmute":
+                moderator.unmute(user.name, fields["user"])
+                conn.send({"type": "muted", "user": fields["user"], "muted": False})
+            elif kind == "report":
+                await self._report(conn, user, table_key, fields)
+            elif kind in ("kick", "ban", "unban"):
+                await self._operator(conn, user, live, kind, fields)
+        except chat.ChatError as exc:
+            raise Refused("forbidden", str(exc)) from None
+        if message.id is not None:
+            conn.send({"type": "ack", "id": message.id})
+
+    async def _post(
+        self, user: UserInfo, live: LiveTable | None, table_key: str | None, text: str
+    ) -> None:
+        decision = self.moderator.moderate(user.name, text, table=table_key)
+        if isinstance(decision, chat.Rejected):
+            code = "banned" if decision.rule is chat.Rule.BANNED else "chat_refused"
+            raise Refused(code, decision.reason)
+        at = now()
+        table_id = live.table.id if live is not None else None
+        message_id = await self.store.run(
+            lambda s: add_chat_message(s, table_id, user.id, decision.text, at)
+        )
+        entry = {"id": message_id, "user": user.name, "text": decision.text, "ms": int(at * 1000)}
+        (await self.history(live)).append(entry)
+        audience = live.conns if live is not None else self.lobby
+        names = [c.user.name for c in audience if c.user is not None]
+        allowed = set(self.moderator.audience(user.name, names))
+        out = dumps({"type": "chat", "message": entry})
+        for other in list(audience):
+            if other.user is None or other.user.name in allowed:
+                other.send(out)
+
+    async def _report(
+        self, conn: Connection, user: UserInfo, table_key: str | None, fields: dict[str, Any]
+    ) -> None:
+        target_name = fields.get("user")
+        if not isinstance(target_name, str):
+            raise Refused("bad_message", "a 'report' message needs 'user'")
+        target = await self.store.run(lambda s: self.accounts.find(s, target_name))
+        if target is None:
+            raise Refused("no_such_user", f"there is no user called {target_name!r}")
+        report = self.moderator.report(
+            user.name, target.name, fields.get("reason", ""), table=table_key
+        )
+        await self.store.run(
+            lambda s: add_report(
+                s,
+                user.id,
+                target.id,
+                reason=report.reason,
+                table=table_key,
+                evidence=report.evidence,
+                at=report.at,
+            )
+        )
+        conn.send({"type": "reported", "user": target.name, "number": report.number})
+
+    async def _operator(
+        self,
+        conn: Connection,
+        user: UserInfo,
+        live: LiveTable | None,
+        kind: str,
+        fields: dict[str, Any],
+    ) -> None:
+        target_name = fields["user"]
+        target = await self.store.run(lambda s: self.accounts.find(s, target_name))
+        if target is None:
+            raise Refused("no_such_user", f"there is no user called {target_name!r}")
+        reason = fields.get("reason", "")
+        at = now()
+
+        async def sanction(until: float | None = None) -> None:
+            await self.store.run(
+                lambda s: add_sanction(
+                    s, target.id, kind, until=until, by=user.id, reason=reason, at=at
+                )
+            )
+
+        if kind == "kick":
+            if live is None:
+                raise Refused(
+                    "bad_message", "kick from a table's socket: it removes the user from that table"
+                )
+            self.moderator.kick(user.name, target.name, str(live.table.id), reason)
+            await sanction()
+            for other in list(live.conns):
+                if other.user is not None and other.user.id == target.id:
+                    other.close(4403, "removed from the table by an operator")
+            side = live.table.side_of(target.id)
+            if side is not None and live.table.status == "playing":
+                await self._forfeit(live, side, user.id)
+        elif kind == "ban":
+            minutes = fields.get("minutes")
+            seconds = minutes * 60.0 if isinstance(minutes, int) else None
+            banned = self.moderator.ban(user.name, target.name, reason, seconds=seconds)
+            await sanction(banned.until)
+            if banned.until is None:
+                await self.store.run(lambda s: set_banned(s, target.id, True))
+            self.accounts.forget_user(target.id)
+            self._close_user(target.id, 4403, "banned by an operator")
+        elif kind == "unban":
+            self.moderator.unban(user.name, target.name)
+            await sanction()
+            await self.store.run(lambda s: set_banned(s, target.id, False))
+            self.accounts.forget_user(target.id)
+        conn.send({"type": "moderated", "action": kind, "user": target.name})

@@ -1,0 +1,304 @@
+"""The server's WebSockets: each client connection, its send queue and its rate limit.
+
+A :class:`Connection` wraps one socket: messages to the client go through its
+queue (a client that falls too far behind is closed, 1013), messages from it
+are counted against a token bucket (:meth:`Connection.allow`; a flood is
+refused ``rate_limited`` and, kept up, closed with 1008). :class:`LiveTable` is
+a table in memory with the connections watching it. The functions at the end
+answer a message that cannot be carried out: a refusal, a flood, or a fault of
+the server's own, logged one line at a time by :class:`FaultLog`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+from gammon.server.auth import UserInfo
+from gammon.server.db import now
+from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused, dumps, error_json, loads
+from gammon.server.table import Table
+from gammon.server.views import TableView
+
+__all__ = [
+    "BURST",
+    "MAX_QUEUED",
+    "MAX_REFUSALS",
+    "RATE",
+    "AlreadyAnswered",
+    "Connection",
+    "FaultLog",
+    "LiveTable",
+    "Socket",
+    "Sockets",
+    "answer_fault",
+    "answer_flood",
+    "answer_refusal",
+    "text_frame",
+]
+
+log = logging.getLogger("gammon.server")
+
+#: Messages a connection may have waiting to be sent before it counts as too slow.
+MAX_QUEUED: Final = 256
+#: Per connection: this many messages at once, refilled at this rate (docs/PROTOCOL.md 2).
+BURST: Final = 40
+RATE: Final = 20.0
+#: Refusals for flooding in a row that close the connection (1008).
+MAX_REFUSALS: Final = 200
+#: At most one line in the log per this many seconds about unexpected faults.
+FAULT_LOG_INTERVAL_S: Final = 60.0
+
+
+class FaultLog:
+    """Unexpected exceptions in the sockets' loops, logged one line at a time, rate-limited.
+
+    A client that makes the server fail on purpose (the same bad message, again
+    and again) must not fill the log: the first fault is logged as one line,
+    then at most one line per ``interval`` seconds saying how many more there
+    were. Tracebacks go to the DEBUG level only.
+    """
+
+    def __init__(self, interval: float = FAULT_LOG_INTERVAL_S) -> None:
+        self.interval = interval
+        self.count = 0
+        self._last = -math.inf
+        self._unreported = 0
+
+    def report(self, where: str, exc: BaseException) -> None:
+        self.count += 1
+        log.debug("%s failed", where, exc_info=exc)
+        at = time.monotonic()
+        if at - self._last < self.interval:
+            self._unreported += 1
+            return
+        more = f" (and {self._unreported} more faults since the last report)"
+        log.error(
+            "%s failed: %s: %s%s",
+            where,
+            type(exc).__name__,
+            str(exc)[:200].replace("\n", " "),
+            more if self._unreported else "",
+        )
+        self._last = at
+        self._unreported = 0
+
+
+class Socket(Protocol):
+    """What the hub needs of a WebSocket (Starlette's, in the app)."""
+
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+class Connection:
+    """One client WebSocket: its user (fixed at the handshake), its send queue, its rate limit."""
+
+    def __init__(
+        self, socket: Socket, user: UserInfo | None, session_hash: str | None = None
+    ) -> None:
+        self.socket = socket
+        self.user = user
+        self.session_hash = session_hash
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.rate = RATE
+        self.burst = float(BURST)
+        self.tokens = self.burst
+        self.refilled = time.monotonic()
+        self.refusals = 0
+        self.closed = False
+        self.close_code = 1000
+        self.close_reason = ""
+        self.table: LiveTable | None = None
+        #: The task sending the queue (set when the socket's loop starts).
+        self.writer: asyncio.Task[Any] | None = None
+        #: Opt-in protocol features the client asked for (docs/PROTOCOL.md 2.2).
+        self.features: frozenset[str] = frozenset()
+        #: (game number, log events) of the last state sent: what a ``log_delta`` client has.
+        self.log_sent: tuple[int, int] | None = None
+
+    def limit(self, rate: float) -> None:
+        """Allow ``rate`` messages a second on average, in bursts of twice that."""
+        self.rate = rate
+        self.burst = self.tokens = 2.0 * rate
+
+    def allow(self) -> bool:
+        """Take a token for one incoming message, or say it must be refused (flood)."""
+        at = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (at - self.refilled) * self.rate)
+        self.refilled = at
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= MAX_QUEUED:
+            self.close(1013, "too slow: reconnect")
+            return
+        self.queue.put_nowait(message if isinstance(message, str) else dumps(message))
+
+    def close(self, code: int, reason: str = "") -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self.close_code = code
+        self.close_reason = reason
+        self.queue.put_nowait(None)
+
+    async def write_loop(self) -> None:
+        """Send queued messages in order; close the socket when asked."""
+        try:
+            while True:
+                item = await self.queue.get()
+                if item is None:
+                    break
+                await self.socket.send_text(item)
+        except Exception:  # the peer went away
+            self.closed = True
+            return
+        with contextlib.suppress(Exception):
+            await self.socket.close(self.close_code, self.close_reason)
+
+
+class Sockets:
+    """Every open connection of one server (anonymous ones too), and each user's."""
+
+    def __init__(self, rate: float = RATE) -> None:
+        #: Messages a second each connection may send on average (bursts of twice that).
+        self.rate = rate
+        self.all: set[Connection] = set()
+        self.by_user: dict[int, set[Connection]] = collections.defaultdict(set)
+
+    def register(self, conn: Connection) -> None:
+        conn.limit(self.rate)
+        self.all.add(conn)
+        if conn.user is not None:
+            self.by_user[conn.user.id].add(conn)
+
+    def unregister(self, conn: Connection) -> None:
+        self.all.discard(conn)
+        if conn.user is not None:
+            conns = self.by_user.get(conn.user.id)
+            if conns is not None:
+                conns.discard(conn)
+                if not conns:
+                    self.by_user.pop(conn.user.id, None)
+
+    def close_user(
+        self, user_id: int, code: int, reason: str, *, session_hash: str | None = None
+    ) -> None:
+        """Close a user's sockets (all, or one session's): sign-out, kick, ban."""
+        for conn in list(self.by_user.get(user_id, ())):
+            if session_hash is None or conn.session_hash == session_hash:
+                conn.close(code, reason)
+
+    async def close_all(self, code: int, reason: str, *, timeout: float | None = None) -> None:
+        """Close every socket; with ``timeout``, wait that long for the closes to go out."""
+        writers = []
+        for conn in list(self.all):
+            conn.close(code, reason)
+            if conn.writer is not None:
+                writers.append(conn.writer)
+        if writers and timeout is not None:
+            await asyncio.wait(writers, timeout=timeout)
+
+
+@dataclass(eq=False)
+class LiveTable:
+    """A table in memory: its lock (one action at a time), its sockets, its timer and bot."""
+
+    table: Table
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: set[Connection] = field(default_factory=set)
+    timer: asyncio.TimerHandle | None = None
+    bot_task: asyncio.Task[None] | None = None
+    chat: collections.deque[dict[str, Any]] | None = None
+    #: When one of the table's players was last connected to it (or the table came into
+    #: memory): with its last action, what says a table against the bot was left.
+    seen: float = field(default_factory=now)
+    _view: TableView | None = None
+
+    @property
+    def view(self) -> TableView:
+        """What the clients see of the table (a new table after a reload gets a new view)."""
+        if self._view is None or self._view.table is not self.table:
+            self._view = TableView(self.table)
+        return self._view
+
+    def side(self, conn: Connection) -> int | None:
+        """The side ``conn``'s user sees the table from (None: a spectator)."""
+        return self.table.viewer_side(conn.user.id) if conn.user is not None else None
+
+
+# -- answering a message that is not carried out ------------------------------------------
+
+
+class AlreadyAnswered(Exception):
+    """The message was refused and the refusal sent."""
+
+
+def text_frame(raw: str | None) -> str:
+    """The text of a message; a binary frame (None) is refused: the protocol is JSON text."""
+    if raw is None:
+        raise Refused(
+            "bad_message",
+            "binary WebSocket frames are not read: send each message as a text frame of JSON",
+        )
+    return raw
+
+
+def answer_refusal(conn: Connection, exc: Refused, message_id: object) -> None:
+    """Send the error for a refused message (with its ``id``, when it could be read)."""
+    ident = message_id if message_id is not None else exc.message_id
+    conn.send(error_json(exc.code, exc.message, ident, field=exc.field))
+
+
+def answer_fault(
+    conn: Connection, faults: FaultLog, where: str, exc: Exception, message_id: object
+) -> None:
+    """An exception nobody expected: answer ``server_error``, log one line (rate-limited)."""
+    faults.report(where, exc)
+    ident = message_id if isinstance(message_id, str | int) else None
+    with contextlib.suppress(Exception):
+        conn.send(
+            error_json(
+                "server_error",
+                "the server failed while handling this message (a fault on our side, "
+                "now logged); the next state shows the table as it is",
+                ident,
+            )
+        )
+
+
+def answer_flood(conn: Connection, raw: str | None) -> None:
+    """Refuse a message over the connection's rate; too many in a row close it (1008).
+
+    Raises :class:`AlreadyAnswered` once the refusal is sent.
+    """
+    conn.refusals += 1
+    if conn.refusals >= MAX_REFUSALS:
+        conn.close(1008, "flooding")
+    message_id = None
+    if raw is not None and len(raw) <= MAX_MESSAGE_BYTES:
+        with contextlib.suppress(ValueError):
+            data = loads(raw)
+            if isinstance(data, dict):
+                message_id = data.get("id")
+    conn.send(
+        error_json(
+            "rate_limited",
+            f"at most {conn.rate:g} messages a second (bursts of {conn.burst:g}): slow down",
+            message_id if isinstance(message_id, str | int) else None,
+        )
+    )
+    raise AlreadyAnswered

@@ -1,0 +1,285 @@
+"""A table's settings: the series' rules (the rules library's) plus what only a table has.
+
+:class:`TableSettings` holds a :class:`~gammon.match.SeriesRules` (match
+length or money, variant, cube, every series option, each checked by the rules
+library) and the table's own settings: the clock, an invited player, a bot.
+:meth:`TableSettings.from_json` reads what a client sends (docs/PROTOCOL.md
+1.3) and refuses what is wrong with ``Refused("bad_settings", ...)``, naming
+the field and saying in words what would do; :meth:`TableSettings.to_json`
+writes the settings back in the same form.
+
+The JSON names of the series' settings are :class:`SeriesRules`' own field
+names (only ``gammons`` is not offered: every table counts gammons), plus
+``mode`` (``"match"`` or ``"money"``, since ``length`` 0 is no match length a
+player would type). Besides the rules library's checks the server keeps its
+own limits (a match of at most 64 points, a cube of at most 64, 1000 games,
+stakes of 10000), which fit its players and its database.
+
+>>> settings = TableSettings.from_json({"mode": "money", "beavers": True})
+>>> settings.rules
+SeriesRules(length=0, beavers=True)
+>>> TableSettings.from_json({"length": 0})  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+gammon.server.protocol.Refused: bad_settings: The match length (points) must be a whole ...
+>>> TableSettings.from_json({"variant": "tavla", "length": None}).rules.cube
+False
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from gammon.errors import InvalidRulesError, UnknownVariantError
+from gammon.match import SeriesRules
+from gammon.rules import is_whole
+from gammon.server.protocol import Refused
+from gammon.variants import VARIANTS
+
+__all__ = ["ClockSettings", "TableSettings", "settings_from_row", "variant_names"]
+
+#: The settings a new table gets when the client leaves them out: a 3-point match.
+DEFAULT_RULES: Final = SeriesRules(length=3)
+#: The series' settings a client may send, by their JSON (and SeriesRules) names.
+SERIES_SETTINGS: Final = tuple(
+    field.name for field in dataclasses.fields(SeriesRules) if field.name != "gammons"
+)
+_TABLE_SETTINGS: Final = ("clock", "invite", "bot")
+_SETTINGS: Final = ("mode", *SERIES_SETTINGS, *_TABLE_SETTINGS)
+
+#: The server's own limits on the whole-number settings (the rules allow more).
+_LIMITS: Final = {
+    "length": (1, 64),
+    "max_cube": (2, 64),
+    "auto_doubles": (0, 6),
+    "max_games": (1, 1000),
+    "stakes": (1, 10000),
+}
+_CLOCK_LIMITS: Final = {"base_s": (1, 36000), "delay_s": (0, 120), "increment_s": (0, 120)}
+
+#: Each setting in the players' words, for error messages (the field name goes alongside).
+_LABELS: Final = {
+    "mode": "the mode",
+    "length": "the match length (points)",
+    "variant": "the variant",
+    "cube": "the doubling cube",
+    "max_cube": "the highest cube value",
+    "crawford": "the Crawford rule",
+    "jacoby": "the Jacoby rule",
+    "beavers": "beavers",
+    "auto_doubles": "the number of automatic doubles",
+    "max_games": "the number of games in the session",
+    "stakes": "the stakes (each side's bankroll, in points)",
+    "clock": "the clock",
+    "clock.base_s": "the clock's reserve (seconds)",
+    "clock.delay_s": "the clock's delay (seconds)",
+    "clock.increment_s": "the clock's increment (seconds)",
+    "invite": "the invited player",
+    "bot": "the bot level",
+}
+
+
+def _bad(name: str, message: str) -> Refused:
+    """A refused setting: the message in words, ``name`` (the JSON field) for programs."""
+    label = _LABELS.get(name, repr(name))
+    return Refused("bad_settings", f"{label[0].upper()}{label[1:]} {message}", field=name)
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _whole(name: str, value: object, low: int, high: int) -> None:
+    if not (is_whole(value) and low <= value <= high):  # type: ignore[operator]
+        raise _bad(name, f"must be a whole number from {low} to {high}, not {_shown(value)}")
+
+
+@dataclass(frozen=True)
+class ClockSettings:
+    """A reserve for the whole match plus a simple delay and an increment per action (R13)."""
+
+    base_s: int
+    delay_s: int = 0
+    increment_s: int = 0
+
+    def to_json(self) -> dict[str, int]:
+        return {"base_s": self.base_s, "delay_s": self.delay_s, "increment_s": self.increment_s}
+
+    @classmethod
+    def from_json(cls, data: object) -> ClockSettings:
+        """Read ``{"base_s": ..., "delay_s": ..., "increment_s": ...}`` (the last two optional)."""
+        if not isinstance(data, Mapping):
+            raise _bad(
+                "clock",
+                'must be left out (no clock) or {"base_s": ..., "delay_s": ..., '
+                '"increment_s": ...}',
+            )
+        unknown = sorted(set(data) - set(_CLOCK_LIMITS))
+        if unknown:
+            raise _bad(
+                "clock",
+                f"has no field {_shown(unknown[0])}: its fields are base_s, delay_s and "
+                "increment_s",
+            )
+        values = {"delay_s": 0, "increment_s": 0}
+        values.update({k: v for k, v in data.items() if v is not None})
+        if values.get("base_s") is None:
+            raise _bad(
+                "clock.base_s", "must be given: each side's reserve for the match, in seconds"
+            )
+        for name, (low, high) in _CLOCK_LIMITS.items():
+            _whole(f"clock.{name}", values[name], low, high)
+        return cls(values["base_s"], values["delay_s"], values["increment_s"])
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """What the creator chose (docs/PROTOCOL.md 1.3): the series' rules and the table's own."""
+
+    rules: SeriesRules = DEFAULT_RULES
+    clock: ClockSettings | None = None
+    invite: str | None = None
+    bot: str | None = None
+
+    @property
+    def is_match(self) -> bool:
+        return self.rules.is_match
+
+    @classmethod
+    def from_json(cls, data: object, *, bot_levels: Sequence[str] | None = None) -> TableSettings:
+        """Read a client's settings; raise ``Refused("bad_settings", ...)`` naming the field.
+
+        A setting given as ``null`` is the same as one left out: it takes its
+        default (docs/PROTOCOL.md 1.3). The cube's default depends on the
+        variant: tavla is played without it, so ``"cube": true`` with tavla is
+        refused and a tavla table left to the default has no cube. ``bot_levels``
+        are the bots this server has (none when left out).
+        """
+        return _read(data, bot_levels=bot_levels or ())
+
+    def to_json(self) -> dict[str, Any]:
+        rules = self.rules
+        series: dict[str, Any] = {name: getattr(rules, name) for name in SERIES_SETTINGS}
+        series.update(
+            length=rules.length or None,
+            variant=rules.variant.name,
+            # Table stakes are the same for both sides at a table: one number.
+            stakes=rules.stakes[0] if rules.stakes is not None else None,
+        )
+        return {
+            "mode": "match" if rules.is_match else "money",
+            **series,
+            "clock": self.clock.to_json() if self.clock else None,
+            "invite": self.invite,
+            "bot": self.bot,
+        }
+
+
+def settings_from_row(data: Mapping[str, Any]) -> TableSettings:
+    """Settings as stored (they were checked when the table was made): the bot level is kept
+    whether or not this server has that bot now."""
+    return _read(data, bot_levels=None)
+
+
+def variant_names() -> list[str]:
+    return [variant.name for variant in VARIANTS]
+
+
+def _read(data: object, *, bot_levels: Sequence[str] | None) -> TableSettings:
+    """:meth:`TableSettings.from_json`; ``bot_levels`` None takes any bot level (stored rows)."""
+    if not isinstance(data, Mapping):
+        raise Refused("bad_settings", "the settings must be a JSON object")
+    unknown = sorted(set(data) - set(_SETTINGS))
+    if unknown:
+        raise Refused(
+            "bad_settings",
+            f"there is no setting called {_shown(unknown[0])}; "
+            f"the settings are: {', '.join(_SETTINGS)}",
+            field=str(unknown[0])[:64],
+        )
+    given = {k: v for k, v in data.items() if v is not None}
+    mode = given.pop("mode", "match")
+    if mode not in ("match", "money"):
+        raise _bad("mode", f'must be "match" or "money", not {_shown(mode)}')
+    series = {name: given[name] for name in SERIES_SETTINGS if name in given}
+    _check_json_types(series)
+    series["length"] = series.get("length", DEFAULT_RULES.length) if mode == "match" else 0
+    rules = _series_rules(series, mode)
+    clock = given.get("clock")
+    invite, bot = given.get("invite"), given.get("bot")
+    if invite is not None and not (isinstance(invite, str) and 0 < len(invite) <= 40):
+        raise _bad("invite", f"must be a user's name, not {_shown(invite)}")
+    if bot is not None:
+        if bot_levels is not None and (not isinstance(bot, str) or bot not in bot_levels):
+            known = "unset: this server has no bots"
+            if bot_levels:
+                known = f"one of {', '.join(bot_levels)}"
+            raise _bad("bot", f"must be {known}, not {_shown(bot)}")
+        if invite is not None:
+            raise Refused(
+                "bad_settings",
+                "a table against the bot cannot invite a player too: "
+                'set "invite" or "bot", not both',
+                field="invite",
+            )
+    return TableSettings(
+        rules, ClockSettings.from_json(clock) if clock is not None else None, invite, bot
+    )
+
+
+def _check_json_types(series: Mapping[str, Any]) -> None:
+    """Each series setting has its JSON type (a switch is true or false, a count a whole
+    number within the server's limits, a variant a name) before the rules see it."""
+    for name, value in series.items():
+        default = getattr(DEFAULT_RULES, name)
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise _bad(name, f"must be true (on) or false (off), not {_shown(value)}")
+        elif name in _LIMITS:
+            _whole(name, value, *_LIMITS[name])
+        elif name == "variant" and not isinstance(value, str):
+            raise _bad("variant", f"must be a variant's name, not {_shown(value)}")
+
+
+def _series_rules(series: dict[str, Any], mode: str) -> SeriesRules:
+    """The rules library's SeriesRules, its refusals put in the players' words."""
+    try:
+        rules = SeriesRules(**series)
+    except UnknownVariantError:
+        names = ", ".join(variant_names())
+        raise _bad(
+            "variant", f"must be one of {names}, not {_shown(series.get('variant'))}"
+        ) from None
+    except InvalidRulesError as exc:
+        raise _rules_refused(exc, series, mode) from None
+    if not rules.variant.cube and rules.cube:
+        # R14: a variant without the cube is played without it; asking for it is refused
+        # rather than quietly turned off.
+        name = rules.variant.name
+        if series.get("cube") is True:
+            raise _bad(
+                "cube",
+                f"is not used in {name}: {name} is played without it "
+                '(leave "cube" out or set it to false)',
+            )
+        rules = dataclasses.replace(rules, cube=False)
+    return rules
+
+
+def _rules_refused(exc: InvalidRulesError, series: Mapping[str, Any], mode: str) -> Refused:
+    name = exc.setting
+    if name == "max_cube":
+        return _bad(name, f"must be 2, 4, 8, 16, 32 or 64, not {_shown(series.get(name))}")
+    if mode == "match" and series.get(name):
+        # A money-play option in a match: say how to get it.
+        return _bad(
+            name,
+            f"{'are' if name == 'beavers' else 'is'} for money play only, "
+            'not for a match (set "mode" to "money", or leave it out)',
+        )
+    message = str(exc)
+    return Refused("bad_settings", f"{message[:1].upper()}{message[1:]}", field=name)

@@ -1,0 +1,391 @@
+"""What the clients see of a table: its state, its lobby entry, its fair-dice records.
+
+:class:`TableView` writes a table's ``state`` message (docs/PROTOCOL.md 3) as
+each receiver sees it; :meth:`TableView.state_text` makes it from JSON texts
+that are the same for every receiver of one state (the settings, the series,
+the game's log, each side's board...), encoded once per ``seq`` however many
+sockets receive it. :func:`summary_json` is the table's lobby entry,
+:func:`game_record` and :func:`table_record` its fair-dice records (section 5).
+Nothing here changes a table.
+
+>>> import json
+>>> from gammon.match import SeriesRules
+>>> from gammon.server.settings import TableSettings
+>>> from gammon.server.table import Seat, Table
+>>> table = Table(1, TableSettings(SeriesRules(length=1)), Seat(7, "alice"), created=0.0)
+>>> view = TableView(table)
+>>> json.loads(view.state_text(None, at=0.0)) == view.state_json(None, at=0.0)
+True
+>>> summary_json(table)["players"]
+['alice', None]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from gammon.game import Phase
+from gammon.match import Match
+from gammon.server.protocol import Refused, board_json, dumps, play_json, position_id
+from gammon.server.table import Table, result_json
+
+__all__ = ["TableView", "game_record", "summary_json", "table_record"]
+
+
+class TableView:
+    """The ``state`` messages of one table, with the parts every receiver shares made once."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        #: Each game's log events as JSON texts, by game number - 1, written once each (every
+        #: state carries the game's log, so it is never encoded again).
+        self._log_texts: list[list[str]] = []
+        #: JSON texts of parts of the state at ``_parts_seq``: each is made once per state
+        #: however many sockets receive it (see :meth:`state_text`).
+        self._parts: dict[object, str] = {}
+        self._parts_seq = -1
+
+    # -- the state as JSON values ------------------------------------------------------
+
+    def state_json(
+        self,
+        viewer: int | None,
+        *,
+        at: float,
+        connected: set[int] = frozenset(),  # type: ignore[assignment]
+        spectators: int = 0,
+    ) -> dict[str, Any]:
+        """The whole state as ``viewer`` (a side, or None for a spectator) sees it."""
+        table = self.table
+        return {
+            "type": "state",
+            "table": table.id,
+            "seq": table.seq,
+            "status": table.status,
+            "settings": table.settings.to_json(),
+            "you": viewer,
+            "players": players_json(table, connected),
+            "spectators": spectators,
+            "series": self.series_json(),
+            "game": self.game_json(viewer),
+            "previous_games": previous_games_json(table),
+            "clock": table.clock.to_json(at) if table.clock is not None else None,
+            "result": table.result,
+            "last": table.last,
+        }
+
+    def game_json(self, viewer: int | None) -> dict[str, Any] | None:
+        table = self.table
+        if table.game is None or table.series is None:
+            return None
+        view = viewer if viewer is not None else 0
+        actions = table.actions_for(viewer)
+        return {
+            **self._game_head_json(view),
+            "actions": actions,
+            "legal_plays": self._legal_plays_json(view) if "play" in actions else [],
+            "log": table.logs[table.game_number - 1],
+            **self._game_tail_json(),
+        }
+
+    def series_json(self) -> dict[str, Any] | None:
+        table = self.table
+        series = table.series
+        if series is None:
+            return None
+        over = table.status == "finished"
+        result = table.result
+        winner = result["winner"] if result else None
+        score = list(result["score"] if result else series.score)
+        if isinstance(series, Match):
+            return {
+                "mode": "match",
+                "length": series.length,
+                "score": score,
+                "game_number": table.game_number,
+                "crawford": series.game.rules.crawford,
+                "over": over,
+                "winner": winner,
+                "net": None,
+                "bankrolls": None,
+                "match_id": self._match_id(),
+            }
+        return {
+            "mode": "money",
+            "length": 0,
+            "score": score,
+            "game_number": table.game_number,
+            "crawford": False,
+            "over": over,
+            "winner": winner,
+            "net": score[0] - score[1],
+            "bankrolls": list(series.bankrolls) if series.bankrolls else None,
+            "match_id": self._match_id(),
+        }
+
+    def _game_head_json(self, view: int) -> dict[str, Any]:
+        """The current game's fields before ``actions``, with the board from side ``view``."""
+        table = self.table
+        game = table.game
+        assert game is not None
+        resignation = game.resignation
+        offered = game.phase in (Phase.DOUBLE_OFFERED, Phase.BEAVER_OFFERED)
+        return {
+            "number": table.game_number,
+            "phase": str(game.phase),
+            "turn": game.turn,
+            "on_roll": game.on_roll,
+            # The roll to be played: only while it waits to be played (not while a
+            # resignation is offered in the middle of a move, nor once the game is over).
+            "dice": list(game.dice) if game.dice and game.phase is Phase.MOVE else None,
+            "cube": {
+                "value": game.cube_value,
+                "owner": game.cube_owner,
+                "offered": offered,
+                # What the cube shows if the offer is taken (the double, or the beaver's redouble).
+                "offered_value": 2 * game.cube_value if offered else None,
+                "centred": game.cube_owner is None,
+            },
+            "resignation": (
+                {"side": resignation[0], "value": resignation[1]} if resignation else None
+            ),
+            "crawford": game.rules.crawford,
+            "position_id": position_id(game.position),
+            "match_id": self._match_id(),
+            "board": board_json(game.position_for(view), view),
+        }
+
+    def _match_id(self) -> str:
+        """The GNU Match ID of the current state (the game and the series show it)."""
+        series = self.table.series
+        assert series is not None
+        return self._part("match_id", lambda: series.id)
+
+    def _legal_plays_json(self, view: int) -> list[dict[str, Any]]:
+        """Every legal play of the side on roll (``view``), with the board after it (R5)."""
+        game = self.table.game
+        assert game is not None
+        return [play_json(play, view) for play in game.legal_plays()]
+
+    def _game_tail_json(self) -> dict[str, Any]:
+        table = self.table
+        game = table.game
+        assert game is not None
+        fair = table.game_dice[table.game_number - 1]
+        return {
+            "result": result_json(game.result),
+            "commitment": fair.commitment,
+            "seed": fair.seed_hex if game.is_over else None,
+        }
+
+    # -- the state as JSON text, from shared parts -------------------------------------------
+
+    def _part(self, key: object, make: Callable[[], str]) -> str:
+        """A part of the current state as JSON text, made once per ``seq``."""
+        if self._parts_seq != self.table.seq:
+            self._parts.clear()
+            self._parts_seq = self.table.seq
+        text = self._parts.get(key)
+        if text is None:
+            text = self._parts[key] = make()
+        return text
+
+    def _log(self, number: int) -> list[str]:
+        """Game ``number``'s log as JSON texts, each event encoded once (logs only grow)."""
+        while len(self._log_texts) < number:
+            self._log_texts.append([])
+        texts = self._log_texts[number - 1]
+        events = self.table.logs[number - 1]
+        if len(texts) < len(events):
+            texts.extend(dumps(entry) for entry in events[len(texts) :])
+        return texts
+
+    def state_text(
+        self,
+        viewer: int | None,
+        *,
+        at: float,
+        connected: set[int] = frozenset(),  # type: ignore[assignment]
+        spectators: int = 0,
+        log_from: int | None = None,
+    ) -> str:
+        """:meth:`state_json` as JSON text, made from parts shared by every receiver.
+
+        With ``log_from`` (a receiver that opted in to ``log_delta``, docs/PROTOCOL.md
+        2.2) the game's ``log`` holds only the events from that index on, and
+        ``log_from`` says so. Every part that is the same for all receivers of
+        this ``seq`` is encoded once; only the clock, the players' connections
+        and the receiver's own actions are written each time.
+        """
+        table = self.table
+        game_text = "null"
+        if table.game is not None and table.series is not None:
+            view = viewer if viewer is not None else 0
+            actions = table.actions_for(viewer)
+            plays = (
+                self._part(("plays", view), lambda: dumps(self._legal_plays_json(view)))
+                if "play" in actions
+                else "[]"
+            )
+            texts = self._log(table.game_number)
+            if log_from is None:
+                log = self._part("log", lambda: "[" + ",".join(texts) + "]")
+            else:
+                log = "[" + ",".join(texts[log_from:]) + '],"log_from":' + str(log_from)
+            game_text = "".join(
+                (
+                    self._part(("head", view), lambda: dumps(self._game_head_json(view))[:-1]),
+                    ',"actions":',
+                    dumps(actions),
+                    ',"legal_plays":',
+                    plays,
+                    ',"log":',
+                    log,
+                    ",",
+                    self._part("tail", lambda: dumps(self._game_tail_json())[1:]),
+                )
+            )
+        return "".join(
+            (
+                '{"type":"state","table":',
+                dumps(table.id),
+                ',"seq":',
+                dumps(table.seq),
+                ',"status":',
+                dumps(table.status),
+                ',"settings":',
+                self._part("settings", lambda: dumps(table.settings.to_json())),
+                ',"you":',
+                dumps(viewer),
+                ',"players":',
+                dumps(players_json(table, connected)),
+                ',"spectators":',
+                dumps(spectators),
+                ',"series":',
+                self._part("series", lambda: dumps(self.series_json())),
+                ',"game":',
+                game_text,
+                ',"previous_games":',
+                self._part("previous", lambda: dumps(previous_games_json(table))),
+                ',"clock":',
+                dumps(table.clock.to_json(at)) if table.clock is not None else "null",
+                ',"result":',
+                dumps(table.result),
+                ',"last":',
+                self._part("last", lambda: dumps(table.last)),
+                "}",
+            )
+        )
+
+    def log_length(self) -> tuple[int, int]:
+        """(game number, events in its log): what a receiver of the current state has."""
+        table = self.table
+        number = table.game_number
+        return number, len(table.logs[number - 1]) if number else 0
+
+
+def players_json(table: Table, connected: set[int]) -> list[dict[str, Any] | None]:
+    """Each seat's player, and whether they are connected (the creator alone before the start)."""
+    if table.seats is None:
+        creator = table.creator
+        return [
+            {"name": creator.name, "bot": None, "connected": creator.user_id in connected},
+            None,
+        ]
+    return [
+        {
+            "name": seat.name,
+            "bot": seat.bot,
+            "connected": seat.bot is not None or seat.user_id in connected,
+        }
+        for seat in table.seats
+    ]
+
+
+def previous_games_json(table: Table) -> list[dict[str, Any]]:
+    """The games finished before the current one, with their revealed seeds."""
+    if table.series is None:
+        return []
+    out = []
+    games = table.series.games
+    for index, game in enumerate(games):
+        if not game.is_over or index == len(games) - 1:
+            continue
+        fair = table.game_dice[index]
+        out.append(
+            {
+                "number": index + 1,
+                "result": result_json(game.result),
+                "commitment": fair.commitment,
+                "seed": fair.seed_hex,
+            }
+        )
+    return out
+
+
+def summary_json(table: Table, spectators: int = 0) -> dict[str, Any]:
+    """The table's lobby entry (docs/PROTOCOL.md 1.3)."""
+    players: list[str | None] = (
+        [seat.name for seat in table.seats]
+        if table.seats is not None
+        else [table.creator.name, None]
+    )
+    score = (
+        table.result["score"]
+        if table.result
+        else list(table.series.score)
+        if table.series is not None
+        else [0, 0]
+    )
+    return {
+        "id": table.id,
+        "status": table.status,
+        "created_by": table.creator.name,
+        "players": players,
+        "settings": table.settings.to_json(),
+        "invite": table.settings.invite,
+        "bot": table.settings.bot,
+        "score": list(score),
+        "spectators": spectators,
+        "created_ms": math.floor(table.created * 1000),
+    }
+
+
+def game_record(table: Table, number: int) -> dict[str, Any]:
+    """Game ``number``'s fair-dice record (R13); only once that game is over."""
+    if table.series is None or not 1 <= number <= table.game_number:
+        raise Refused("no_such_game", f"table {table.id} has no game {number}")
+    game = table.series.games[number - 1]
+    if not game.is_over:
+        raise Refused("game_not_over", f"game {number} is still being played: its seed is secret")
+    return table.game_dice[number - 1].record(
+        game={
+            "number": number,
+            "result": result_json(game.result),
+            "players": table.names,
+            "log": table.logs[number - 1],
+        },
+        table=table.id,
+    )
+
+
+def table_record(table: Table) -> dict[str, Any]:
+    """Every finished game's record (docs/PROTOCOL.md 5)."""
+    games = []
+    if table.series is not None:
+        games = [
+            game_record(table, number)
+            for number, game in enumerate(table.series.games, 1)
+            if game.is_over
+        ]
+    return {
+        "format": "gammon-table-record/1",
+        "table": table.id,
+        "settings": table.settings.to_json(),
+        "players": table.names if table.seats else [table.creator.name, None],
+        "status": table.status,
+        "result": table.result,
+        "games": games,
+    }

@@ -1,0 +1,511 @@
+"""GNU Backgammon's .sgf match files: read, replayed through the rules, and written.
+
+SGF (the Smart Game Format, FF[4]) stores each game of a match or session as a tree
+of nodes; backgammon is game type ``GM[6]``. Written from the public specification
+of the format for backgammon (https://www.red-bean.com/sgf/backgammon.html, by
+GNU Backgammon's author) and from files GNU Backgammon 1.07 writes; the code is our own.
+
+- A game's root node holds ``PW``/``PB`` (the players: White is side 0, the left
+  column of a .mat file; Black is side 1), ``MI[length:7][game:2][ws:3][bs:1]``
+  (match length, 0 for money, and the score before the game), ``RU`` (rules,
+  ``:``-separated: ``Crawford``, ``Crawford:CrawfordGame``, ``Jacoby``,
+  ``NoCube``, ``Nackgammon``, ``Hypergammon3``) and ``RE[W+2]`` (White won 2
+  points; a trailing ``R`` when the loser resigned).
+- Each following node is one move: ``W[31hefe]`` (White throws 3-1 and plays
+  8/5 6/5), ``B[66]`` (Black cannot move), ``W[double]``, ``B[take]``,
+  ``B[drop]``; a ``double`` answered by another ``double`` is a beaver. Points
+  are letters: ``a`` is White's 1 point (Black's 24) through ``x``, ``y`` the
+  bar and ``z`` borne off. ``PL[W]DI[51]`` is a roll not played yet.
+- Analysis, comments and other properties are skipped; of a game's variations
+  the first (the line actually played) is read.
+
+>>> from gammon.dice import ScriptedDice
+>>> from gammon.match import Match
+>>> match = Match(3, dice=ScriptedDice([(3, 1), (6, 4)]))
+>>> _ = match.game.roll(0), match.game.play(0, "8/5 6/5"), match.game.roll(1)
+>>> _ = match.game.play(1, "24/18 13/9"), match.game.double(0), match.game.drop(1)
+>>> text = write_sgf(match, names=("Alice", "Bob"))
+>>> print(text, end="")
+(;FF[4]GM[6]CA[UTF-8]AP[gammon]MI[length:3][game:0][ws:0][bs:0]PW[Alice]PB[Bob]RU[Crawford]RE[W+1]
+;W[31hefe]
+;B[64aglp]
+;W[double]
+;B[drop])
+>>> replay_sgf(text).histories == match.histories
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from gammon.dice import Dice, DiceSource
+from gammon.errors import MatFileError, SgfError
+from gammon.events import (
+    Beavered,
+    DoubleChosen,
+    Doubled,
+    Dropped,
+    Ended,
+    EndReason,
+    Event,
+    Moved,
+    OpeningRolled,
+    Passed,
+    PassReason,
+    Rolled,
+    Took,
+)
+from gammon.match import Match, Session
+from gammon.matfile import MatGame, MatTag, MatTurn, ParsedMatch, TurnKind, replay_mat
+
+__all__ = ["SgfError", "SgfNode", "parse_sgf", "read_sgf", "replay_sgf", "write_sgf"]
+
+
+@dataclass(frozen=True)
+class SgfNode:
+    """One node: its properties (each a list of values, in file order) and its line."""
+
+    line: int
+    properties: dict[str, list[str]]
+
+    def get(self, key: str) -> str | None:
+        values = self.properties.get(key)
+        return values[0] if values else None
+
+
+def parse_sgf(text: str) -> list[list[SgfNode]]:
+    """The games of an SGF collection, each as the nodes of its main line (first variation).
+
+    >>> [[n.properties for n in game] for game in parse_sgf("(;GM[6]PW[A\\\\]x];W[21])")]
+    [[{'GM': ['6'], 'PW': ['A]x']}, {'W': ['21']}]]
+    >>> parse_sgf("(;GM[6];W[21]")
+    Traceback (most recent call last):
+    ...
+    gammon.errors.SgfError: line 1: the file ends inside a game tree
+    """
+    if not isinstance(text, str):
+        raise SgfError(f"an .sgf file is read from text, got {type(text).__name__}")
+    return _Parser(text.removeprefix("\ufeff")).collection()
+
+
+class _Parser:
+    """Recursive descent over SGF's grammar: Collection = GameTree+;
+    GameTree = "(" Node+ GameTree* ")"; Node = ";" Property*; Property = Ident Value+."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.position = 0
+
+    def line(self, index: int | None = None) -> int:
+        where = self.position if index is None else index
+        return self.text.count("\n", 0, where) + 1
+
+    def skip_space(self) -> str:
+        while self.position < len(self.text) and self.text[self.position].isspace():
+            self.position += 1
+        return self.text[self.position] if self.position < len(self.text) else ""
+
+    def collection(self) -> list[list[SgfNode]]:
+        games: list[list[SgfNode]] = []
+        while True:
+            char = self.skip_space()
+            if not char:
+                return games
+            if char != "(":
+                rest = self.text[self.position : self.position + 20]
+                raise SgfError(f"line {self.line()}: expected a game tree '(', found {rest!r}")
+            games.append(self.tree(main=True))
+
+    def tree(self, *, main: bool) -> list[SgfNode]:
+        """A game tree from its "("; the nodes of its main line (empty when not ``main``)."""
+        self.position += 1
+        nodes: list[SgfNode] = []
+        child_read = False
+        while True:
+            char = self.skip_space()
+            if not char:
+                raise SgfError(f"line {self.line()}: the file ends inside a game tree")
+            if char == ";":
+                if child_read:
+                    raise SgfError(f"line {self.line()}: a node after a variation")
+                node = self.node()
+                if main:
+                    nodes.append(node)
+            elif char == "(":
+                below = self.tree(main=main and not child_read)
+                nodes += below
+                child_read = True
+            elif char == ")":
+                self.position += 1
+                if main and not nodes:
+                    raise SgfError(f"line {self.line()}: a game tree without a node")
+                return nodes
+            else:
+                rest = self.text[self.position : self.position + 20]
+                raise SgfError(f"line {self.line()}: expected ';', '(' or ')', found {rest!r}")
+
+    def node(self) -> SgfNode:
+        node = SgfNode(self.line(), {})
+        self.position += 1
+        while True:
+            self.skip_space()
+            found = re.compile(r"[A-Za-z]+").match(self.text, self.position)
+            if found is None:
+                return node
+            self.position = found.end()
+            values: list[str] = []
+            while self.skip_space() == "[":
+                values.append(self.value())
+            if not values:
+                raise SgfError(f"line {self.line()}: the property {found[0]} has no value")
+            node.properties.setdefault(found[0].upper(), []).extend(values)
+
+    def value(self) -> str:
+        """One ``[...]`` value: escapes taken out, soft line breaks removed."""
+        start = self.position
+        out: list[str] = []
+        index = start + 1
+        text = self.text
+        while index < len(text):
+            char = text[index]
+            if char == "\\":
+                index += 1
+                if text.startswith("\r\n", index):
+                    index += 2  # a soft line break
+                    continue
+                if index < len(text) and text[index] == "\n":
+                    index += 1
+                    continue
+                if index < len(text):
+                    out.append(text[index])
+            elif char == "]":
+                self.position = index + 1
+                return "".join(out)
+            else:
+                out.append(char)
+            index += 1
+        raise SgfError(f"line {self.line(start)}: a property value is not closed with ']'")
+
+
+# -- reading --------------------------------------------------------------------------
+
+_MOVE: Final = re.compile(r"([1-6])([1-6])((?:[a-z][a-z])*)")
+_RESULT: Final = re.compile(r"([WB])\+(\d+)([A-Za-z]*)")
+_VARIANTS: Final = {
+    "nackgammon": "NackGammon",
+    "hypergammon3": "Hypergammon",
+    "hypergammon2": "HyperGammon (2)",
+    "hypergammon1": "HyperGammon (1)",
+}
+
+
+def _point(letter: str, side: int) -> int:
+    """A point letter in the mover's own numbering (bar 25, off 0)."""
+    if letter == "y":
+        return 25
+    if letter == "z":
+        return 0
+    number = ord(letter) - ord("a") + 1
+    return number if side == 0 else 25 - number
+
+
+def _letter(point: int, side: int) -> str:
+    if point == 25:
+        return "y"
+    if point == 0:
+        return "z"
+    return chr(ord("a") - 1 + (point if side == 0 else 25 - point))
+
+
+def read_sgf(text: str) -> ParsedMatch:
+    """An .sgf file read into the records of :mod:`gammon.matfile`, checking its layout only.
+
+    >>> parsed = read_sgf("(;GM[6]MI[length:1]PW[A]PB[B];B[52aclq])")
+    >>> parsed.length, parsed.names, parsed.games[0].turns[0].play
+    (1, ('A', 'B'), '24/22 13/8')
+    """
+    trees = parse_sgf(text)
+    if not trees:
+        raise SgfError("the file holds no game")
+    names: tuple[str, str] | None = None
+    length: int | None = None
+    rules: dict[str, str] = {}
+    crawford_seen = False
+    games: list[MatGame] = []
+    for number, nodes in enumerate(trees, 1):
+        root = nodes[0]
+        kind = root.get("GM")
+        if kind is not None and kind.strip() != "6":
+            raise SgfError(
+                f"line {root.line}: GM[{kind}] is not backgammon (GM[6]), game {number}"
+            )
+        for key in ("AB", "AW", "AE"):
+            if key in root.properties:
+                raise SgfError(
+                    f"line {root.line}: game {number} starts from a set-up position ({key}), "
+                    "which is not replayed here"
+                )
+        cube = root.get("CV")
+        if cube is not None and cube.strip() not in ("", "1"):
+            raise SgfError(
+                f"line {root.line}: game {number} starts with the cube at {cube} (automatic "
+                "doubles), which is not replayed here"
+            )
+        info = _match_info(root)
+        game_length = int(info.get("length", "0"))
+        if length is None:
+            length = game_length
+        elif game_length != length:
+            raise SgfError(
+                f"line {root.line}: game {number} is of a {game_length}-point match, "
+                f"game 1 of a {length}-point one"
+            )
+        game_names = (root.get("PW") or "White", root.get("PB") or "Black")
+        names = names or game_names
+        words = {word.strip().lower() for word in (root.get("RU") or "").split(":")}
+        crawford_seen |= "crawford" in words
+        if "jacoby" in words:
+            rules["Jacoby"] = "On"
+        if "nocube" in words:
+            rules["CubeLimit"] = "1"
+        for word, variation in _VARIANTS.items():
+            if word in words:
+                rules["Variation"] = variation
+        score: tuple[int, int] | None = None
+        if "ws" in info and "bs" in info:
+            score = (int(info["ws"]), int(info["bs"]))
+        winner, points = _result(root, number)
+        turns = _turns(nodes[1:], number)
+        games.append(
+            MatGame(
+                number=number,
+                line=root.line,
+                score_line=root.line,
+                score=score,
+                turns=turns,
+                winner=winner,
+                points=points,
+                result_line=None if winner is None else turns[-1].line if turns else root.line,
+                crawford="crawfordgame" in words,
+            )
+        )
+    assert names is not None and length is not None
+    if length and not crawford_seen and length > 1:
+        rules["Crawford"] = "Off"
+    tags = tuple(MatTag(key, value, trees[0][0].line) for key, value in rules.items())
+    return ParsedMatch(length, names, tuple(games), tags)
+
+
+def _match_info(root: SgfNode) -> dict[str, str]:
+    info: dict[str, str] = {}
+    for value in root.properties.get("MI", []):
+        key, _, text = value.partition(":")
+        info[key.strip().lower()] = text.strip()
+    for key in ("length", "ws", "bs", "game"):
+        if key in info and not info[key].isdigit():
+            raise SgfError(f"line {root.line}: MI[{key}:{info[key]}] is not a whole number")
+    return info
+
+
+def _result(root: SgfNode, number: int) -> tuple[int | None, int | None]:
+    """The winner and the points of RE; a trailing R (resigned) shows in the replay, where
+    the game is not over by the rules and the loser's resignation ends it."""
+    text = (root.get("RE") or "").strip()
+    if not text or text in ("0", "?", "Void"):
+        return None, None
+    found = _RESULT.fullmatch(text)
+    if found is None:
+        raise SgfError(
+            f"line {root.line}: game {number}'s result RE[{text}] is not like 'W+2' or 'B+1R'"
+        )
+    points = int(found[2])
+    if points < 1:
+        raise SgfError(f"line {root.line}: game {number} is won by 1 point or more, not {points}")
+    return (0 if found[1] == "W" else 1), points
+
+
+def _turns(nodes: Sequence[SgfNode], number: int) -> tuple[MatTurn, ...]:
+    turns: list[MatTurn] = []
+    offered: int | None = None  # the side whose double waits for an answer
+    for node in nodes:
+        moves = [(side, node.properties[key]) for side, key in ((0, "W"), (1, "B"))
+                 if key in node.properties]
+        if not moves:
+            player, shown = node.get("PL"), node.get("DI")
+            if player and shown and re.fullmatch(r"[1-6]{2}", shown.strip()):
+                side = 0 if player.strip().upper() == "W" else 1
+                rolled = (int(shown.strip()[0]), int(shown.strip()[1]))
+                turns.append(MatTurn(node.line, side, TurnKind.ROLL, dice=rolled, play=""))
+            continue
+        if len(moves) > 1 or len(moves[0][1]) != 1:
+            raise SgfError(f"line {node.line}: a node holds one move, by one player")
+        side, (value,) = moves[0]
+        text = value.strip().lower()
+        if text == "double":
+            kind = TurnKind.BEAVER if offered == 1 - side else TurnKind.DOUBLE
+            turns.append(MatTurn(node.line, side, kind))
+            offered = side
+            continue
+        offered = None
+        if text in ("take", "accept"):
+            turns.append(MatTurn(node.line, side, TurnKind.TAKE))
+        elif text in ("drop", "pass", "reject"):
+            turns.append(MatTurn(node.line, side, TurnKind.DROP))
+        else:
+            found = _MOVE.fullmatch(text)
+            if found is None or any(ch not in "abcdefghijklmnopqrstuvwxyz" for ch in found[3]):
+                raise SgfError(
+                    f"line {node.line}: cannot read the move {'WB'[side]}[{value}] of game "
+                    f"{number}: a move is a roll like '31' and letter pairs like 'hefe', or "
+                    "double, take or drop"
+                )
+            pairs = found[3]
+            play = " ".join(
+                f"{_point(pairs[i], side)}/{_point(pairs[i + 1], side)}"
+                for i in range(0, len(pairs), 2)
+            )
+            dice = (int(found[1]), int(found[2]))
+            turns.append(MatTurn(node.line, side, TurnKind.ROLL, dice=dice, play=play))
+    return tuple(turns)
+
+
+def replay_sgf(source: str | ParsedMatch, *, dice: DiceSource | None = None) -> Match | Session:
+    """Play an .sgf file through the rules: a :class:`Match`, or a :class:`Session` for money.
+
+    Every move must be legal where it stands and every result must be what the
+    rules give; otherwise :class:`SgfError` names the line.
+
+    >>> replay_sgf("(;GM[6]MI[length:1]PW[A]PB[B];B[52aclq];W[31hefe])")
+    <Match to 1 score=(0, 0) games=1 over=False>
+    >>> replay_sgf("(;GM[6]MI[length:1]PW[A]PB[B];B[52aclr])")
+    Traceback (most recent call last):
+    ...
+    gammon.errors.SgfError: line 1: B cannot play '24/22 13/7' with 52: 13/7 needs a 6; ...
+    """
+    parsed = source if isinstance(source, ParsedMatch) else read_sgf(source)
+    try:
+        return replay_mat(parsed, dice=dice)
+    except MatFileError as exc:
+        message = str(exc).replace("'Wins' line", "result (RE)")
+        raise SgfError(message) from None
+
+
+# -- writing --------------------------------------------------------------------------
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+#: The roll shown for a turn lost on the bar against a closed board (R7), as in .mat files.
+_CLOSED_OUT_ROLL: Final = (6, 4)
+
+
+def write_sgf(
+    series: Match | Session, *, names: tuple[str, str] = ("Player 1", "Player 2")
+) -> str:
+    """The .sgf text of every game of ``series`` (side 0 is White), as GNU Backgammon reads it.
+
+    The format has no place for tied opening throws, refused resignation offers,
+    table stakes or a fixed number of games; they are left out. A forfeit is
+    written as the result it gave. Acey-deucey and tavla, which GNU Backgammon
+    does not play, raise :class:`SgfError`.
+    """
+    if not isinstance(series, Match | Session):
+        raise SgfError(
+            f"only a Match or a Session can be written as an .sgf file, "
+            f"not {type(series).__name__}"
+        )
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise SgfError(f"a player's name must be some text, got {name!r}")
+    rules = series.rules
+    variant = rules.variant.name
+    if variant not in ("standard", "nackgammon", "hypergammon"):
+        raise SgfError(
+            f"{variant} cannot be written as an .sgf file: GNU Backgammon does not play it"
+        )
+    length = series.length if isinstance(series, Match) else 0
+    payouts = series.payouts if isinstance(series, Session) else None
+    score = [0, 0]
+    trees: list[str] = []
+    for index, game in enumerate(series.games):
+        if game.rules.auto_doubles and any(
+            isinstance(e, OpeningRolled) and e.is_tie for e in game.history
+        ):
+            raise SgfError(
+                f"game {index + 1} began with an automatic double, which is not written here"
+            )
+        words = []
+        if isinstance(series, Match) and rules.crawford and length > 1:
+            words.append("Crawford:CrawfordGame" if game.rules.crawford else "Crawford")
+        if rules.jacoby:
+            words.append("Jacoby")
+        if not rules.cube:
+            words.append("NoCube")
+        if variant == "nackgammon":
+            words.append("Nackgammon")
+        elif variant == "hypergammon":
+            words.append("Hypergammon3")
+        root = (
+            f"(;FF[4]GM[6]CA[UTF-8]AP[gammon]MI[length:{length}][game:{index}]"
+            f"[ws:{score[0]}][bs:{score[1]}]PW[{_escape(names[0])}]PB[{_escape(names[1])}]"
+        )
+        if words:
+            root += f"RU[{':'.join(words)}]"
+        result = game.result
+        if result is not None:
+            resigned = "R" if result.reason is EndReason.RESIGNATION else ""
+            root += f"RE[{'WB'[result.winner]}+{result.points}{resigned}]"
+            points = result.points if payouts is None else payouts[index]
+            score[result.winner] += points
+        trees.append("\n".join([root, *_nodes(game.history, index + 1)]) + ")")
+    return "\n".join(trees) + "\n"
+
+
+def _nodes(history: Sequence[Event], number: int) -> list[str]:
+    nodes: list[str] = []
+    pending: tuple[int, Dice] | None = None
+
+    def roll(side: int, dice: Dice, pairs: str = "") -> str:
+        return f";{'WB'[side]}[{max(dice)}{min(dice)}{pairs}]"
+
+    for event in history:
+        if isinstance(event, OpeningRolled):
+            if not event.is_tie:
+                die0, die1 = event.dice
+                pending = (0 if die0 > die1 else 1, event.dice)
+        elif isinstance(event, Rolled):
+            pending = (event.side, event.dice)
+        elif isinstance(event, Moved):
+            pairs = "".join(
+                _letter(m.source, event.side) + _letter(m.target, event.side) for m in event.moves
+            )
+            nodes.append(roll(event.side, event.dice, pairs))
+            pending = None
+        elif isinstance(event, Passed):
+            if event.reason is PassReason.CLOSED_BOARD:
+                nodes.append(roll(event.side, _CLOSED_OUT_ROLL))
+            elif pending is not None:
+                nodes.append(roll(*pending))
+            pending = None
+        elif isinstance(event, Doubled | Beavered):
+            nodes.append(f";{'WB'[event.side]}[double]")
+        elif isinstance(event, Took):
+            nodes.append(f";{'WB'[event.side]}[take]")
+        elif isinstance(event, Dropped):
+            nodes.append(f";{'WB'[event.side]}[drop]")
+        elif isinstance(event, DoubleChosen):
+            raise SgfError(f"game {number}: acey-deucey cannot be written as an .sgf file")
+        elif isinstance(event, Ended):
+            if pending is not None:  # rolled, then the game ended (a resignation, a forfeit)
+                nodes.append(roll(*pending))
+            pending = None
+    if pending is not None:  # rolled, not played yet: GNU Backgammon's own way to show it
+        side, dice = pending
+        nodes.append(f";PL[{'WB'[side]}]DI[{max(dice)}{min(dice)}]")
+    return nodes

@@ -1,0 +1,90 @@
+"""The table as a state machine: the series decides how a forfeit ends it (R11, R12, R13)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gammon.match import SeriesRules
+from gammon.server.db import Action, TableRow
+from gammon.server.protocol import Refused
+from gammon.server.settings import TableSettings
+from gammon.server.store import ReplayError, rebuild
+from gammon.server.table import Applied, Seat, Table
+from gammon.server.views import TableView, game_record
+
+SEATS = [{"user": 1, "name": "alice"}, {"user": 2, "name": "bob"}]
+
+
+def started(rules: SeriesRules) -> tuple[Table, list[Applied]]:
+    table = Table(1, TableSettings(rules), Seat(1, "alice"), created=0.0)
+    log = [table.apply({"type": "start", "seats": SEATS}, side=None, actor_id=2, at=0.0)]
+    log.append(table.apply({"type": "roll"}, side=0, actor_id=1, at=1.0, entropy=b"\x01" * 8))
+    return table, log
+
+
+def test_a_forfeited_match_is_won_with_the_points_needed_and_its_game_is_over() -> None:
+    table, _ = started(SeriesRules(length=5))
+    loser = table.game.turn if table.game is not None else None
+    assert loser is not None
+    table.apply({"type": "forfeit"}, side=loser, actor_id=loser + 1, at=2.0)
+    score = [0, 0]
+    score[1 - loser] = 5
+    assert table.result == {"winner": 1 - loser, "reason": "forfeit", "score": score}
+    assert [e["type"] for e in table.logs[-1][-2:]] == ["forfeited", "ended"]
+    assert TableView(table).series_json()["score"] == score  # type: ignore[index]
+    assert game_record(table, 1)["seed"] is not None  # the last game is over: seed revealed
+    with pytest.raises(Refused) as refused:
+        table.apply({"type": "roll"}, side=loser, actor_id=loser + 1, at=3.0)
+    assert refused.value.code == "game_over"
+
+
+def test_a_money_session_lost_on_time_costs_the_game_at_the_cube() -> None:
+    table, _ = started(SeriesRules(stakes=5))
+    side = table.game.turn if table.game is not None else None
+    assert side is not None
+    with pytest.raises(Refused) as refused:  # only the side whose clock runs runs out of time
+        table.apply({"type": "timeout", "side": 1 - side}, side=1 - side, actor_id=None, at=2.0)
+    assert refused.value.code == "illegal_action"
+    table.apply({"type": "timeout", "side": side}, side=side, actor_id=None, at=2.0)
+    assert table.result is not None and table.result["reason"] == "time"
+    assert table.result["winner"] == 1 - side and sorted(table.result["score"]) == [0, 1]
+
+
+def test_actions_are_what_the_series_allows() -> None:
+    table, _ = started(SeriesRules(length=3))
+    side = table.game.turn if table.game is not None else None
+    assert side is not None
+    assert table.actions_for(side) == ["play", "resign", "forfeit"]
+    assert table.actions_for(1 - side) == ["resign", "forfeit"]
+    assert table.actions_for(None) == []
+
+
+def test_an_older_log_of_a_forfeit_without_events_still_replays() -> None:
+    """Servers before the rules ended the game for a forfeit logged it with no events."""
+    table, log = started(SeriesRules(length=3))
+    log.append(table.apply({"type": "forfeit"}, side=0, actor_id=1, at=2.0))
+    seeds = [bytes.fromhex(seed) for _, _, seed in log[0].changes.new_games]
+
+    def rows(forfeit_events: list[Any]) -> list[Action]:
+        return [
+            Action(
+                seq=a.seq,
+                actor_id=a.actor_id,
+                side=a.side,
+                action=a.action,
+                entropy=a.entropy,
+                events=forfeit_events if a.action["type"] == "forfeit" else a.events,
+                clock=a.clock,
+                at=a.at,
+            )
+            for a in log
+        ]
+
+    row = TableRow(id=1, created_by=1, created=0.0, settings=table.settings.to_json())
+    again = rebuild(row, "alice", rows([]), seeds)
+    assert again.result == table.result
+    # Any other difference is still a log changed by hand.
+    with pytest.raises(ReplayError):
+        rebuild(row, "alice", rows([{"type": "ended"}]), seeds)

@@ -1,0 +1,101 @@
+"""``gammon analyse``: a bot-played match written as .mat, analysed at 0-ply."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gammon.cli import main
+from gammon.cli.analyse import READERS, load
+from gammon.dice import RandomDice
+from gammon.engine.analysis import analyse
+from gammon.engine.bot import Bot
+from gammon.match import Match
+from gammon.matfile import write_mat
+from tests.engine.test_analysis import _finish
+from tests.engine.test_report import well_formed
+
+NAMES = ("Alice", "Bob")
+
+
+@pytest.fixture(scope="module")
+def mat_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    match = Match(1, dice=RandomDice(5))
+    _finish(match, (Bot("beginner", seed=1), Bot("casual", seed=2)))
+    path = tmp_path_factory.mktemp("analyse") / "match.mat"
+    path.write_text(write_mat(match, names=NAMES), encoding="utf-8")
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_the_summary_names_both_players_and_their_figures(
+    mat_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run(capsys, "analyse", str(mat_file), "--ply", "0", "--mistakes", "2")
+    assert status == 0, err
+    analysis = analyse(load(str(mat_file)).series, names=NAMES, ply=0)
+    assert out.startswith("Alice vs Bob: 1-point match, 1 game, analysed at 0-ply")
+    for player in analysis.players:
+        assert f"{player.rating:.1f} ({player.rating_words})" in out
+        assert f"{player.checker_decisions} ({player.forced_plays})" in out
+    worst = analysis.mistakes()
+    assert f"The 2 worst mistakes (of {len(worst)} doubtful or worse):" in out
+    assert out.count("Position ID:") == 2 and "Why: " in out
+    assert out.count("  Played: ") == 2
+
+
+def test_json_parses_and_agrees_with_the_library(
+    mat_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "report.json"
+    status, out, _ = run(capsys, "analyse", str(mat_file), "--ply", "0", "--json", str(target))
+    assert status == 0 and f"Report written to {target}" in out
+    document = json.loads(target.read_text(encoding="utf-8"))
+    analysis = analyse(load(str(mat_file)).series, names=NAMES, ply=0)
+    assert document["players"] == json.loads(analysis.to_json())["players"]
+    assert document["names"] == list(NAMES)
+    assert document["explanations"] and all(e["text"] for e in document["explanations"])
+
+
+def test_html_is_well_formed_and_self_contained(
+    mat_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "report.html"
+    status, _, _ = run(capsys, "analyse", str(mat_file), "--ply", "0", "--html", str(target))
+    assert status == 0
+    page = target.read_text(encoding="utf-8")
+    checker = well_formed(page)
+    assert checker.svgs >= 2 and all(link.startswith("#") for link in checker.links)
+    assert "Alice" in page and "Bob" in page
+
+
+def test_bad_input_is_one_line_and_status_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _, err = run(capsys, "analyse", str(tmp_path / "missing.mat"))
+    assert status == 2 and "cannot read" in err
+    broken = tmp_path / "broken.mat"
+    broken.write_text(" 1 point match\n Game 1\n A : 0  B : 0\n  1) 31: 8/5 6/4\n")
+    status, _, err = run(capsys, "analyse", str(broken), "--ply", "0")
+    assert status == 2 and "line 4" in err
+    status, _, err = run(capsys, "analyse", str(broken), "--json", "a", "--html", "b")
+    assert status == 2 and "not allowed with" in err
+
+
+def test_each_format_is_one_reader() -> None:
+    assert {".mat", ".sgf"} <= set(READERS)
+
+
+def test_gnu_backgammon_sgf_files_are_analysed(capsys: pytest.CaptureFixture[str]) -> None:
+    path = Path(__file__).parent / "vectors" / "gnubg" / "bots_5pt.sgf"
+    loaded = load(str(path))
+    assert loaded.series.is_over
+    status, out, _ = run(capsys, "analyse", str(path), "--ply", "0", "--mistakes", "1")
+    assert status == 0 and "5-point match" in out and "PR" in out
