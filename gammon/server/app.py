@@ -42,9 +42,11 @@ from gammon.server.auth import (
 from gammon.server.connections import Connection
 from gammon.server.db import Database
 from gammon.server.hub import Hub
+from gammon.server.players import LEADERBOARD_PAGE, leaderboard, profile
 from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused, board_json, loads
 from gammon.server.settings import TableSettings, variant_names
 from gammon.server.store import Store
+from gammon.server.tournaments.live import LiveTournament, Tournaments
 
 __all__ = ["RateLimits", "ServerConfig", "create_app"]
 
@@ -64,6 +66,8 @@ _STATUS: Final = {
     "no_such_table": 404,
     "no_such_game": 404,
     "no_such_user": 404,
+    "no_such_tournament": 404,
+    "no_such_player": 404,
     "name_taken": 409,
     "game_not_over": 409,
     "rate_limited": 429,
@@ -237,6 +241,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         open_table_expiry_s=config.open_table_expiry_s,
         bot_table_idle_s=config.bot_table_idle_s,
     )
+    tournaments = Tournaments(hub)
+    hub.lobby_extras = lambda: {"tournaments": tournaments.lobby_json()}
+    tournaments.listeners.append(lambda _t: hub.lobby_changed())
     login_ip = TokenBuckets(*config.limits.login)
     login_name = TokenBuckets(*config.limits.login)
     signup_ip = TokenBuckets(*config.limits.signup)
@@ -447,6 +454,86 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             headers={"Content-Disposition": f'attachment; filename="table-{table.id}.mat"'},
         )
 
+    # -- tournaments and players (docs/PROTOCOL.md 1.6, 1.7) ----------------------------------
+
+    def _tournament(request: Request) -> LiveTournament:
+        return tournaments.get(request.path_params["tournament_id"])
+
+    async def _account(request: Request, what: str) -> UserInfo:
+        user = await current_user(request)
+        if user is None:
+            raise Refused("not_signed_in", f"sign in to {what}")
+        if user.guest:
+            raise Refused(
+                "forbidden",
+                f"tournaments are for accounts: sign up to {what} (what you played as a "
+                "guest comes with you)",
+            )
+        return user
+
+    @handler
+    async def tournament_list(request: Request) -> Response:
+        if request.method == "GET":
+            return JSONResponse({"tournaments": tournaments.lobby_json()})
+        user = await _account(request, "create a tournament")
+        created = await tournaments.create(user, await body(request))
+        return JSONResponse({"tournament": created.to_json()}, status_code=201)
+
+    @handler
+    async def tournament_state(request: Request) -> Response:
+        return JSONResponse({"tournament": _tournament(request).tournament.to_json()})
+
+    @handler
+    async def tournament_action(request: Request) -> Response:
+        """register, unregister, withdraw (the player), remove, cancel, start (operators)."""
+        live = _tournament(request)
+        kind = request.path_params["action"]
+        data = await body(request)
+        user = await _account(request, f"{kind} in a tournament")
+        action: dict[str, Any] = {"type": kind}
+        if kind == "register":
+            action.update(user=user.id, name=user.name)
+        elif kind in ("unregister", "withdraw"):
+            action["user"] = user.id
+        elif kind == "remove":
+            name = data.get("name")
+            wanted = name if isinstance(name, str) else ""
+            found = await store.run(lambda s: accounts.find(s, wanted))
+            if found is None:
+                raise Refused("no_such_user", f"there is no user called {name!r}", field="name")
+            action["user"] = found.id
+        elif kind == "cancel":
+            if isinstance(data.get("reason"), str):
+                action["reason"] = data["reason"]
+        elif kind == "start":
+            action["seed"] = secrets.token_hex(16)
+        else:
+            raise Refused("unknown_type", f"there is no tournament action {kind!r}")
+        await tournaments.act(live, action, actor_id=user.id, operator=user.operator)
+        if kind == "register":
+            await tournaments.after_register(live)
+        return JSONResponse({"tournament": live.tournament.to_json()})
+
+    @handler
+    async def players(request: Request) -> Response:
+        search = request.query_params.get("search", "")[:40]
+        try:
+            offset = max(0, int(request.query_params.get("offset", "0")))
+        except ValueError:
+            raise Refused("bad_request", "offset must be a whole number") from None
+        board = await store.run(
+            lambda s: leaderboard(s, search=search, offset=offset, limit=LEADERBOARD_PAGE)
+        )
+        return JSONResponse(board)
+
+    @handler
+    async def player(request: Request) -> Response:
+        name = request.path_params["name"][:40]
+        found = await store.run(lambda s: profile(s, name))
+        if found is None:
+            raise Refused("no_such_player", f"there is no player called {name!r}")
+        return JSONResponse({"player": found})
+
     # -- WebSockets ----------------------------------------------------------------------------
 
     async def open_socket(websocket: WebSocket) -> Connection | None:
@@ -537,10 +624,12 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         db.create_all()
         store.start()
         await hub.start()
+        await tournaments.start()
         _tune_gc()
         try:
             yield
         finally:
+            tournaments.stop()
             await hub.stop()
             store.stop()
             db.dispose()
@@ -556,6 +645,13 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/api/tables/{table_id:int}", table_state, methods=["GET"]),
         Route("/api/tables/{table_id:int}/record", table_record, methods=["GET"]),
         Route("/api/tables/{table_id:int}/mat", table_mat, methods=["GET"]),
+        Route("/api/tournaments", tournament_list, methods=["GET", "POST"]),
+        Route("/api/tournaments/{tournament_id:int}", tournament_state, methods=["GET"]),
+        Route(
+            "/api/tournaments/{tournament_id:int}/{action}", tournament_action, methods=["POST"]
+        ),
+        Route("/api/players", players, methods=["GET"]),
+        Route("/api/players/{name}", player, methods=["GET"]),
         WebSocketRoute("/ws/lobby", lobby_socket),
         WebSocketRoute("/ws/tables/{table_id:int}", table_socket),
     ]

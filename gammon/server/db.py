@@ -34,7 +34,9 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    inspect,
     select,
+    text,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -46,11 +48,15 @@ __all__ = [
     "ChatMessage",
     "Database",
     "GameRow",
+    "RatingChange",
+    "RatingRow",
     "Report",
     "Result",
     "Sanction",
     "SessionRow",
     "TableRow",
+    "TournamentAction",
+    "TournamentRow",
     "User",
     "now",
     "select",
@@ -113,6 +119,11 @@ class TableRow(Base):
     bot_level: Mapped[str | None] = mapped_column(String(40), default=None)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     finished: Mapped[float | None] = mapped_column(Float, default=None)
+    #: The tournament whose match this table plays, and the match's number, if any.
+    tournament_id: Mapped[int | None] = mapped_column(
+        ForeignKey("tournaments.id"), default=None, index=True
+    )
+    tournament_match: Mapped[int | None] = mapped_column(Integer, default=None)
 
 
 class GameRow(Base):
@@ -209,6 +220,68 @@ class Result(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+class TournamentRow(Base):
+    """A tournament: its posted rules and status; what happened in it is in its log."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[int] = mapped_column(_Id, primary_key=True, autoincrement=True)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), default=None)
+    created: Mapped[float] = mapped_column(Float)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: registering, running, finished, cancelled
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    finished: Mapped[float | None] = mapped_column(Float, default=None)
+
+
+class TournamentAction(Base):
+    """One accepted action of a tournament's log, with the events it caused."""
+
+    __tablename__ = "tournament_actions"
+    __table_args__ = (UniqueConstraint("tournament_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(_Id, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), default=None)
+    operator: Mapped[bool] = mapped_column(Boolean, default=False)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    events: Mapped[list[Any]] = mapped_column(JSON)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class RatingRow(Base):
+    """An account's rating and experience (gammon.server.ratings); no row: 1500, none."""
+
+    __tablename__ = "ratings"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    experience: Mapped[int] = mapped_column(Integer)
+    matches: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[float] = mapped_column(Float, index=True)
+
+
+class RatingChange(Base):
+    """One rated match as it changed one player's rating (the rating graph, the history)."""
+
+    __tablename__ = "rating_history"
+
+    id: Mapped[int] = mapped_column(_Id, primary_key=True, autoincrement=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    opponent_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), default=None)
+    opponent_name: Mapped[str] = mapped_column(String(40))
+    opponent_rating: Mapped[float] = mapped_column(Float)
+    length: Mapped[int] = mapped_column(Integer)
+    won: Mapped[bool] = mapped_column(Boolean)
+    before: Mapped[float] = mapped_column(Float)
+    after: Mapped[float] = mapped_column(Float)
+    experience: Mapped[int] = mapped_column(Integer)
+    at: Mapped[float] = mapped_column(Float)
+
+
 class Database:
     """An engine and a session factory for one database URL.
 
@@ -239,8 +312,22 @@ class Database:
         Base.metadata.drop_all(self.engine)
 
     def create_all(self) -> None:
-        """Create any missing tables (the schema is created, never migrated, for now)."""
+        """Create any missing tables, and add any missing column that may be empty.
+
+        The schema is not otherwise migrated: a column added to a table that already
+        exists (the tables' tournament link) is added empty, which is all it needs.
+        """
         Base.metadata.create_all(self.engine)
+        found = inspect(self.engine)
+        with self.engine.begin() as connection:
+            for table in Base.metadata.sorted_tables:
+                present = {column["name"] for column in found.get_columns(table.name)}
+                for column in table.columns:
+                    if column.name not in present and column.nullable:
+                        kind = column.type.compile(dialect=self.engine.dialect)
+                        connection.execute(
+                            text(f'ALTER TABLE {table.name} ADD COLUMN "{column.name}" {kind}')
+                        )
 
     @contextmanager
     def session(self) -> Iterator[Session]:

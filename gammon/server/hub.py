@@ -17,7 +17,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
 from gammon.actions import Forfeit, OutOfTime
@@ -107,6 +107,12 @@ class Hub:
         self.actions = 0
         self.faults = FaultLog()
         self.latencies: collections.deque[float] = collections.deque(maxlen=100_000)
+        #: Called after an action changes a table's status (the tournaments listen).
+        self.table_listeners: list[Callable[[LiveTable], None]] = []
+        #: Called with the user's id when a signed-in user opens a table's socket.
+        self.join_listeners: list[Callable[[LiveTable, int], None]] = []
+        #: What the lobby lists besides tables (the tournaments, when they are running).
+        self.lobby_extras: Callable[[], dict[str, Any]] | None = None
 
     @property
     def bot_levels(self) -> list[str]:
@@ -161,6 +167,10 @@ class Hub:
         if self.bots is not None:
             self.bots.stop()
 
+    def spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        """Run ``coroutine`` in the background; a failure goes to the fault log."""
+        return self._spawn(coroutine)
+
     def _spawn(self, coroutine: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task: asyncio.Task[Any] = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
@@ -206,6 +216,27 @@ class Hub:
         creator = Seat(user.id, user.name)
         table = await self.store.write(
             lambda s: create_table(s, settings, creator, at=at, invite_id=invite_id, seats=seats)
+        )
+        live = LiveTable(table)
+        self.tables[table.id] = live
+        self._schedule(live)
+        self.lobby_changed()
+        return table
+
+    async def create_tournament_table(
+        self,
+        settings: TableSettings,
+        seats: list[Seat],
+        *,
+        tournament: tuple[int, int],
+        creator: Seat,
+    ) -> Table:
+        """A tournament match's table, started at once with its seats (already drawn by lot)."""
+        at = now()
+        table = await self.store.write(
+            lambda s: create_table(
+                s, settings, creator, at=at, invite_id=None, seats=seats, tournament=tournament
+            )
         )
         live = LiveTable(table)
         self.tables[table.id] = live
@@ -286,6 +317,8 @@ class Hub:
             self._schedule(live)
             if table.status != was_status or action["type"] == "start":
                 self.lobby_changed()
+                for listener in list(self.table_listeners):
+                    listener(live)
             if table.status in ("finished", "cancelled"):
                 self.moderator.close_table(str(table.id))
                 self._evict_finished()  # a busy server keeps only the recent ones in memory
@@ -433,6 +466,9 @@ class Hub:
         conn.send(self.chat.hello(conn, table=live.table.id, side=live.side(conn)))
         conn.send({"type": "chat_history", "messages": list(await self.chat.history(live))})
         self.broadcast_state(live)
+        if conn.user is not None:
+            for listener in list(self.join_listeners):
+                listener(live, conn.user.id)
 
     def leave_table(self, live: LiveTable, conn: Connection) -> None:
         if live.side(conn) is not None:
@@ -577,7 +613,9 @@ class Hub:
                 spectators = sum(1 for c in live.conns if live.side(c) is None)
                 tables.append(summary_json(table, spectators))
         tables.sort(key=lambda t: (t["status"] != "open", -t["id"]))
-        return {"type": "lobby", "tables": tables, "you": viewer.to_json() if viewer else None}
+        extras = self.lobby_extras() if self.lobby_extras is not None else {}
+        you = viewer.to_json() if viewer else None
+        return {"type": "lobby", "tables": tables, **extras, "you": you}
 
     def lobby_changed(self) -> None:
         if self._lobby_pending or not self.lobby:

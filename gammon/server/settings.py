@@ -47,7 +47,7 @@ DEFAULT_RULES: Final = SeriesRules(length=3)
 SERIES_SETTINGS: Final = tuple(
     field.name for field in dataclasses.fields(SeriesRules) if field.name != "gammons"
 )
-_TABLE_SETTINGS: Final = ("clock", "invite", "bot")
+_TABLE_SETTINGS: Final = ("clock", "invite", "bot", "rated")
 _SETTINGS: Final = ("mode", *SERIES_SETTINGS, *_TABLE_SETTINGS)
 
 #: The server's own limits on the whole-number settings (the rules allow more).
@@ -79,6 +79,7 @@ _LABELS: Final = {
     "clock.increment_s": "the clock's increment (seconds)",
     "invite": "the invited player",
     "bot": "the bot level",
+    "rated": "rated",
 }
 
 
@@ -144,6 +145,8 @@ class TableSettings:
     clock: ClockSettings | None = None
     invite: str | None = None
     bot: str | None = None
+    #: Whether the match changes the players' ratings (when it can: gammon.server.ratings).
+    rated: bool = True
 
     @property
     def is_match(self) -> bool:
@@ -176,6 +179,7 @@ class TableSettings:
             "clock": self.clock.to_json() if self.clock else None,
             "invite": self.invite,
             "bot": self.bot,
+            "rated": self.rated,
         }
 
 
@@ -226,8 +230,11 @@ def _read(data: object, *, bot_levels: Sequence[str] | None) -> TableSettings:
                 'set "invite" or "bot", not both',
                 field="invite",
             )
+    rated = given.get("rated", True)
+    if not isinstance(rated, bool):
+        raise _bad("rated", f"must be true (ratings count it) or false, not {_shown(rated)}")
     return TableSettings(
-        rules, ClockSettings.from_json(clock) if clock is not None else None, invite, bot
+        rules, ClockSettings.from_json(clock) if clock is not None else None, invite, bot, rated
     )
 
 

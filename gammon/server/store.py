@@ -41,12 +41,18 @@ from gammon.server.db import (
     Result,
     Sanction,
     TableRow,
+    TournamentAction,
+    TournamentRow,
     User,
     now,
     select,
 )
+from gammon.server.players import rate_finished
 from gammon.server.settings import TableSettings, settings_from_row
 from gammon.server.table import Applied, Seat, Table
+from gammon.server.tournaments.settings import TournamentSettings
+from gammon.server.tournaments.state import Applied as TournamentApplied
+from gammon.server.tournaments.state import Record, Tournament
 
 __all__ = [
     "ReplayError",
@@ -55,12 +61,16 @@ __all__ = [
     "add_report",
     "add_sanction",
     "chat_history",
+    "add_tournament_action",
     "create_table",
+    "create_tournament",
     "load_table",
+    "load_tournaments",
     "load_unfinished",
     "moderation_state",
     "rebuild",
     "set_banned",
+    "tournament_tables",
     "write_applied",
 ]
 
@@ -138,6 +148,8 @@ def _write_changes(session: Session, table_id: int, applied: Applied) -> None:
                 at=applied.at,
             )
         )
+        # In the same transaction: a match is rated exactly once, crash or not.
+        rate_finished(session, table_id, winner, applied.at)
 
 
 def create_table(
@@ -148,15 +160,22 @@ def create_table(
     at: float,
     invite_id: int | None,
     seats: Sequence[Seat] | None = None,
+    tournament: tuple[int, int] | None = None,
 ) -> Table:
-    """Record a new table (not committed); with ``seats`` (a table against the bot) started."""
+    """Record a new table (not committed); with ``seats`` (a table against the bot, or a
+    tournament's match: ``tournament`` is its tournament and match number) started."""
+    bot_level = settings.bot
+    if seats is not None:
+        bot_level = next((seat.bot for seat in seats if seat.bot is not None), bot_level)
     row = TableRow(
         created_by=creator.user_id,
         created=at,
         settings=settings.to_json(),
         status="open",
         invite_id=invite_id,
-        bot_level=settings.bot,
+        bot_level=bot_level,
+        tournament_id=tournament[0] if tournament else None,
+        tournament_match=tournament[1] if tournament else None,
     )
     session.add(row)
     session.flush()
@@ -481,3 +500,77 @@ def moderation_state(session: Session) -> tuple[list[str], dict[str, float | Non
         elif until is None or until > at:
             bans[name] = until
     return operators, bans
+
+
+# -- tournaments -----------------------------------------------------------------------------
+
+
+def create_tournament(
+    session: Session, settings: TournamentSettings, *, creator_id: int | None, at: float
+) -> Tournament:
+    """Record a new tournament (committed by :meth:`Store.write`)."""
+    row = TournamentRow(
+        created_by=creator_id, created=at, settings=settings.to_json(), status="registering"
+    )
+    session.add(row)
+    session.flush()
+    return Tournament(row.id, settings, creator_id=creator_id, created=at)
+
+
+def add_tournament_action(
+    session: Session, tournament: Tournament, applied: TournamentApplied
+) -> None:
+    """Append one accepted action to a tournament's log, and its status to its row."""
+    record = applied.record
+    session.add(
+        TournamentAction(
+            tournament_id=tournament.id,
+            seq=applied.seq,
+            actor_id=record.actor_id,
+            operator=record.operator,
+            action=record.action,
+            events=applied.events,
+            at=record.at,
+        )
+    )
+    session.execute(
+        update(TournamentRow)
+        .where(TournamentRow.id == tournament.id)
+        .values(status=tournament.status, finished=tournament.finished_at)
+    )
+
+
+def load_tournaments(session: Session) -> list[Tournament]:
+    """Every tournament, replayed from its log; one whose log does not replay is left out."""
+    tournaments = []
+    rows = session.scalars(select(TournamentRow).order_by(TournamentRow.id)).all()
+    for row in rows:
+        actions = session.scalars(
+            select(TournamentAction)
+            .where(TournamentAction.tournament_id == row.id)
+            .order_by(TournamentAction.seq)
+        ).all()
+        records = [Record(a.action, a.actor_id, a.operator, a.at) for a in actions]
+        try:
+            tournament = Tournament.replay(
+                row.id,
+                TournamentSettings.from_row(row.settings),
+                creator_id=row.created_by,
+                created=row.created,
+                records=records,
+            )
+        except GammonError as exc:
+            log.error("tournament %s cannot be rebuilt and is left out: %s", row.id, exc)
+            continue
+        tournaments.append(tournament)
+    return tournaments
+
+
+def tournament_tables(session: Session, tournament_id: int) -> dict[int, int]:
+    """The tables made for a tournament's matches: match number -> table id."""
+    rows = session.execute(
+        select(TableRow.tournament_match, TableRow.id).where(
+            TableRow.tournament_id == tournament_id
+        )
+    ).all()
+    return {match: table for match, table in rows if match is not None}

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, TypeGuard
 
 from gammon.server.protocol import Refused
-from gammon.server.table import TableSettings
+from gammon.server.settings import TableSettings
 from gammon.server.tournaments.errors import TournamentError
 
 __all__ = ["KINDS", "SIT_AND_GO_SEATS", "Satellite", "TournamentSettings"]

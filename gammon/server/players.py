@@ -1,0 +1,224 @@
+"""Players' ratings, profiles, history and the leaderboard, as the database keeps them.
+
+Ratings change in the same transaction that records a match's end (``rate_finished``
+is called by the store when a table's result is written), so a crash can never leave
+a finished match unrated or rated twice. The formula and which matches count are
+:mod:`gammon.server.ratings`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
+
+from gammon.server.db import GameRow, RatingChange, RatingRow, Result, TableRow, User
+from gammon.server.ratings import BOT_RATINGS, INITIAL_RATING, Rating, counts_for_rating, rate_match
+
+__all__ = [
+    "LEADERBOARD_PAGE",
+    "leaderboard",
+    "profile",
+    "rate_finished",
+    "rating_of",
+]
+
+LEADERBOARD_PAGE: Final = 50
+RECENT_MATCHES: Final = 30
+
+
+def rating_of(session: Session, user_id: int) -> Rating:
+    row = session.get(RatingRow, user_id)
+    return Rating(row.rating, row.experience) if row is not None else Rating()
+
+
+def _save(session: Session, user_id: int, rating: Rating, won: bool, at: float) -> None:
+    row = session.get(RatingRow, user_id)
+    if row is None:
+        row = RatingRow(
+            user_id=user_id, rating=INITIAL_RATING, experience=0, matches=0, wins=0, updated=at
+        )
+        session.add(row)
+    row.rating = rating.rating
+    row.experience = rating.experience
+    row.matches += 1
+    row.wins += int(won)
+    row.updated = at
+
+
+def rate_finished(session: Session, table_id: int, winner_side: int | None, at: float) -> None:
+    """Change the ratings for a table's match that just ended, if it counts (not committed)."""
+    table = session.get(TableRow, table_id)
+    if table is None or winner_side is None:
+        return
+    settings = table.settings
+    seats = [table.seat0, table.seat1]
+    users = [session.get(User, s) if s is not None else None for s in seats]
+    accounts = sum(1 for u in users if u is not None and not u.is_guest)
+    bots = 1 if table.bot_level is not None else 0
+    games = session.scalar(
+        select(func.count()).select_from(GameRow).where(GameRow.table_id == table_id)
+    )
+    length = int(settings.get("length") or 0)
+    if not counts_for_rating(
+        mode=str(settings.get("mode", "match")),
+        accounts=accounts,
+        bots=bots,
+        rated=bool(settings.get("rated", True)),
+        games_played=int(games or 0) if length else 0,
+    ):
+        return
+    ratings: list[Rating] = []
+    for user in users:
+        if user is None:  # the bot: a fixed rating, no experience of its own to count
+            level = table.bot_level or "expert"
+            ratings.append(Rating(BOT_RATINGS.get(level, INITIAL_RATING), 10_000))
+        else:
+            ratings.append(rating_of(session, user.id))
+    loser_side = 1 - winner_side
+    won, lost = rate_match(ratings[winner_side], ratings[loser_side], length)
+    after = {winner_side: won, loser_side: lost}
+    names = [u.name if u is not None else f"gammon-{table.bot_level}" for u in users]
+    for side, user in enumerate(users):
+        if user is None:
+            continue
+        other = 1 - side
+        _save(session, user.id, after[side], side == winner_side, at)
+        session.add(
+            RatingChange(
+                user_id=user.id,
+                table_id=table_id,
+                opponent_id=seats[other],
+                opponent_name=names[other],
+                opponent_rating=ratings[other].rating,
+                length=length,
+                won=side == winner_side,
+                before=ratings[side].rating,
+                after=after[side].rating,
+                experience=after[side].experience,
+                at=at,
+            )
+        )
+
+
+def _user_json(row: RatingRow | None) -> dict[str, Any]:
+    rating = Rating(row.rating, row.experience) if row is not None else Rating()
+    return {
+        "rating": round(rating.rating, 2),
+        "experience": rating.experience,
+        "provisional": rating.provisional,
+        "matches": row.matches if row is not None else 0,
+        "wins": row.wins if row is not None else 0,
+        "last_played": row.updated if row is not None else None,
+    }
+
+
+def profile(session: Session, name: str) -> dict[str, Any] | None:
+    """A player's page (docs/PROTOCOL.md 1.6): rating, history, record, unfinished tables."""
+    user = session.scalar(select(User).where(User.name_key == name.lower()))
+    if user is None:
+        return None
+    rating = session.get(RatingRow, user.id)
+    history = session.scalars(
+        select(RatingChange).where(RatingChange.user_id == user.id).order_by(RatingChange.at)
+    ).all()
+    # Every finished match (rated or not): the results of the tables they sat at.
+    rows = session.execute(
+        select(Result, TableRow)
+        .join(TableRow, TableRow.id == Result.table_id)
+        .where(or_(TableRow.seat0 == user.id, TableRow.seat1 == user.id))
+        .order_by(Result.at.desc())
+    ).all()
+    rated = {change.table_id: change for change in history}
+    opponents: dict[str, dict[str, Any]] = {}
+    recent: list[dict[str, Any]] = []
+    for result, table in rows:
+        side = 0 if table.seat0 == user.id else 1
+        other_id = table.seat1 if side == 0 else table.seat0
+        other = session.get(User, other_id) if other_id is not None else None
+        opponent = other.name if other is not None else f"gammon-{table.bot_level or '?'}"
+        won = result.winner_side == side
+        record = opponents.setdefault(opponent, {"opponent": opponent, "wins": 0, "losses": 0})
+        if result.winner_side is not None:
+            record["wins" if won else "losses"] += 1
+        if len(recent) < RECENT_MATCHES:
+            change = rated.get(table.id)
+            games = session.scalar(
+                select(func.count()).select_from(GameRow).where(GameRow.table_id == table.id)
+            )
+            recent.append(
+                {
+                    "table": table.id,
+                    "opponent": opponent,
+                    "result": "won"
+                    if won
+                    else ("lost" if result.winner_side is not None else "drawn"),
+                    "how": result.reason,
+                    "mode": table.settings.get("mode", "match"),
+                    "length": table.settings.get("length"),
+                    "variant": table.settings.get("variant", "standard"),
+                    "score": result.score,
+                    "games": int(games or 0),
+                    "at": result.at,
+                    "rating_change": round(change.after - change.before, 2) if change else None,
+                    "replay": f"/tables/{table.id}/record",
+                    "record": f"/api/tables/{table.id}/record",
+                    "mat": f"/api/tables/{table.id}/mat",
+                }
+            )
+    unfinished = session.scalars(
+        select(TableRow)
+        .where(
+            TableRow.status.in_(("open", "playing")),
+            or_(
+                TableRow.seat0 == user.id, TableRow.seat1 == user.id, TableRow.created_by == user.id
+            ),
+        )
+        .order_by(TableRow.id.desc())
+    ).all()
+    return {
+        "name": user.name,
+        "guest": user.is_guest,
+        "joined": user.created,
+        **_user_json(rating),
+        "rating_history": [
+            {"at": c.at, "rating": round(c.after, 2), "table": c.table_id} for c in history
+        ],
+        "opponents": sorted(
+            opponents.values(), key=lambda r: (-(r["wins"] + r["losses"]), r["opponent"])
+        ),
+        "recent": recent,
+        "unfinished": [
+            {"table": t.id, "status": t.status, "settings": t.settings, "created": t.created}
+            for t in unfinished
+        ],
+    }
+
+
+def leaderboard(
+    session: Session, *, search: str = "", offset: int = 0, limit: int = LEADERBOARD_PAGE
+) -> dict[str, Any]:
+    """Rated players, best first; ``search`` narrows to names containing it."""
+    query = (
+        select(RatingRow, User)
+        .join(User, User.id == RatingRow.user_id)
+        .where(User.is_guest.is_(False), User.banned.is_(False))
+    )
+    text = search.strip().lower()
+    if text:
+        escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        query = query.where(User.name_key.like(f"%{escaped}%", escape="\\"))
+    total = session.scalar(select(func.count()).select_from(query.subquery()))
+    rows: Sequence[Any] = session.execute(
+        query.order_by(RatingRow.rating.desc(), User.name_key).offset(offset).limit(limit)
+    ).all()
+    return {
+        "total": int(total or 0),
+        "offset": offset,
+        "players": [
+            {"rank": offset + i + 1, "name": user.name, **_user_json(rating)}
+            for i, (rating, user) in enumerate(rows)
+        ],
+    }

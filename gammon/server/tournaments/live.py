@@ -1,0 +1,379 @@
+"""Tournaments on the live server: their logs, their timers, and their matches' tables.
+
+The tournament itself (:mod:`gammon.server.tournaments.state`) decides; this module
+carries its decisions out on the same table API the lobby uses: a ``match_ready``
+event becomes a table (seats drawn by lot, the round's length and the tournament's
+clock), whose number goes back into the log; a table that ends reports its winner; a
+player opening their match's table has come; the timers apply what is due (the start,
+bots filling seats, no-shows). Every action is committed to the tournament's log
+before anything follows from it, and on a restart each unfinished tournament is
+replayed from its log and put in step with its tables (one created, or one finished,
+while the server was going down).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+from gammon.actions import Forfeit
+from gammon.server.db import now
+from gammon.server.protocol import Refused
+from gammon.server.settings import TableSettings
+from gammon.server.store import (
+    add_tournament_action,
+    create_tournament,
+    load_tournaments,
+    tournament_tables,
+)
+from gammon.server.table import Seat, Table
+from gammon.server.tournaments.errors import TournamentError
+from gammon.server.tournaments.settings import TournamentSettings
+from gammon.server.tournaments.state import Applied, BracketMatch, Tournament
+
+if TYPE_CHECKING:
+    from gammon.server.auth import UserInfo
+    from gammon.server.connections import LiveTable
+    from gammon.server.hub import Hub
+
+__all__ = ["LiveTournament", "Tournaments"]
+
+log = logging.getLogger("gammon.server")
+
+#: Finished and cancelled tournaments listed in the lobby, newest first.
+KEEP_DONE: Final = 20
+
+
+@dataclass
+class LiveTournament:
+    tournament: Tournament
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timer: asyncio.TimerHandle | None = None
+
+
+class Tournaments:
+    """Every tournament of one server, in memory, and their tables through the hub."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.store = hub.store
+        self.live: dict[int, LiveTournament] = {}
+        #: Which tournament match each table plays: table id -> (tournament id, match number).
+        self.by_table: dict[int, tuple[int, int]] = {}
+        #: Called after every accepted action (the lobby and the pages listening).
+        self.listeners: list[Callable[[Tournament], None]] = []
+        hub.table_listeners.append(self._on_table_changed)
+        hub.join_listeners.append(self._on_table_joined)
+
+    # -- start -------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Replay every tournament from its log, then catch up with what happened meanwhile."""
+        tournaments = await self.store.run(load_tournaments)
+        for tournament in tournaments:
+            live = LiveTournament(tournament)
+            self.live[tournament.id] = live
+            for match in tournament.matches:
+                if match.table is not None:
+                    self.by_table[match.table] = (tournament.id, match.number)
+        for live in list(self.live.values()):
+            if live.tournament.status == "running":
+                await self._catch_up(live)
+            self._schedule(live)
+
+    async def _catch_up(self, live: LiveTournament) -> None:
+        """Tables made but not yet in the log, and results not yet reported (after a crash)."""
+        tournament = live.tournament
+        made = await self.store.run(lambda s: tournament_tables(s, tournament.id))
+        for match in list(tournament.matches):
+            if match.status != "ready":
+                continue
+            if match.table is None:
+                table_id = made.get(match.number)
+                if table_id is None:
+                    await self._open_match(live, match)
+                    continue
+                await self.act(live, {"type": "table", "match": match.number, "table": table_id})
+            assert match.table is not None
+            self.by_table[match.table] = (tournament.id, match.number)
+            table_live = await self.hub.live_table(match.table)
+            if table_live is not None and table_live.table.status == "finished":
+                await self._report(table_live.table)
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def get(self, tournament_id: int) -> LiveTournament:
+        live = self.live.get(tournament_id)
+        if live is None:
+            raise TournamentError("no_such_tournament", f"there is no tournament {tournament_id}")
+        return live
+
+    def lobby_json(self) -> list[dict[str, Any]]:
+        """The tournaments the lobby lists: open and running ones, and the latest finished."""
+        current: list[dict[str, Any]] = []
+        done: list[dict[str, Any]] = []
+        for live in self.live.values():
+            t = live.tournament
+            (current if t.status in ("registering", "running") else done).append(summary_json(t))
+        done.sort(key=lambda s: -s["id"])
+        current.sort(key=lambda s: (s["status"] != "registering", s["start_at"] or 0, s["id"]))
+        return current + done[:KEEP_DONE]
+
+    # -- acting ---------------------------------------------------------------------------------
+
+    async def create(self, user: UserInfo, data: object) -> Tournament:
+        """A new tournament; operators create any, other accounts Sit & Go's only."""
+        if user.guest:
+            raise Refused("forbidden", "tournaments are for accounts: sign up to create one")
+        settings = TournamentSettings.from_json(data, bot_levels=self.hub.bot_levels)
+        if settings.kind == "scheduled" and not user.operator:
+            raise Refused(
+                "forbidden",
+                "only an operator schedules tournaments; any account may start a Sit & Go",
+            )
+        at = now()
+        if settings.start_at is not None and settings.start_at <= at:
+            raise TournamentError(
+                "bad_settings", "The start time must be in the future", field="start_at"
+            )
+        if settings.satellite is not None:
+            target = self.live.get(settings.satellite.target)
+            if target is None or target.tournament.status != "registering":
+                raise TournamentError(
+                    "bad_settings",
+                    "The satellite's target tournament must exist and be open for registration",
+                    field="satellite.target",
+                )
+        tournament = await self.store.write(
+            lambda s: create_tournament(s, settings, creator_id=user.id, at=at)
+        )
+        live = LiveTournament(tournament)
+        self.live[tournament.id] = live
+        self._schedule(live)
+        self._changed(tournament)
+        return tournament
+
+    async def act(
+        self,
+        live: LiveTournament,
+        action: dict[str, Any],
+        *,
+        actor_id: int | None = None,
+        operator: bool = False,
+    ) -> Applied:
+        """Check, record, then carry out one action (and whatever follows from it)."""
+        async with live.lock:
+            tournament = live.tournament
+            before = tournament.status
+            applied = tournament.apply(action, actor_id=actor_id, operator=operator, at=now())
+            try:
+                await asyncio.shield(
+                    self.store.write(lambda s: add_tournament_action(s, tournament, applied))
+                )
+            except Exception:
+                log.exception("tournament %s: action not recorded; rebuilding", tournament.id)
+                await self._reload(live)
+                raise Refused(
+                    "server_error", "the action could not be recorded; nothing changed"
+                ) from None
+        self._schedule(live)
+        self._changed(tournament)
+        if before != tournament.status:
+            self.hub.lobby_changed()
+        await self._follow(live, applied.events)
+        return applied
+
+    async def _reload(self, live: LiveTournament) -> None:
+        tournament_id = live.tournament.id
+        reloaded = await self.store.run(load_tournaments)
+        for tournament in reloaded:
+            if tournament.id == tournament_id:
+                live.tournament = tournament
+
+    async def _follow(self, live: LiveTournament, events: list[dict[str, Any]]) -> None:
+        tournament = live.tournament
+        for event in events:
+            kind = event["type"]
+            if kind == "match_ready":
+                await self._open_match(live, tournament.match(event["match"]))
+            elif kind == "match_over" and event["table"] is not None:
+                await self._end_table(event["table"], event["losers"], tournament)
+            elif kind == "finished" and event["qualified"]:
+                await self._seat_qualifiers(tournament, event)
+
+    async def _open_match(self, live: LiveTournament, match: BracketMatch) -> None:
+        """A ready match gets its table; two bots meeting are decided by lot, without one."""
+        tournament = live.tournament
+        entries = [tournament.entry(p) for p in match.players if p is not None]
+        if all(e.bot is not None for e in entries):
+            winner = entries[secrets.randbelow(2)].no
+            await self.act(
+                live, {"type": "result", "match": match.number, "winner": winner, "how": "lot"}
+            )
+            return
+        seats = [Seat(e.user_id, e.name, e.bot) for e in entries]
+        if secrets.randbelow(2):
+            seats.reverse()  # R13: who sits where is decided by lot
+        settings = TableSettings.from_json(
+            {**tournament.settings.table_json(match.round), "rated": tournament.settings.rated},
+            bot_levels=self.hub.bot_levels,
+        )
+        creator = next(seat for seat in seats if seat.user_id is not None)
+        table = await self.hub.create_tournament_table(
+            settings, seats, tournament=(tournament.id, match.number), creator=creator
+        )
+        self.by_table[table.id] = (tournament.id, match.number)
+        await self.act(live, {"type": "table", "match": match.number, "table": table.id})
+
+    async def _end_table(self, table_id: int, losers: list[int], tournament: Tournament) -> None:
+        """A match decided away from its table (a withdrawal, a no-show): the table ends too."""
+        table_live = await self.hub.live_table(table_id)
+        if table_live is None or table_live.table.status != "playing":
+            return
+        table = table_live.table
+        names = {tournament.entry(no).name for no in losers}
+        sides = [side for side, seat in enumerate(table.seats or []) if seat.name in names]
+        side = sides[0] if sides else 0
+        with contextlib.suppress(Refused):
+            await self.hub.act(table_live, {"type": Forfeit.name}, side=side, actor_id=None)
+
+    async def _seat_qualifiers(self, tournament: Tournament, event: dict[str, Any]) -> None:
+        target = self.live.get(event["target"])
+        if target is None:
+            return
+        for entry in event["qualified"]:
+            action = {
+                "type": "register",
+                "user": entry["user"],
+                "name": entry["name"],
+                "qualified_from": tournament.id,
+            }
+            try:
+                await self.act(target, action)
+            except Refused as exc:
+                log.warning(
+                    "tournament %s: %s's seat in tournament %s was not given: %s",
+                    tournament.id,
+                    entry["name"],
+                    event["target"],
+                    exc.message,
+                )
+
+    # -- what tables report -------------------------------------------------------------------
+
+    def _on_table_changed(self, live_table: LiveTable) -> None:
+        table = live_table.table
+        if table.status == "finished" and table.id in self.by_table:
+            self.hub.spawn(self._report(table))
+
+    async def _report(self, table: Table) -> None:
+        where = self.by_table.get(table.id)
+        if where is None or table.result is None or table.seats is None:
+            return
+        live = self.live.get(where[0])
+        if live is None:
+            return
+        match = live.tournament.match(where[1])
+        if match.status != "ready":
+            return
+        winner_side = table.result.get("winner")
+        if winner_side is None:
+            return
+        seat = table.seats[winner_side]
+        winner = next(
+            (
+                p
+                for p in match.players
+                if p is not None and live.tournament.entry(p).name == seat.name
+            ),
+            None,
+        )
+        if winner is None:
+            return
+        how = str(table.result.get("reason") or "played")
+        with contextlib.suppress(Refused):
+            await self.act(
+                live, {"type": "result", "match": match.number, "winner": winner, "how": how}
+            )
+
+    def _on_table_joined(self, live_table: LiveTable, user_id: int) -> None:
+        where = self.by_table.get(live_table.table.id)
+        if where is None:
+            return
+        live = self.live.get(where[0])
+        if live is None:
+            return
+        match = live.tournament.match(where[1])
+        entry = live.tournament.entry_of_user(user_id)
+        if match.status != "ready" or entry is None:
+            return
+        slot = match.slot_of(entry.no)
+        if slot is None or match.arrived[slot]:
+            return
+        action = {"type": "arrived", "match": match.number, "entry": entry.no}
+        self.hub.spawn(self._quietly(live, action))
+
+    async def _quietly(self, live: LiveTournament, action: dict[str, Any]) -> None:
+        with contextlib.suppress(Refused):
+            await self.act(live, action)
+
+    # -- timers ----------------------------------------------------------------------------------
+
+    def _schedule(self, live: LiveTournament) -> None:
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+        deadline = live.tournament.next_deadline()
+        if deadline is None:
+            return
+        delay = max(0.0, deadline - now()) + 0.005
+        loop = asyncio.get_running_loop()
+        live.timer = loop.call_later(delay, lambda: self.hub.spawn(self._on_timer(live)))
+
+    async def _on_timer(self, live: LiveTournament) -> None:
+        for action in live.tournament.due(now()):
+            if action["type"] == "start":
+                action["seed"] = secrets.token_hex(16)
+            with contextlib.suppress(Refused):
+                await self.act(live, action)
+        self._schedule(live)
+
+    async def after_register(self, live: LiveTournament) -> None:
+        """A Sit & Go whose last seat was just taken starts at once."""
+        if live.tournament.due(now()):
+            await self._on_timer(live)
+
+    def stop(self) -> None:
+        for live in self.live.values():
+            if live.timer is not None:
+                live.timer.cancel()
+
+    def _changed(self, tournament: Tournament) -> None:
+        for listener in list(self.listeners):
+            listener(tournament)
+
+
+def summary_json(tournament: Tournament) -> dict[str, Any]:
+    """A tournament as the lobby lists it."""
+    settings = tournament.settings
+    return {
+        "id": tournament.id,
+        "name": settings.name,
+        "kind": settings.kind,
+        "status": tournament.status,
+        "seats": settings.seats,
+        "registered": len(tournament.registered),
+        "start_at": settings.start_at,
+        "lengths": list(settings.lengths),
+        "variant": settings.table.get("variant", "standard"),
+        "rated": settings.rated,
+        "satellite": settings.satellite.to_json() if settings.satellite else None,
+        "winner": tournament.entry(tournament.winner).name
+        if tournament.winner is not None
+        else None,
+    }
