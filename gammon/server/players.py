@@ -14,7 +14,7 @@ from typing import Any, Final
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from gammon.server.db import GameRow, RatingChange, RatingRow, Result, TableRow, User
+from gammon.server.db import Action, GameRow, RatingChange, RatingRow, Result, TableRow, User
 from gammon.server.ratings import BOT_RATINGS, INITIAL_RATING, Rating, counts_for_rating, rate_match
 
 __all__ = [
@@ -58,8 +58,15 @@ def rate_finished(session: Session, table_id: int, winner_side: int | None, at: 
     users = [session.get(User, s) if s is not None else None for s in seats]
     accounts = sum(1 for u in users if u is not None and not u.is_guest)
     bots = 1 if table.bot_level is not None else 0
-    games = session.scalar(
-        select(func.count()).select_from(GameRow).where(GameRow.table_id == table_id)
+    humans = {u.id for u in users if u is not None}
+    acted = set(
+        session.scalars(
+            select(Action.actor_id).where(
+                Action.table_id == table_id,
+                Action.actor_id.in_(humans),
+                Action.side.is_not(None),
+            )
+        )
     )
     length = int(settings.get("length") or 0)
     if not counts_for_rating(
@@ -67,7 +74,7 @@ def rate_finished(session: Session, table_id: int, winner_side: int | None, at: 
         accounts=accounts,
         bots=bots,
         rated=bool(settings.get("rated", True)),
-        games_played=int(games or 0) if length else 0,
+        took_part=acted == humans and length > 0,
     ):
         return
     ratings: list[Rating] = []

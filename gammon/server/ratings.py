@@ -156,7 +156,7 @@ def counts_for_rating(
     accounts: int,
     bots: int,
     rated: bool = True,
-    games_played: int = 1,
+    took_part: bool = True,
 ) -> bool:
     """Whether a finished series changes ratings.
 
@@ -164,9 +164,10 @@ def counts_for_rating(
       both players agreed to (FIBS does not rate its "unlimited" matches either).
     - Both seats are accounts, or one account plays the bot (whose rating is fixed); a
       guest at the table makes it unrated, as does a table created unrated.
-    - At least one game was played: a match decided before the first game (a player who
-      never came, a walkover) is recorded but not rated. A match resigned, forfeited or
-      lost on time once play began counts like any other.
+    - Every player at the table took part (acted at least once: a roll, a play, a cube
+      action). A match won because the opponent never came is recorded but not rated; a
+      match resigned, forfeited or lost on time once both had played counts like any
+      other.
 
     >>> counts_for_rating(mode="match", accounts=2, bots=0)
     True
@@ -177,6 +178,4 @@ def counts_for_rating(
     >>> counts_for_rating(mode="match", accounts=1, bots=0)  # a guest on the other side
     False
     """
-    return (
-        rated and mode == "match" and accounts + bots == 2 and accounts >= 1 and games_played >= 1
-    )
+    return rated and mode == "match" and accounts + bots == 2 and accounts >= 1 and took_part

@@ -113,4 +113,4 @@ def test_which_matches_count() -> None:
     assert not counts_for_rating(mode="match", accounts=0, bots=0)
     assert not counts_for_rating(mode="money", accounts=2, bots=0)
     assert not counts_for_rating(mode="match", accounts=2, bots=0, rated=False)
-    assert not counts_for_rating(mode="match", accounts=2, bots=0, games_played=0)
+    assert not counts_for_rating(mode="match", accounts=2, bots=0, took_part=False)

@@ -135,3 +135,169 @@ def test_eight_accounts_play_a_sit_and_go_to_its_winner() -> None:
         asyncio.run(main())
     finally:
         server.stop()
+
+
+async def wait_for(player: Player, number: int, ok: Any, timeout: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        t = await tournament(player, number)
+        if ok(t):
+            return t
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"tournament {number} never got there: {t}")
+
+
+def test_a_no_show_forfeits_on_the_clock_and_a_satellite_seats_its_winner() -> None:
+    server = serve("noshow")
+    try:
+
+        async def main() -> None:
+            operator = await Player(server).signup("oper")  # the server's first account
+            a, b, c, d = [await Player(server).signup(n) for n in ("ann", "bob", "cyd", "dot")]
+            # Only operators schedule tournaments.
+            start_at = time.time() + 3
+            scheduled = {
+                "name": "Evening cup", "kind": "scheduled", "seats": 8, "start_at": start_at,
+                "show_up_s": 10, "lengths": [1],
+            }  # fmt: skip
+            refused = await a.post("/api/tournaments", scheduled)
+            assert refused.status_code == 403, refused.text
+            created = await operator.post("/api/tournaments", scheduled)
+            assert created.status_code == 201, created.text
+            cup = created.json()["tournament"]["id"]
+            target = await operator.post(
+                "/api/tournaments",
+                {**scheduled, "name": "Main event", "start_at": time.time() + 3600},
+            )
+            main_event = target.json()["tournament"]["id"]
+            satellite = await c.post(
+                "/api/tournaments",
+                {
+                    "name": "Qualifier",
+                    "seats": 2,
+                    "lengths": [1],
+                    "satellite": {"target": main_event},
+                },
+            )
+            assert satellite.status_code == 201, satellite.text
+            qualifier = satellite.json()["tournament"]["id"]
+            for player in (a, b):
+                assert (await player.post(f"/api/tournaments/{cup}/register")).status_code == 200
+            # Registering twice is refused and changes nothing.
+            again = await a.post(f"/api/tournaments/{cup}/register")
+            assert again.json()["error"]["code"] == "already_registered"
+
+            t = await wait_for(a, cup, lambda t: t["status"] == "running")
+            match = t["rounds"][0]["matches"][0]
+            assert match["status"] == "ready" and match["show_up_by"] is not None
+            # Ann comes to her table; Bob never does.
+            sock = await a.table(match["table"])
+            t = await wait_for(a, cup, lambda t: t["status"] == "finished", timeout=40)
+            assert t["winner"]["name"] == "ann"
+            assert t["rounds"][0]["matches"][0]["how"] == "no_show"
+            await sock.until(lambda m: m["type"] == "state" and m["status"] == "finished")
+            table = await a.state(match["table"])
+            assert table["result"]["reason"] == "forfeit"
+            assert table["players"][table["result"]["winner"]]["name"] == "ann"
+            bob = (await b.http.get("/api/players/bob")).json()["player"]
+            assert bob["matches"] == 0 and bob["rating"] == 1500  # not rated: Bob never came
+            assert bob["recent"][0]["result"] == "lost" and bob["recent"][0]["how"] == "forfeit"
+            await sock.close()
+
+            # The satellite: two seats, it starts when they are taken; its winner is
+            # registered in the main event.
+            for player in (c, d):
+                assert (
+                    await player.post(f"/api/tournaments/{qualifier}/register")
+                ).status_code == 200
+            await asyncio.gather(
+                play_tournament(c, qualifier, random.Random(1)),
+                play_tournament(d, qualifier, random.Random(2)),
+            )
+            q = await tournament(c, qualifier)
+            assert q["status"] == "finished" and [e["name"] for e in q["qualified"]] == [
+                q["winner"]["name"]
+            ]
+            target_now = await tournament(c, main_event)
+            seated = {e["name"]: e for e in target_now["registered"]}
+            assert seated[q["winner"]["name"]]["qualified_from"] == qualifier
+            for player in (operator, a, b, c, d):
+                await player.close()
+
+        asyncio.run(main())
+    finally:
+        server.stop()
+
+
+def test_a_server_killed_mid_round_restarts_and_the_bracket_continues() -> None:
+    server = serve("tournament-kill")
+    try:
+
+        async def first_half() -> tuple[int, dict[str, Any]]:
+            players = [await Player(server).signup(f"kk{i}") for i in range(4)]
+            created = await players[0].post(
+                "/api/tournaments", {"name": "Crash cup", "seats": 4, "lengths": [1, 3]}
+            )
+            number = created.json()["tournament"]["id"]
+            for player in players:
+                assert (await player.post(f"/api/tournaments/{number}/register")).status_code == 200
+            t = await tournament(players[0], number)
+            first, second = t["rounds"][0]["matches"]
+            # The first match is played to its end; the second is left in the middle.
+            by_name = {p.user["name"]: p for p in players if p.user}
+            await asyncio.gather(
+                *(
+                    play_table(by_name[p["name"]], first["table"], random.Random(i))
+                    for i, p in enumerate(first["players"])
+                )
+            )
+            socks = [await by_name[p["name"]].table(second["table"]) for p in second["players"]]
+            rng = random.Random(5)
+            for _ in range(6):
+                for sock in socks:
+                    if sock.state and (action := choose(sock.state, rng)):
+                        await sock.request(action)
+            t = await wait_for(
+                players[0], number, lambda t: t["rounds"][0]["matches"][0]["status"] == "over"
+            )
+            for player in players:
+                await player.close()
+            return number, t
+
+        number, before = asyncio.run(first_half())
+        server.kill()
+        server.start()
+
+        async def second_half() -> None:
+            players = []
+            for i in range(4):
+                player = Player(server)
+                login = await player.post(
+                    "/api/login", {"name": f"kk{i}", "password": "correct horse"}
+                )
+                assert login.status_code == 200
+                player.user = login.json()["user"]
+                players.append(player)
+            after = await tournament(players[0], number)
+            for key in ("status", "registered", "size", "rounds", "standings"):
+                assert after[key] == before[key], key
+            await asyncio.gather(
+                *(play_tournament(p, number, random.Random(10 + i)) for i, p in enumerate(players))
+            )
+            done = await tournament(players[0], number)
+            assert done["status"] == "finished"
+            final = done["rounds"][1]["matches"][0]
+            assert (
+                final["players"][0]["name"]
+                == before["rounds"][0]["matches"][0]["players"][
+                    [p["entry"] for p in before["rounds"][0]["matches"][0]["players"]].index(
+                        before["rounds"][0]["matches"][0]["winner"]
+                    )
+                ]["name"]
+            )
+            for player in players:
+                await player.close()
+
+        asyncio.run(second_half())
+    finally:
+        server.stop()

@@ -336,7 +336,7 @@ def test_settings_are_checked_and_say_what_is_wrong() -> None:
         ({"table": {"clock": {"base_s": 0}}}, "table.clock.base_s", "from 1"),
         ({"table": {"variant": "chess"}}, "table.variant", "standard"),
         ({"satellite": {"target": 3, "seats": 3}}, "satellite.seats", "1, 2, 4 or 8"),
-        ({"show_up_s": 5}, "show_up_s", "30 to 3600"),
+        ({"show_up_s": 5}, "show_up_s", "10 to 3600"),
         ({"colour": "red"}, "colour", "no tournament setting"),
     ]
     for values, field, words in cases:

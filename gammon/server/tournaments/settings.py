@@ -188,9 +188,9 @@ class TournamentSettings:
             )
         table = _table_settings(values.get("table", {}), lengths, bot_levels)
         show_up_s = values.get("show_up_s", 300)
-        if not (_is_int(show_up_s) and 30 <= show_up_s <= 3600):
+        if not (_is_int(show_up_s) and 10 <= show_up_s <= 3600):
             raise _bad(
-                "show_up_s", f"must be a whole number from 30 to 3600, not {_shown(show_up_s)}"
+                "show_up_s", f"must be a whole number from 10 to 3600, not {_shown(show_up_s)}"
             )
         bots, bots_after_s = values.get("bots"), values.get("bots_after_s")
         if bots is not None:
