@@ -38,6 +38,7 @@ from gammon.server.connections import (
     text_frame,
 )
 from gammon.server.db import now
+from gammon.server.players import all_ratings
 from gammon.server.protocol import (
     FEATURES,
     GAME_ACTIONS,
@@ -47,6 +48,7 @@ from gammon.server.protocol import (
     Refused,
     parse_message,
 )
+from gammon.server.ratings import BOT_RATINGS
 from gammon.server.settings import TableSettings
 from gammon.server.store import Store, create_table, load_table, load_unfinished
 from gammon.server.table import Applied, Seat, Table
@@ -111,6 +113,8 @@ class Hub:
         self.table_listeners: list[Callable[[LiveTable], None]] = []
         #: Called with the user's id when a signed-in user opens a table's socket.
         self.join_listeners: list[Callable[[LiveTable, int], None]] = []
+        #: Ratings by user id, for the lobby (gammon.server.players keeps them).
+        self.ratings: dict[int, float] = {}
         #: What the lobby lists besides tables (the tournaments, when they are running).
         self.lobby_extras: Callable[[], dict[str, Any]] | None = None
 
@@ -142,6 +146,7 @@ class Hub:
             self.tables[table.id] = live
             self._schedule(live)
         await self.chat.load()
+        self.ratings = await self.store.run(all_ratings)
         if self.bots is not None:
             self._spawn(self.bots.run(self.bots.warm_up))
         self._spawn(self._expiry_loop())
@@ -319,10 +324,25 @@ class Hub:
                 self.lobby_changed()
                 for listener in list(self.table_listeners):
                     listener(live)
+                if table.status == "finished" and table.seats is not None:
+                    self._spawn(self._refresh_ratings(table))
             if table.status in ("finished", "cancelled"):
                 self.moderator.close_table(str(table.id))
                 self._evict_finished()  # a busy server keeps only the recent ones in memory
             return applied
+
+    async def _refresh_ratings(self, table: Table) -> None:
+        """The lobby's ratings of a finished table's players (rated in the commit that ended it)."""
+        users = [seat.user_id for seat in table.seats or [] if seat.user_id is not None]
+        self.ratings.update(await self.store.run(lambda s: all_ratings(s, users)))
+        self.lobby_changed()
+
+    def rating_of(self, seat: Seat | None) -> float | None:
+        if seat is None:
+            return None
+        if seat.bot is not None:
+            return BOT_RATINGS.get(seat.bot)
+        return self.ratings.get(seat.user_id) if seat.user_id is not None else None
 
     async def _reload(self, live: LiveTable) -> None:
         """After a failed commit: the table as the database has it."""
@@ -611,7 +631,10 @@ class Hub:
                 )
             ):
                 spectators = sum(1 for c in live.conns if live.side(c) is None)
-                tables.append(summary_json(table, spectators))
+                summary = summary_json(table, spectators)
+                seats = table.seats if table.seats is not None else [table.creator, None]
+                summary["ratings"] = [self.rating_of(seat) for seat in seats]
+                tables.append(summary)
         tables.sort(key=lambda t: (t["status"] != "open", -t["id"]))
         extras = self.lobby_extras() if self.lobby_extras is not None else {}
         you = viewer.to_json() if viewer else None

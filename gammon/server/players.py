@@ -19,6 +19,7 @@ from gammon.server.ratings import BOT_RATINGS, INITIAL_RATING, Rating, counts_fo
 
 __all__ = [
     "LEADERBOARD_PAGE",
+    "all_ratings",
     "leaderboard",
     "profile",
     "rate_finished",
@@ -110,6 +111,14 @@ def rate_finished(session: Session, table_id: int, winner_side: int | None, at: 
         )
 
 
+def all_ratings(session: Session, user_ids: Sequence[int] | None = None) -> dict[int, float]:
+    """Ratings by user id (of the given users, or of everyone rated), for the lobby."""
+    query = select(RatingRow.user_id, RatingRow.rating)
+    if user_ids is not None:
+        query = query.where(RatingRow.user_id.in_(list(user_ids)))
+    return {user_id: rating for user_id, rating in session.execute(query).all()}
+
+
 def _user_json(row: RatingRow | None) -> dict[str, Any]:
     rating = Rating(row.rating, row.experience) if row is not None else Rating()
     return {
@@ -170,7 +179,7 @@ def profile(session: Session, name: str) -> dict[str, Any] | None:
                     "games": int(games or 0),
                     "at": result.at,
                     "rating_change": round(change.after - change.before, 2) if change else None,
-                    "replay": f"/tables/{table.id}/record",
+                    "replay": f"/#/record/{table.id}",
                     "record": f"/api/tables/{table.id}/record",
                     "mat": f"/api/tables/{table.id}/mat",
                 }

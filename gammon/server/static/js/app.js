@@ -1,13 +1,16 @@
 // @ts-check
 // The browser client's entry point: who is signed in, the header, and the routes
-// (#/ lobby, #/login, #/table/ID, #/record/ID[/GAME]).
+// (#/ lobby, #/login, #/table/ID, #/record/ID[/GAME], #/tournament/ID, #/players,
+// #/player/NAME).
 
 import { get, post } from "./api.js";
 import { mountAuth } from "./auth.js";
 import { mountLobby } from "./lobby.js";
+import { mountPlayer, mountPlayers } from "./players.js";
 import { mountRecord } from "./record.js";
 import { onReconnectingChange } from "./socket.js";
 import { mountTable } from "./table.js";
+import { mountTournament } from "./tournament.js";
 import { clear, h } from "./util.js";
 
 /** @typedef {import("./protocol.js").User} User */
@@ -86,11 +89,14 @@ const app = {
     const me = this.me;
     if (me) {
       clear(nav,
-        h("span", { class: "me", id: "me" }, me.name, me.guest ? h("span", { class: "muted" }, " (guest)") : null),
+        h("a", { href: "#/players", id: "players-link" }, "Players"), " ",
+        h("a", { class: "me", id: "me", href: `#/player/${encodeURIComponent(me.name)}` }, me.name,
+          me.guest ? h("span", { class: "muted" }, " (guest)") : null),
         h("button", { type: "button", class: "link", name: "logout", onclick: () => this.logout() }, "Log out"));
     } else {
       const next = location.hash && !location.hash.startsWith("#/login") ? location.hash : "#/";
       clear(nav,
+        h("a", { href: "#/players", id: "players-link" }, "Players"), " ",
         h("a", { href: `#/login?next=${encodeURIComponent(next)}`, id: "signin" }, "Sign in"),
         h("button", { type: "button", class: "link", name: "guest", onclick: () => this.guest() }, "Play as a guest"));
     }
@@ -116,6 +122,15 @@ const app = {
       document.title = `Table ${parts[1]}: record · gammon`;
       const game = /^\d+$/.test(parts[2] || "") ? Number(parts[2]) : null;
       this.view = mountRecord(main, { id: Number(parts[1]), game }, this);
+    } else if (parts[0] === "tournament" && /^\d+$/.test(parts[1] || "")) {
+      document.title = `Tournament ${parts[1]} · gammon`;
+      this.view = mountTournament(main, { id: Number(parts[1]) }, this);
+    } else if (parts[0] === "player" && parts[1]) {
+      document.title = "Player · gammon";
+      this.view = mountPlayer(main, { name: decodeURIComponent(parts[1]) }, this);
+    } else if (parts[0] === "players") {
+      document.title = "Players · gammon";
+      this.view = mountPlayers(main, params, this);
     } else {
       document.title = "gammon";
       this.view = mountLobby(main, params, this);

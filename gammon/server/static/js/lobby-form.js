@@ -154,3 +154,27 @@ export function inFormWords(message) {
   }
   return text.replace(/'([a-z_]+)'/g, "$1");
 }
+
+/**
+ * What the lobby's filters keep: "" for any.
+ * @typedef {{rated: "" | "rated" | "unrated", length: string, variant: string}} TableFilters
+ */
+
+/**
+ * The tables the lobby's filters keep (rated or not, match length, variant). A money
+ * session has no length: a length filter leaves it out, and it is never rated.
+ * @param {import("./protocol.js").Summary[]} tables
+ * @param {TableFilters} filters
+ */
+export function filterTables(tables, filters) {
+  const length = filters.length.trim() === "" ? null : Number(filters.length);
+  return tables.filter((t) => {
+    const s = t.settings;
+    const rated = s.mode === "match" && s.rated !== false;
+    if (filters.rated === "rated" && !rated) return false;
+    if (filters.rated === "unrated" && rated) return false;
+    if (length !== null && !(s.mode === "match" && s.length === length)) return false;
+    if (filters.variant && s.variant !== filters.variant) return false;
+    return true;
+  });
+}

@@ -4,11 +4,14 @@
 
 import { post } from "./api.js";
 import { ChatPanel } from "./chat.js";
-import { inFormWords, readSettings, variantHasCube } from "./lobby-form.js";
+import { filterTables, inFormWords, readSettings, variantHasCube } from "./lobby-form.js";
+import { ratingText } from "./players.js";
+import { stateText } from "./tournament-text.js";
 import { Live } from "./socket.js";
 import { clear, describeSettings, h } from "./util.js";
 
 /** @typedef {import("./protocol.js").Summary} Summary */
+/** @typedef {import("./protocol.js").TournamentSummary} TournamentSummary */
 /** @typedef {import("./protocol.js").ClockSettings} ClockSettings */
 /** @typedef {import("./protocol.js").ServerMessage} ServerMessage */
 /** @typedef {import("./app.js").App} App */
@@ -54,11 +57,16 @@ class LobbyView {
     this.chat = new ChatPanel({ send: (m) => this.send(m), me: app.me, title: "Lobby chat" });
     this.errorEl = h("p", { class: "error", role: "alert", id: "create-error", hidden: true });
     this.cubeNote = h("p", { class: "muted small cube-note", hidden: true });
+    /** @type {Summary[]} */
+    this.tables = [];
+    this.tournamentsEl = h("div", { class: "tournaments", id: "tournaments" });
+    this.filtersEl = this.filters();
     main.replaceChildren(h("div", { class: "lobby" },
       h("section", { class: "create", "aria-labelledby": "create-title" },
         h("h2", { id: "create-title" }, "Create a table"), this.form()),
       h("section", { class: "list", "aria-labelledby": "tables-title" },
-        h("h2", { id: "tables-title" }, "Tables"), this.tablesEl),
+        h("h2", { id: "tables-title" }, "Tables"), this.filtersEl, this.tablesEl,
+        h("h2", { id: "tournaments-title" }, "Tournaments"), this.tournamentsEl, this.sitAndGoForm()),
       this.chat.el));
     this.live = new Live("/ws/lobby", { onMessage: (m) => this.onMessage(/** @type {ServerMessage} */ (m)) });
   }
@@ -77,7 +85,68 @@ class LobbyView {
   onMessage(m) {
     if (this.chat.handle(m)) return;
     if (m.type === "hello") this.chat.setRules(m.house_rules);
-    else if (m.type === "lobby") this.renderTables(m.tables);
+    else if (m.type === "lobby") {
+      this.tables = m.tables;
+      this.renderTables(this.filtered());
+      this.renderTournaments(m.tournaments || []);
+    }
+  }
+
+  // -- filters and tournaments --------------------------------------------------------------
+
+  filters() {
+    const variants = this.app.info ? this.app.info.variants.map((v) => v.name) : [];
+    const form = /** @type {HTMLFormElement} */ (h("form", { class: "filters", id: "filters", "aria-label": "Filter the tables",
+      onchange: () => this.renderTables(this.filtered()), oninput: () => this.renderTables(this.filtered()),
+      onsubmit: (/** @type {Event} */ e) => e.preventDefault() },
+      h("label", {}, "Rated ", h("select", { name: "rated" },
+        h("option", { value: "" }, "any"), h("option", { value: "rated" }, "rated"), h("option", { value: "unrated" }, "unrated"))),
+      h("label", {}, " Points ", h("input", { type: "number", name: "length", min: 1, max: 64, inputmode: "numeric", class: "short" })),
+      h("label", {}, " Variant ", h("select", { name: "variant" }, h("option", { value: "" }, "any"),
+        variants.map((v) => h("option", { value: v }, v))))));
+    return form;
+  }
+
+  filtered() {
+    const form = /** @type {HTMLFormElement} */ (this.filtersEl);
+    return filterTables(this.tables, {
+      rated: control(form, "rated").value, length: control(form, "length").value, variant: control(form, "variant").value,
+    });
+  }
+
+  /** @param {TournamentSummary[]} tournaments */
+  renderTournaments(tournaments) {
+    clear(this.tournamentsEl, tournaments.length
+      ? h("ul", {}, tournaments.map((t) => h("li", { dataset: { tournament: String(t.id) } },
+          h("a", { href: `#/tournament/${t.id}` }, t.name), " · ", stateText(t))))
+      : h("p", { class: "muted" }, "No tournaments now."));
+  }
+
+  sitAndGoForm() {
+    const error = h("p", { class: "error", role: "alert", hidden: true });
+    const form = /** @type {HTMLFormElement} */ (h("form", { class: "sit-and-go", id: "sit-and-go",
+      onsubmit: async (/** @type {Event} */ e) => {
+        e.preventDefault();
+        error.hidden = true;
+        const points = Number(control(form, "points").value);
+        try {
+          const created = await post("/api/tournaments", {
+            name: control(form, "name").value.trim() || "Sit & Go", kind: "sit_and_go",
+            seats: Number(control(form, "seats").value), lengths: [points],
+          });
+          this.app.go(`#/tournament/${created.tournament.id}`);
+        } catch (err) {
+          error.hidden = false;
+          error.textContent = /** @type {Error} */ (err).message;
+        }
+      } },
+      h("h3", {}, "Start a Sit & Go"),
+      h("label", { class: "field" }, h("span", {}, "Name"), h("input", { type: "text", name: "name", maxlength: 60 })),
+      h("label", { class: "field" }, h("span", {}, "Seats"), h("select", { name: "seats" },
+        [2, 4, 8, 16].map((n) => h("option", { value: String(n), selected: n === 4 }, String(n))))),
+      h("label", { class: "field" }, h("span", {}, "Points"), h("input", { type: "number", name: "points", value: "3", min: 1, max: 25 })),
+      error, h("button", { type: "submit", name: "create-sit-and-go" }, "Create the Sit & Go")));
+    return this.app.me && !this.app.me.guest ? form : h("p", { class: "muted small" }, "Sign up to create a Sit & Go.");
   }
 
   // -- the list -------------------------------------------------------------------------
@@ -86,14 +155,20 @@ class LobbyView {
   renderTables(tables) {
     const me = this.app.me;
     if (!tables.length) {
-      clear(this.tablesEl, h("p", { class: "muted" }, "No tables yet: create one."));
+      clear(this.tablesEl, h("p", { class: "muted" },
+        this.tables.length ? "No table matches the filters." : "No tables yet: create one."));
       return;
     }
     const rows = tables.map((t) => {
       const mine = me && t.created_by === me.name;
+      const ratings = t.ratings || [];
+      const named = (/** @type {number} */ i) => {
+        const rating = ratings[i];
+        return `${t.players[i]}${rating !== null && rating !== undefined ? ` (${ratingText(rating)})` : ""}`;
+      };
       const players = t.status === "open"
-        ? `${t.created_by}${t.invite ? ` → ${t.invite}` : ""}`
-        : `${t.players[0]} – ${t.players[1]}`;
+        ? `${named(0)}${t.invite ? ` → ${t.invite}` : ""}`
+        : `${named(0)} – ${named(1)}`;
       const actions = [];
       if (t.status === "open" && !mine) {
         actions.push(h("a", { class: "button primary", href: `#/table/${t.id}?join`,

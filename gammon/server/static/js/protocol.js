@@ -37,6 +37,7 @@
  * @property {ClockSettings | null} [clock]
  * @property {string | null} [invite]
  * @property {string | null} [bot]
+ * @property {boolean} [rated] whether the match changes ratings (1.5)
  */
 
 /**
@@ -214,11 +215,84 @@
  * @property {"open" | "playing" | "finished" | "cancelled"} status
  * @property {string} created_by
  * @property {(string | null)[]} players
+ * @property {(number | null)[]} [ratings] each player's rating (1.5), null when none
  * @property {Settings} settings
  * @property {string | null} invite
  * @property {string | null} bot
  * @property {[number, number]} score
  * @property {number} spectators
+ */
+
+/**
+ * A tournament as the lobby lists it (1.6, TOURNAMENT_SUMMARY).
+ * @typedef {object} TournamentSummary
+ * @property {number} id
+ * @property {string} name
+ * @property {"scheduled" | "sit_and_go"} kind
+ * @property {"registering" | "running" | "finished" | "cancelled"} status
+ * @property {number} seats
+ * @property {number} registered
+ * @property {number | null} start_at
+ * @property {number[]} lengths
+ * @property {string} variant
+ * @property {boolean} rated
+ * @property {{target: number, seats: number} | null} satellite
+ * @property {string | null} winner
+ */
+
+/**
+ * A player of a tournament (1.6, ENTRY).
+ * @typedef {{entry: number, user: number | null, name: string, bot: string | null,
+ *   qualified_from: number | null, out: string | null, place?: string | null}} Entry
+ */
+
+/**
+ * A match of a tournament's bracket (1.6).
+ * @typedef {object} BracketMatch
+ * @property {number} match
+ * @property {({entry: number | null, name: string, user?: number | null, bot?: string | null} | null)[]} players
+ * @property {"waiting" | "ready" | "over"} status
+ * @property {number | null} table
+ * @property {number | null} show_up_by
+ * @property {boolean[]} arrived
+ * @property {number | null} winner the winner's entry number
+ * @property {string | null} how
+ */
+
+/**
+ * A whole tournament (1.6, TOURNAMENT).
+ * @typedef {object} Tournament
+ * @property {number} id
+ * @property {{name: string, kind: string, seats: number, start_at: number | null, lengths: number[],
+ *   show_up_s: number, rated: boolean, bots: string | null,
+ *   satellite: {target: number, seats: number} | null, table: Record<string, any>}} settings
+ * @property {"registering" | "running" | "finished" | "cancelled"} status
+ * @property {number | null} creator
+ * @property {Entry[]} registered
+ * @property {number} size
+ * @property {{round: number, name: string, length: number, matches: BracketMatch[]}[]} rounds
+ * @property {Entry | null} winner
+ * @property {Entry[]} qualified
+ * @property {Entry[]} standings
+ * @property {string | null} cancel_reason
+ */
+
+/**
+ * A player's page (1.5, PROFILE).
+ * @typedef {object} Profile
+ * @property {string} name
+ * @property {boolean} guest
+ * @property {number} rating
+ * @property {number} experience
+ * @property {boolean} provisional
+ * @property {number} matches
+ * @property {number} wins
+ * @property {{at: number, rating: number, table: number}[]} rating_history
+ * @property {{opponent: string, wins: number, losses: number}[]} opponents
+ * @property {{table: number, opponent: string, result: string, how: string, mode: string,
+ *   length: number | null, variant: string, score: number[], games: number, at: number,
+ *   rating_change: number | null, replay: string, record: string, mat: string}[]} recent
+ * @property {{table: number, status: string, settings: Settings, created: number}[]} unfinished
  */
 
 /**
@@ -254,7 +328,7 @@
  *   {type: "reported", user: string} |
  *   {type: "moderated", action: string, user: string} |
  *   {type: "hint", id?: number | string, seq: number, plays: HintPlay[]} |
- *   {type: "lobby", tables: Summary[], you: User | null} |
+ *   {type: "lobby", tables: Summary[], tournaments?: TournamentSummary[], you: User | null} |
  *   {type: "pong"}} ServerMessage
  */
 
