@@ -1,0 +1,127 @@
+"""A Sit & Go in four browsers (Debian's chromium through Playwright, a real server): four
+accounts register from the tournament's page, each match's loser leaves it after the winner
+has thrown the opening roll, and every page sees the bracket update and the winner; the
+winner's profile shows the new rating, the rating graph and the match."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+
+import pytest
+
+from tests.server.browser_helpers import (
+    click_action,
+    have_chromium,
+    js_errors,
+    launch,
+    new_page,
+    sign_up,
+    wait_until,
+)
+from tests.server.client import ServerProcess, database_url
+
+pytestmark = pytest.mark.skipif(
+    not have_chromium(),
+    reason="no chromium at /usr/bin/chromium (apt-get install chromium): browser tests skipped",
+)
+
+if have_chromium():
+    from playwright.sync_api import Browser, Page, sync_playwright
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def own_server() -> Iterator[ServerProcess]:
+    process = ServerProcess(database_url("browser-tournament"), "--signup-limit", "1000/0.01")
+    process.start()
+    yield process
+    process.stop()
+
+
+def match_of(page: Page, number: int) -> dict[str, object]:
+    answer = page.evaluate(f"fetch('/api/tournaments/{number}').then(r => r.json())")
+    return dict(answer["tournament"])
+
+
+def play_through(pages: dict[str, Page], number: int, match: int) -> str:
+    """The first player throws the opening roll at the match's table; the second leaves."""
+    t = match_of(next(iter(pages.values())), number)
+    found = next(m for r in t["rounds"] for m in r["matches"] if m["match"] == match)  # type: ignore[index, union-attr, attr-defined]
+    winner, loser = (p["name"] for p in found["players"])
+    for name in (winner, loser):
+        page = pages[name]
+        page.goto(f"/#/tournament/{number}")
+        page.click(f".match[data-match='{match}'] a.watch")
+        page.wait_for_selector(".controls")
+        if name == winner:
+            wait_until(page, "window.gammon.view.state && window.gammon.view.state.game")
+            click_action(page, "roll")
+            wait_until(page, "!!window.gammon.view.state && window.gammon.view.state.seq > 1")
+        else:
+            wait_until(page, "!!window.gammon.view.state && window.gammon.view.state.seq > 1")
+            page.once("dialog", lambda dialog: dialog.accept())
+            page.click(".controls details.menu summary")
+            click_action(page, "forfeit")
+            wait_until(page, "window.gammon.view.state.status === 'finished'")
+    return str(winner)
+
+
+def test_four_browsers_play_a_sit_and_go(own_server: ServerProcess, browser: Browser) -> None:
+    names = [f"tb{secrets.token_hex(3)}" for _ in range(4)]
+    pages = {}
+    for name in names:
+        page = new_page(browser, own_server.url)
+        sign_up(page, name)
+        pages[name] = page
+    first = pages[names[0]]
+    # The lobby starts a Sit & Go of four 1-point matches.
+    first.goto("/#/")
+    first.fill("#sit-and-go input[name=name]", "Browser cup")
+    first.select_option("#sit-and-go select[name=seats]", "4")
+    first.fill("#sit-and-go input[name=points]", "1")
+    first.click("#sit-and-go button[name=create-sit-and-go]")
+    wait_until(first, "location.hash.startsWith('#/tournament/')")
+    number = int(first.evaluate("location.hash.split('/')[2]"))
+    for name, page in pages.items():
+        page.goto(f"/#/tournament/{number}")
+        page.click("button[name=register]")
+        page.wait_for_selector(f"#registered li:has-text('{name}'), #bracket")
+    # The fourth registration fills the seats: the bracket is drawn for everybody.
+    for page in pages.values():
+        page.wait_for_selector("#bracket .match[data-match='3']")
+        assert "being played" in page.inner_text("#tournament-state")
+    winners = [play_through(pages, number, 1), play_through(pages, number, 2)]
+    for page in pages.values():
+        page.goto(f"/#/tournament/{number}")
+        page.wait_for_selector(".match[data-match='1'].status-over")
+        page.wait_for_selector(".match[data-match='2'].status-over")
+        final = page.inner_text(".match[data-match='3']")
+        assert all(w in final for w in winners), final
+    champion = play_through(pages, number, 3)
+    for page in pages.values():
+        page.goto(f"/#/tournament/{number}")
+        banner = page.wait_for_selector("#tournament-winner")
+        assert banner is not None and banner.inner_text() == f"Winner: {champion}"
+        assert page.inner_text("#standings").count(champion) == 1
+    # The champion's profile: a rating above 1500, the graph, the final in the history.
+    page = pages[champion]
+    page.click("#me")
+    page.wait_for_selector("#profile-rating")
+    assert int(page.inner_text("#profile-rating")) > 1500
+    assert page.locator(".rating-graph path.line").count() == 1
+    assert page.locator(".rating-graph circle.dot").count() == 2
+    t = match_of(page, number)
+    final_table = t["rounds"][1]["matches"][0]["table"]  # type: ignore[index]
+    page.wait_for_selector(f"#recent tr[data-table='{final_table}']")
+    assert "won" in page.inner_text(f"#recent tr[data-table='{final_table}']")
+    for page in pages.values():
+        assert not js_errors(page), js_errors(page)
+        page.context.close()
