@@ -327,7 +327,12 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         data = await body(request)
         ip = request.client.host if request.client else "?"
         limited(signup_ip, ip)
-        user = await store.run(lambda s: accounts.signup(s, data.get("name"), data.get("password")))
+        # A guest who signs up keeps what they played: the guest becomes the account.
+        before = await current_user(request)
+        guest_id = before.id if before is not None and before.guest else None
+        user = await store.run(
+            lambda s: accounts.signup(s, data.get("name"), data.get("password"), guest_id=guest_id)
+        )
         if user.operator:
             hub.moderator.add_operator(user.name)
         return await signed_in(request, user, 201)

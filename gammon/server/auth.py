@@ -152,7 +152,11 @@ class Accounts:
 
     # -- accounts ------------------------------------------------------------------------
 
-    def signup(self, session: Session, name: object, password: object) -> UserInfo:
+    def signup(
+        self, session: Session, name: object, password: object, *, guest_id: int | None = None
+    ) -> UserInfo:
+        """A new account; with ``guest_id`` (the guest signing up) that guest becomes the
+        account, keeping its id and so every table and result it played."""
         problem = check_name(name)
         if problem:
             raise Refused("bad_name", problem)
@@ -168,14 +172,23 @@ class Accounts:
             session.scalar(select(func.count()).select_from(User).where(User.is_guest.is_(False)))
             == 0
         )
-        row = User(
-            name=name,
-            name_key=key,
-            password_hash=_HASHER.hash(password),
-            created=now(),
-            is_operator=first,
-        )
-        session.add(row)
+        guest = session.get(User, guest_id) if guest_id is not None else None
+        if guest is not None and guest.is_guest and not guest.banned:
+            row = guest
+            row.name, row.name_key = name, key
+            row.password_hash = _HASHER.hash(password)
+            row.is_guest = False
+            row.is_operator = first
+            self.forget_user(row.id)
+        else:
+            row = User(
+                name=name,
+                name_key=key,
+                password_hash=_HASHER.hash(password),
+                created=now(),
+                is_operator=first,
+            )
+            session.add(row)
         try:
             session.commit()
         except IntegrityError:

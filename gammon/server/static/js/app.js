@@ -92,6 +92,7 @@ const app = {
         h("a", { href: "#/players", id: "players-link" }, "Players"), " ",
         h("a", { class: "me", id: "me", href: `#/player/${encodeURIComponent(me.name)}` }, me.name,
           me.guest ? h("span", { class: "muted" }, " (guest)") : null),
+        me.guest ? h("a", { href: "#/login", id: "keep-games" }, "Sign up to keep your games") : null, " ",
         h("button", { type: "button", class: "link", name: "logout", onclick: () => this.logout() }, "Log out"));
     } else {
       const next = location.hash && !location.hash.startsWith("#/login") ? location.hash : "#/";
