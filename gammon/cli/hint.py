@@ -59,9 +59,7 @@ def cube_state_from_ids(given: GivenPosition, variant: Variant) -> CubeState:
     match_score = None
     if length:
         away = (length - score[0], length - score[1])
-        match_score = MatchScore(
-            *away, crawford=crawford, post_crawford=not crawford and 1 in away
-        )
+        match_score = MatchScore(*away, crawford=crawford, post_crawford=not crawford and 1 in away)
     return CubeState(value, relative, match_score, jacoby=jacoby, available=variant.cube)
 
 

@@ -285,9 +285,7 @@ class _Terminal:
 
     def run(self) -> int:
         series = self.series
-        kind = (
-            f"a {series.length}-point match" if isinstance(series, Match) else "a money game"
-        )
+        kind = f"a {series.length}-point match" if isinstance(series, Match) else "a money game"
         against = (
             f"{self.opponents[1].name} (O)" if 1 in self.opponents
             else "two players at one keyboard"
@@ -389,16 +387,35 @@ def register(commands: Commands) -> None:
         "(type 'help' once playing): two people at one keyboard, or one against an "
         "opponent that plays random legal moves, or against the engine's bot.",
     )
-    play.add_argument("--opponent", choices=("human", "random", "bot"), default="human",
-                      help="who plays O: a second person (default), random legal moves, "
-                      "or the engine's bot")
-    play.add_argument("--level", default="expert", metavar="LEVEL",
-                      help="the bot's skill level, e.g. beginner, expert (the default) "
-                      "or grandmaster")
-    play.add_argument("--variant", type=variant_arg, default=find_variant("standard"),
-                      metavar="V", help=f"the variant to play ({variants}); default standard")
-    play.add_argument("--match", type=match_length_arg, metavar="N",
-                      help="play a match to N points instead of one money game")
-    play.add_argument("--seed", type=int, metavar="S",
-                      help="seed the dice (and the random opponent) to replay the same game")
+    play.add_argument(
+        "--opponent",
+        choices=("human", "random", "bot"),
+        default="human",
+        help="who plays O: a second person (default), random legal moves, or the engine's bot",
+    )
+    play.add_argument(
+        "--level",
+        default="expert",
+        metavar="LEVEL",
+        help="the bot's skill level, e.g. beginner, expert (the default) or grandmaster",
+    )
+    play.add_argument(
+        "--variant",
+        type=variant_arg,
+        default=find_variant("standard"),
+        metavar="V",
+        help=f"the variant to play ({variants}); default standard",
+    )
+    play.add_argument(
+        "--match",
+        type=match_length_arg,
+        metavar="N",
+        help="play a match to N points instead of one money game",
+    )
+    play.add_argument(
+        "--seed",
+        type=int,
+        metavar="S",
+        help="seed the dice (and the random opponent) to replay the same game",
+    )
     play.set_defaults(run=run_play)

@@ -59,9 +59,7 @@ def run_moves(args: argparse.Namespace, out: TextIO) -> int:
             "plays": [
                 {
                     "play": str(play),
-                    "moves": [
-                        {"from": m.source, "to": m.target, "hit": m.hit} for m in play.moves
-                    ],
+                    "moves": [{"from": m.source, "to": m.target, "hit": m.hit} for m in play.moves],
                     "position_id": id_or_none(play.position.swapped()),
                     "mover_position_id": id_or_none(play.position),
                 }
@@ -115,12 +113,18 @@ def register(commands: Commands) -> None:
     )
     moves.add_argument("position", help=POSITION_HELP)
     moves.add_argument(
-        "dice", nargs="*",
+        "dice",
+        nargs="*",
         help="the roll: 31, 3-1, 3,1 or 3 1 (may be left out when an XGID or Match ID has it)",
     )
     moves.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    moves.add_argument("--variant", type=variant_arg, default=find_variant("standard"),
-                       metavar="V", help=variant_help())
+    moves.add_argument(
+        "--variant",
+        type=variant_arg,
+        default=find_variant("standard"),
+        metavar="V",
+        help=variant_help(),
+    )
     moves.set_defaults(run=run_moves)
 
     show = commands.add_parser(
@@ -131,6 +135,11 @@ def register(commands: Commands) -> None:
     )
     show.add_argument("position", help=POSITION_HELP + "; may end in ':MATCHID'")
     show.add_argument("--dice", help="dice to show as rolled: 31, 3-1 or 3,1")
-    show.add_argument("--variant", type=variant_arg, default=find_variant("standard"),
-                      metavar="V", help=variant_help())
+    show.add_argument(
+        "--variant",
+        type=variant_arg,
+        default=find_variant("standard"),
+        metavar="V",
+        help=variant_help(),
+    )
     show.set_defaults(run=run_show)

@@ -84,8 +84,10 @@ def run_verify(args: argparse.Namespace, out: TextIO) -> int:
     for checked in report.rolls:
         roll = checked.record
         dice = f"{roll.dice[0]}-{roll.dice[1]}"
-        verdict = "ok" if checked.ok else (
-            f"WRONG: should be {checked.expected[0]}-{checked.expected[1]}"
+        verdict = (
+            "ok"
+            if checked.ok
+            else (f"WRONG: should be {checked.expected[0]}-{checked.expected[1]}")
         )
         print(f"roll {roll.index}: {dice}  ({_entropy_note(roll)})  {verdict}", file=out)
     report.check()

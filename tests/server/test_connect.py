@@ -282,3 +282,42 @@ def test_check_record_names_the_first_problem(tamper: Any, kwargs: Any, message:
     tamper(bad)
     with pytest.raises(DiceRecordError, match=re.escape(message)):
         check_record(bad, **kwargs)
+
+
+def test_programs_register_see_the_bracket_and_withdraw(server: ServerProcess) -> None:
+    """The tournament commands: list, register, the bracket drawn, a withdrawal deciding it."""
+    import asyncio
+
+    from tests.server.client import Player
+
+    async def create() -> int:
+        organiser = await Player(server).signup()
+        made = await organiser.post(
+            "/api/tournaments", {"name": "Terminal duel", "seats": 2, "lengths": [1]}
+        )
+        assert made.status_code == 201, made.text
+        await organiser.close()
+        return int(made.json()["tournament"]["id"])
+
+    number = asyncio.run(create())
+    stamp = int(time.time() * 1000) % 10**7
+    names = [f"term{stamp}{i}" for i in range(2)]
+    listed = connect(server, "--tournaments").stdout
+    assert re.search(rf"^\s+{number}  Terminal duel: sit and go, registering, 0/2", listed, re.M)
+    first = connect(server, "--signup", "--name", names[0], "--password", "correct horse",
+                    "--tournament", str(number), "--register")  # fmt: skip
+    assert first.returncode == 0, first.stderr
+    assert "* registered" in first.stdout and "registering, 1/2 registered" in first.stdout
+    second = connect(server, "--signup", "--name", names[1], "--password", "correct horse",
+                     "--tournament", str(number), "--register")  # fmt: skip
+    assert second.returncode == 0, second.stderr
+    assert re.search(rf"^    1\. {names[0]} - {names[1]}: table \d+$|^    1\. {names[1]} - "
+                     rf"{names[0]}: table \d+$", second.stdout, re.M), second.stdout  # fmt: skip
+    again = connect(server, "--name", names[1], "--password", "correct horse",
+                    "--tournament", str(number), "--register")  # fmt: skip
+    assert again.returncode == 2 and "the tournament has started (not_registering)" in again.stderr
+    gone = connect(server, "--name", names[1], "--password", "correct horse",
+                   "--tournament", str(number), "--withdraw")  # fmt: skip
+    assert gone.returncode == 0, gone.stderr
+    assert "* withdrawn" in gone.stdout and f"  Winner: {names[0]}" in gone.stdout
+    assert f"{names[0]} won (withdrew)" in gone.stdout

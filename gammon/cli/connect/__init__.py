@@ -9,7 +9,10 @@ refused command prints the server's reason and the session goes on.
 - ``gammon connect URL``: list the open tables;
 - ``gammon connect URL --bot LEVEL [--match N | --money] ...``: play the computer;
 - ``gammon connect URL --create [--invite NAME] ...``: open a table and wait;
-- ``gammon connect URL --table ID``: join (or rejoin, or watch) a table.
+- ``gammon connect URL --table ID``: join (or rejoin, or watch) a table;
+- ``gammon connect URL --tournaments``: list the tournaments; ``--tournament ID`` shows
+  one's bracket; with ``--register``, ``--unregister`` or ``--withdraw`` it does that first,
+  and with ``--play`` it plays each of your matches as it comes.
 
 Sign in with ``--name N --password P`` (``--signup`` creates the account first),
 or play as a guest (the default). Commands are read from standard input, one a
@@ -85,6 +88,17 @@ def register(commands: Commands) -> None:
     )
     where.add_argument("--bot", metavar="LEVEL", help="play the computer at LEVEL (e.g. expert)")
     where.add_argument("--create", action="store_true", help="open a table, wait for an opponent")
+    where.add_argument("--tournaments", action="store_true", help="list the tournaments")
+    where.add_argument(
+        "--tournament", type=_positive, metavar="ID", help="show a tournament's bracket"
+    )
+    step = parser.add_mutually_exclusive_group()
+    step.add_argument("--register", action="store_true", help="with --tournament: register")
+    step.add_argument("--unregister", action="store_true", help="with --tournament: unregister")
+    step.add_argument("--withdraw", action="store_true", help="with --tournament: withdraw")
+    parser.add_argument(
+        "--play", action="store_true", help="with --tournament: play your matches as they come"
+    )
     kind = parser.add_mutually_exclusive_group()
     kind.add_argument("--match", type=_positive, metavar="N", help="a match to N points")
     kind.add_argument("--money", action="store_true", help="a money session")
@@ -118,7 +132,6 @@ def register(commands: Commands) -> None:
     )
     parser.add_argument("--invite", metavar="NAME", help="only NAME may take the second seat")
     parser.set_defaults(run=run_connect)
-
 
 
 def main(argv: Sequence[str] | None = None) -> int:

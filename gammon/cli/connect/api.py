@@ -82,4 +82,3 @@ def base_url(text: str) -> str:
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ConnectError(f"not a server address: {text!r} (expected http://HOST:PORT)")
     return f"{parts.scheme}://{parts.netloc}"
-

@@ -118,4 +118,3 @@ def _message(link: TableLink, word: str, words: list[str], line: str) -> dict[st
 def _legal_plays(link: TableLink) -> list[dict[str, Any]]:
     game = (link.state or {}).get("game") or {}
     return list(game.get("legal_plays") or [])
-

@@ -141,4 +141,3 @@ def check_record(
         else:
             last = used
     return len(rolls)
-

@@ -328,3 +328,43 @@ class Screen:
                 kind = "?"
             return f"{theirs} offers to resign {kind}: accept or reject?"
         return "Your turn: " + ", ".join(_ACTION_WORDS.get(a, a) for a in actions) + "."
+
+
+def tournament_lines(tournament: dict[str, Any]) -> list[str]:
+    """A tournament as text (PROTOCOL.md 1.6): its state, then the bracket round by round."""
+    settings = tournament.get("settings") or {}
+    lines = [
+        f"Tournament {tournament.get('id')}: {settings.get('name')} "
+        f"({str(settings.get('kind', '')).replace('_', ' ')}, {tournament.get('status')}, "
+        f"{len(tournament.get('registered') or [])}/{settings.get('seats')} registered)"
+    ]
+    for round_ in tournament.get("rounds") or []:
+        lines.append(f"  {round_.get('name')} ({round_.get('length')} points):")
+        for match in round_.get("matches") or []:
+            names = [
+                str(p.get("name")) if isinstance(p, dict) else "?"
+                for p in match.get("players") or []
+            ]
+            status = match.get("status")
+            if status == "over":
+                winner = next(
+                    (
+                        p.get("name")
+                        for p in match.get("players") or []
+                        if isinstance(p, dict) and p.get("entry") == match.get("winner")
+                    ),
+                    None,
+                )
+                how = match.get("how")
+                tail = f"{winner} won" if winner else "nobody went through"
+                if how and how != "match":
+                    tail += f" ({str(how).replace('_', ' ')})"
+            elif status == "ready":
+                tail = f"table {match.get('table')}" if match.get("table") else "starting"
+            else:
+                tail = "waiting"
+            lines.append(f"    {match.get('match')}. {' - '.join(names)}: {tail}")
+    winner = tournament.get("winner")
+    if isinstance(winner, dict):
+        lines.append(f"  Winner: {winner.get('name')}")
+    return lines

@@ -20,7 +20,7 @@ from gammon.cli.connect.api import ConnectError, Http, base_url
 from gammon.cli.connect.commands import run_command
 from gammon.cli.connect.dice import DiceRecordError, check_record
 from gammon.cli.connect.link import TableLink
-from gammon.cli.connect.screen import Screen, lobby_line
+from gammon.cli.connect.screen import Screen, lobby_line, tournament_lines
 
 __all__ = ["connect_and_play"]
 
@@ -139,9 +139,16 @@ def _read_lines(
 
 
 async def _play_table(
-    http: Http, ws_base: str, table_id: int, user: str, out: TextIO, stream: TextIO
+    http: Http,
+    ws_base: str,
+    table_id: int,
+    user: str,
+    out: TextIO,
+    stream: TextIO,
+    lines: asyncio.Queue[str | None] | None = None,
 ) -> int:
-    """Join the table if there is a free seat, play it from ``stream``, then check its dice."""
+    """Join the table if there is a free seat, play it from ``stream`` (or from ``lines``, read
+    from it already), then check its dice."""
     link = TableLink(http, ws_base, table_id, Screen(table_id, out))
     dice = _DiceCheck(link)
     socket = asyncio.create_task(link.run_socket())
@@ -157,8 +164,10 @@ async def _play_table(
                 raise ConnectError(
                     f"cannot join table {table_id}: {reply.get('message')} ({reply.get('code')})"
                 )
-        queue: asyncio.Queue[str | None] = asyncio.Queue()
-        _read_lines(stream, asyncio.get_running_loop(), queue)
+        queue = lines
+        if queue is None:
+            queue = asyncio.Queue()
+            _read_lines(stream, asyncio.get_running_loop(), queue)
         checked: set[int] = set()
         while not link.finished and link.fatal is None:
             await dice.verify(
@@ -201,11 +210,80 @@ async def _play_table(
             await socket
 
 
+async def _play_tournament(
+    http: Http, ws_base: str, number: int, user: str, out: TextIO, stream: TextIO
+) -> int:
+    """Play each of the user's matches of a tournament as it comes, until it is over for them."""
+    lines: asyncio.Queue[str | None] = asyncio.Queue()
+    _read_lines(stream, asyncio.get_running_loop(), lines)
+    played: set[int] = set()
+    shown = ""
+    while True:
+        tournament = http.get(f"/api/tournaments/{number}")["tournament"]
+        text = "\n".join(tournament_lines(tournament))
+        if text != shown:
+            print(text, file=out, flush=True)
+            shown = text
+        if tournament["status"] in ("finished", "cancelled"):
+            return 0
+        mine = [
+            m
+            for r in tournament["rounds"]
+            for m in r["matches"]
+            if m["status"] == "ready"
+            and m["table"] not in played
+            and any(isinstance(p, dict) and p.get("name") == user for p in m["players"])
+        ]
+        entry = next((e for e in tournament["registered"] if e.get("name") == user), None)
+        if entry is not None and entry.get("out") and not mine:
+            print(f"* you are out of the tournament ({entry['out']})", file=out)
+            return 0
+        if mine and mine[0]["table"]:
+            table = int(mine[0]["table"])
+            played.add(table)
+            print(f"* your match {mine[0]['match']}: table {table}", file=out, flush=True)
+            await _play_table(http, ws_base, table, user, out, stream, lines)
+            continue
+        await asyncio.sleep(1.0)
+
+
+def _tournaments(http: Http, args: argparse.Namespace, out: TextIO, ws_base: str) -> int:
+    """``--tournaments``, and ``--tournament ID`` with ``--register``, ``--unregister``,
+    ``--withdraw`` or ``--play``."""
+    if args.tournament is None:
+        listed = http.get("/api/tournaments")["tournaments"]
+        print(f"{len(listed)} tournament{'' if len(listed) == 1 else 's'}", file=out)
+        for t in listed:
+            seats = f"{t['registered']}/{t['seats']}"
+            print(
+                f"  {t['id']:>4}  {t['name']}: {t['kind'].replace('_', ' ')}, {t['status']}, "
+                f"{seats} registered",
+                file=out,
+            )
+        return 0
+    number = int(args.tournament)
+    path = f"/api/tournaments/{number}"
+    acting = args.register or args.unregister or args.withdraw or args.play
+    user = str(_sign_in(http, args, out)["name"]) if acting else ""
+    for flag, action in (("register", "register"), ("unregister", "unregister"),
+                         ("withdraw", "withdraw")):  # fmt: skip
+        if getattr(args, flag):
+            http.post(f"{path}/{action}")
+            print(f"* {action}ed" if action != "withdraw" else "* withdrawn", file=out)
+    if args.play:
+        return asyncio.run(_play_tournament(http, ws_base, number, user, out, sys.stdin))
+    for line in tournament_lines(http.get(path)["tournament"]):
+        print(line, file=out)
+    return 0
+
+
 def connect_and_play(args: argparse.Namespace, out: TextIO) -> int:
     """Sign in, pick or make a table, and play it from standard input."""
     base = base_url(args.url)
     http = Http(base)
     ws_base = "ws" + base[len("http") :]
+    if args.tournaments or args.tournament is not None:
+        return _tournaments(http, args, out, ws_base)
     creating = args.bot is not None or args.create
     if args.table is None and not creating:
         if args.name is not None:
@@ -227,4 +305,3 @@ def connect_and_play(args: argparse.Namespace, out: TextIO) -> int:
     except KeyboardInterrupt:
         print(f"\n* interrupted; table {table_id} goes on at the server", file=out)
         return 130
-
