@@ -11,6 +11,15 @@ time the server and the clients spent per action.
 
     python -m bench.server_load --games 200 --seconds 30
 
+``--tournament N`` plays a knockout of N accounts instead (a scheduled tournament of
+1-point matches, registered before the clock starts): each player finds their match on
+the tournament's page (``GET /api/tournaments/ID`` once a second, as the browser does),
+opens its table and plays their side, thinking ``--think`` ms before each action
+(1500 by default there: paced like people). The same figures are printed, with how far
+the bracket got.
+
+    python -m bench.server_load --tournament 64 --seconds 60
+
 Client and server share the machine's cores, so the figures are conservative.
 As fast as possible, N games are N actions always in flight: the latency is
 N / (actions per second) (Little's law), so a latency target at N games is a
@@ -171,6 +180,165 @@ async def _play(run: _Run, seats: list[_Seat], rng: random.Random) -> None:
             break
 
 
+# -- tournament mode ---------------------------------------------------------------------------
+
+
+async def _account(base: str, name: str) -> httpx.AsyncClient:
+    client = httpx.AsyncClient(base_url=base, timeout=120, verify=_TLS)
+    await client.get("/api/me")
+    csrf = client.cookies.get("gammon_csrf") or ""
+    response = await client.post(
+        "/api/signup",
+        json={"name": name, "password": "bench password"},
+        headers={"X-CSRF-Token": csrf},
+    )
+    response.raise_for_status()
+    return client
+
+
+async def _post(client: httpx.AsyncClient, path: str, body: dict[str, Any]) -> Any:
+    csrf = client.cookies.get("gammon_csrf") or ""
+    response = await client.post(path, json=body, headers={"X-CSRF-Token": csrf})
+    response.raise_for_status()
+    return response.json()
+
+
+async def _play_side(run: _Run, seat: _Seat, rng: random.Random) -> None:
+    """Play one side of a table to its end (or the deadline), timing each action."""
+    await _read(seat, 1)
+    while time.monotonic() < run.deadline:
+        state = seat.state
+        assert state is not None
+        if state["status"] != "playing":
+            return
+        action = _choose(state, rng)
+        if action is None:
+            await _read(seat, state["seq"] + 1)
+            continue
+        if run.think:
+            await asyncio.sleep(rng.uniform(0.5, 1.5) * run.think)
+            if seat.state is not None and seat.state["seq"] != state["seq"]:
+                continue  # the clock or the opponent moved on meanwhile
+        action["entropy"] = secrets.token_hex(32)
+        sent = time.perf_counter()
+        await seat.ws.send(json.dumps(action))
+        await _read(seat, state["seq"] + 1)
+        if run.start <= time.monotonic() <= run.deadline:
+            run.latencies.append(time.perf_counter() - sent)
+            run.actions += 1
+
+
+async def _entrant(
+    run: _Run, client: httpx.AsyncClient, name: str, number: int, rng: random.Random
+) -> None:
+    """One player of the tournament: wait for each match, play it, until out or over."""
+    played: set[int] = set()
+    try:
+        while time.monotonic() < run.deadline:
+            t = (await client.get(f"/api/tournaments/{number}")).json()["tournament"]
+            if t["status"] != "running" and t["status"] != "registering":
+                return
+            mine = [
+                m
+                for r in t["rounds"]
+                for m in r["matches"]
+                if m["status"] == "ready"
+                and m["table"] not in played
+                and any(p and p["name"] == name for p in m["players"])
+            ]
+            entry = next((e for e in t["registered"] if e["name"] == name), None)
+            if entry is not None and entry["out"] and not mine:
+                return
+            if not mine or not mine[0]["table"]:
+                await asyncio.sleep(1.0)
+                continue
+            table = int(mine[0]["table"])
+            played.add(table)
+            seat = _Seat(client, await _open(run, client, table))
+            try:
+                await _play_side(run, seat, rng)
+            finally:
+                await seat.ws.close()
+    finally:
+        await client.aclose()
+
+
+async def _run_tournament(
+    args: argparse.Namespace, base: str, base_ws: str, server_pid: int
+) -> None:
+    run = _Run(args, base, base_ws)
+    rng = random.Random(1)
+    stamp = secrets.token_hex(2)
+    organiser = await _account(base, f"org{stamp}")  # the server's first account: its operator
+    names = [f"t{stamp}n{i}" for i in range(args.tournament)]
+    limit = asyncio.Semaphore(8)
+
+    async def signed(name: str) -> httpx.AsyncClient:
+        async with limit:
+            return await _account(base, name)
+
+    clients = await asyncio.gather(*(signed(name) for name in names))
+    start_at = time.time() + 2.0
+    created = await _post(
+        organiser,
+        "/api/tournaments",
+        {"name": "Load cup", "kind": "scheduled", "seats": args.tournament, "start_at": start_at,
+         "lengths": [1], "show_up_s": 600},
+    )  # fmt: skip
+    number = created["tournament"]["id"]
+    for client in clients:
+        await _post(client, f"/api/tournaments/{number}/register", {})
+    await asyncio.sleep(max(0.0, start_at - time.time()))
+    run.start = time.monotonic() + args.warmup
+    run.deadline = run.start + args.seconds
+    tasks = [
+        asyncio.ensure_future(_entrant(run, c, n, number, random.Random(rng.random())))
+        for c, n in zip(clients, names, strict=True)
+    ]
+    await asyncio.sleep(args.warmup)
+    cpu_server, cpu_client = _cpu_seconds(server_pid), time.process_time()
+    load = os.getloadavg()[0]
+    while time.monotonic() < run.deadline and not all(task.done() for task in tasks):
+        await asyncio.sleep(0.5)
+    cpu_server = _cpu_seconds(server_pid) - cpu_server
+    cpu_client = time.process_time() - cpu_client
+    load = max(load, os.getloadavg()[0])
+    elapsed = time.monotonic() - run.start
+    await asyncio.gather(*tasks)
+    t = (await organiser.get(f"/api/tournaments/{number}")).json()["tournament"]
+    await organiser.aclose()
+    over = sum(m["status"] == "over" for r in t["rounds"] for m in r["matches"])
+    total_matches = sum(len(r["matches"]) for r in t["rounds"])
+    winner = t["winner"]["name"] if t["winner"] else "none yet"
+    print(
+        f"tournament           {args.tournament} players, 1-point matches, think {args.think:g} ms"
+    )
+    print(
+        f"bracket              {over}/{total_matches} matches decided, {t['status']}, "
+        f"winner {winner}"
+    )
+    _report(run, elapsed, cpu_server, cpu_client, load)
+    print("target               as for tables: p99 < 100 ms on 2 cores, at human pace")
+
+
+def _report(run: _Run, elapsed: float, cpu_server: float, cpu_client: float, load: float) -> None:
+    latencies = sorted(run.latencies)
+    total = run.actions
+
+    def pct(p: float) -> float:
+        return 1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))]
+
+    print(f"accepted actions     {total} in {elapsed:.1f} s = {total / elapsed:.0f} actions/s")
+    if latencies:
+        print(f"latency p50          {pct(0.50):.1f} ms (action sent -> its state received)")
+        print(f"latency p99          {pct(0.99):.1f} ms")
+        print(f"latency mean         {1000 * statistics.fmean(latencies):.1f} ms")
+    if total:
+        print(f"server CPU           {1000 * cpu_server / total:.2f} ms per action")
+        print(f"client CPU           {1000 * cpu_client / total:.2f} ms per action")
+    print(f"load average         {load:.1f} on {os.cpu_count()} cores (other work skews figures)")
+
+
 def _choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     game = state["game"]
     available = game["actions"] if game else []
@@ -235,7 +403,12 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds not measured")
-    parser.add_argument("--think", type=float, default=0.0, help="ms before each action")
+    parser.add_argument(
+        "--think", type=float, default=None, help="ms before each action (tournament: 1500)"
+    )
+    parser.add_argument(
+        "--tournament", type=int, default=None, metavar="N", help="a knockout of N players"
+    )
     parser.add_argument("--client", choices=("lean", "full"), default="lean")
     parser.add_argument(
         "--no-compression",
@@ -245,6 +418,8 @@ def main() -> int:
     )
     parser.add_argument("--database", default=None, help="default: a temporary SQLite file")
     args = parser.parse_args()
+    if args.think is None:
+        args.think = 1500.0 if args.tournament else 0.0
     port = _free_port()
     database = args.database or f"sqlite:///{tempfile.mkdtemp(prefix='gammon-bench-')}/load.db"
     server = subprocess.Popen(
@@ -264,7 +439,10 @@ def main() -> int:
                     break
             except httpx.HTTPError:
                 time.sleep(0.1)
-        asyncio.run(_run(args, base, base_ws, server.pid))
+        if args.tournament:
+            asyncio.run(_run_tournament(args, base, base_ws, server.pid))
+        else:
+            asyncio.run(_run(args, base, base_ws, server.pid))
     finally:
         server.terminate()
         server.wait(10)
