@@ -187,7 +187,10 @@ def test_a_no_show_forfeits_on_the_clock_and_a_satellite_seats_its_winner() -> N
             again = await a.post(f"/api/tournaments/{cup}/register")
             assert again.json()["error"]["code"] == "already_registered"
 
-            t = await wait_for(a, cup, lambda t: t["status"] == "running")
+            # At the start time the bracket is drawn and the match's table made.
+            t = await wait_for(
+                a, cup, lambda t: t["status"] == "running" and t["rounds"][0]["matches"][0]["table"]
+            )
             match = t["rounds"][0]["matches"][0]
             assert match["status"] == "ready" and match["show_up_by"] is not None
             # Ann comes to her table; Bob never does.
