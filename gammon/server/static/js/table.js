@@ -476,6 +476,8 @@ class TableView {
     const g = st.game;
     const active = /** @type {HTMLElement | null} */ (document.activeElement);
     const focused = active && active.dataset ? active.dataset.action : null;
+    // A state that arrives while the resign menu is open (the opponent acted) keeps it open.
+    const menuOpen = this.controls.querySelector("details.menu[open]") !== null;
     clear(this.controls, controlButtons({
       state: st, id: this.id, me: this.app.me, input: this.input, busy: this.busy !== null,
       act: (type, extra) => this.act(type, extra), undo: () => this.undo(), confirm: () => this.confirm(),
@@ -489,6 +491,8 @@ class TableView {
         : `${creator} is waiting for an opponent.`;
     }
     this.statusEl.textContent = status;
+    const menu = /** @type {HTMLDetailsElement | null} */ (this.controls.querySelector("details.menu"));
+    if (menu && menuOpen) menu.open = true;
     const mine = g && st.you !== null && g.actions.some((a) => !["resign", "forfeit", "hint"].includes(a));
     document.title = `${mine ? "● Your turn · " : ""}Table ${this.id} · gammon`;
     if (focused) {
