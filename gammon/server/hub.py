@@ -17,7 +17,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
 from gammon.actions import Forfeit, OutOfTime
@@ -107,6 +107,8 @@ class Hub:
         self.actions = 0
         self.faults = FaultLog()
         self.latencies: collections.deque[float] = collections.deque(maxlen=100_000)
+        #: Called with each table that has just finished (the post-game analysis queue).
+        self.finished_hooks: list[Callable[[LiveTable], None]] = []
 
     @property
     def bot_levels(self) -> list[str]:
@@ -286,6 +288,9 @@ class Hub:
             self._schedule(live)
             if table.status != was_status or action["type"] == "start":
                 self.lobby_changed()
+            if table.status == "finished" and was_status != "finished":
+                for hook in self.finished_hooks:
+                    hook(live)
             if table.status in ("finished", "cancelled"):
                 self.moderator.close_table(str(table.id))
                 self._evict_finished()  # a busy server keeps only the recent ones in memory
