@@ -161,7 +161,9 @@ def test_review_a_game_against_the_bot_and_an_uploaded_match(
     dot = page.locator("#equity-graph .graph-mistake").last
     index = dot.get_attribute("data-index")
     dot.click()
-    wait_until(page, f"document.querySelector('.review-moves li.current')?.dataset.index === '{index}'")
+    wait_until(
+        page, f"document.querySelector('.review-moves li.current')?.dataset.index === '{index}'"
+    )
     explained += page.locator("#decision p.why").count()
     assert explained >= 1, "no explanation shown for the mistakes"
     assert page.locator("#report-html").get_attribute("href", timeout=1000)
