@@ -109,3 +109,32 @@ test("what a waiting player reads: the place in the queue, then the progress", (
   assert.equal(model.signed(-0.1234), "−0.123");
   assert.equal(model.pct(0.5), "50.0%");
 });
+
+test("a play taken back (practice) is undone by the replay, hits included", async () => {
+  const { small } = await import("./load.mjs");
+  const { Replay } = await import(client("replay.js"));
+  const start = small.starts.standard;
+  const replay = new Replay(start);
+  const before = JSON.stringify(replay.boardFor(0));
+  // Side 0 runs a back checker to the 18-point; side 1 hits it there from its 13-point
+  // (18 for side 0 is 7 for side 1), then takes the hit back.
+  replay.apply({ type: "moved", side: 0, moves: [[24, 18, false]] });
+  const moved = JSON.stringify(replay.boardFor(0));
+  replay.apply({ type: "moved", side: 1, moves: [[13, 7, true]] });
+  assert.equal(replay.boardFor(0).mine[24], 1); // on the bar
+  replay.apply({ type: "taken_back", side: 1, moves: [[13, 7, true]] });
+  assert.equal(JSON.stringify(replay.boardFor(0)), moved);
+  replay.apply({ type: "taken_back", side: 0, moves: [[24, 18, false]] });
+  assert.equal(JSON.stringify(replay.boardFor(0)), before);
+});
+
+test("the lobby form asks for practice only at a table between people", async () => {
+  const { readSettings } = await import(client("lobby-form.js"));
+  const base = { opponent: "anyone", invite: "", bot: "expert", mode: "money", length: "3", crawford: true,
+    max_games: "1", jacoby: false, beavers: false, auto_doubles: "0", stakes: "", variant: "standard",
+    cube: true, clock: null, base_min: "", delay_s: "", increment_s: "" };
+  const variants = [{ name: "standard", cube: true }];
+  assert.equal(readSettings({ ...base, practice: true }, variants).settings.practice, true);
+  assert.equal(readSettings({ ...base, practice: false }, variants).settings.practice, undefined);
+  assert.equal(readSettings({ ...base, opponent: "bot", practice: true }, variants).settings.practice, undefined);
+});

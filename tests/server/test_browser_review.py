@@ -132,6 +132,22 @@ def test_review_a_game_against_the_bot_and_an_uploaded_match(
     page.click("button[name=create]")
     page.wait_for_selector(".controls [data-action=roll]")
     table = int(state(page)["table"])
+    # Practice: the tutor, switched on, speaks after the first play; a mistake can be
+    # taken back against the bot (the same dice, the play to make again).
+    page.check("input[name=tutor]")
+    while "play" not in actions(page):
+        now = seq(page)
+        click_action(page, "roll")
+        wait_seq(page, now)
+    dice = state(page)["game"]["dice"]
+    play_move(page, rng, drag=False)
+    page.wait_for_selector("#tutor")
+    if page.locator("#tutor button[name=take-back]").count():
+        page.click("#tutor button[name=take-back]")
+        wait_until(page, "window.gammon.view.state.game.actions.includes('play')")
+        assert state(page)["game"]["dice"] == dice
+        assert state(page)["game"]["log"][-1]["type"] == "taken_back"
+    page.uncheck("input[name=tutor]")  # the rest at full speed: the bot waits for nobody
     _play_out(page, rng)
 
     # The record page links to the review; the bot table was queued when it finished.

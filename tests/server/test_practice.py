@@ -125,7 +125,7 @@ def test_tutor_warns_and_a_play_is_taken_back_against_the_bot() -> None:
 
 def test_cube_hints_at_a_practice_table_between_people(server: ServerProcess) -> None:
     async def scenario() -> None:
-        table, sockets, players = await seated(server, mode="money", max_games=1, practice=True)
+        _, sockets, players = await seated(server, mode="money", max_games=1, practice=True)
         await sync(sockets)
         assert sockets[0].state is not None and sockets[0].state["settings"]["practice"] is True
         rng = random.Random(1)
@@ -177,7 +177,7 @@ def test_cube_hints_at_a_practice_table_between_people(server: ServerProcess) ->
 
 def test_no_hints_without_practice(server: ServerProcess) -> None:
     async def scenario() -> None:
-        table, sockets, players = await seated(server, length=1)
+        _, sockets, players = await seated(server, length=1)
         for sock in sockets.values():
             refused = await sock.request({"type": "tutor", "on": True})
             assert refused["type"] == "error" and refused["code"] == "not_available"
