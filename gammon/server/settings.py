@@ -47,7 +47,7 @@ DEFAULT_RULES: Final = SeriesRules(length=3)
 SERIES_SETTINGS: Final = tuple(
     field.name for field in dataclasses.fields(SeriesRules) if field.name != "gammons"
 )
-_TABLE_SETTINGS: Final = ("clock", "invite", "bot")
+_TABLE_SETTINGS: Final = ("clock", "invite", "bot", "practice")
 _SETTINGS: Final = ("mode", *SERIES_SETTINGS, *_TABLE_SETTINGS)
 
 #: The server's own limits on the whole-number settings (the rules allow more).
@@ -79,6 +79,7 @@ _LABELS: Final = {
     "clock.increment_s": "the clock's increment (seconds)",
     "invite": "the invited player",
     "bot": "the bot level",
+    "practice": "practice (hints and the tutor for both players)",
 }
 
 
@@ -144,6 +145,9 @@ class TableSettings:
     clock: ClockSettings | None = None
     invite: str | None = None
     bot: str | None = None
+    #: Both players agree to practise: hints and the tutor for either (gammon.server.practice).
+    #: Creating the table asks for it; joining it agrees. Always on against the bot.
+    practice: bool = False
 
     @property
     def is_match(self) -> bool:
@@ -176,6 +180,7 @@ class TableSettings:
             "clock": self.clock.to_json() if self.clock else None,
             "invite": self.invite,
             "bot": self.bot,
+            "practice": self.practice,
         }
 
 
@@ -226,8 +231,15 @@ def _read(data: object, *, bot_levels: Sequence[str] | None) -> TableSettings:
                 'set "invite" or "bot", not both',
                 field="invite",
             )
+    practice = given.get("practice", False)
+    if not isinstance(practice, bool):
+        raise _bad("practice", f"must be true (on) or false (off), not {_shown(practice)}")
     return TableSettings(
-        rules, ClockSettings.from_json(clock) if clock is not None else None, invite, bot
+        rules,
+        ClockSettings.from_json(clock) if clock is not None else None,
+        invite,
+        bot,
+        practice,
     )
 
 

@@ -1,11 +1,13 @@
 // @ts-check
 // The browser client's entry point: who is signed in, the header, and the routes
-// (#/ lobby, #/login, #/table/ID, #/record/ID[/GAME]).
+// (#/ lobby, #/login, #/table/ID, #/record/ID[/GAME], and the analyses: #/analysis/KEY,
+// #/review/TABLE, #/analyse).
 
 import { get, post } from "./api.js";
 import { mountAuth } from "./auth.js";
 import { mountLobby } from "./lobby.js";
 import { mountRecord } from "./record.js";
+import { mountReview, mountUpload } from "./review.js";
 import { onReconnectingChange } from "./socket.js";
 import { mountTable } from "./table.js";
 import { clear, h } from "./util.js";
@@ -86,6 +88,7 @@ const app = {
     const me = this.me;
     if (me) {
       clear(nav,
+        h("a", { href: "#/analyse", id: "analyse-link" }, "Analyse a match"),
         h("span", { class: "me", id: "me" }, me.name, me.guest ? h("span", { class: "muted" }, " (guest)") : null),
         h("button", { type: "button", class: "link", name: "logout", onclick: () => this.logout() }, "Log out"));
     } else {
@@ -116,10 +119,34 @@ const app = {
       document.title = `Table ${parts[1]}: record · gammon`;
       const game = /^\d+$/.test(parts[2] || "") ? Number(parts[2]) : null;
       this.view = mountRecord(main, { id: Number(parts[1]), game }, this);
+    } else if (this.routeAnalysis(main, parts)) {
+      // a review or the upload page (review.js)
     } else {
       document.title = "gammon";
       this.view = mountLobby(main, params, this);
     }
+  },
+
+  /**
+   * The analysis pages (review.js): #/analysis/KEY, #/review/TABLE and #/analyse.
+   * @param {HTMLElement} main
+   * @param {string[]} parts
+   * @returns {boolean} whether the route was one of them
+   */
+  routeAnalysis(main, parts) {
+    if (parts[0] === "analysis" && parts[1]) {
+      document.title = "Analysis · gammon";
+      this.view = mountReview(main, { key: decodeURIComponent(parts[1]) }, this);
+    } else if (parts[0] === "review" && /^\d+$/.test(parts[1] || "")) {
+      document.title = `Table ${parts[1]}: analysis · gammon`;
+      this.view = mountReview(main, { table: Number(parts[1]) }, this);
+    } else if (parts[0] === "analyse") {
+      document.title = "Analyse a match · gammon";
+      this.view = mountUpload(main, this);
+    } else {
+      return false;
+    }
+    return true;
   },
 };
 

@@ -37,6 +37,7 @@
  * @property {ClockSettings | null} [clock]
  * @property {string | null} [invite]
  * @property {string | null} [bot]
+ * @property {boolean} [practice] hints and the tutor for both players (4.5)
  */
 
 /**
@@ -120,7 +121,7 @@
  * The action types a client sends on a table socket (4).
  * @typedef {"join" | "cancel" | "roll" | "double" | "take" | "drop" | "beaver" | "play" |
  *   "choose_double" | "resign" | "accept_resignation" | "reject_resignation" | "forfeit" |
- *   "hint" | "chat" | "ping"} ActionType
+ *   "hint" | "chat" | "ping" | "take_back" | "tutor" | "keep"} ActionType
  */
 
 /**
@@ -233,6 +234,21 @@
  */
 
 /**
+ * The cube hint (4.5): the doubler's equities (money per unit of cube, or MWC when
+ * `match`), the action in words, and the doubler's cubeless chances.
+ * @typedef {{doubler: Side, action: string, double: boolean, take: string, no_double: number,
+ *   double_take: number, double_pass: number, match: boolean, take_point: number, win: number,
+ *   win_gammon: number, win_backgammon: number, lose_gammon: number,
+ *   lose_backgammon: number}} CubeHint
+ */
+
+/**
+ * The tutor's words on one's own play, right after it (4.5).
+ * @typedef {{type: "tutor", seq: number, play: string, best: string, loss: number, mark: string,
+ *   ply: number, text: string, take_back: boolean}} Tutor
+ */
+
+/**
  * An action or other message a client sends (4, 6): `type` and its fields.
  * @typedef {{type: ActionType | "mute" | "unmute" | "report" | "kick" | "ban" | "unban",
  *   id?: number | string, seq?: number, entropy?: string, [field: string]: unknown}} ClientMessage
@@ -253,7 +269,8 @@
  *   {type: "muted", user: string, muted: boolean} |
  *   {type: "reported", user: string} |
  *   {type: "moderated", action: string, user: string} |
- *   {type: "hint", id?: number | string, seq: number, plays: HintPlay[]} |
+ *   {type: "hint", id?: number | string, seq: number, plays: HintPlay[], ply?: number, cube?: CubeHint | null} |
+ *   Tutor |
  *   {type: "lobby", tables: Summary[], you: User | null} |
  *   {type: "pong"}} ServerMessage
  */
