@@ -116,6 +116,21 @@ def register(commands: Commands) -> None:
         action="store_true",
         help="trust X-Forwarded-For/-Proto from a reverse proxy on this machine",
     )
+    serve.add_argument(
+        "--analysis-workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="analyses run at once, each in a process of its own (default: half the cores, "
+        "1 to 4; 0 keeps them queued)",
+    )
+    serve.add_argument(
+        "--analysis-ply",
+        type=int,
+        choices=(0, 1, 2, 3),
+        default=None,
+        help="search depth of the post-game analyses (default 2)",
+    )
     serve.add_argument("--log-level", default="warning", help="uvicorn's log level")
     serve.set_defaults(run=run_serve)
 
@@ -134,6 +149,8 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
         message_rate=args.message_rate,
         open_table_expiry_s=args.open_table_expiry,
         bot_table_idle_s=args.bot_table_idle,
+        analysis_workers=args.analysis_workers,
+        analysis_ply=args.analysis_ply,
         limits=RateLimits(
             login=args.login_limit or defaults.login,
             signup=args.signup_limit or defaults.signup,

@@ -5,16 +5,11 @@ checked where it stands and the result is a live series that can go on.
 
 from __future__ import annotations
 
-import re
-from typing import Final, NamedTuple
-
 from gammon.dice import Dice, DiceSource, RandomDice
 from gammon.errors import (
-    GammonError,
     IllegalActionError,
     IllegalPlayError,
     InvalidPlayError,
-    InvalidRulesError,
     MatFileError,
 )
 from gammon.events import Beavered, Doubled, EndReason, Passed, PassReason
@@ -22,18 +17,13 @@ from gammon.game import Game, Phase
 from gammon.match import Match, SeriesRules, Session
 from gammon.matfile.reader import read_mat
 from gammon.matfile.record import (
-    DEFAULT_MAX_CUBE,
-    FORFEIT_TAG,
-    OPENING_TIES_TAG,
-    RESIGNATIONS_TAG,
-    RULE_TAGS,
     MatGame,
     MatTurn,
     ParsedMatch,
     TurnKind,
-    read_rule,
 )
-from gammon.variants import Variant, find_variant
+from gammon.matfile.tags import Offer, file_rules, forfeited_games, head_ties, offers_by_game
+from gammon.variants import Variant
 
 __all__ = ["replay_mat"]
 
@@ -85,7 +75,7 @@ def replay_mat(
     gammon.errors.MatFileError: line 4: A cannot play '8/5 6/4' with 31: 6/4 needs a 2; ...
     """
     parsed = source if isinstance(source, ParsedMatch) else read_mat(source)
-    rules = _file_rules(parsed, variant)
+    rules = file_rules(parsed, variant)
     try:
         return _replay(parsed, rules, dice)
     except MatFileError as first:
@@ -94,15 +84,15 @@ def replay_mat(
         if not parsed.is_money or rules.jacoby or "Jacoby" in parsed.metadata:
             raise
         try:
-            return _replay(parsed, _file_rules(parsed, variant, jacoby=True), dice)
+            return _replay(parsed, file_rules(parsed, variant, jacoby=True), dice)
         except MatFileError:
             raise first from None
 
 
 def _replay(parsed: ParsedMatch, rules: SeriesRules, dice: DiceSource | None) -> Match | Session:
-    forfeits = _forfeits(parsed)
-    ties = _head_ties(parsed)
-    offers = _offers(parsed)
+    forfeits = forfeited_games(parsed)
+    ties = head_ties(parsed)
+    offers = offers_by_game(parsed)
     feed = _RecordedDice()
     series = rules.new_series(feed)
     for position, game in enumerate(parsed.games):
@@ -162,163 +152,6 @@ def _score_before(series: Match | Session) -> tuple[int, int]:
     return score[0], score[1]
 
 
-def _head_ties(parsed: ParsedMatch) -> dict[int, tuple[Dice, ...]]:
-    """The OpeningTies head tag: game number -> its tied opening throws (R3)."""
-    found: dict[int, tuple[Dice, ...]] = {}
-    for tag in parsed.tags:
-        if tag.key != OPENING_TIES_TAG:
-            continue
-        for item in filter(None, (part.strip() for part in tag.value.split(";"))):
-            match = re.fullmatch(r"(\d+)\s*:\s*((?:[1-6]{2}\s*)+)", item)
-            if match is None or any(w[0] != w[1] for w in match[2].split()):
-                raise MatFileError(
-                    f"line {tag.line}: the OpeningTies tag lists games and their tied "
-                    f'opening throws, like "2: 33 11; 5: 44", not {item!r}'
-                )
-            found[int(match[1])] = tuple((int(w[0]), int(w[1])) for w in match[2].split())
-    return found
-
-
-class _Offer(NamedTuple):
-    event: int
-    side: int
-    value: int
-    outcome: str
-    line: int
-
-
-_OFFER: Final = re.compile(
-    r"game\s+(\d+)\s+event\s+(\d+)\s*:\s*side\s+([01])\s+resigns\s+([123])"
-    r"(?:\s*,\s*(rejected|accepted))?",
-    re.IGNORECASE,
-)
-
-
-def _offers(parsed: ParsedMatch) -> dict[int, list[_Offer]]:
-    """The Resignations head tag: game number -> its offers, in the order they were made."""
-    found: dict[int, list[_Offer]] = {}
-    for tag in parsed.tags:
-        if tag.key != RESIGNATIONS_TAG:
-            continue
-        for item in filter(None, (part.strip() for part in tag.value.split(";"))):
-            match = _OFFER.fullmatch(item)
-            if match is None:
-                raise MatFileError(
-                    f"line {tag.line}: the Resignations tag lists offers like "
-                    f'"game 1 event 9: side 1 resigns 2, rejected", not {item!r}'
-                )
-            found.setdefault(int(match[1]), []).append(
-                _Offer(
-                    int(match[2]),
-                    int(match[3]),
-                    int(match[4]),
-                    (match[5] or "pending").lower(),
-                    tag.line,
-                )
-            )
-    for listed in found.values():
-        listed.sort(key=lambda offer: offer.event)
-    return found
-
-
-def _forfeits(parsed: ParsedMatch) -> dict[int, bool]:
-    """Games ended by a forfeit (the Forfeit tag): number -> whether on time."""
-    found: dict[int, bool] = {}
-    for tag in parsed.tags:
-        if tag.key != FORFEIT_TAG:
-            continue
-        match = re.fullmatch(r"Game (\d+)( on time)?", tag.value.strip())
-        if match is None:
-            raise MatFileError(
-                f'line {tag.line}: the Forfeit tag is "Game N" or "Game N on time", '
-                f"not {tag.value!r}"
-            )
-        found[int(match[1])] = match[2] is not None
-    return found
-
-
-def _file_rules(
-    parsed: ParsedMatch, variant: str | Variant | None, *, jacoby: bool = False
-) -> SeriesRules:
-    """The rules of the file's tags; ``jacoby`` turns the Jacoby rule on where no tag says."""
-    values: dict[str, object] = {}
-    for tag in parsed.tags:
-        if tag.key in RULE_TAGS:
-            try:
-                values[tag.key] = read_rule(tag.key, tag.value)
-            except MatFileError as exc:
-                raise MatFileError(f"line {tag.line}: {exc}") from exc
-    if parsed.is_money:
-        # GNU Backgammon writes no Beaver tag: a beaver in the games says they were allowed.
-        if "Beaver" not in values and any(
-            turn.kind is TurnKind.BEAVER for game in parsed.games for turn in game.turns
-        ):
-            values["Beaver"] = True
-        if jacoby:
-            values.setdefault("Jacoby", True)
-    chosen = values.get("Variation")
-    if variant is not None:
-        try:
-            wanted = find_variant(variant)
-        except GammonError as exc:
-            raise MatFileError(str(exc)) from exc
-        if isinstance(chosen, Variant) and chosen != wanted:
-            raise MatFileError(
-                f"the file is a {chosen.name} file (Variation tag), not {wanted.name}"
-            )
-        chosen = wanted
-
-    def flag(key: str, default: bool) -> bool:
-        value = values.get(key, default)
-        return value if isinstance(value, bool) else default
-
-    def number(key: str, default: int) -> int:
-        value = values.get(key, default)
-        return value if isinstance(value, int) and not isinstance(value, bool) else default
-
-    stakes = values.get("Stakes")
-    max_games = values.get("MaxGames")
-    cube_limit = number("CubeLimit", DEFAULT_MAX_CUBE)
-    try:
-        return SeriesRules(
-            length=0 if parsed.is_money else parsed.length,
-            variant=chosen if isinstance(chosen, Variant) else "standard",
-            crawford=flag("Crawford", True),
-            cube=cube_limit > 1,
-            max_cube=cube_limit if cube_limit > 1 else DEFAULT_MAX_CUBE,
-            gammons=flag("Gammons", True),
-            jacoby=flag("Jacoby", False),
-            beavers=flag("Beaver", False),
-            auto_doubles=number("AutoDoubles", 0),
-            stakes=stakes if isinstance(stakes, tuple) else None,
-            max_games=max_games if isinstance(max_games, int) else None,
-        )
-    except InvalidRulesError as exc:
-        key = _SETTING_TAGS.get(exc.setting, exc.setting)
-        if not parsed.is_money and exc.setting in _MONEY_ONLY:
-            raise MatFileError(
-                f"the {key} tag is for money sessions, not a {parsed.length}-point match"
-            ) from exc
-        raise MatFileError(f"the file's rules cannot be played: the {key} tag: {exc}") from exc
-
-
-_MONEY_ONLY: Final = frozenset({"jacoby", "beavers", "auto_doubles", "stakes", "max_games"})
-
-
-#: The .mat rule tag of each series setting, to name it in errors.
-_SETTING_TAGS: Final = {
-    "variant": "Variation",
-    "crawford": "Crawford",
-    "max_cube": "CubeLimit",
-    "gammons": "Gammons",
-    "jacoby": "Jacoby",
-    "beavers": "Beaver",
-    "auto_doubles": "AutoDoubles",
-    "stakes": "Stakes",
-    "max_games": "MaxGames",
-}
-
-
 class _Replay:
     """Plays one game's cells into a live game, turning every refusal into a MatFileError."""
 
@@ -331,7 +164,7 @@ class _Replay:
         *,
         forfeit: bool | None = None,
         ties: tuple[Dice, ...] = (),
-        offers: list[_Offer] | None = None,
+        offers: list[Offer] | None = None,
     ) -> None:
         self.forfeit = forfeit  # None, or whether the game was lost on time (the Forfeit tag)
         self.game = game

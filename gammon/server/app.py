@@ -28,6 +28,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from gammon.matfile import write_mat
 from gammon.position import Position
 from gammon.server import views
+from gammon.server.analysis import STATUS as ANALYSIS_STATUS
+from gammon.server.analysis import Analyses, analysis_routes
 from gammon.server.auth import (
     CSRF_COOKIE,
     CSRF_HEADER,
@@ -73,6 +75,7 @@ _STATUS: Final = {
     "rate_limited": 429,
     "not_available": 501,
     "server_error": 500,
+    **ANALYSIS_STATUS,
 }
 
 
@@ -97,6 +100,10 @@ class ServerConfig:
     #: A table against the bot left by its human (not connected, no action) is forfeited
     #: after this many seconds.
     bot_table_idle_s: float = 30 * 60.0
+    #: Analyses run at once (None: gammon.server.analysis.default_workers; 0: none run).
+    analysis_workers: int | None = None
+    #: The search depth of the post-game analyses (None: 2-ply).
+    analysis_ply: int | None = None
 
 
 def _error(
@@ -244,6 +251,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     tournaments = Tournaments(hub)
     hub.lobby_extras = lambda: {"tournaments": tournaments.lobby_json()}
     tournaments.listeners.append(lambda _t: hub.lobby_changed())
+    analyses = Analyses(
+        store, hub.live_table, workers=config.analysis_workers, ply=config.analysis_ply
+    )
+    hub.finished_hooks.append(analyses.table_finished)
     login_ip = TokenBuckets(*config.limits.login)
     login_name = TokenBuckets(*config.limits.login)
     signup_ip = TokenBuckets(*config.limits.signup)
@@ -630,11 +641,13 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         store.start()
         await hub.start()
         await tournaments.start()
+        await analyses.start()
         _tune_gc()
         try:
             yield
         finally:
             tournaments.stop()
+            analyses.stop()
             await hub.stop()
             store.stop()
             db.dispose()
@@ -657,6 +670,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         ),
         Route("/api/players", players, methods=["GET"]),
         Route("/api/players/{name}", player, methods=["GET"]),
+        # Post-game analysis (gammon.server.analysis, docs/PROTOCOL.md 9).
+        *analysis_routes(
+            analyses, handler=handler, current_user=current_user, live_table=hub.live_table
+        ),
         WebSocketRoute("/ws/lobby", lobby_socket),
         WebSocketRoute("/ws/tables/{table_id:int}", table_socket),
     ]
@@ -667,6 +684,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hub = hub
     app.state.store = store
+    app.state.analyses = analyses
     app.add_middleware(_CsrfMiddleware)
     app.add_middleware(_SecurityHeaders)
     return app

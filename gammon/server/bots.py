@@ -46,6 +46,9 @@ class Bots:
     def __init__(self) -> None:
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="gammon-engine")
         self._bots: dict[str, Any] = {}
+        #: Awaited before each of the bot's actions: practice holds the bot while a player
+        #: may take a play back (gammon.server.practice).
+        self.gate: Callable[[LiveTable], Awaitable[None]] | None = None
 
     # -- in the engine's thread -----------------------------------------------------------
 
@@ -91,6 +94,10 @@ class Bots:
         """Act for the bot as long as it must (the table's task while it is the bot's turn)."""
         failures = 0
         while live.table.bot_to_act():
+            if self.gate is not None:
+                await self.gate(live)
+                if not live.table.bot_to_act():
+                    break  # the play was taken back
             table = live.table
             game, series, side = table.game, table.series, table.bot_side
             assert game is not None and series is not None and side is not None

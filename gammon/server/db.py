@@ -44,6 +44,7 @@ from sqlalchemy.pool import StaticPool
 
 __all__ = [
     "Action",
+    "AnalysisRow",
     "Base",
     "ChatMessage",
     "Database",
@@ -280,6 +281,37 @@ class RatingChange(Base):
     after: Mapped[float] = mapped_column(Float)
     experience: Mapped[int] = mapped_column(Integer)
     at: Mapped[float] = mapped_column(Float)
+class AnalysisRow(Base):
+    """A post-game analysis (gammon.server.analysis): a table's finished games or an upload.
+
+    ``key`` is the public name in links (random, so an upload's review is shared only by
+    whoever has its link). A job interrupted by a restart is still ``queued`` or
+    ``running`` here, and is queued again when the server starts.
+    """
+
+    __tablename__ = "analyses"
+
+    id: Mapped[int] = mapped_column(_Id, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(32), unique=True)
+    #: The table analysed (None: an uploaded file), and how many of its games.
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id"), default=None, index=True)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    #: "table", "mat" or "sgf".
+    source: Mapped[str] = mapped_column(String(8))
+    filename: Mapped[str | None] = mapped_column(String(200), default=None)
+    #: An uploaded file's text (kept so that a restart can analyse it again).
+    text: Mapped[str | None] = mapped_column(Text, default=None)
+    names: Mapped[list[Any] | None] = mapped_column(JSON, default=None)
+    ply: Mapped[int] = mapped_column(Integer)
+    #: queued, running, done, failed
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    requested_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), default=None)
+    created: Mapped[float] = mapped_column(Float)
+    finished: Mapped[float | None] = mapped_column(Float, default=None)
+    error: Mapped[str | None] = mapped_column(Text, default=None)
+    #: The review document (gammon-analysis/1) and the HTML report, once done.
+    document: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    html: Mapped[str | None] = mapped_column(Text, default=None)
 
 
 class Database:

@@ -39,6 +39,7 @@ from gammon.server.connections import (
 )
 from gammon.server.db import now
 from gammon.server.players import all_ratings
+from gammon.server.practice import TAKE_BACK, Practice
 from gammon.server.protocol import (
     FEATURES,
     GAME_ACTIONS,
@@ -65,8 +66,9 @@ OPEN_TABLE_EXPIRY_S: Final = 30 * 60.0
 #: A table against the bot that its human left is forfeited after this long without them.
 BOT_TABLE_IDLE_S: Final = 30 * 60.0
 
-#: What a player sends to act at the table: the game's actions and leaving.
-_ACTING: Final = frozenset(GAME_ACTIONS) | {Forfeit.name}
+#: What a player sends to act at the table: the game's actions, leaving, and taking a play
+#: back in practice against the bot (gammon.server.practice).
+_ACTING: Final = frozenset(GAME_ACTIONS) | {Forfeit.name, TAKE_BACK}
 
 
 class Hub:
@@ -93,6 +95,10 @@ class Hub:
         self.accounts = accounts
         self.bots_enabled = bots
         self.bots = Bots() if bots else None
+        #: Hints, the tutor and take-backs (R15).
+        self.practice = Practice(self.bots)
+        if self.bots is not None:
+            self.bots.gate = self.practice.gate
         self.tables: dict[int, LiveTable] = {}
         self.lobby: set[Connection] = set()
         self.chat = ChatRoom(
@@ -117,6 +123,8 @@ class Hub:
         self.ratings: dict[int, float] = {}
         #: What the lobby lists besides tables (the tournaments, when they are running).
         self.lobby_extras: Callable[[], dict[str, Any]] | None = None
+        #: Called with each table that has just finished (the post-game analysis queue).
+        self.finished_hooks: list[Callable[[LiveTable], None]] = []
 
     @property
     def bot_levels(self) -> list[str]:
@@ -326,6 +334,9 @@ class Hub:
                     listener(live)
                 if table.status == "finished" and table.seats is not None:
                     self._spawn(self._refresh_ratings(table))
+            if table.status == "finished" and was_status != "finished":
+                for hook in self.finished_hooks:
+                    hook(live)
             if table.status in ("finished", "cancelled"):
                 self.moderator.close_table(str(table.id))
                 self._evict_finished()  # a busy server keeps only the recent ones in memory
@@ -553,7 +564,8 @@ class Hub:
                     "not_a_player", "you are watching this table: only its players act here"
                 )
             action = {"type": kind, **message.fields}
-            await self.act(
+            tutor = self.practice.before_play(live, side, user.id) if kind == "play" else None
+            applied = await self.act(
                 live,
                 action,
                 side=side,
@@ -564,6 +576,13 @@ class Hub:
                 expect_seq=message.seq,
                 received=received,
             )
+            if kind == TAKE_BACK:
+                self.practice.release(table.id)
+            elif tutor is not None and side is not None:
+                # Nothing has been awaited since the play: the bot has not started yet.
+                await self.practice.after_play(
+                    live, conn, side, tutor, applied.seq, applied.action["play"]
+                )
         elif kind == "join":
             await self._join(live, conn, user, message)
         elif kind == "cancel":
@@ -580,6 +599,16 @@ class Hub:
             )
         elif kind == "hint":
             await self._hint(live, conn, side, message)
+        elif kind == "tutor":
+            on = bool(message.fields["on"])
+            self.practice.set_tutor(table, user.id, on)
+            reply = {"type": "ack", "tutor": on}
+            if message.id is not None:
+                reply["id"] = message.id
+            conn.send(reply)
+        elif kind == "keep":
+            self.practice.release(table.id)
+            conn.send({"type": "ack", **({"id": message.id} if message.id is not None else {})})
 
     async def _join(
         self, live: LiveTable, conn: Connection, user: UserInfo, message: ClientMessage
@@ -605,12 +634,7 @@ class Hub:
     async def _hint(
         self, live: LiveTable, conn: Connection, side: int | None, message: ClientMessage
     ) -> None:
-        if side is None:
-            raise Refused("not_a_player", "hints are for the player at the table")
-        if self.bots is None:
-            raise Refused("not_available", "the engine is switched off on this server")
-        seq, plays = await self.bots.hint(live.table, side)
-        reply: dict[str, Any] = {"type": "hint", "seq": seq, "plays": plays}
+        reply = await self.practice.hint(live.table, side, message.fields)
         if message.id is not None:
             reply["id"] = message.id
         conn.send(reply)

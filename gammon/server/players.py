@@ -14,7 +14,16 @@ from typing import Any, Final
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from gammon.server.db import Action, GameRow, RatingChange, RatingRow, Result, TableRow, User
+from gammon.server.db import (
+    Action,
+    AnalysisRow,
+    GameRow,
+    RatingChange,
+    RatingRow,
+    Result,
+    TableRow,
+    User,
+)
 from gammon.server.ratings import BOT_RATINGS, INITIAL_RATING, Rating, counts_for_rating, rate_match
 
 __all__ = [
@@ -74,7 +83,9 @@ def rate_finished(session: Session, table_id: int, winner_side: int | None, at: 
         mode=str(settings.get("mode", "match")),
         accounts=accounts,
         bots=bots,
-        rated=bool(settings.get("rated", True)),
+        # Hints and the tutor for both players: practice, not a rated match (the bot's
+        # tables always offer hints, as they always have, and stay rated).
+        rated=bool(settings.get("rated", True)) and not (settings.get("practice") and not bots),
         took_part=acted == humans and length > 0,
     ):
         return
@@ -164,6 +175,11 @@ def profile(session: Session, name: str) -> dict[str, Any] | None:
             games = session.scalar(
                 select(func.count()).select_from(GameRow).where(GameRow.table_id == table.id)
             )
+            analysed = session.scalar(
+                select(AnalysisRow.id)
+                .where(AnalysisRow.table_id == table.id, AnalysisRow.status == "done")
+                .limit(1)
+            )
             recent.append(
                 {
                     "table": table.id,
@@ -182,6 +198,7 @@ def profile(session: Session, name: str) -> dict[str, Any] | None:
                     "replay": f"/#/record/{table.id}",
                     "record": f"/api/tables/{table.id}/record",
                     "mat": f"/api/tables/{table.id}/mat",
+                    "analysis": f"/#/review/{table.id}" if analysed is not None else None,
                 }
             )
     unfinished = session.scalars(

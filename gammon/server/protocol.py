@@ -268,7 +268,11 @@ TABLE_MESSAGES: Final[dict[str, tuple[_Field, ...]]] = {
     "join": (),
     "cancel": (),
     "forfeit": (),
-    "hint": (),
+    # Practice (gammon.server.practice, docs/PROTOCOL.md 4.5): hints, the tutor, take-backs.
+    "hint": (_Field("ply", _int_range(0, 2), "a search depth: 0, 1 or 2", required=False),),
+    "tutor": (_Field("on", lambda value: isinstance(value, bool), "true or false"),),
+    "keep": (),
+    "take_back": (),
     # Opt-in protocol features (docs/PROTOCOL.md 2.2); names the server does not know are ignored.
     "hello": (_Field("features", _features, "a list of at most 16 feature names"),),
     **_COMMON,

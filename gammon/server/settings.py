@@ -47,7 +47,7 @@ DEFAULT_RULES: Final = SeriesRules(length=3)
 SERIES_SETTINGS: Final = tuple(
     field.name for field in dataclasses.fields(SeriesRules) if field.name != "gammons"
 )
-_TABLE_SETTINGS: Final = ("clock", "invite", "bot", "rated")
+_TABLE_SETTINGS: Final = ("clock", "invite", "bot", "rated", "practice")
 _SETTINGS: Final = ("mode", *SERIES_SETTINGS, *_TABLE_SETTINGS)
 
 #: The server's own limits on the whole-number settings (the rules allow more).
@@ -80,6 +80,7 @@ _LABELS: Final = {
     "invite": "the invited player",
     "bot": "the bot level",
     "rated": "rated",
+    "practice": "practice (hints and the tutor for both players)",
 }
 
 
@@ -147,6 +148,9 @@ class TableSettings:
     bot: str | None = None
     #: Whether the match changes the players' ratings (when it can: gammon.server.ratings).
     rated: bool = True
+    #: Both players agree to practise: hints and the tutor for either (gammon.server.practice).
+    #: Creating the table asks for it; joining it agrees. Always on against the bot.
+    practice: bool = False
 
     @property
     def is_match(self) -> bool:
@@ -180,6 +184,7 @@ class TableSettings:
             "invite": self.invite,
             "bot": self.bot,
             "rated": self.rated,
+            "practice": self.practice,
         }
 
 
@@ -233,8 +238,16 @@ def _read(data: object, *, bot_levels: Sequence[str] | None) -> TableSettings:
     rated = given.get("rated", True)
     if not isinstance(rated, bool):
         raise _bad("rated", f"must be true (ratings count it) or false, not {_shown(rated)}")
+    practice = given.get("practice", False)
+    if not isinstance(practice, bool):
+        raise _bad("practice", f"must be true (on) or false (off), not {_shown(practice)}")
     return TableSettings(
-        rules, ClockSettings.from_json(clock) if clock is not None else None, invite, bot, rated
+        rules,
+        ClockSettings.from_json(clock) if clock is not None else None,
+        invite,
+        bot,
+        rated,
+        practice,
     )
 
 

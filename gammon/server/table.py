@@ -45,6 +45,7 @@ from gammon.events import Event, GameResult, Moved
 from gammon.game import Game, Phase
 from gammon.match import Match, Session
 from gammon.server.fairdice import FairDice, FairDiceSource
+from gammon.server.practice import TAKE_BACK, can_take_back, practice_on, take_back
 from gammon.server.protocol import GAME_ACTIONS, Refused, event_json, moves_notation
 from gammon.server.settings import ClockSettings, TableSettings
 
@@ -275,8 +276,10 @@ class Table:
         """The action types ``side`` may send now (docs/PROTOCOL.md 3).
 
         What the series allows (each name once, in the rules' order; running out
-        of time is the server's to say, not the player's), and ``hint`` where
-        the player has dice to play against the bot (R15).
+        of time is the server's to say, not the player's), ``hint`` where practice
+        is on and the player has a decision (dice to play, the cube, a double to
+        answer), and ``take_back`` where the player may take their last play back
+        against the bot (R15, :mod:`gammon.server.practice`).
         """
         if side is None or self.status != "playing" or self.series is None:
             return []
@@ -287,8 +290,10 @@ class Table:
                 if action.name != OutOfTime.name
             )
         )
-        if self.bot_side is not None and "play" in names:
+        if practice_on(self) and any(name in names for name in ("play", "double", "take")):
             names.insert(names.index(Forfeit.name), "hint")
+        if can_take_back(self, side):
+            names.insert(names.index(Forfeit.name), TAKE_BACK)
         return names
 
     # -- checking who may act ---------------------------------------------------------------
@@ -361,7 +366,9 @@ class Table:
         # The game the events belong to: the one that just ended when this action ended
         # it, even though the state then shows the next game (docs/PROTOCOL.md 3).
         events_game = self.game_number or None
-        if kind not in _TABLE_ACTIONS:
+        if kind == TAKE_BACK:
+            log = take_back(self, side)  # practice against the bot (gammon.server.practice)
+        elif kind not in _TABLE_ACTIONS:
             events = self._series_action(kind, action, side, entropy)
             # Accepted: nothing below can refuse it.
             if kind == "play":

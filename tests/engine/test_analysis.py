@@ -329,3 +329,11 @@ def test_a_game_from_its_rules_and_history() -> None:
     )
     with pytest.raises(ValueError, match="0 to 3 ply"):
         analyse(game, ply=5)
+
+
+def test_no_cube_decisions_where_the_cube_is_dead() -> None:
+    """At double match point (1-point match) doubling changes nothing: no cube decisions."""
+    match = Match(1, dice=RandomDice(11))
+    _finish(match, (Bot("casual", seed=3), Bot("casual", seed=4)))
+    analysis = analyse(match, names=("A", "B"), ply=0)
+    assert all(not game.cube for game in analysis.games)

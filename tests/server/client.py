@@ -102,6 +102,9 @@ class ServerProcess:
                 sys.executable, "-m", "gammon.server",
                 "--port", str(self.port),
                 "--database", self.database,
+                # Post-game analyses (of every finished bot table) at 0-ply: quick, so
+                # they never compete with the tests for the CPU; a test may ask for more.
+                *(() if "--analysis-ply" in self.extra else ("--analysis-ply", "0")),
                 *self.extra,
             ],
             cwd=ROOT,

@@ -158,7 +158,7 @@ class _Reviewer:
                     state.luck.append(self._opening_luck(game, state, index))
                 self._tick()
                 continue
-            if isinstance(event, Rolled | Passed) and game.can_double(event.side):
+            if isinstance(event, Rolled | Passed) and _live_cube(game, event.side, state.score):
                 offer = self._offer(game, state, index, event.side)
                 state.cube.append(_cube_review(offer, state.number, self.ply, False, None))
             if isinstance(event, Rolled):
@@ -400,6 +400,16 @@ def _act(game: Game, event: Event, index: int) -> None:
         raise IllegalActionError(f"history entry {index} ({event!r}): {exc}") from exc
     if index >= len(game.history) or game.history[index] != event:
         raise IllegalActionError(f"history entry {index} ({event!r}) is not what the rules give")
+
+
+def _live_cube(game: Game, side: int, score: tuple[int, int]) -> bool:
+    """Whether ``side`` faces a cube decision: it may double, and in a match doubling can
+    still matter (a side that wins the match with the cube as it stands has a dead cube,
+    as GNU Backgammon counts it; at double match point both do)."""
+    if not game.can_double(side):
+        return False
+    length = game.rules.match_length
+    return not length or length - score[side] > game.cube_value
 
 
 def _results(game: Game, score: tuple[int, int]) -> tuple[float, float]:

@@ -76,3 +76,31 @@ export const get = (path) => api("GET", path);
  * @param {unknown} body
  */
 export const post = (path, body) => api("POST", path, body);
+
+/**
+ * POST a file as it is (an upload, docs/PROTOCOL.md 9), with the CSRF header; resolve with
+ * the JSON answer or throw an ApiError with the server's message.
+ * @param {string} path
+ * @param {Blob} file
+ * @returns {Promise<any>}
+ */
+export async function upload(path, file) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "X-CSRF-Token": await csrfToken(), "Content-Type": "application/octet-stream" },
+      body: file,
+    });
+  } catch {
+    throw new ApiError(0, "network", "cannot reach the server: check your connection");
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = (data && data.error) || {};
+    throw new ApiError(response.status, error.code || `http_${response.status}`,
+      error.message || `${response.status} ${response.statusText}`);
+  }
+  return data;
+}

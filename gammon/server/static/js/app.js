@@ -1,13 +1,14 @@
 // @ts-check
 // The browser client's entry point: who is signed in, the header, and the routes
 // (#/ lobby, #/login, #/table/ID, #/record/ID[/GAME], #/tournament/ID, #/players,
-// #/player/NAME).
+// #/player/NAME, and the analyses: #/analysis/KEY, #/review/TABLE, #/analyse).
 
 import { get, post } from "./api.js";
 import { mountAuth } from "./auth.js";
 import { mountLobby } from "./lobby.js";
 import { mountPlayer, mountPlayers } from "./players.js";
 import { mountRecord } from "./record.js";
+import { mountReview, mountUpload } from "./review.js";
 import { onReconnectingChange } from "./socket.js";
 import { mountTable } from "./table.js";
 import { mountTournament } from "./tournament.js";
@@ -89,6 +90,7 @@ const app = {
     const me = this.me;
     if (me) {
       clear(nav,
+        h("a", { href: "#/analyse", id: "analyse-link" }, "Analyse a match"),
         h("a", { href: "#/players", id: "players-link" }, "Players"), " ",
         h("a", { class: "me", id: "me", href: `#/player/${encodeURIComponent(me.name)}` }, me.name,
           me.guest ? h("span", { class: "muted" }, " (guest)") : null),
@@ -132,10 +134,34 @@ const app = {
     } else if (parts[0] === "players") {
       document.title = "Players · gammon";
       this.view = mountPlayers(main, params, this);
+    } else if (this.routeAnalysis(main, parts)) {
+      // a review or the upload page (review.js)
     } else {
       document.title = "gammon";
       this.view = mountLobby(main, params, this);
     }
+  },
+
+  /**
+   * The analysis pages (review.js): #/analysis/KEY, #/review/TABLE and #/analyse.
+   * @param {HTMLElement} main
+   * @param {string[]} parts
+   * @returns {boolean} whether the route was one of them
+   */
+  routeAnalysis(main, parts) {
+    if (parts[0] === "analysis" && parts[1]) {
+      document.title = "Analysis · gammon";
+      this.view = mountReview(main, { key: decodeURIComponent(parts[1]) }, this);
+    } else if (parts[0] === "review" && /^\d+$/.test(parts[1] || "")) {
+      document.title = `Table ${parts[1]}: analysis · gammon`;
+      this.view = mountReview(main, { table: Number(parts[1]) }, this);
+    } else if (parts[0] === "analyse") {
+      document.title = "Analyse a match · gammon";
+      this.view = mountUpload(main, this);
+    } else {
+      return false;
+    }
+    return true;
   },
 };
 

@@ -27,6 +27,7 @@
  * @property {string} base_min
  * @property {string} delay_s
  * @property {string} increment_s
+ * @property {boolean} [practice] hints and the tutor for both players (a table between people)
  */
 
 /**
@@ -135,6 +136,7 @@ export function readSettings(values, variants) {
       settings.invite = name;
     }
     if (values.opponent === "bot") settings.bot = values.bot;
+    else if (values.practice) settings.practice = true; // against the bot it always is
     return { settings };
   } catch (err) {
     if (err instanceof Mend) return { error: err.message, field: err.field };

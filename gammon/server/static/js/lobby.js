@@ -220,7 +220,8 @@ class LobbyView {
         ? field("Level", h("select", { name: "bot" }, levels.map((l) =>
             h("option", { value: l.name, selected: l.name === "intermediate", title: l.description },
               `${l.name} — ${l.description}`))), { dataset: { when: "bot" } })
-        : null);
+        : null,
+      check("practice", "Practice: hints and a tutor for both players (always on against the computer)", false));
     const mode = h("fieldset", { class: "mode" }, h("legend", {}, "Scoring"),
       radio("mode", "match", "Match", true), radio("mode", "money", "Money"),
       field("Points", number("length", 3, 1, 64), { dataset: { when: "match" } }),
@@ -297,7 +298,7 @@ class LobbyView {
       mode: value("mode"), length: value("length"), crawford: ticked("crawford"),
       max_games: value("max_games"), jacoby: ticked("jacoby"), beavers: ticked("beavers"),
       auto_doubles: value("auto_doubles"), stakes: value("stakes"),
-      variant: value("variant"), cube: ticked("cube"),
+      variant: value("variant"), cube: ticked("cube"), practice: ticked("practice"),
       clock: value("clock") === "custom" ? "custom" : clock ? clock[2] : null,
       base_min: value("base_min"), delay_s: value("delay_s"), increment_s: value("increment_s"),
     }, this.variants);

@@ -38,6 +38,7 @@
  * @property {string | null} [invite]
  * @property {string | null} [bot]
  * @property {boolean} [rated] whether the match changes ratings (1.5)
+ * @property {boolean} [practice] hints and the tutor for both players (4.5)
  */
 
 /**
@@ -121,7 +122,7 @@
  * The action types a client sends on a table socket (4).
  * @typedef {"join" | "cancel" | "roll" | "double" | "take" | "drop" | "beaver" | "play" |
  *   "choose_double" | "resign" | "accept_resignation" | "reject_resignation" | "forfeit" |
- *   "hint" | "chat" | "ping"} ActionType
+ *   "hint" | "chat" | "ping" | "take_back" | "tutor" | "keep"} ActionType
  */
 
 /**
@@ -291,7 +292,8 @@
  * @property {{opponent: string, wins: number, losses: number}[]} opponents
  * @property {{table: number, opponent: string, result: string, how: string, mode: string,
  *   length: number | null, variant: string, score: number[], games: number, at: number,
- *   rating_change: number | null, replay: string, record: string, mat: string}[]} recent
+ *   rating_change: number | null, replay: string, record: string, mat: string,
+ *   analysis: string | null}[]} recent
  * @property {{table: number, status: string, settings: Settings, created: number}[]} unfinished
  */
 
@@ -304,6 +306,21 @@
  * One play of a hint (4, hint).
  * @typedef {{play: string, equity: number, loss: number, win: number, win_gammon: number,
  *   win_backgammon: number, lose_gammon: number, lose_backgammon: number}} HintPlay
+ */
+
+/**
+ * The cube hint (4.5): the doubler's equities (money per unit of cube, or MWC when
+ * `match`), the action in words, and the doubler's cubeless chances.
+ * @typedef {{doubler: Side, action: string, double: boolean, take: string, no_double: number,
+ *   double_take: number, double_pass: number, match: boolean, take_point: number, win: number,
+ *   win_gammon: number, win_backgammon: number, lose_gammon: number,
+ *   lose_backgammon: number}} CubeHint
+ */
+
+/**
+ * The tutor's words on one's own play, right after it (4.5).
+ * @typedef {{type: "tutor", seq: number, play: string, best: string, loss: number, mark: string,
+ *   ply: number, text: string, take_back: boolean}} Tutor
  */
 
 /**
@@ -327,7 +344,8 @@
  *   {type: "muted", user: string, muted: boolean} |
  *   {type: "reported", user: string} |
  *   {type: "moderated", action: string, user: string} |
- *   {type: "hint", id?: number | string, seq: number, plays: HintPlay[]} |
+ *   {type: "hint", id?: number | string, seq: number, plays: HintPlay[], ply?: number, cube?: CubeHint | null} |
+ *   Tutor |
  *   {type: "lobby", tables: Summary[], tournaments?: TournamentSummary[], you: User | null} |
  *   {type: "pong"}} ServerMessage
  */

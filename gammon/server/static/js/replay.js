@@ -76,6 +76,10 @@ export class Replay {
       case "passed":
         this.dice = null;
         break;
+      case "taken_back":
+        // Practice against the bot: the play is undone; the dice stay (gammon.server.practice).
+        for (const [from, to, hit] of (event.moves || []).slice().reverse()) this.unmove(event.side ?? 0, from, to, hit);
+        break;
       case "doubled":
         this.cube = { ...this.cube, offered: true, offer: event.value, beaver: false };
         this.dice = null;
@@ -124,6 +128,29 @@ export class Replay {
         theirs[24] += 1;
       }
     }
+  }
+
+  /**
+   * Undo `move(side, from, to, hit)` (a play taken back).
+   * @param {Side} side
+   * @param {number} from
+   * @param {number} to
+   * @param {boolean} hit
+   */
+  unmove(side, from, to, hit) {
+    const mine = this.points[side];
+    const theirs = this.points[1 - side];
+    if (to === OFF) {
+      this.off[side] -= 1;
+    } else {
+      mine[to - 1] -= 1;
+      if (hit) {
+        theirs[24] -= 1;
+        theirs[24 - to] += 1;
+      }
+    }
+    if (from === BAR) mine[24] += 1;
+    else mine[from - 1] += 1;
   }
 
   /**

@@ -100,6 +100,7 @@ export function controlButtons(ctx) {
     out.push(button(ctx, "Accept the resignation", "accept_resignation", () => ctx.act("accept_resignation"), { primary: true }));
     out.push(button(ctx, "Reject", "reject_resignation", () => ctx.act("reject_resignation")));
   }
+  if (a.has("take_back")) out.push(button(ctx, "Take back", "take_back", () => ctx.act("take_back")));
   if (a.has("hint")) out.push(button(ctx, "Hint", "hint", () => ctx.act("hint"), { keys: "H" }));
   if (a.has("resign") || a.has("forfeit")) out.push(resignMenu(ctx, a));
   return out;

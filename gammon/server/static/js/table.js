@@ -16,6 +16,7 @@ import { MoveInput } from "./moves.js";
 import { TableConnection } from "./table-connection.js";
 import { controlButtons, renderPlayList } from "./table-controls.js";
 import { cubeModel, gameResultText, nameOf, resultText, shownReserve, statusText } from "./table-text.js";
+import { PracticePanel } from "./practice.js";
 import { clear, clockText, describeSettings, h } from "./util.js";
 
 /** @typedef {import("./protocol.js").State} State */
@@ -58,6 +59,10 @@ class TableView {
     this.wasSelected = false;
     /** @type {HintPlay[] | null} */
     this.hints = null;
+    /** @type {{plays: HintPlay[], cube?: import("./protocol.js").CubeHint | null, ply?: number} | null} */
+    this.hint = null;
+    /** Whether the tutor's switch was sent on this connection. */
+    this.tutorSent = false;
     /** @type {number | null} the seq an action was sent on, until its answer */
     this.busy = null;
     /** @type {{received: number} | null} when the last state arrived (performance.now) */
@@ -72,6 +77,13 @@ class TableView {
     this.infoEl = h("div", { class: "info" });
     this.bannerEl = h("div", { class: "banners" });
     this.hintEl = h("section", { class: "hints", hidden: true, "aria-label": "Hints" });
+    this.tutorEl = h("div", { class: "tutor-box", "aria-live": "polite" });
+    this.practiceEl = h("section", { class: "practice", hidden: true, "aria-label": "Practice" });
+    this.practice = new PracticePanel(this.hintEl, this.tutorEl, {
+      act: (type, extra) => this.act(type, extra),
+      send: (m) => { this.conn.send(m); },
+      showPlay: (play) => this.showPlay(play),
+    });
     this.logEl = h("ol", { class: "log", "aria-label": "Game log" });
     this.listEl = /** @type {HTMLDetailsElement} */ (h("details", { class: "playlist", hidden: true }));
     this.chat = new ChatPanel({ send: (m) => this.conn.send(m), me: this.app.me, title: "Table chat" });
@@ -86,7 +98,7 @@ class TableView {
       onState: (st) => this.onState(st),
       onError: (m, request) => this.onError(m, request),
       onMessage: (m) => this.onMessage(m),
-      onOpen: () => { this.busy = null; },
+      onOpen: () => { this.busy = null; this.tutorSent = false; },
       onFatal: (code, reason) => this.fatal(code, reason),
     });
     this.tick = setInterval(() => this.renderClocks(), 250);
@@ -115,7 +127,7 @@ class TableView {
           this.players[1], this.boardEl, this.players[0],
           this.controls, this.statusEl, this.errorEl),
         h("aside", { class: "side-col" },
-          this.infoEl, this.bannerEl, this.hintEl,
+          this.infoEl, this.bannerEl, this.tutorEl, this.hintEl, this.practiceEl,
           h("section", { class: "log-box", "aria-label": "Game log" }, h("h2", {}, "Moves"), this.logEl),
           this.listEl, this.chat.el)),
     );
@@ -151,8 +163,11 @@ class TableView {
     } else if (m.type === "hint") {
       if (this.state && m.seq === this.state.seq) {
         this.hints = m.plays;
+        this.hint = m;
         this.renderHints();
       }
+    } else if (m.type === "tutor") {
+      this.practice.warn(m);
     }
   }
 
@@ -187,7 +202,9 @@ class TableView {
     if (!previous || previous.seq !== st.seq) {
       this.busy = null;
       this.hints = null;
+      this.hint = null;
     }
+    this.renderPractice(st);
     // A game that ended while the match goes on: say so, with its dice check.
     const finished = st.previous_games || [];
     if (this.seenPrevious === null) this.seenPrevious = finished.length;
@@ -219,6 +236,9 @@ class TableView {
   act(type, extra = {}) {
     const st = this.state;
     if (!st || this.busy === st.seq) return;
+    if (type === "hint" && this.practice.ply !== null && extra.ply === undefined) {
+      extra = { ...extra, ply: this.practice.ply };
+    }
     if (this.conn.act(type, extra) === null) {
       this.showError("Not connected: reconnecting, try again in a moment.");
       return;
@@ -476,6 +496,8 @@ class TableView {
     const g = st.game;
     const active = /** @type {HTMLElement | null} */ (document.activeElement);
     const focused = active && active.dataset ? active.dataset.action : null;
+    // A state that arrives while the resign menu is open (the opponent acted) keeps it open.
+    const menuOpen = this.controls.querySelector("details.menu[open]") !== null;
     clear(this.controls, controlButtons({
       state: st, id: this.id, me: this.app.me, input: this.input, busy: this.busy !== null,
       act: (type, extra) => this.act(type, extra), undo: () => this.undo(), confirm: () => this.confirm(),
@@ -489,6 +511,8 @@ class TableView {
         : `${creator} is waiting for an opponent.`;
     }
     this.statusEl.textContent = status;
+    const menu = /** @type {HTMLDetailsElement | null} */ (this.controls.querySelector("details.menu"));
+    if (menu && menuOpen) menu.open = true;
     const mine = g && st.you !== null && g.actions.some((a) => !["resign", "forfeit", "hint"].includes(a));
     document.title = `${mine ? "● Your turn · " : ""}Table ${this.id} · gammon`;
     if (focused) {
@@ -550,18 +574,26 @@ class TableView {
   }
 
   renderHints() {
-    const plays = this.hints;
-    this.hintEl.hidden = !plays;
-    if (!plays) return;
-    const rows = plays.slice(0, 6).map((p, i) => h("li", {},
-      h("button", { type: "button", class: "hint-play", onclick: () => this.showPlay(p.play),
-                    title: "Show this play on the board" },
-        h("span", { class: "play" }, p.play),
-        h("span", { class: "equity" }, `${p.equity >= 0 ? "+" : ""}${p.equity.toFixed(3)}`),
-        h("span", { class: "loss" }, i === 0 ? "best" : `−${p.loss.toFixed(3)}`),
-        h("span", { class: "win" }, `win ${(p.win * 100).toFixed(1)}%`))));
-    clear(this.hintEl, h("h2", {}, "Hint (practice, R15)"),
-      h("ol", { class: "hint-list" }, rows),
-      h("p", { class: "muted small" }, "Equity per unit cube; click a play to put it on the board."));
+    if (!this.hint) {
+      this.practice.hide();
+      return;
+    }
+    this.practice.show(this.hint);
+  }
+
+  /**
+   * Practice (docs/PROTOCOL.md 4.5): the depth and tutor settings for a player at a practice
+   * table, and the tutor's switch sent once per connection.
+   * @param {State} st
+   */
+  renderPractice(st) {
+    const on = st.you !== null && st.status === "playing" && Boolean(st.settings.bot || st.settings.practice);
+    this.practiceEl.hidden = !on;
+    if (!on) return;
+    if (!this.tutorSent) {
+      this.tutorSent = true;
+      this.practice.sync();
+    }
+    if (!this.practiceEl.firstChild) clear(this.practiceEl, this.practice.settings());
   }
 }

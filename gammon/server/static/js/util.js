@@ -141,6 +141,7 @@ export function describeSettings(settings) {
   if (settings.beavers) parts.push("beavers");
   if (settings.auto_doubles) parts.push(`auto-doubles ${settings.auto_doubles}`);
   if (settings.stakes) parts.push(`stakes ${settings.stakes}`);
+  if (settings.practice) parts.push("practice");
   if (settings.clock) {
     const c = settings.clock;
     let text = c.base_s < 60 ? `${c.base_s} s` : `${Math.round(c.base_s / 60)} min`;

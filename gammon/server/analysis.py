@@ -1,0 +1,591 @@
+"""Post-game analysis on the server: a queue on the event loop, a pool of worker processes.
+
+As lichess hands analysis to fishnet, play never waits for analysis here: each
+job runs in a process of its own pool (:mod:`gammon.server.analysis_worker`),
+at a lower CPU priority than the server, while the event loop only keeps the
+queue, stores results and answers questions about them. A job is:
+
+- a table's finished games, analysed automatically when a table against the bot
+  finishes, or when a player or spectator asks (``POST /api/tables/{id}/analysis``);
+- an uploaded .mat or .sgf file (``POST /api/analyses``), read and checked before
+  it is queued, so a bad file is refused at once and in words.
+
+**How many at once.** ``workers`` processes (:func:`default_workers`: half the
+CPU cores, at least 1 and at most 4). An analysis is one CPU-bound thread for
+seconds to a minute; the other half of the cores stays free for the event loop,
+the database threads and the bot's engine thread, which are what a player waits
+on. The workers also run at ``nice`` 10. More jobs wait in a first-come queue:
+a waiting player sees the job's place in it (``position``, 1 = next), how many
+run at once, and, once it runs, its progress (steps done of the total).
+
+Jobs and results are rows of :class:`~gammon.server.db.AnalysisRow` (the review
+as JSON, and the HTML report), so a review survives restarts; a job still queued
+or running when the server stopped is queued again at start, in its old order.
+Every analysis has a random ``key``: its shareable link is ``/#/analysis/{key}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import multiprocessing
+import os
+import secrets
+import threading
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any, Final
+
+from sqlalchemy import update
+from sqlalchemy.orm import Session, defer
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from gammon.server.analysis_worker import UploadError, check_upload, init_worker, run_job
+from gammon.server.auth import TokenBuckets, UserInfo
+from gammon.server.connections import LiveTable
+from gammon.server.db import AnalysisRow, now, select
+from gammon.server.protocol import Refused
+from gammon.server.store import Store
+
+__all__ = [
+    "MAX_QUEUED",
+    "MAX_QUEUED_EACH",
+    "MAX_UPLOAD_BYTES",
+    "Analyses",
+    "analysis_routes",
+    "default_workers",
+]
+
+log = logging.getLogger("gammon.server")
+
+#: The largest file accepted (a long match as .mat is well under 100 KB).
+MAX_UPLOAD_BYTES: Final = 512 * 1024
+#: Jobs waiting at once, over everybody; a request beyond it is refused (``busy``).
+MAX_QUEUED: Final = 500
+#: Jobs one user may have waiting at once.
+MAX_QUEUED_EACH: Final = 3
+#: Upload and analysis requests a user may make: a burst, then one every 20 s.
+REQUEST_LIMIT: Final = (10.0, 1 / 20)
+
+#: The depth of the analyses (the engine's default for analysis: 2-ply).
+DEFAULT_PLY: Final = 2
+#: HTTP statuses of this module's refusals (the others are app.py's).
+STATUS: Final = {"no_analysis": 404, "too_large": 413, "busy": 503, "bad_file": 400}
+
+
+def default_workers() -> int:
+    """Half the CPU cores, at least one and at most four (see the module's docstring)."""
+    return max(1, min(4, (os.cpu_count() or 2) // 2))
+
+
+@dataclass
+class _Running:
+    done: int = 0
+    total: int = 0
+
+
+class Analyses:
+    """The analysis queue of one server, its worker pool, and the stored reviews."""
+
+    def __init__(
+        self,
+        store: Store,
+        tables: Callable[[int], Awaitable[LiveTable | None]],
+        *,
+        workers: int | None = None,
+        ply: int | None = None,
+    ) -> None:
+        self.store = store
+        self.tables = tables
+        #: Jobs run at once; 0 keeps jobs queued without running them (a paused queue).
+        self.workers = default_workers() if workers is None else workers
+        self.ply = DEFAULT_PLY if ply is None else ply
+        if self.ply not in (0, 1, 2, 3):
+            raise ValueError(f"the analysis depth is 0 to 3 ply, not {self.ply!r}")
+        #: Keys of the queued jobs, first come first.
+        self.queue: list[str] = []
+        self.running: dict[str, _Running] = {}
+        self.requests = TokenBuckets(*REQUEST_LIMIT)
+        self._pool: ProcessPoolExecutor | None = None
+        self._progress: Any = None
+        self._reader: threading.Thread | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._owners: dict[str, int | None] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.completed = 0
+
+    # -- start and stop ------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Queue again every job a stop or crash interrupted, in its old order."""
+        self._loop = asyncio.get_running_loop()
+        rows = await self.store.run(_unfinished)
+        for key, owner in rows:
+            self.queue.append(key)
+            self._owners[key] = owner
+        if rows:
+            await self.store.write(_requeue_all)
+            log.info("analysis: %d interrupted jobs queued again", len(rows))
+        self._pump()
+
+    def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            processes = list(getattr(pool, "_processes", {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:  # an analysis in progress is queued again at start
+                with contextlib.suppress(Exception):
+                    process.terminate()
+        if self._progress is not None:
+            with contextlib.suppress(Exception):
+                self._progress.put(None)
+            self._progress = None
+
+    def _spawn(self, coroutine: Any) -> None:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _executor(self) -> ProcessPoolExecutor:
+        """The worker pool, started on first use (a server that analyses nothing starts none)."""
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")  # no fork of a threaded server
+            self._progress = context.Queue()
+            self._pool = ProcessPoolExecutor(
+                self.workers,
+                mp_context=context,
+                initializer=init_worker,
+                initargs=(self._progress,),
+            )
+            self._reader = threading.Thread(
+                target=self._read_progress,
+                args=(self._progress,),
+                name="gammon-analysis-progress",
+                daemon=True,
+            )
+            self._reader.start()
+        return self._pool
+
+    def _read_progress(self, source: Any) -> None:
+        loop = self._loop
+        while True:
+            try:
+                item = source.get()
+            except (EOFError, OSError):
+                return
+            if item is None or loop is None:
+                return
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._on_progress, *item)
+
+    def _on_progress(self, key: str, done: int, total: int) -> None:
+        running = self.running.get(key)
+        if running is not None:
+            running.done, running.total = done, total
+
+    # -- the queue --------------------------------------------------------------------------
+
+    def _pump(self) -> None:
+        while self.queue and len(self.running) < self.workers:
+            key = self.queue.pop(0)
+            self.running[key] = _Running()
+            self._spawn(self._run(key))
+
+    async def _run(self, key: str) -> None:
+        try:
+            source, ply = await self._source(key)
+            await self.store.write(lambda s: _set_status(s, key, "running"))
+            loop = asyncio.get_running_loop()
+            try:
+                result = await loop.run_in_executor(self._executor(), run_job, key, source, ply)
+            except BrokenProcessPool:
+                self._pool = None  # a worker died (killed, out of memory): a fresh pool next time
+                raise RuntimeError("the analysis worker stopped unexpectedly") from None
+            document, html = result["document"], result["html"]
+            await self.store.write(lambda s: _save(s, key, document, html))
+            self.completed += 1
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            message = str(exc) if isinstance(exc, UploadError | Refused) else f"{exc}"
+            log.warning("analysis %s failed: %s", key, message)
+            with contextlib.suppress(Exception):
+                await self.store.write(lambda s: _fail(s, key, message[:1000]))
+        finally:
+            if not (self._loop is not None and self._loop.is_closed()):
+                self.running.pop(key, None)
+                self._owners.pop(key, None)
+                self._pump()
+
+    async def _source(self, key: str) -> tuple[dict[str, Any], int]:
+        """What the worker needs for job ``key``: an upload's text, or a table's histories."""
+        row = await self.store.run(lambda s: _row(s, key, full=True))
+        if row is None:
+            raise RuntimeError("the job is no longer in the database")
+        if row.table_id is None:
+            upload = {"kind": "upload", "filename": row.filename or "", "text": row.text or ""}
+            return upload, row.ply
+        live = await self.tables(row.table_id)
+        if live is None or live.table.series is None:
+            raise RuntimeError(f"table {row.table_id} cannot be loaded")
+        table = live.table
+        series = table.series
+        assert series is not None
+        return {
+            "kind": "series",
+            "rules": series.rules,
+            "histories": [game.history for game in series.games[: row.games]],
+            "names": table.names,
+        }, row.ply
+
+    def _enqueue(self, key: str, owner: int | None) -> None:
+        self.queue.append(key)
+        self._owners[key] = owner
+        self._pump()
+
+    def _check_room(self, user: UserInfo | None) -> None:
+        if len(self.queue) >= MAX_QUEUED:
+            raise Refused("busy", "the analysis queue is full: try again in a few minutes")
+        if user is None:
+            return
+        wait = self.requests.take(str(user.id))
+        if wait:
+            seconds = 3600 if math.isinf(wait) else math.ceil(wait)
+            raise Refused("rate_limited", f"too many analyses asked for: try again in {seconds} s")
+        mine = sum(1 for key in self.queue if self._owners.get(key) == user.id)
+        if mine >= MAX_QUEUED_EACH:
+            raise Refused(
+                "busy",
+                f"you already have {mine} analyses waiting: wait for them to start first",
+            )
+
+    # -- asking -------------------------------------------------------------------------------
+
+    async def request_table(self, live: LiveTable, user: UserInfo | None) -> dict[str, Any]:
+        """Queue the analysis of a table's finished games (or give the one already there)."""
+        table = live.table
+        series = table.series
+        games = 0 if series is None else sum(1 for game in series.games if game.is_over)
+        if games == 0:
+            raise Refused(
+                "game_not_over", f"no game of table {table.id} is over yet: nothing to analyse"
+            )
+        existing = await self.store.run(lambda s: _for_table(s, table.id, games, self.ply))
+        if existing is not None and existing.status != "failed":
+            return self.job_json(existing)
+        self._check_room(user)
+        key = existing.key if existing is not None else secrets.token_urlsafe(12)
+        names = list(table.names)
+        ply = self.ply
+        user_id = user.id if user is not None else None
+        if existing is not None:
+            await self.store.write(lambda s: _set_status(s, key, "queued"))
+        else:
+            await self.store.write(
+                lambda s: _add(
+                    s,
+                    AnalysisRow(
+                        key=key,
+                        table_id=table.id,
+                        games=games,
+                        source="table",
+                        names=names,
+                        ply=ply,
+                        status="queued",
+                        requested_by=user_id,
+                        created=now(),
+                    ),
+                )
+            )
+        self._enqueue(key, user_id)
+        return await self.get(key)
+
+    def table_finished(self, live: LiveTable) -> None:
+        """A table finished: one against the bot is analysed without being asked."""
+        if live.table.bot_side is None:
+            return
+
+        async def request() -> None:
+            try:
+                await self.request_table(live, None)
+            except Refused:
+                pass
+            except Exception:
+                log.exception("table %s: its analysis could not be queued", live.table.id)
+
+        self._spawn(request())
+
+    async def upload(self, filename: str, raw: bytes, user: UserInfo) -> dict[str, Any]:
+        """Check an uploaded match file and queue its analysis (``bad_file`` says what is wrong)."""
+        if len(raw) > MAX_UPLOAD_BYTES:
+            raise Refused(
+                "too_large", f"the file is over {MAX_UPLOAD_BYTES // 1024} KB: is it a match file?"
+            )
+        text = _decode(raw)
+        if not text.strip():
+            raise Refused("bad_file", "the file is empty")
+        if "\x00" in text:
+            raise Refused("bad_file", "this is not a text file: .mat and .sgf files are plain text")
+        self._check_room(user)
+        try:
+            summary = await asyncio.to_thread(check_upload, filename, text)
+        except UploadError as exc:
+            raise Refused("bad_file", str(exc)) from None
+        except Exception as exc:  # a reader's fault: still the file's problem for the user
+            log.warning("an upload could not be read: %r", exc)
+            raise Refused("bad_file", f"the file cannot be read as a match: {exc}") from None
+        key = secrets.token_urlsafe(12)
+        sgf = filename.lower().endswith(".sgf") or text.lstrip().startswith("(;")
+        source = "sgf" if sgf else "mat"
+        await self.store.write(
+            lambda s: _add(
+                s,
+                AnalysisRow(
+                    key=key,
+                    source=source,
+                    filename=filename[:200] or None,
+                    text=text,
+                    names=summary["names"],
+                    games=summary["games"],
+                    ply=self.ply,
+                    status="queued",
+                    requested_by=user.id,
+                    created=now(),
+                ),
+            )
+        )
+        self._enqueue(key, user.id)
+        return await self.get(key)
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def job_json(self, row: AnalysisRow, *, document: bool = False) -> dict[str, Any]:
+        """A job as the protocol shows it (docs/PROTOCOL.md 9)."""
+        key = row.key
+        status = row.status
+        position = None
+        if key in self.queue:
+            status, position = "queued", self.queue.index(key) + 1
+        elif key in self.running:
+            status = "running"
+        running = self.running.get(key)
+        data: dict[str, Any] = {
+            "key": key,
+            "link": f"/#/analysis/{key}",
+            "table": row.table_id,
+            "games": row.games,
+            "source": row.source,
+            "filename": row.filename,
+            "names": row.names,
+            "ply": row.ply,
+            "status": status,
+            "position": position,
+            "queued": len(self.queue),
+            "workers": self.workers,
+            "running": len(self.running),
+            "progress": (
+                {"done": running.done, "total": running.total}
+                if running is not None and running.total
+                else None
+            ),
+            "error": row.error,
+            "created_ms": math.floor(row.created * 1000),
+            "finished_ms": math.floor(row.finished * 1000) if row.finished else None,
+        }
+        if document:
+            data["document"] = row.document if status == "done" else None
+        return data
+
+    async def get(self, key: str, *, document: bool = False) -> dict[str, Any]:
+        row = await self.store.run(lambda s: _row(s, key, full=document))
+        if row is None:
+            raise Refused("no_analysis", f"there is no analysis {key!r}")
+        return self.job_json(row, document=document)
+
+    async def for_table(self, table_id: int) -> dict[str, Any]:
+        row = await self.store.run(lambda s: _latest_for_table(s, table_id))
+        if row is None:
+            raise Refused("no_analysis", f"table {table_id} has not been analysed")
+        return self.job_json(row)
+
+    async def html(self, key: str) -> tuple[str, AnalysisRow]:
+        row = await self.store.run(lambda s: _row(s, key, full=True))
+        if row is None or row.status != "done" or row.html is None:
+            raise Refused("no_analysis", f"the analysis {key!r} is not ready")
+        return row.html, row
+
+
+def _decode(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
+
+
+# -- the database (in the store's threads) ----------------------------------------------------
+
+
+def _add(session: Session, row: AnalysisRow) -> None:
+    session.add(row)
+
+
+def _row(session: Session, key: str, *, full: bool = False) -> AnalysisRow | None:
+    query = select(AnalysisRow).where(AnalysisRow.key == key)
+    if not full:
+        query = query.options(_LIGHT)
+    return session.scalars(query).first()
+
+
+#: What a question about a job's state leaves out: the file, the review and the report.
+_LIGHT: Final = defer(AnalysisRow.text).defer(AnalysisRow.document).defer(AnalysisRow.html)
+
+
+def _for_table(session: Session, table_id: int, games: int, ply: int) -> AnalysisRow | None:
+    return session.scalars(
+        select(AnalysisRow)
+        .options(_LIGHT)
+        .where(AnalysisRow.table_id == table_id, AnalysisRow.games == games, AnalysisRow.ply == ply)
+        .order_by(AnalysisRow.id.desc())
+    ).first()
+
+
+def _latest_for_table(session: Session, table_id: int) -> AnalysisRow | None:
+    return session.scalars(
+        select(AnalysisRow)
+        .options(_LIGHT)
+        .where(AnalysisRow.table_id == table_id)
+        .order_by(AnalysisRow.id.desc())
+    ).first()
+
+
+def _unfinished(session: Session) -> list[tuple[str, int | None]]:
+    rows = session.execute(
+        select(AnalysisRow.key, AnalysisRow.requested_by)
+        .where(AnalysisRow.status.in_(("queued", "running")))
+        .order_by(AnalysisRow.id)
+    ).all()
+    return [(key, owner) for key, owner in rows]
+
+
+def _requeue_all(session: Session) -> None:
+    session.execute(
+        update(AnalysisRow).where(AnalysisRow.status == "running").values(status="queued")
+    )
+
+
+def _set_status(session: Session, key: str, status: str) -> None:
+    session.execute(
+        update(AnalysisRow).where(AnalysisRow.key == key).values(status=status, error=None)
+    )
+
+
+def _save(session: Session, key: str, document: dict[str, Any], html: str) -> None:
+    session.execute(
+        update(AnalysisRow)
+        .where(AnalysisRow.key == key)
+        .values(status="done", document=document, html=html, finished=now(), error=None)
+    )
+
+
+def _fail(session: Session, key: str, message: str) -> None:
+    session.execute(
+        update(AnalysisRow)
+        .where(AnalysisRow.key == key)
+        .values(status="failed", error=message, finished=now())
+    )
+
+
+# -- HTTP (docs/PROTOCOL.md 9) -------------------------------------------------------------------
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+Handler = Callable[[Endpoint], Endpoint]
+
+
+def analysis_routes(
+    analyses: Analyses,
+    *,
+    handler: Handler,
+    current_user: Callable[[Request], Awaitable[UserInfo | None]],
+    live_table: Callable[[int], Awaitable[LiveTable | None]],
+) -> list[Route]:
+    """The analysis endpoints, wrapped in the app's ``handler`` (refusals as JSON errors)."""
+
+    async def table_of(request: Request) -> LiveTable:
+        table_id = request.path_params["table_id"]
+        live = await live_table(table_id)
+        if live is None:
+            raise Refused("no_such_table", f"there is no table {table_id}")
+        return live
+
+    async def table_analysis(request: Request) -> Response:
+        if request.method == "GET":
+            live = await table_of(request)
+            return JSONResponse({"analysis": await analyses.for_table(live.table.id)})
+        user = await current_user(request)
+        if user is None:
+            raise Refused("not_signed_in", "sign in (or play as a guest) to ask for an analysis")
+        live = await table_of(request)
+        job = await analyses.request_table(live, user)
+        return JSONResponse({"analysis": job}, status_code=202)
+
+    async def upload(request: Request) -> Response:
+        user = await current_user(request)
+        if user is None:
+            raise Refused("not_signed_in", "sign in (or play as a guest) to upload a match")
+        name = request.query_params.get("name", "")[:200]
+        declared = request.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > MAX_UPLOAD_BYTES:
+            raise Refused(
+                "too_large", f"the file is over {MAX_UPLOAD_BYTES // 1024} KB: is it a match file?"
+            )
+        raw = bytearray()
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_UPLOAD_BYTES:
+                raise Refused(
+                    "too_large",
+                    f"the file is over {MAX_UPLOAD_BYTES // 1024} KB: is it a match file?",
+                )
+        job = await analyses.upload(name, bytes(raw), user)
+        return JSONResponse({"analysis": job}, status_code=202)
+
+    async def one(request: Request) -> Response:
+        key = request.path_params["key"]
+        return JSONResponse({"analysis": await analyses.get(key, document=True)})
+
+    async def report_html(request: Request) -> Response:
+        key = request.path_params["key"]
+        text, _ = await analyses.html(key)
+        return Response(
+            text,
+            media_type="text/html; charset=utf-8",
+            headers={"Content-Disposition": f'attachment; filename="analysis-{key}.html"'},
+        )
+
+    async def report_json(request: Request) -> Response:
+        key = request.path_params["key"]
+        job = await analyses.get(key, document=True)
+        if job["document"] is None:
+            raise Refused("no_analysis", f"the analysis {key!r} is not ready")
+        return JSONResponse(
+            job["document"],
+            headers={"Content-Disposition": f'attachment; filename="analysis-{key}.json"'},
+        )
+
+    return [
+        Route(
+            "/api/tables/{table_id:int}/analysis", handler(table_analysis), methods=["GET", "POST"]
+        ),
+        Route("/api/analyses", handler(upload), methods=["POST"]),
+        Route("/api/analyses/{key:str}", handler(one), methods=["GET"]),
+        Route("/api/analyses/{key:str}/report.html", handler(report_html), methods=["GET"]),
+        Route("/api/analyses/{key:str}/report.json", handler(report_json), methods=["GET"]),
+    ]

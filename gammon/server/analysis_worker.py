@@ -1,0 +1,198 @@
+"""What runs in the analysis worker processes: read a match, analyse it, write the review.
+
+:mod:`gammon.server.analysis` keeps the queue on the event loop and hands each job
+to a process of its pool; the job itself is :func:`run_job`, a plain function of
+plain values (a match file's text, or a table's rules and histories), so that it
+pickles to a fresh interpreter and back. The document it returns is the engine's
+report (:meth:`Report.to_dict <gammon.engine.analysis.report.Report.to_dict>`)
+plus what the browser's review page needs to draw it without the rules: each
+game's log in protocol form (``docs/PROTOCOL.md`` 3), the variant, and the
+per-player summary rows; and the self-contained HTML page of the report.
+
+:func:`check_upload` reads an uploaded file the same way, for the upload's answer.
+Nothing here touches the database or the event loop.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from gammon.errors import GammonError
+
+if TYPE_CHECKING:
+    from multiprocessing.queues import Queue
+
+    from gammon.events import Event
+    from gammon.match import Match, SeriesRules, Session
+
+__all__ = [
+    "DOCUMENT_FORMAT",
+    "MAX_STEPS",
+    "Loaded",
+    "UploadError",
+    "check_upload",
+    "init_worker",
+    "load_upload",
+    "run_job",
+]
+
+#: The review document's format name (docs/PROTOCOL.md 9).
+DOCUMENT_FORMAT: Final = "gammon-analysis/1"
+#: The most steps (plays, rolls, doubles) one analysis may have: a 25-point match has
+#: about 3000; more is refused rather than holding a worker for many minutes.
+MAX_STEPS: Final = 6000
+#: Progress is reported at most this often (seconds).
+_PROGRESS_EVERY_S: Final = 0.25
+
+_progress: Queue[tuple[str, int, int]] | None = None
+
+
+class UploadError(GammonError, ValueError):
+    """An uploaded file that is not a match we can read: the message says why, in words."""
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A match read and replayed through the rules, and the players' names."""
+
+    series: Match | Session
+    names: tuple[str, str]
+
+
+def init_worker(progress: Queue[tuple[str, int, int]] | None) -> None:
+    """Set up a worker process: one thread for the engine, a lower priority than play.
+
+    The server's own process (the tables, the bot) keeps the CPU whenever it wants it:
+    the workers run at ``nice`` 10, so an analysis only uses time play leaves over.
+    """
+    global _progress
+    _progress = progress
+    for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
+        os.environ[name] = "1"
+    with contextlib.suppress(AttributeError, OSError):  # not on every platform
+        os.nice(10)
+
+
+def _format_of(filename: str, text: str) -> str:
+    """'sgf' or 'mat': by the file's suffix, or by its first character when it has none."""
+    lower = filename.lower()
+    if lower.endswith(".sgf"):
+        return "sgf"
+    if lower.endswith((".mat", ".txt")):
+        return "mat"
+    return "sgf" if text.lstrip().startswith("(;") else "mat"
+
+
+def load_upload(filename: str, text: str) -> Loaded:
+    """Read and replay an uploaded .mat or .sgf file; :class:`UploadError` says what is wrong."""
+    if not text.strip():
+        raise UploadError("the file is empty")
+    kind = _format_of(filename, text)
+    try:
+        if kind == "sgf":
+            from gammon.sgf import read_sgf, replay_sgf
+
+            parsed_sgf = read_sgf(text)
+            loaded = Loaded(replay_sgf(parsed_sgf), parsed_sgf.names)
+        else:
+            from gammon.matfile import read_mat, replay_mat
+
+            parsed = read_mat(text)
+            loaded = Loaded(replay_mat(parsed), parsed.names)
+    except GammonError as exc:
+        what = "GNU Backgammon .sgf" if kind == "sgf" else ".mat"
+        raise UploadError(f"this is not a {what} match file we can read: {exc}") from None
+    if not any(game.history for game in loaded.series.games):
+        raise UploadError("the file holds no moves to analyse")
+    return loaded
+
+
+def check_upload(filename: str, text: str) -> dict[str, Any]:
+    """What an upload holds (for the queue's answer); :class:`UploadError` if unreadable."""
+    loaded = load_upload(filename, text)
+    total = _steps(loaded.series.histories)
+    if total > MAX_STEPS:
+        raise UploadError(
+            f"the match is too long to analyse here: {total} steps, at most {MAX_STEPS} "
+            "(analyse it with `gammon analyse` on your own computer)"
+        )
+    rules = loaded.series.rules
+    return {
+        "names": list(loaded.names),
+        "games": len(loaded.series.games),
+        "length": rules.length,
+        "variant": rules.variant.name,
+        "steps": total,
+    }
+
+
+def _steps(histories: Sequence[Sequence[Event]]) -> int:
+    """About the steps of an analysis (its plays, rolls and doubles): the engine's
+    ``steps`` without importing the engine into the server's process."""
+    from gammon.events import Doubled, Moved, Rolled
+
+    return sum(isinstance(e, Moved | Rolled | Doubled) for h in histories for e in h)
+
+
+def _series(source: dict[str, Any]) -> Loaded:
+    if source["kind"] == "series":
+        from gammon.match import Match, Session
+
+        rules: SeriesRules = source["rules"]
+        histories: Sequence[Sequence[Event]] = source["histories"]
+        cls = Match if rules.is_match else Session
+        names = source["names"]
+        return Loaded(cls.from_rules(rules, None, histories), (names[0], names[1]))
+    return load_upload(source.get("filename") or "", source["text"])
+
+
+def _logs(loaded: Loaded) -> list[dict[str, Any]]:
+    """Each game's log in protocol form: event ``i`` is the game's history entry ``i``."""
+    from gammon.server.protocol import event_json
+
+    names = list(loaded.names)
+    return [
+        {"number": number, "log": [event_json(event, names) for event in game.history]}
+        for number, game in enumerate(loaded.series.games, start=1)
+    ]
+
+
+def run_job(job: str, source: dict[str, Any], ply: int) -> dict[str, Any]:
+    """Analyse one match: the review document (JSON-ready) and the HTML report.
+
+    ``source`` is ``{"kind": "upload", "filename", "text"}`` or ``{"kind": "series",
+    "rules", "histories", "names"}``. Progress goes to the pool's queue as
+    ``(job, done, total)``.
+    """
+    from gammon.engine.analysis import analyse
+    from gammon.engine.analysis.report import Report, summary_rows
+
+    loaded = _series(source)
+    series = loaded.series
+    last = [0.0]
+
+    def progress(done: int, total: int) -> None:
+        at = time.monotonic()
+        if _progress is not None and (done == total or at - last[0] >= _PROGRESS_EVERY_S):
+            last[0] = at
+            _progress.put((job, done, total))
+
+    started = time.monotonic()
+    analysis = analyse(series, names=loaded.names, ply=ply, progress=progress)
+    report = Report.build(
+        analysis, histories=series.histories, checkers=series.game.rules.variant.checkers
+    )
+    document = report.to_dict()
+    document["format"] = DOCUMENT_FORMAT
+    document["variant"] = series.rules.variant.name
+    document["cube"] = series.rules.cube
+    document["logs"] = _logs(loaded)
+    rows = summary_rows(analysis.players, analysis.match_length)
+    document["summary"] = [list(row) for row in rows]
+    document["seconds"] = round(time.monotonic() - started, 2)
+    return {"document": document, "html": report.to_html()}

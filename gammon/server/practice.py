@@ -1,0 +1,371 @@
+"""Practice (R15): hints at a chosen depth with the cube, a tutor, and taking a play back.
+
+Where practice is on (every table against the bot, and any table created with
+``"practice": true``, which the opponent accepts by joining it), a player may ask
+for a ``hint`` at their own decision: the checker plays ranked with their
+equities and gammon chances, and, before rolling or when doubled, the cube
+action with the no double / double-take / double-pass equities. The depth is the
+bot's at a table against the bot (its level's ply), 1-ply elsewhere, or what the
+hint asks for (0 to 2).
+
+**The tutor.** A player who switches it on (``{"type": "tutor", "on": true}``)
+gets a ``tutor`` message right after each of their checker plays: the play's
+loss against the best at the hint depth and, for a mistake (0.04 or more), the
+better play and the teacher's explanation (:mod:`gammon.engine.analysis.explain`).
+
+**Taking a play back** (``take_back``, an action in the table's log): only
+against the bot, only the player's own last play of the game being played,
+and only before the bot acts (the play must be the table's last action; a play
+that ended the game cannot be taken back). The game goes back to the position
+before the play with the same dice, which are not thrown again: no die is
+thrown, undone or thrown again by a take-back, the next roll is the same roll
+number of the same seed, and the entropy sent with the taken-back play still
+counts for it (DICE.md), so a take-back never gives a player a new roll. When the
+tutor has warned of a mistake, the bot waits (up to :data:`HOLD_S`) for the
+player to take the play back or keep it (``keep``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+from gammon.events import Moved
+from gammon.server.protocol import Refused
+
+if TYPE_CHECKING:
+    from gammon.game import Game
+    from gammon.position import Dice, Position
+    from gammon.server.bots import Bots
+    from gammon.server.connections import Connection, LiveTable
+    from gammon.server.table import Table
+
+__all__ = [
+    "DEFAULT_PLY",
+    "HOLD_S",
+    "TAKE_BACK",
+    "Practice",
+    "can_take_back",
+    "practice_on",
+    "take_back",
+]
+
+#: The protocol's name of the take-back action.
+TAKE_BACK: Final = "take_back"
+#: The hint depth at a practice table between people (against the bot: the bot's own).
+DEFAULT_PLY: Final = 1
+#: How long the bot waits, after the tutor warned of a mistake, for a take-back or ``keep``.
+HOLD_S: Final = 120.0
+#: The tutor warns of a play that loses at least this much (a doubtful play).
+MISTAKE: Final = 0.04
+
+
+# -- the rules of practice, on a table (no engine here) -----------------------------------
+
+
+def practice_on(table: Table) -> bool:
+    """Whether hints (and the tutor) are allowed at ``table``."""
+    return table.bot_side is not None or bool(getattr(table.settings, "practice", False))
+
+
+def _last_play(table: Table, side: int) -> int | None:
+    """Where ``side``'s last play stands in the current game's history, if it may be taken back."""
+    last = table.last
+    game = table.game
+    if (
+        table.bot_side is None
+        or side == table.bot_side
+        or table.status != "playing"
+        or game is None
+        or game.is_over
+        or last is None
+        or last.get("type") != "play"
+        or last.get("side") != side
+        or last.get("game") != table.game_number
+    ):
+        return None
+    history = game.history
+    for index in range(len(history) - 1, -1, -1):
+        event = history[index]
+        if isinstance(event, Moved):
+            return index if event.side == side else None
+    return None
+
+
+def can_take_back(table: Table, side: int | None) -> bool:
+    return side is not None and _last_play(table, side) is not None
+
+
+def take_back(table: Table, side: int | None) -> list[dict[str, Any]]:
+    """Take ``side``'s last play back (see the module's rules); the log entry it adds.
+
+    The series is rebuilt from its histories without the play (and whatever followed
+    from it by itself), on the same dice source: nothing is thrown.
+    """
+    if table.bot_side is None:
+        raise Refused("not_available", "a play can be taken back only in a game against the bot")
+    if side is None or side == table.bot_side:
+        raise Refused("not_a_player", "only the bot's opponent can take a play back")
+    index = _last_play(table, side)
+    if index is None:
+        raise Refused(
+            "illegal_action",
+            "only your own last play can be taken back, before the bot acts and while the game "
+            "goes on",
+        )
+    series = table.series
+    assert series is not None
+    game = series.game
+    move = game.history[index]
+    assert isinstance(move, Moved)
+    histories = [*series.histories[:-1], game.history[:index]]
+    table.series = type(series).from_rules(series.rules, table.dice, histories)
+    logged: dict[str, Any] = next(
+        (e for e in reversed(table.logs[-1]) if e.get("type") == "moved" and e.get("side") == side),
+        {},
+    )
+    entry = {
+        "type": "taken_back",
+        "side": side,
+        "play": move.play,
+        "moves": logged.get("moves", []),
+        "text": f"{table.names[side]} takes back {move.play}",
+    }
+    table.logs[-1].append(entry)
+    return [entry]
+
+
+# -- the engine's side (in the bots' engine thread) -------------------------------------------
+
+
+def _hint_ply(table: Table, ply: object) -> int:
+    if isinstance(ply, int) and not isinstance(ply, bool):
+        return ply
+    bot = table.bot_side
+    if bot is not None and table.seats is not None:
+        from gammon.engine.bot import SKILL_LEVELS
+
+        level = SKILL_LEVELS.get(table.seats[bot].bot or "")
+        if level is not None:
+            return min(level.ply, 2)
+    return DEFAULT_PLY
+
+
+def _plays(position: Position, dice: Dice, ply: int) -> list[dict[str, Any]]:
+    from gammon.engine.hint import play_hints
+
+    return [
+        {
+            "play": str(hint.play),
+            "equity": round(hint.equity, 4),
+            "loss": round(hint.loss, 4),
+            "win": round(hint.evaluation.win, 4),
+            "win_gammon": round(hint.evaluation.win_gammon, 4),
+            "win_backgammon": round(hint.evaluation.win_backgammon, 4),
+            "lose_gammon": round(hint.evaluation.lose_gammon, 4),
+            "lose_backgammon": round(hint.evaluation.lose_backgammon, 4),
+        }
+        for hint in play_hints(position, dice, ply=ply)
+    ]
+
+
+def _cube(game: Game, doubler: int, score: tuple[int, int], ply: int) -> dict[str, Any]:
+    """The cube hint for ``doubler`` (on roll, or having doubled): the action and equities."""
+    from gammon.engine.cube import CubeState
+    from gammon.engine.hint import cube_hint
+
+    hint = cube_hint(game.position_for(doubler), CubeState.of_game(game, doubler, score), ply=ply)
+    d, e = hint.decision, hint.evaluation
+    return {
+        "doubler": doubler,
+        "action": str(d),
+        "double": d.doubles,
+        "take": d.taker.value,
+        "no_double": round(d.no_double, 4),
+        "double_take": round(d.double_take, 4),
+        "double_pass": round(d.double_pass, 4),
+        "match": d.match,
+        "take_point": round(d.take_point, 4),
+        "win": round(e.win, 4),
+        "win_gammon": round(e.win_gammon, 4),
+        "win_backgammon": round(e.win_backgammon, 4),
+        "lose_gammon": round(e.lose_gammon, 4),
+        "lose_backgammon": round(e.lose_backgammon, 4),
+    }
+
+
+def tutor_verdict(position: Position, dice: Dice, played: str, ply: int) -> dict[str, Any]:
+    """The tutor's words on ``played`` (the rules' notation) from ``position`` with ``dice``."""
+    from gammon.engine.analysis import Candidate, CheckerReview, mark_for
+    from gammon.engine.analysis.explain import explain_checker
+    from gammon.engine.hint import play_hints
+
+    hints = play_hints(position, dice, ply=ply)
+    best = hints[0]
+    mine = next((h for h in hints if str(h.play) == played), best)
+    loss = max(0.0, best.equity - mine.equity)
+    verdict: dict[str, Any] = {
+        "play": played,
+        "best": str(best.play),
+        "loss": round(loss, 4),
+        "mark": str(mark_for(loss)),
+        "ply": ply,
+        "text": "",
+    }
+    if loss < MISTAKE or str(best.play) == played:
+        verdict["text"] = (
+            "The best play."
+            if str(best.play) == played
+            else f"Fine: {best.play} is a shade better."
+        )
+        return verdict
+
+    def candidate(hint: Any) -> Candidate:
+        e = hint.evaluation
+        chances = (e.win, e.win_gammon, e.win_backgammon, e.lose_gammon, e.lose_backgammon)
+        return Candidate(str(hint.play), hint.equity, best.equity - hint.equity, chances, ply)
+
+    try:
+        position_id: str | None = position.id
+    except Exception:
+        position_id = None
+    review = CheckerReview(
+        game=1,
+        index=0,
+        side=0,
+        dice=dice,
+        position_id=position_id,
+        match_id="",
+        played=played,
+        candidates=(candidate(best), candidate(mine)),
+        rank=hints.index(mine),
+        legal_plays=len(hints),
+        loss=loss,
+        cost=loss,
+        mark=mark_for(loss),
+    )
+    why = ""
+    with contextlib.suppress(Exception):  # the words are a bonus; the figures are the verdict
+        explanation = explain_checker(review, checkers=position.checkers)
+        if explanation is not None:
+            why = explanation.text
+    verdict["text"] = f"That play loses {loss:.3f}; {best.play} was better" + (
+        f": {why}" if why else "."
+    )
+    return verdict
+
+
+# -- on the event loop ----------------------------------------------------------------------
+
+
+class Practice:
+    """Hints, the tutor's switch and warnings, and the bot's wait for a take-back."""
+
+    def __init__(self, bots: Bots | None) -> None:
+        self.bots = bots
+        #: (table, user) pairs with the tutor on.
+        self.tutors: set[tuple[int, int]] = set()
+        #: Tables whose bot waits: the future the bot awaits before acting.
+        self.holds: dict[int, asyncio.Future[None]] = {}
+
+    def tutor_on(self, table_id: int, user_id: int) -> bool:
+        return (table_id, user_id) in self.tutors
+
+    def set_tutor(self, table: Table, user_id: int, on: bool) -> None:
+        if on and not practice_on(table):
+            raise Refused(
+                "not_available", "the tutor is for practice tables and games against the bot"
+            )
+        if on:
+            self.tutors.add((table.id, user_id))
+        else:
+            self.tutors.discard((table.id, user_id))
+
+    async def hint(
+        self, table: Table, side: int | None, fields: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """A hint for ``side``: ``{"seq", "ply", "plays", "cube"}`` (docs/PROTOCOL.md 4.5)."""
+        if side is None:
+            raise Refused("not_a_player", "hints are for the players at the table")
+        if self.bots is None:
+            raise Refused("not_available", "the engine is switched off on this server")
+        if not practice_on(table):
+            raise Refused(
+                "not_available",
+                "hints are for practice: games against the bot, or tables created for practice",
+            )
+        actions = table.actions_for(side)
+        if "hint" not in actions:
+            raise Refused(
+                "not_available",
+                "a hint is for your own decision: your dice to play, your cube, or a double "
+                "to answer",
+            )
+        game, series = table.game, table.series
+        assert game is not None and series is not None
+        ply = _hint_ply(table, fields.get("ply"))
+        score = series.score if table.settings.is_match else (0, 0)
+        seq = table.seq
+        plays: list[dict[str, Any]] = []
+        cube: dict[str, Any] | None = None
+        if "play" in actions and game.dice is not None:
+            plays = await self.bots.run(_plays, game.position, game.dice, ply)
+        elif "double" in actions:
+            cube = await self.bots.run(_cube, game, side, score, ply)
+        elif "take" in actions:
+            cube = await self.bots.run(_cube, game, 1 - side, score, ply)
+        return {"type": "hint", "seq": seq, "ply": ply, "plays": plays, "cube": cube}
+
+    def before_play(self, live: LiveTable, side: int | None, user_id: int) -> Any:
+        """What the tutor needs from before a play (the board and dice), or None if it is off."""
+        table = live.table
+        game = table.game
+        if (
+            side is None
+            or game is None
+            or game.dice is None
+            or not self.tutor_on(table.id, user_id)
+        ):
+            return None
+        return (game.position, game.dice, _hint_ply(table, None))
+
+    def hold(self, live: LiveTable) -> None:
+        """Make the bot wait until :meth:`release` (called right after a play, before any await)."""
+        table_id = live.table.id
+        if table_id not in self.holds:
+            self.holds[table_id] = asyncio.get_running_loop().create_future()
+
+    def release(self, table_id: int) -> None:
+        future = self.holds.pop(table_id, None)
+        if future is not None and not future.done():
+            future.set_result(None)
+
+    async def gate(self, live: LiveTable) -> None:
+        """The bot's wait before each action (Bots.play): while the table is held."""
+        future = self.holds.get(live.table.id)
+        if future is not None:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(future), HOLD_S)
+            self.release(live.table.id)
+
+    async def after_play(
+        self, live: LiveTable, conn: Connection, side: int, before: Any, seq: int, played: str
+    ) -> None:
+        """The tutor's verdict on a play just made; hold the bot while a take-back is open."""
+        table = live.table
+        position, dice, ply = before
+        holding = can_take_back(table, side)
+        if holding:
+            self.hold(live)
+        try:
+            assert self.bots is not None
+            verdict = await self.bots.run(tutor_verdict, position, dice, played, ply)
+        except Exception:
+            self.release(table.id)
+            raise
+        take = holding and bool(verdict["mark"]) and can_take_back(live.table, side)
+        conn.send({"type": "tutor", "seq": seq, **verdict, "take_back": take})
+        if not take:
+            self.release(table.id)

@@ -1,0 +1,122 @@
+// @ts-check
+// Practice at the table (docs/PROTOCOL.md 4.5): the hint panel (checker plays with their
+// equities and gammon chances, or the cube with its no double / double-take / double-pass
+// equities, at a depth the player may choose) and the tutor, which warns right after a
+// mistake and, against the bot, offers to take the play back. The table page (table.js)
+// owns the socket; this module draws and remembers the player's choices.
+
+import { clear, h } from "./util.js";
+
+/** @typedef {import("./protocol.js").HintPlay} HintPlay */
+/** @typedef {import("./protocol.js").CubeHint} CubeHint */
+/** @typedef {import("./protocol.js").Tutor} Tutor */
+
+const TUTOR_KEY = "gammon.tutor";
+
+/**
+ * What the panel needs from the table page.
+ * @typedef {object} PracticeHost
+ * @property {(type: any, extra?: Record<string, unknown>) => void} act send an action
+ * @property {(message: Record<string, unknown>) => void} send send a message (no seq)
+ * @property {(play: string) => void} showPlay put a play on the board
+ */
+
+/** A signed equity: +0.123. @param {number} v */
+const signed = (v) => `${v >= 0 ? "+" : "−"}${Math.abs(v).toFixed(3)}`;
+/** @param {number} v */
+const pct = (v) => `${(100 * v).toFixed(1)}%`;
+
+export class PracticePanel {
+  /**
+   * @param {HTMLElement} el the hint section
+   * @param {HTMLElement} tutorEl where the tutor speaks
+   * @param {PracticeHost} host
+   */
+  constructor(el, tutorEl, host) {
+    this.el = el;
+    this.tutorEl = tutorEl;
+    this.host = host;
+    /** @type {number | null} the chosen depth; null: the bot's (or the server's default) */
+    this.ply = null;
+    /** Whether the tutor is on (remembered in this browser). */
+    this.tutor = localStorage.getItem(TUTOR_KEY) === "on";
+  }
+
+  /** Tell the server the tutor's switch (after every (re)connection). */
+  sync() {
+    if (this.tutor) this.host.send({ type: "tutor", on: true });
+  }
+
+  /** Ask for a hint at the chosen depth. */
+  ask() {
+    this.host.act("hint", this.ply === null ? {} : { ply: this.ply });
+  }
+
+  /**
+   * @param {{plays: HintPlay[], cube?: CubeHint | null, ply?: number}} hint
+   */
+  show(hint) {
+    const rows = hint.plays.slice(0, 6).map((p, i) => h("li", {},
+      h("button", { type: "button", class: "hint-play", onclick: () => this.host.showPlay(p.play),
+                    title: "Show this play on the board" },
+        h("span", { class: "play" }, p.play),
+        h("span", { class: "equity" }, signed(p.equity)),
+        h("span", { class: "loss" }, i === 0 ? "best" : `−${p.loss.toFixed(3)}`),
+        h("span", { class: "win" }, `win ${pct(p.win)}`),
+        h("span", { class: "gammon muted" }, ` g ${pct(p.win_gammon)} / ${pct(p.lose_gammon)}`))));
+    const cube = hint.cube;
+    const unit = cube && cube.match ? "match winning chance" : "equity per unit cube";
+    this.el.hidden = false;
+    clear(this.el, h("h2", {}, `Hint at ${hint.ply ?? "?"}-ply (practice)`),
+      rows.length ? h("ol", { class: "hint-list" }, rows) : null,
+      cube ? h("table", { class: "cube-hint", id: "cube-hint" }, h("tbody", {},
+        h("tr", {}, h("th", {}, "Cube action"), h("td", { class: "action" }, cube.action)),
+        h("tr", {}, h("th", {}, "No double"), h("td", {}, signed(cube.no_double))),
+        h("tr", {}, h("th", {}, "Double, take"), h("td", {}, signed(cube.double_take))),
+        h("tr", {}, h("th", {}, "Double, pass"), h("td", {}, signed(cube.double_pass))),
+        h("tr", {}, h("th", {}, "Doubler wins"), h("td", {},
+          `${pct(cube.win)} (gammon ${pct(cube.win_gammon)}, loses a gammon ${pct(cube.lose_gammon)})`)))) : null,
+      h("p", { class: "muted small" }, rows.length
+        ? "Equity per unit cube, then win and gammon chances (won / lost); click a play to put it on the board."
+        : `The doubler's ${unit}.`));
+  }
+
+  /** The depth and the tutor's switch. */
+  settings() {
+    const select = /** @type {HTMLSelectElement} */ (h("select", { name: "hint-ply", "aria-label": "Hint depth",
+      onchange: () => { this.ply = select.value === "" ? null : Number(select.value); } },
+      h("option", { value: "" }, "the bot's depth"),
+      [0, 1, 2].map((n) => h("option", { value: String(n) }, `${n}-ply`))));
+    select.value = this.ply === null ? "" : String(this.ply);
+    const box = /** @type {HTMLInputElement} */ (h("input", { type: "checkbox", name: "tutor", checked: this.tutor,
+      onchange: () => this.setTutor(box.checked) }));
+    return h("p", { class: "practice-settings small" },
+      h("label", {}, "Depth ", select), " ",
+      h("label", {}, box, " Tutor: warn me after a mistake"));
+  }
+
+  /** @param {boolean} on */
+  setTutor(on) {
+    this.tutor = on;
+    localStorage.setItem(TUTOR_KEY, on ? "on" : "off");
+    this.host.send({ type: "tutor", on });
+  }
+
+  /** @param {Tutor} m */
+  warn(m) {
+    if (!m.mark) {
+      clear(this.tutorEl, h("p", { class: "tutor ok", id: "tutor" }, `Tutor: ${m.text}`));
+      return;
+    }
+    clear(this.tutorEl, h("div", { class: "tutor warn", id: "tutor", role: "alert" },
+      h("p", {}, h("b", {}, `Tutor (${m.mark}): `), m.text),
+      m.take_back ? h("p", {},
+        h("button", { type: "button", name: "take-back", class: "primary", onclick: () => { this.host.act("take_back"); clear(this.tutorEl); } }, "Take it back"), " ",
+        h("button", { type: "button", name: "keep", onclick: () => { this.host.send({ type: "keep" }); clear(this.tutorEl); } }, "Keep my play"))
+        : null));
+  }
+
+  hide() {
+    this.el.hidden = true;
+  }
+}

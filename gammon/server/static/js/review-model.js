@@ -1,0 +1,245 @@
+// @ts-check
+// The review page's logic on an analysis document (docs/PROTOCOL.md 9, gammon-analysis/1):
+// marks in the move list, the mistakes to step through, what was decided at each step,
+// and the equity graph's geometry. Pure: no DOM, unit-tested with `node --test` (tests/js/).
+//
+// Indices are a game's history indices: the analysis' `index` fields, and the position of
+// each event in the game's log (`document.logs[n].log`), which the server writes one event
+// per history entry. The board before event `i` is replay frame `i` (replay.js).
+
+/** @typedef {import("./protocol.js").GameEvent} GameEvent */
+
+/**
+ * One candidate play of a checker decision.
+ * @typedef {{play: string, equity: number, loss: number, chances: number[], ply: number}} Candidate
+ */
+
+/**
+ * A checker play reviewed (gammon.engine.analysis CheckerReview).
+ * @typedef {{game: number, index: number, side: number, dice: number[], played: string,
+ *   candidates: Candidate[], rank: number, legal_plays: number, loss: number, mark: string,
+ *   position_id: string | null}} CheckerReview
+ */
+
+/**
+ * A cube decision reviewed (CubeReview): the doubler's equities, the answer's.
+ * @typedef {{game: number, index: number, side: number, cube_value: number, chances: number[],
+ *   no_double: number, double_take: number, double_pass: number, verdict: string,
+ *   doubled: boolean, response: string | null, doubler_loss: number, doubler_mark: string,
+ *   taker_loss: number, taker_mark: string, close: boolean}} CubeReview
+ */
+
+/**
+ * A roll's luck (RollLuck): `chances` the roller's before the roll (null at the opening).
+ * @typedef {{game: number, index: number, side: number, dice: number[], luck: number,
+ *   mark: string, chances: number[] | null, equity: number | null, opening: boolean}} RollLuck
+ */
+
+/**
+ * One game of the analysis.
+ * @typedef {{number: number, score: number[], match_length: number, winner: number | null,
+ *   points: number, end: string | null, checker: CheckerReview[], cube: CubeReview[],
+ *   luck: RollLuck[]}} GameAnalysis
+ */
+
+/**
+ * The teacher's explanation of one mistake.
+ * @typedef {{game: number, index: number, side: number, kind: string, played: string,
+ *   better: string, loss: number, text: string}} Explanation
+ */
+
+/**
+ * The review document (gammon-analysis/1).
+ * @typedef {{format: string, kind: string, match_length: number, names: string[], ply: number,
+ *   luck_ply: number, games: GameAnalysis[], players: any[], explanations: Explanation[],
+ *   patterns: {key: string, name: string, advice: string, count: number}[][],
+ *   variant: string, cube: boolean, logs: {number: number, log: GameEvent[]}[],
+ *   summary: string[][]}} AnalysisDocument
+ */
+
+/**
+ * A mark in the move list: a mistake (`sign` ?!, ? or ??) or a roll's luck.
+ * @typedef {{kind: "checker" | "double" | "answer" | "luck", side: number, mark: string,
+ *   sign: string, loss: number}} Mark
+ */
+
+/** GNU Backgammon's signs for the marks. @type {Record<string, string>} */
+export const SIGNS = { doubtful: "?!", bad: "?", "very bad": "??" };
+/** Signs of luck: lucky and very lucky rolls up, unlucky ones down. @type {Record<string, string>} */
+export const LUCK_SIGNS = { "very lucky": "++", lucky: "+", unlucky: "-", "very unlucky": "--" };
+
+const ANSWERS = new Set(["took", "dropped", "beavered"]);
+
+/**
+ * Where the answer to the double at `index` stands in the log (-1: not answered).
+ * @param {GameEvent[]} log
+ * @param {number} index
+ */
+export function answerIndex(log, index) {
+  for (let i = index + 1; i < log.length; i++) {
+    if (ANSWERS.has(log[i].type)) return i;
+    if (log[i].type === "moved" || log[i].type === "rolled") break;
+  }
+  return -1;
+}
+
+/**
+ * Every mark of one game by history index, mistakes before luck.
+ * @param {GameAnalysis} game
+ * @param {GameEvent[]} log
+ * @returns {Map<number, Mark[]>}
+ */
+export function gameMarks(game, log) {
+  /** @type {Map<number, Mark[]>} */
+  const marks = new Map();
+  const add = (/** @type {number} */ index, /** @type {Mark} */ mark) => {
+    const list = marks.get(index) || [];
+    list.push(mark);
+    marks.set(index, list);
+  };
+  for (const r of game.checker) {
+    if (r.mark) add(r.index, { kind: "checker", side: r.side, mark: r.mark, sign: SIGNS[r.mark] || "", loss: r.loss });
+  }
+  for (const r of game.cube) {
+    if (r.doubler_mark) {
+      add(r.index, { kind: "double", side: r.side, mark: r.doubler_mark, sign: SIGNS[r.doubler_mark] || "", loss: r.doubler_loss });
+    }
+    if (r.taker_mark && r.doubled) {
+      const at = answerIndex(log, r.index);
+      add(at >= 0 ? at : r.index, { kind: "answer", side: 1 - r.side, mark: r.taker_mark, sign: SIGNS[r.taker_mark] || "", loss: r.taker_loss });
+    }
+  }
+  for (const l of game.luck) {
+    if (l.mark) add(l.index, { kind: "luck", side: l.side, mark: l.mark, sign: LUCK_SIGNS[l.mark] || "", loss: 0 });
+  }
+  for (const list of marks.values()) list.sort((a, b) => Number(a.kind === "luck") - Number(b.kind === "luck"));
+  return marks;
+}
+
+/**
+ * The history indices of the game's marked mistakes, in the order they were made.
+ * @param {Map<number, Mark[]>} marks
+ * @returns {number[]}
+ */
+export function mistakeIndices(marks) {
+  return [...marks.entries()]
+    .filter(([, list]) => list.some((m) => m.kind !== "luck"))
+    .map(([index]) => index)
+    .sort((a, b) => a - b);
+}
+
+/**
+ * The next (dir 1) or previous (dir -1) mistake from `index`; null when there is none.
+ * @param {number[]} indices sorted
+ * @param {number} index
+ * @param {1 | -1} dir
+ */
+export function stepMistake(indices, index, dir) {
+  if (dir > 0) return indices.find((i) => i > index) ?? null;
+  for (let k = indices.length - 1; k >= 0; k--) if (indices[k] < index) return indices[k];
+  return null;
+}
+
+/**
+ * What was decided at history index `index`: the checker review, the cube review (of the
+ * doubler at the roll or the double, or of the taker at the answer), the roll's luck, and
+ * the teacher's explanations.
+ * @param {AnalysisDocument} doc
+ * @param {GameAnalysis} game
+ * @param {GameEvent[]} log
+ * @param {number} index
+ */
+export function decisionAt(doc, game, log, index) {
+  const checker = game.checker.find((r) => r.index === index) || null;
+  const cube = game.cube.find((r) => r.index === index || (r.doubled && answerIndex(log, r.index) === index)) || null;
+  const luck = game.luck.find((l) => l.index === index) || null;
+  const reviewed = cube ? cube.index : index;
+  const explanations = (doc.explanations || []).filter((e) => e.game === game.number &&
+    (e.index === index || e.index === reviewed));
+  return { checker, cube, luck, explanations };
+}
+
+/**
+ * The graph's points: side 0's winning chance before each roll, from 50% at the start to
+ * the result at the end (x: history index).
+ * @param {GameAnalysis} game
+ * @param {number} length the game's log length
+ * @returns {{x: number, y: number}[]}
+ */
+export function graphPoints(game, length) {
+  const points = [{ x: 0, y: 0.5 }];
+  for (const l of game.luck) {
+    if (!l.chances) continue;
+    const win = l.chances[0];
+    points.push({ x: l.index, y: l.side === 0 ? win : 1 - win });
+  }
+  if (game.winner !== null && game.winner !== undefined) {
+    points.push({ x: Math.max(length, points[points.length - 1].x), y: game.winner === 0 ? 1 : 0 });
+  }
+  return points;
+}
+
+/**
+ * Where everything goes on a graph `width` x `height` with `pad` around the plot: each
+ * point in pixels, the line's path, and the history index under a pixel column.
+ * @param {{x: number, y: number}[]} points
+ * @param {{width: number, height: number, pad: number, xMax: number}} box
+ */
+export function graphGeometry(points, { width, height, pad, xMax }) {
+  const span = Math.max(xMax, 1);
+  const sx = (/** @type {number} */ x) => pad + ((width - 2 * pad) * x) / span;
+  const sy = (/** @type {number} */ y) => height - pad - (height - 2 * pad) * Math.min(1, Math.max(0, y));
+  const pixels = points.map((p) => ({ ...p, px: sx(p.x), py: sy(p.y) }));
+  const path = pixels.map((p, i) => `${i ? "L" : "M"}${p.px.toFixed(1)} ${p.py.toFixed(1)}`).join(" ");
+  /** The x (history index) of the point nearest to pixel column `px`. @param {number} px */
+  const nearest = (px) => {
+    let best = pixels[0];
+    for (const p of pixels) if (Math.abs(p.px - px) < Math.abs(best.px - px)) best = p;
+    return best ? best.x : 0;
+  };
+  /** The y (chance) of the line at index x: the last point at or before it. @param {number} x */
+  const valueAt = (x) => {
+    let y = points.length ? points[0].y : 0.5;
+    for (const p of points) if (p.x <= x) y = p.y;
+    return y;
+  };
+  return { pixels, path, sx, sy, nearest, valueAt, mid: sy(0.5) };
+}
+
+/**
+ * A signed equity as players read it: +0.123.
+ * @param {number} value
+ */
+export function signed(value) {
+  return `${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(3)}`;
+}
+
+/**
+ * A chance in per cent with one decimal.
+ * @param {number} value
+ */
+export function pct(value) {
+  return `${(100 * value).toFixed(1)}%`;
+}
+
+/**
+ * What a queued or running job says to the person waiting for it.
+ * @param {{status: string, position: number | null, queued: number, workers: number,
+ *   progress: {done: number, total: number} | null, error: string | null}} job
+ */
+export function waitingText(job) {
+  const atOnce = `${job.workers} ${job.workers === 1 ? "analysis runs" : "analyses run"} at a time`;
+  if (job.status === "queued") {
+    if (!job.workers) return "Queued: this server is not running analyses at the moment.";
+    return job.position === 1
+      ? `Queued: yours is next (${atOnce}).`
+      : `Queued: number ${job.position} in line (${atOnce}).`;
+  }
+  if (job.status === "running") {
+    const p = job.progress;
+    return p && p.total ? `Analysing: step ${p.done} of ${p.total} (${Math.floor((100 * p.done) / p.total)}%).`
+      : "Analysing: starting…";
+  }
+  if (job.status === "failed") return `The analysis failed: ${job.error || "unknown error"}`;
+  return "";
+}

@@ -1,0 +1,441 @@
+// @ts-check
+// The review page (#/analysis/KEY, #/review/TABLE) and the upload page (#/analyse): an
+// analysis from the server's queue (docs/PROTOCOL.md 9) on top of the record's replay.
+// While the job waits or runs the page shows its place in the queue or its progress;
+// then the move list with its marks, the board at each decision with the best plays and
+// their equities (or the cube's), the equity graph (drawn here from the JSON), the luck,
+// the per-player summary and the teacher's explanations. The logic is review-model.js.
+
+import { ApiError, get, post, upload } from "./api.js";
+import { BoardView } from "./board.js";
+import { replayFrames } from "./replay.js";
+import {
+  decisionAt, gameMarks, graphGeometry, graphPoints, mistakeIndices, pct, signed, stepMistake,
+  waitingText,
+} from "./review-model.js";
+import { clear, h, s } from "./util.js";
+
+/** @typedef {import("./review-model.js").AnalysisDocument} AnalysisDocument */
+/** @typedef {import("./review-model.js").GameAnalysis} GameAnalysis */
+/** @typedef {import("./review-model.js").Mark} Mark */
+/** @typedef {import("./protocol.js").GameEvent} GameEvent */
+/** @typedef {import("./replay.js").Replay} Replay */
+
+/**
+ * A job of the analysis queue (docs/PROTOCOL.md 9).
+ * @typedef {{key: string, link: string, table: number | null, games: number, source: string,
+ *   filename: string | null, names: string[] | null, ply: number, status: string,
+ *   position: number | null, queued: number, workers: number, running: number,
+ *   progress: {done: number, total: number} | null, error: string | null,
+ *   document?: AnalysisDocument | null}} Job
+ */
+
+const POLL_MS = 1000;
+const GRAPH = { width: 640, height: 170, pad: 36 };
+
+/**
+ * @param {HTMLElement} main
+ * @param {{key?: string, table?: number}} params
+ * @param {import("./app.js").App} app
+ */
+export function mountReview(main, params, app) {
+  return new ReviewView(main, params, app);
+}
+
+/**
+ * The upload form: a .mat or .sgf file to analyse.
+ * @param {HTMLElement} main
+ * @param {import("./app.js").App} app
+ */
+export function mountUpload(main, app) {
+  const input = /** @type {HTMLInputElement} */ (h("input", { type: "file", name: "matchfile", accept: ".mat,.sgf,.txt" }));
+  const error = h("p", { class: "error", id: "upload-error", role: "alert", hidden: true });
+  const send = async () => {
+    error.hidden = true;
+    const file = input.files && input.files[0];
+    if (!file) {
+      error.hidden = false;
+      error.textContent = "Choose a .mat or .sgf file first.";
+      return;
+    }
+    try {
+      const answer = await upload(`/api/analyses?name=${encodeURIComponent(file.name)}`, file);
+      app.go(`#/analysis/${answer.analysis.key}`);
+    } catch (err) {
+      error.hidden = false;
+      error.textContent = /** @type {Error} */ (err).message;
+    }
+  };
+  main.replaceChildren(h("section", { class: "upload panel" },
+    h("h1", {}, "Analyse a match"),
+    h("p", {}, "Upload a match file from GNU Backgammon, eXtreme Gammon or an online site (.mat, or GNU Backgammon's .sgf): every decision of both players is reviewed, with the teacher's explanations."),
+    app.me ? null : h("p", { class: "muted" }, "Sign in or play as a guest to upload."),
+    h("p", {}, input, " ", h("button", { type: "button", name: "upload", class: "primary", onclick: send }, "Analyse")),
+    error));
+  return {};
+}
+
+class ReviewView {
+  /**
+   * @param {HTMLElement} main
+   * @param {{key?: string, table?: number}} params
+   * @param {import("./app.js").App} app
+   */
+  constructor(main, params, app) {
+    this.main = main;
+    this.app = app;
+    this.params = params;
+    /** @type {Job | null} */
+    this.job = null;
+    /** @type {AnalysisDocument | null} */
+    this.doc = null;
+    this.gameIndex = 0;
+    this.frame = 0;
+    /** @type {{replay: Replay, event: GameEvent | null}[]} */
+    this.frames = [];
+    /** @type {Map<number, Mark[]>} */
+    this.marks = new Map();
+    /** @type {number[]} */
+    this.mistakes = [];
+    /** @type {ReturnType<typeof setTimeout> | null} */
+    this.timer = null;
+    this.destroyed = false;
+    this.boardEl = h("div", { class: "board-wrap replay-board" });
+    this.board = new BoardView(this.boardEl);
+    this.graphEl = h("div", { class: "graph-wrap" });
+    this.stepEl = h("p", { class: "step", "aria-live": "polite" });
+    this.decisionEl = h("section", { class: "decision", id: "decision", "aria-label": "Decision" });
+    this.movesEl = h("ol", { class: "log review-moves", "aria-label": "Moves" });
+    this.tabs = h("nav", { class: "game-tabs", "aria-label": "Games" });
+    this.onKey = (/** @type {KeyboardEvent} */ e) => this.key(e);
+    document.addEventListener("keydown", this.onKey);
+    main.replaceChildren(h("p", { class: "muted" }, "Loading the analysis…"));
+    this.load().catch((/** @type {Error} */ err) => this.fail(err));
+  }
+
+  destroy() {
+    this.destroyed = true;
+    if (this.timer) clearTimeout(this.timer);
+    document.removeEventListener("keydown", this.onKey);
+  }
+
+  /** @param {Error} err */
+  fail(err) {
+    if (this.destroyed) return;
+    this.main.replaceChildren(h("section", { class: "review" },
+      h("p", { class: "error", role: "alert", id: "review-error" }, err.message),
+      this.params.table ? h("p", {}, h("a", { href: `#/record/${this.params.table}` }, "Back to the record")) : null));
+  }
+
+  async load() {
+    const { key, table } = this.params;
+    if (key) {
+      await this.poll(key);
+      return;
+    }
+    // A table's review: its latest analysis, or a new one asked for now.
+    /** @type {Job | null} */
+    let job = null;
+    try {
+      job = (await get(`/api/tables/${table}/analysis`)).analysis;
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== "no_analysis") throw err;
+    }
+    if (!job || job.status === "failed") {
+      if (!this.app.me) throw new Error("This table has not been analysed yet: sign in (or play as a guest) to ask for its analysis.");
+      job = (await post(`/api/tables/${table}/analysis`, {})).analysis;
+    }
+    if (this.destroyed || !job) return;
+    history.replaceState(null, "", `#/analysis/${job.key}`);
+    await this.poll(job.key);
+  }
+
+  /** @param {string} key */
+  async poll(key) {
+    if (this.destroyed) return;
+    /** @type {Job} */
+    const job = (await get(`/api/analyses/${encodeURIComponent(key)}`)).analysis;
+    if (this.destroyed) return;
+    this.job = job;
+    if (job.status === "done" && job.document) {
+      await this.show(job.document);
+      return;
+    }
+    this.renderWaiting(job);
+    if (job.status === "queued" || job.status === "running") {
+      this.timer = setTimeout(() => this.poll(key).catch((/** @type {Error} */ err) => this.fail(err)), POLL_MS);
+    }
+  }
+
+  /** @param {Job} job */
+  renderWaiting(job) {
+    const names = job.names ? job.names.join(" – ") : "";
+    const p = job.progress;
+    this.main.replaceChildren(h("section", { class: "review waiting" },
+      h("h1", {}, `Analysis${names ? `: ${names}` : ""}`),
+      h("p", { id: "review-status", class: `review-status ${job.status}`, role: "status" }, waitingText(job)),
+      job.status === "running" && p && p.total
+        ? h("progress", { max: String(p.total), value: String(p.done), "aria-label": "Progress" }) : null,
+      h("p", { class: "muted" }, `Analysed at ${job.ply}-ply by the server's engine, apart from the games being played. Keep this page open, or come back to its link later.`),
+      this.shareLink(job)));
+  }
+
+  /** @param {Job} job */
+  shareLink(job) {
+    const url = `${location.origin}/#/analysis/${job.key}`;
+    return h("p", { class: "share" }, "Link to this analysis: ",
+      h("input", { type: "text", readonly: true, value: url, id: "share-link", size: 48,
+                   onfocus: (/** @type {FocusEvent} */ e) => /** @type {HTMLInputElement} */ (e.target).select() }));
+  }
+
+  /** @param {AnalysisDocument} doc */
+  async show(doc) {
+    const info = this.app.info || await get("/api/info");
+    const variant = info.variants.find((/** @type {{name: string}} */ v) => v.name === doc.variant);
+    if (!variant) throw new Error(`the server does not describe the variant ${doc.variant}`);
+    this.doc = doc;
+    this.start = variant.board;
+    this.layout(doc);
+    this.showGame(0);
+  }
+
+  /** @param {AnalysisDocument} doc */
+  layout(doc) {
+    const job = /** @type {Job} */ (this.job);
+    const names = doc.names;
+    const what = doc.kind === "match" && doc.match_length ? `${doc.match_length}-point match`
+      : doc.kind === "session" ? "money session" : "game";
+    clear(this.tabs, doc.games.map((g, i) => h("button", { type: "button", dataset: { game: String(g.number) },
+      onclick: () => this.showGame(i) }, `Game ${g.number}`)));
+    const btn = (/** @type {string} */ label, /** @type {string} */ action, /** @type {string} */ text) =>
+      h("button", { type: "button", dataset: { action }, "aria-label": text, title: text, onclick: () => this.step(action) }, label);
+    const summary = h("table", { class: "summary", id: "review-summary" },
+      h("thead", {}, h("tr", {}, h("th", {}), h("th", {}, names[0]), h("th", {}, names[1]))),
+      h("tbody", {}, (doc.summary || []).map((row) => h("tr", {}, h("th", {}, row[0]), h("td", {}, row[1]), h("td", {}, row[2])))));
+    const patterns = h("section", { class: "patterns", id: "review-patterns" }, h("h2", {}, "Habits to work on"),
+      (doc.patterns || []).map((found, side) => h("div", {}, h("h3", {}, names[side]),
+        found.length ? h("ul", {}, found.map((p) => h("li", {}, h("b", {}, p.name), ` (${p.count}×): ${p.advice}`)))
+          : h("p", { class: "muted" }, "None of the beginners' patterns."))));
+    this.main.replaceChildren(h("div", { class: "record review" },
+      h("header", {},
+        h("h1", {}, `${names[0]} vs ${names[1]}: ${what}`),
+        h("p", { class: "muted" }, `Analysed at ${doc.ply}-ply (luck at ${doc.luck_ply}-ply). Marks: ?! doubtful (0.04), ? bad (0.08), ?? very bad (0.16) of equity; + and − lucky and unlucky rolls.`),
+        h("p", { class: "downloads" },
+          h("a", { href: `/api/analyses/${job.key}/report.html`, download: `analysis-${job.key}.html`, class: "button", id: "report-html" }, "Download the report (HTML)"), " ",
+          h("a", { href: `/api/analyses/${job.key}/report.json`, download: `analysis-${job.key}.json`, class: "button", id: "report-json" }, "Download the analysis (JSON)"),
+          job.table !== null ? [" ", h("a", { href: `#/record/${job.table}` }, "Record and dice")] : null),
+        this.shareLink(job)),
+      doc.games.length > 1 ? this.tabs : null,
+      h("div", { class: "record-body" },
+        h("div", { class: "replay" }, this.graphEl, this.boardEl, this.stepEl,
+          h("div", { class: "controls", role: "toolbar", "aria-label": "Replay" },
+            btn("«", "first", "First position"), btn("◀", "prev", "Previous step"),
+            btn("▶", "next", "Next step"), btn("»", "last", "Last position"),
+            btn("◀ ?", "prev-mistake", "Previous mistake"), btn("? ▶", "next-mistake", "Next mistake")),
+          this.decisionEl),
+        h("aside", { class: "side-col" },
+          h("section", { class: "summary-box" }, h("h2", {}, "Summary"), summary),
+          h("section", { class: "log-box" }, h("h2", {}, "Moves"), this.movesEl),
+          patterns))));
+  }
+
+  /** @param {number} i */
+  showGame(i) {
+    const doc = this.doc;
+    if (!doc || !this.start) return;
+    this.gameIndex = i;
+    const game = doc.games[i];
+    const log = this.log();
+    this.frames = replayFrames(this.start, log);
+    this.marks = gameMarks(game, log);
+    this.mistakes = mistakeIndices(this.marks);
+    for (const b of this.tabs.querySelectorAll("button")) {
+      b.setAttribute("aria-current", b.dataset.game === String(game.number) ? "true" : "false");
+    }
+    this.frame = this.mistakes.length ? this.mistakes[0] : 0;
+    this.renderMoves();
+    this.renderGraph();
+    this.render();
+  }
+
+  /** @returns {GameEvent[]} */
+  log() {
+    const doc = /** @type {AnalysisDocument} */ (this.doc);
+    const game = doc.games[this.gameIndex];
+    const entry = doc.logs.find((l) => l.number === game.number);
+    return entry ? entry.log : [];
+  }
+
+  renderMoves() {
+    const log = this.log();
+    clear(this.movesEl, log.map((e, i) => {
+      const marks = this.marks.get(i) || [];
+      return h("li", { dataset: { index: String(i) }, class: marks.some((m) => m.kind !== "luck") ? "marked" : null },
+        h("button", { type: "button", class: "link", onclick: () => this.goto(i) }, e.text || e.type),
+        marks.map((m) => h("span", { class: `mark ${m.kind === "luck" ? "luck" : "mistake"} ${m.mark.replace(" ", "-")}`,
+                                      title: m.kind === "luck" ? m.mark : `${m.mark}: ${signed(-m.loss)}` }, ` ${m.sign}`)));
+    }));
+  }
+
+  renderGraph() {
+    const doc = /** @type {AnalysisDocument} */ (this.doc);
+    const game = doc.games[this.gameIndex];
+    const log = this.log();
+    const points = graphPoints(game, log.length);
+    const geo = graphGeometry(points, { ...GRAPH, xMax: Math.max(log.length, 1) });
+    const svg = s("svg", { viewBox: `0 0 ${GRAPH.width} ${GRAPH.height}`, class: "equity-graph", id: "equity-graph",
+                           role: "img", "aria-label": `${doc.names[0]}'s winning chance over game ${game.number}` });
+    svg.append(s("rect", { x: 0, y: 0, width: GRAPH.width, height: GRAPH.height, class: "graph-bg" }));
+    for (const level of [0, 0.5, 1]) {
+      svg.append(s("line", { x1: GRAPH.pad, x2: GRAPH.width - GRAPH.pad, y1: geo.sy(level), y2: geo.sy(level),
+                             class: level === 0.5 ? "graph-mid" : "graph-edge" }));
+      svg.append(s("text", { x: GRAPH.pad - 4, y: geo.sy(level) + 4, "text-anchor": "end", class: "graph-label" }, `${level * 100}%`));
+    }
+    svg.append(s("path", { d: geo.path, class: "graph-line" }));
+    for (const [index, marks] of this.marks) {
+      const x = geo.sx(index);
+      const y = geo.sy(geo.valueAt(index));
+      for (const m of marks) {
+        const label = `${doc.names[m.side]}: ${m.kind === "luck" ? m.mark : `${m.mark} (${signed(-m.loss)})`}`;
+        if (m.kind === "luck") {
+          const up = (m.mark.includes("unlucky") ? -1 : 1) * (m.side === 0 ? 1 : -1) > 0;
+          const d = up ? -8 : 8;
+          svg.append(s("polygon", { points: `${x - 5},${y} ${x + 5},${y} ${x},${y + d}`, class: `graph-luck ${up ? "up" : "down"}`,
+                                    dataset: { index: String(index) } }, s("title", {}, label)));
+        } else {
+          svg.append(s("circle", { cx: x, cy: y, r: 5, class: `graph-mistake side-${m.side}`, dataset: { index: String(index) } },
+            s("title", {}, label)));
+        }
+      }
+    }
+    this.cursor = s("line", { y1: GRAPH.pad / 2, y2: GRAPH.height - GRAPH.pad / 2, class: "graph-cursor" });
+    svg.append(this.cursor);
+    this.geo = geo;
+    svg.addEventListener("click", (e) => {
+      const rect = svg.getBoundingClientRect();
+      const px = ((e.clientX - rect.left) / rect.width) * GRAPH.width;
+      const marked = /** @type {Element} */ (e.target).closest("[data-index]");
+      this.goto(marked ? Number(/** @type {HTMLElement} */ (marked).dataset.index) : geo.nearest(px));
+    });
+    clear(this.graphEl, svg, h("p", { class: "legend muted small" },
+      `${doc.names[0]}'s winning chance before each roll; dots: mistakes, triangles: luck. Click to go there.`));
+  }
+
+  /** @param {number} index */
+  goto(index) {
+    this.frame = Math.max(0, Math.min(this.frames.length - 1, index));
+    this.render();
+  }
+
+  /** @param {string} action */
+  step(action) {
+    const last = this.frames.length - 1;
+    if (action === "first") this.frame = 0;
+    else if (action === "prev") this.frame = Math.max(0, this.frame - 1);
+    else if (action === "next") this.frame = Math.min(last, this.frame + 1);
+    else if (action === "last") this.frame = last;
+    else if (action === "next-mistake" || action === "prev-mistake") {
+      const to = stepMistake(this.mistakes, this.frame, action === "next-mistake" ? 1 : -1);
+      if (to !== null) this.frame = to;
+    }
+    this.render();
+  }
+
+  /** @param {KeyboardEvent} e */
+  key(e) {
+    const target = /** @type {HTMLElement | null} */ (e.target);
+    const tag = target && target.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || !this.frames.length) return;
+    /** @type {Record<string, string>} */
+    const map = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", n: "next-mistake", p: "prev-mistake" };
+    if (map[e.key]) {
+      e.preventDefault();
+      this.step(map[e.key]);
+    }
+  }
+
+  render() {
+    const doc = this.doc;
+    if (!doc || !this.frames.length) return;
+    const log = this.log();
+    const index = this.frame;
+    const { replay, event } = this.frames[index];
+    const next = log[index];
+    const side = /** @type {import("./protocol.js").Side} */ (next && next.side !== undefined ? next.side
+      : event && event.side !== undefined ? event.side : 0);
+    const b = replay.boardFor(side);
+    const cube = doc.cube === false ? null : {
+      value: replay.cube.value,
+      owner: /** @type {"mine" | "theirs" | null} */ (replay.cube.owner === null ? null : replay.cube.owner === side ? "mine" : "theirs"),
+      offered: replay.cube.offered,
+      offer: replay.cube.offer,
+    };
+    const rolled = replay.dice;
+    const showDice = event && (event.type === "rolled" || event.type === "opening") && rolled;
+    const dice = showDice && rolled ? (rolled[0] === rolled[1] ? [rolled[0], rolled[0], rolled[0], rolled[0]] : rolled)
+      .map((value) => ({ value, used: false })) : null;
+    this.board.render({ ...b, colors: [side, 1 - side], dice, diceMine: replay.roller === side, cube });
+    const total = this.frames.length - 1;
+    this.stepEl.textContent = next
+      ? `Step ${index} of ${total}: ${next.text || next.type} · ${doc.names[side]} to act, pips ${b.pips[0]}–${b.pips[1]}`
+      : `End of game ${doc.games[this.gameIndex].number} · step ${total} of ${total}`;
+    for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (this.movesEl.children)) {
+      const current = li.dataset.index === String(index);
+      li.classList.toggle("current", current);
+      if (current) {
+        const box = this.movesEl;
+        if (li.offsetTop < box.scrollTop) box.scrollTop = li.offsetTop;
+        else if (li.offsetTop + li.offsetHeight > box.scrollTop + box.clientHeight) {
+          box.scrollTop = li.offsetTop + li.offsetHeight - box.clientHeight;
+        }
+      }
+    }
+    if (this.cursor && this.geo) {
+      const x = this.geo.sx(index);
+      this.cursor.setAttribute("x1", String(x));
+      this.cursor.setAttribute("x2", String(x));
+    }
+    this.renderDecision(index);
+  }
+
+  /** @param {number} index */
+  renderDecision(index) {
+    const doc = /** @type {AnalysisDocument} */ (this.doc);
+    const game = doc.games[this.gameIndex];
+    const { checker, cube, luck, explanations } = decisionAt(doc, game, this.log(), index);
+    const names = doc.names;
+    const parts = [];
+    if (checker) {
+      const heading = checker.mark ? `${checker.mark} (${signed(-checker.loss)})` : "best or close to it";
+      parts.push(h("h2", {}, `${names[checker.side]} played ${checker.played} with ${checker.dice.join("-")}: ${heading}`));
+      parts.push(h("table", { class: "candidates" },
+        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Play"), h("th", {}, "Equity"), h("th", {}, "Loss"),
+          h("th", {}, "Win"), h("th", {}, "Gammon"), h("th", {}, "Lose g."))),
+        h("tbody", {}, checker.candidates.map((c, n) => h("tr", { class: c.play === checker.played ? "played" : null },
+          h("td", {}, String(n + 1)), h("td", { class: "play" }, c.play), h("td", {}, signed(c.equity)),
+          h("td", {}, c.loss ? signed(-c.loss) : ""), h("td", {}, pct(c.chances[0])), h("td", {}, pct(c.chances[1])),
+          h("td", {}, pct(c.chances[3])))))));
+    }
+    if (cube) {
+      const answerMistake = cube.taker_loss > cube.doubler_loss;
+      const who = answerMistake ? 1 - cube.side : cube.side;
+      const action = answerMistake ? cube.response : cube.doubled ? "double" : "no double";
+      const mark = answerMistake ? cube.taker_mark : cube.doubler_mark;
+      const loss = answerMistake ? cube.taker_loss : cube.doubler_loss;
+      parts.push(h("h2", {}, `Cube: ${names[who]} — ${action}${mark ? ` (${mark}, ${signed(-loss)})` : ""}; right: ${cube.verdict}`));
+      parts.push(h("table", { class: "candidates cube-table" }, h("tbody", {},
+        h("tr", {}, h("th", {}, "No double"), h("td", {}, signed(cube.no_double))),
+        h("tr", {}, h("th", {}, "Double, take"), h("td", {}, signed(cube.double_take))),
+        h("tr", {}, h("th", {}, "Double, pass"), h("td", {}, signed(cube.double_pass))),
+        h("tr", {}, h("th", {}, `${names[cube.side]} wins`),
+          h("td", {}, `${pct(cube.chances[0])} (gammon ${pct(cube.chances[1])}, loses a gammon ${pct(cube.chances[3])})`)))));
+    }
+    if (luck && luck.mark) {
+      parts.push(h("p", { class: `luck-note ${luck.luck > 0 ? "lucky" : "unlucky"}` },
+        `${names[luck.side]} rolls ${luck.dice.join("-")}: ${luck.mark} (${signed(luck.luck)})`));
+    }
+    for (const e of explanations) parts.push(h("p", { class: "why" }, e.text));
+    if (!parts.length) parts.push(h("p", { class: "muted" }, "No decision here (a roll, or a forced play). Step on, or jump to the next mistake."));
+    clear(this.decisionEl, parts);
+  }
+}

@@ -1,0 +1,208 @@
+"""The post-game review in a real browser (issue 9): play the bot, review the game, upload a match.
+
+A guest plays a short match against the bot with random plays (so there are mistakes
+to find), opens the game's review from its record, steps through the marked
+mistakes, clicks the equity graph, reads the teacher's explanation and the summary;
+then uploads a .mat file and sees its review too. Needs Debian's chromium, as
+test_browser.py.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.server.browser_helpers import (
+    actions,
+    click_action,
+    have_chromium,
+    js_errors,
+    launch,
+    new_page,
+    play_move,
+    screenshot,
+    seq,
+    state,
+    wait_seq,
+    wait_until,
+)
+from tests.server.client import ServerProcess, database_url
+
+pytestmark = pytest.mark.skipif(
+    not have_chromium(),
+    reason="no chromium at /usr/bin/chromium (apt-get install chromium): browser tests skipped",
+)
+
+if have_chromium():
+    from playwright.sync_api import Browser, Page, sync_playwright
+
+MATCH_FILE = Path(__file__).resolve().parents[1] / "vectors" / "gnubg" / "bots_5pt.mat"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def review_server() -> Iterator[ServerProcess]:
+    """A server of its own, analysing at 0-ply with one worker (quick, and one at a time)."""
+    process = ServerProcess(
+        database_url("review"),
+        "--signup-limit", "1000/0.01",
+        "--message-rate", "500",
+        "--analysis-ply", "0",
+        "--analysis-workers", "1",
+    ).start()  # fmt: skip
+    yield process
+    process.stop()
+
+
+def _play_out(page: Page, rng: random.Random) -> None:
+    """Play the bot to the end of the match: random legal plays, taking every double."""
+    started = time.monotonic()
+    while state(page)["status"] == "playing":
+        assert time.monotonic() - started < 240, "the match took too long"
+        now = seq(page)
+        acts = actions(page)
+        if "play" in acts:
+            play_move(page, rng, drag=False)
+        elif "accept_resignation" in acts:
+            click_action(page, "accept_resignation")
+            wait_seq(page, now)
+        elif "take" in acts:
+            click_action(page, "take")
+            wait_seq(page, now)
+        elif "roll" in acts:
+            click_action(page, "roll")
+            wait_seq(page, now)
+        else:
+            page.wait_for_timeout(50)
+
+
+def _wait_review(page: Page) -> None:
+    """Wait through the queue (its place or progress is shown) until the review is drawn."""
+    wait_until(
+        page,
+        "document.querySelector('#equity-graph') !== null || "
+        "(document.querySelector('#review-error') !== null)",
+        timeout_ms=120_000,
+    )
+    assert page.locator("#review-error").count() == 0, page.inner_text("#review-error")
+
+
+def _step_through_mistakes(page: Page) -> int:
+    """Press 'next mistake' until it stops moving: each stop is a marked step with words."""
+    page.click("[data-action=first]")
+    seen: list[str] = []
+    while True:
+        before = page.inner_text(".step")
+        page.click("[data-action=next-mistake]")
+        after = page.inner_text(".step")
+        if after == before:
+            break
+        seen.append(after)
+        current = page.locator(".review-moves li.current")
+        assert current.locator(".mark.mistake").count() >= 1, after
+        # The decision panel: the played play against better ones, or the cube's equities.
+        decision = page.inner_text("#decision")
+        assert "Equity" in decision or "No double" in decision, decision
+        assert len(seen) < 200
+    return len(seen)
+
+
+def test_review_a_game_against_the_bot_and_an_uploaded_match(
+    review_server: ServerProcess, browser: Browser
+) -> None:
+    rng = random.Random(11)
+    page = new_page(browser, review_server.url)
+    page.goto("/#/")
+    page.click("header button[name=guest]")
+    page.wait_for_selector("#me:has-text('Guest-')")
+    page.check("input[name=opponent][value=bot]")
+    page.select_option("select[name=bot]", "expert")
+    page.fill("input[name=length]", "1")
+    page.click("button[name=create]")
+    page.wait_for_selector(".controls [data-action=roll]")
+    table = int(state(page)["table"])
+    # Practice: the tutor, switched on, speaks after the first play; a mistake can be
+    # taken back against the bot (the same dice, the play to make again).
+    page.check("input[name=tutor]")
+    while "play" not in actions(page):
+        now = seq(page)
+        click_action(page, "roll")
+        wait_seq(page, now)
+    dice = state(page)["game"]["dice"]
+    play_move(page, rng, drag=False)
+    page.wait_for_selector("#tutor")
+    if page.locator("#tutor button[name=take-back]").count():
+        page.click("#tutor button[name=take-back]")
+        wait_until(page, "window.gammon.view.state.game.actions.includes('play')")
+        assert state(page)["game"]["dice"] == dice
+        assert state(page)["game"]["log"][-1]["type"] == "taken_back"
+    page.uncheck("input[name=tutor]")  # the rest at full speed: the bot waits for nobody
+    _play_out(page, rng)
+
+    # The record page links to the review; the bot table was queued when it finished.
+    page.goto(f"/#/record/{table}")
+    page.click("#review-link")
+    _wait_review(page)
+    assert "/#/analysis/" in page.url  # the shareable link
+    share = page.input_value("#share-link")
+    assert share.endswith(page.url.split("#")[1]) or "/#/analysis/" in share
+
+    # The summary: error rates, the performance rating and luck, for both players.
+    summary = page.inner_text("#review-summary")
+    for words in ("Performance rating (PR)", "Luck", "Overall error per decision"):
+        assert words in summary
+    # The graph: a line, and a mark for each mistake and each big piece of luck.
+    assert page.locator("#equity-graph .graph-line").count() == 1
+    mistakes = page.locator("#equity-graph .graph-mistake").count()
+    assert mistakes >= 1, "random plays against the bot made no mistake?"
+    # Step through every marked mistake; the teacher explains the checker plays.
+    assert _step_through_mistakes(page) == len(
+        {m.get_attribute("data-index") for m in page.locator("#equity-graph .graph-mistake").all()}
+    )
+    page.click("[data-action=first]")
+    page.click("[data-action=next-mistake]")
+    explained = page.locator("#decision p.why").count()
+    # Clicking a mistake's dot on the graph goes to that step.
+    dot = page.locator("#equity-graph .graph-mistake").last
+    index = dot.get_attribute("data-index")
+    dot.click()
+    wait_until(
+        page, f"document.querySelector('.review-moves li.current')?.dataset.index === '{index}'"
+    )
+    explained += page.locator("#decision p.why").count()
+    assert explained >= 1, "no explanation shown for the mistakes"
+    assert page.locator("#report-html").get_attribute("href", timeout=1000)
+    screenshot(page, "review.png")
+
+    # Upload a .mat file: its review, several games, with tabs.
+    page.goto("/#/analyse")
+    page.set_input_files("input[name=matchfile]", str(MATCH_FILE))
+    page.click("button[name=upload]")
+    _wait_review(page)
+    assert page.locator(".game-tabs button").count() >= 2
+    assert "Performance rating (PR)" in page.inner_text("#review-summary")
+    page.locator(".game-tabs button").nth(1).click()
+    page.click("[data-action=next-mistake]")
+    assert page.locator(".review-moves li.current").count() == 1
+    # A file that is not a match is refused in words.
+    page.goto("/#/analyse")
+    page.set_input_files(
+        "input[name=matchfile]",
+        files=[{"name": "notes.mat", "mimeType": "text/plain", "buffer": b"hello, world\n"}],
+    )
+    page.click("button[name=upload]")
+    page.wait_for_selector("#upload-error:not([hidden])")
+    assert "not a .mat match file" in page.inner_text("#upload-error")
+    assert not js_errors(page)
+    page.context.close()
