@@ -17,9 +17,12 @@ Plays are chosen at 0-ply.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from gammon import movegen
 from gammon.engine.bearoff import bearoff_probabilities_batch, is_bearoff_batch
@@ -33,7 +36,10 @@ from gammon.engine.evaluator import (
 from gammon.engine.network import equity, invert
 from gammon.position import Position
 
-__all__ = ["RolloutResult", "rollout"]
+if TYPE_CHECKING:
+    from gammon.engine.cluster import RayCluster
+
+__all__ = ["RolloutResult", "batch_rng", "rollout", "rollout_batch"]
 
 _BOARD = 54
 _SIDE = 27
@@ -65,17 +71,83 @@ def rollout(
     trials: int = 144,
     seed: int = 0,
     evaluator: Evaluator | None = None,
+    batch: int | None = None,
+    cluster: RayCluster | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> RolloutResult:
-    """Play ``trials`` cubeless games from ``position`` (its player on roll to roll)."""
+    """Play ``trials`` cubeless games from ``position`` (its player on roll to roll).
+
+    The trials are played in batches of ``batch`` (all in one batch by default),
+    each in lockstep with its own dice: batch 0 draws them from ``seed`` itself
+    (so a one-batch rollout is what it always was), batch ``j`` from the ``j``-th
+    child of ``seed`` (``SeedSequence(seed, spawn_key=(j,))``). The figures depend
+    only on the position, ``trials``, ``seed`` and ``batch``: the batches run here
+    one after another, or as Ray tasks on ``cluster``
+    (:mod:`gammon.engine.cluster`), and are combined in trial order either way.
+    ``progress(done, trials)`` is called as each batch finishes.
+    """
     if trials < 1:
         raise ValueError(f"a rollout needs at least one trial, got {trials}")
-    evaluator = evaluator or default_evaluator()
-    rng = np.random.default_rng(seed)
+    size = trials if batch is None else batch
+    if size < 1:
+        raise ValueError(f"a rollout batch needs at least one trial, got {batch}")
+    batches = [(first, min(size, trials - first)) for first in range(0, trials, size)]
     outcomes = np.zeros((trials, 5))
-    boards = [position.raw] * trials
+    done = 0
+    if cluster is None:
+        evaluator = evaluator or default_evaluator()
+        for number, (first, count) in enumerate(batches):
+            outcomes[first : first + count] = _play_out(
+                position.raw, first, count, batch_rng(seed, number), evaluator
+            )
+            done += count
+            if progress is not None:
+                progress(done, trials)
+    else:
+        shared = None if evaluator is None else cluster.put(evaluator)
+        jobs = [
+            (position.raw, first, count, seed, number, shared)
+            for number, (first, count) in enumerate(batches)
+        ]
+        for number, values in cluster.map(rollout_batch, jobs):
+            first, count = batches[number]
+            outcomes[first : first + count] = values
+            done += count
+            if progress is not None:
+                progress(done, trials)
+    mean = outcomes.mean(axis=0)
+    equities = equity(outcomes.astype(np.float32))
+    error = float(np.std(equities, ddof=1) / math.sqrt(trials)) if trials > 1 else math.inf
+    return RolloutResult(Evaluation.from_array(mean), error, trials)
+
+
+def batch_rng(seed: int, number: int) -> np.random.Generator:
+    """The dice of batch ``number`` of a rollout seeded ``seed`` (see :func:`rollout`)."""
+    if number == 0:
+        return np.random.default_rng(seed)
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(number,))))
+
+
+def rollout_batch(
+    raw: bytes, first: int, count: int, seed: int, number: int, evaluator: Evaluator | None
+) -> npt.NDArray[np.float64]:
+    """One batch of a rollout, as a task: the outcomes of trials ``first`` to
+    ``first + count - 1`` (the shipped net when ``evaluator`` is ``None``)."""
+    return _play_out(
+        raw, first, count, batch_rng(seed, number), evaluator or default_evaluator()
+    )
+
+
+def _play_out(
+    raw: bytes, first: int, count: int, rng: np.random.Generator, evaluator: Evaluator
+) -> npt.NDArray[np.float64]:
+    """Play trials ``first`` to ``first + count - 1`` out in lockstep; their outcomes for
+    the player on roll of ``raw``, one row each."""
+    outcomes = np.zeros((count, 5))
+    boards = [raw] * count
     # Whether each trial's player on roll is the rolled-out position's player on roll.
-    same_side = np.ones(trials, dtype=np.bool_)
-    active = list(range(trials))
+    same_side = np.ones(count, dtype=np.bool_)
+    active = list(range(count))
     turn = 0
     while active:
         # Stop trials where both sides bear off: the database scores them.
@@ -94,19 +166,19 @@ def rollout(
         parts, counts = [], []
         for trial in active:
             if turn == 0:
-                die1, die2 = _FIRST_ROLLS[trial % 36]
+                die1, die2 = _FIRST_ROLLS[(first + trial) % 36]
             else:
                 die1, die2 = (int(v) for v in rng.integers(1, 7, size=2))
-            generated, _moves, count, _used = movegen.generate(boards[trial], die1, die2)
+            generated, _moves, moves, _used = movegen.generate(boards[trial], die1, die2)
             parts.append(generated)
-            counts.append(count)
+            counts.append(moves)
         after = np.frombuffer(b"".join(parts), dtype=np.int8).reshape(-1, _BOARD)
         scores = equity(evaluator.after_play(after, 0))
         start = 0
         still = []
-        for trial, count in zip(active, counts, strict=True):
-            best = start + int(np.argmax(scores[start : start + count]))
-            start += count
+        for trial, moves in zip(active, counts, strict=True):
+            best = start + int(np.argmax(scores[start : start + moves]))
+            start += moves
             chosen = after[best : best + 1]
             if chosen[0, 0] == chosen[0, :_SIDE].sum():  # the mover bore off all
                 value = won_outcome(chosen)[0].astype(np.float64)
@@ -117,7 +189,4 @@ def rollout(
                 still.append(trial)
         active = still
         turn += 1
-    mean = outcomes.mean(axis=0)
-    equities = equity(outcomes.astype(np.float32))
-    error = float(np.std(equities, ddof=1) / math.sqrt(trials)) if trials > 1 else math.inf
-    return RolloutResult(Evaluation.from_array(mean), error, trials)
+    return outcomes

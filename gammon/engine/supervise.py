@@ -4,6 +4,7 @@ Usage::
 
     python -m gammon.engine.supervise collect --positions 4000 --trials 72 \\
         --data training/rollouts.npz
+    python -m gammon.engine.supervise collect ... --ray auto    # on a Ray cluster
     python -m gammon.engine.supervise train --data training/rollouts.npz \\
         --start gammon/engine/weights/contact.npz --out training/supervised.npz
 
@@ -23,6 +24,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -35,6 +37,9 @@ from gammon.engine.network import Network
 from gammon.engine.rollout import rollout
 from gammon.engine.train import Adam, train_step
 from gammon.position import Position
+
+if TYPE_CHECKING:
+    from gammon.engine.cluster import RayCluster
 
 __all__ = ["collect", "fit", "main", "sample_positions"]
 
@@ -62,8 +67,16 @@ def sample_positions(count: int, seed: int, evaluator: Evaluator) -> list[Positi
     return found
 
 
-def collect(data: Path, positions: int, trials: int, seed: int) -> None:
-    """Roll out ``positions`` sampled positions into ``data``, resuming what is there."""
+def collect(
+    data: Path, positions: int, trials: int, seed: int, *, cluster: RayCluster | None = None
+) -> None:
+    """Roll out ``positions`` sampled positions into ``data``, resuming what is there.
+
+    Position ``index`` (from 1) is rolled out with seed ``seed * 1_000_003 + index``,
+    here or, with ``cluster``, as a Ray task (:mod:`gammon.engine.cluster`): the data
+    are the same. Results are appended in the positions' order, so the file always
+    holds a prefix of them and a stopped run resumes where it was.
+    """
     from rich.progress import Progress
 
     evaluator = default_evaluator()
@@ -75,20 +88,44 @@ def collect(data: Path, positions: int, trials: int, seed: int) -> None:
             targets = list(saved["targets"])
     done = len(boards)
     wanted = sample_positions(positions, seed, evaluator)[done:]
+
+    def keep(index: int, position: Position, chances: npt.NDArray[np.float64]) -> None:
+        boards.append(np.frombuffer(position.raw, dtype=np.int8).copy())
+        targets.append(chances)
+        if index % 50 == 0 or index == positions:
+            _save(data, boards, targets)
+            if not sys.stdout.isatty():
+                print(f"{index}/{positions} positions rolled out", flush=True)
+
     with Progress(disable=not sys.stdout.isatty()) as progress:
         task = progress.add_task("rollouts", total=positions, completed=done)
-        for index, position in enumerate(wanted, done + 1):
-            result = rollout(
-                position, trials=trials, seed=seed * 1_000_003 + index, evaluator=evaluator
-            )
-            boards.append(np.frombuffer(position.raw, dtype=np.int8).copy())
-            targets.append(np.array(result.evaluation.probabilities))
-            progress.advance(task)
-            if index % 50 == 0 or index == positions:
-                _save(data, boards, targets)
-                if not sys.stdout.isatty():
-                    print(f"{index}/{positions} positions rolled out", flush=True)
+        if cluster is None:
+            for index, position in enumerate(wanted, done + 1):
+                result = rollout(
+                    position, trials=trials, seed=seed * 1_000_003 + index, evaluator=evaluator
+                )
+                progress.advance(task)
+                keep(index, position, np.array(result.evaluation.probabilities))
+        else:
+            jobs = [
+                (position, trials, seed * 1_000_003 + index)
+                for index, position in enumerate(wanted, done + 1)
+            ]
+            finished: dict[int, npt.NDArray[np.float64]] = {}
+            kept = 0
+            for number, chances in cluster.map(_rollout_task, jobs):
+                progress.advance(task)
+                finished[number] = chances
+                while kept in finished:  # append in order: the file stays a prefix
+                    keep(done + 1 + kept, wanted[kept], finished.pop(kept))
+                    kept += 1
     _save(data, boards, targets)
+
+
+def _rollout_task(position: Position, trials: int, seed: int) -> npt.NDArray[np.float64]:
+    """One position's rollout as a Ray task: its mean outcome (the shipped net)."""
+    result = rollout(position, trials=trials, seed=seed)
+    return np.array(result.evaluation.probabilities)
 
 
 def _save(
@@ -140,6 +177,12 @@ def main(argv: list[str] | None = None) -> None:
     gather.add_argument("--trials", type=int, default=72)
     gather.add_argument("--data", type=Path, default=Path("training/rollouts.npz"))
     gather.add_argument("--seed", type=int, default=1)
+    gather.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        default=None,
+        help="roll out on a Ray cluster: local, auto or an address (gammon[ray])",
+    )
     learn = commands.add_parser("train", help="fit a checkpoint's net to the rollouts")
     learn.add_argument("--data", type=Path, default=Path("training/rollouts.npz"))
     learn.add_argument("--start", type=Path, default=WEIGHTS / "contact.npz")
@@ -148,8 +191,15 @@ def main(argv: list[str] | None = None) -> None:
     learn.add_argument("--lr", type=float, default=1e-4)
     args = parser.parse_args(argv)
     if args.command == "collect":
+        from gammon.engine.cluster import connect
+
         started = time.perf_counter()
-        collect(args.data, args.positions, args.trials, args.seed)
+        cluster = connect(args.ray)
+        try:
+            collect(args.data, args.positions, args.trials, args.seed, cluster=cluster)
+        finally:
+            if cluster is not None:
+                cluster.close()
         print(f"done in {time.perf_counter() - started:.0f} s: {args.data}")
         return
     net = Network.load(args.start)

@@ -37,3 +37,18 @@ def test_rollouts_are_reproducible_and_agree_with_the_net() -> None:
 def test_a_rollout_needs_a_trial() -> None:
     with pytest.raises(ValueError, match="at least one trial"):
         rollout(Position.initial(), trials=0)
+
+
+def test_batches_have_their_own_dice_and_one_batch_is_the_whole_rollout() -> None:
+    start = Position.initial()
+    whole = rollout(start, trials=40, seed=3)
+    assert rollout(start, trials=40, seed=3, batch=40) == whole
+    # The figures before batches existed (seed 5, 72 trials): the one-batch path is unchanged.
+    assert rollout(start, trials=72, seed=5).evaluation.win == pytest.approx(0.5375081782330908)
+    done: list[int] = []
+    split = rollout(start, trials=40, seed=3, batch=16, progress=lambda d, _t: done.append(d))
+    assert done == [16, 32, 40]
+    assert split == rollout(start, trials=40, seed=3, batch=16)
+    assert split.trials == 40 and split != whole
+    with pytest.raises(ValueError, match="batch needs at least one trial"):
+        rollout(start, trials=4, batch=0)

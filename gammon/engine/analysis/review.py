@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from gammon.dice import ScriptedDice
 from gammon.engine.analysis.judge import Engine, Frame, Judge, average_roll, value_before_roll
@@ -45,6 +45,9 @@ from gammon.match import Match, Session
 from gammon.play import Play
 from gammon.position import ALL_ROLLS, Dice, Position
 from gammon.rules import GameRules
+
+if TYPE_CHECKING:
+    from gammon.engine.cluster import RayCluster
 
 __all__ = ["DEFAULT_PLY", "Progress", "analyse", "analyse_game", "steps"]
 
@@ -110,10 +113,7 @@ class _Reviewer:
     def __init__(
         self, evaluator: Engine, ply: int, luck_ply: int, progress: Progress | None, total: int
     ) -> None:
-        if ply not in (0, 1, 2, 3) or luck_ply not in (0, 1, 2, 3):
-            raise ValueError(
-                f"analysis depth is 0 to 3 ply, got ply={ply!r}, luck_ply={luck_ply!r}"
-            )
+        _check_depth(ply, luck_ply)
         self.judge = Judge(evaluator)
         self.ply = ply
         self.luck_ply = luck_ply
@@ -474,6 +474,7 @@ def analyse(
     luck_ply: int = DEFAULT_LUCK_PLY,
     progress: Progress | None = None,
     evaluator: Engine | None = None,
+    cluster: RayCluster | None = None,
 ) -> Analysis:
     """Review every decision and roll of a game, a match or a money session.
 
@@ -481,32 +482,43 @@ def analyse(
     :class:`Match` knows its own). ``ply`` is the search depth of the
     decisions (0 to 3; :data:`DEFAULT_PLY`), ``luck_ply`` that of the luck.
     ``progress(done, total)`` is called after each step, for a progress bar.
+
+    With ``cluster`` (:mod:`gammon.engine.cluster`) each game is a Ray task
+    (:func:`analyse_game`), and ``progress`` moves by a game's steps as its task
+    finishes; the analysis is the same (nothing in it is random).
     """
+    _check_depth(ply, luck_ply)
     games = [record] if isinstance(record, Game) else list(record.games)
-    reviewer = _Reviewer(
-        evaluator or default_evaluator(),
-        ply,
-        luck_ply,
-        progress,
-        steps([game.history for game in games]),
-    )
-    analysed: list[GameAnalysis] = []
+    jobs: list[tuple[GameRules, tuple[Event, ...], Position | None, tuple[int, int], int]] = []
     before = score if isinstance(record, Game) else (0, 0)
     for number, game in enumerate(games, start=1):
-        analysed.append(
-            reviewer.game(
-                game.rules,
-                game.history,
-                start=game.start,
-                score=before,
-                number=number,
-                names=names,
-            )
-        )
+        jobs.append((game.rules, tuple(game.history), game.start, before, number))
         if game.result is not None:
             points = list(before)
             points[game.result.winner] += game.result.points
             before = (points[0], points[1])
+    total = steps([job[1] for job in jobs])
+    analysed: list[GameAnalysis] = []
+    if cluster is None:
+        reviewer = _Reviewer(evaluator or default_evaluator(), ply, luck_ply, progress, total)
+        for rules, history, start, at, number in jobs:
+            analysed.append(
+                reviewer.game(rules, history, start=start, score=at, number=number, names=names)
+            )
+    else:
+        shared = None if evaluator is None else cluster.put(evaluator)
+        found: dict[int, GameAnalysis] = {}
+        done = 0
+        tasks = [
+            (rules, history, start, at, number, names, ply, luck_ply, shared)
+            for rules, history, start, at, number in jobs
+        ]
+        for index, result in cluster.map(_game_task, tasks):
+            found[index] = result
+            done += steps([jobs[index][1]])
+            if progress is not None:
+                progress(done, total)
+        analysed = [found[index] for index in range(len(jobs))]
     kind = (
         "game" if isinstance(record, Game) else "match" if isinstance(record, Match) else "session"
     )
@@ -518,6 +530,36 @@ def analyse(
         luck_ply=luck_ply,
         games=tuple(analysed),
         players=_totals(analysed, names),
+    )
+
+
+def _check_depth(ply: int, luck_ply: int) -> None:
+    if ply not in (0, 1, 2, 3) or luck_ply not in (0, 1, 2, 3):
+        raise ValueError(f"analysis depth is 0 to 3 ply, got ply={ply!r}, luck_ply={luck_ply!r}")
+
+
+def _game_task(
+    rules: GameRules,
+    history: Sequence[Event],
+    start: Position | None,
+    score: tuple[int, int],
+    number: int,
+    names: tuple[str, str],
+    ply: int,
+    luck_ply: int,
+    evaluator: Engine | None,
+) -> GameAnalysis:
+    """One game of :func:`analyse` as a Ray task."""
+    return analyse_game(
+        rules,
+        history,
+        start=start,
+        score=score,
+        number=number,
+        names=names,
+        ply=ply,
+        luck_ply=luck_ply,
+        evaluator=evaluator,
     )
 
 

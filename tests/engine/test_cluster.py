@@ -1,0 +1,98 @@
+"""Engine work on Ray: a rollout, an analysis and the rollout collection on a small local
+Ray cluster give the same figures (same seeds) as in this process."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import gammon
+from gammon.dice import RandomDice
+from gammon.engine.analysis import analyse
+from gammon.engine.bot import Bot
+from gammon.engine.cluster import RayCluster, RayMissingError, import_ray
+from gammon.engine.rollout import rollout
+from gammon.engine.supervise import collect
+from gammon.match import Match
+from gammon.position import Position
+from tests.engine.test_analysis import _finish
+
+#: The checkout under test, put first on the workers' path (not an installed gammon).
+ROOT = Path(gammon.__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[RayCluster]:
+    ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'gammon[ray]')")
+    path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        configure_logging=False,
+        log_to_driver=False,
+        runtime_env={"env_vars": {"PYTHONPATH": path}},
+    )
+    try:
+        with RayCluster() as connected:  # joins the cluster the fixture started
+            assert not connected.started
+            yield connected
+    finally:
+        ray.shutdown()
+
+
+def test_the_workers_run_this_checkout(cluster: RayCluster) -> None:
+    # A lambda travels by value (this test module is not importable on the workers).
+    assert cluster.call(lambda: __import__("gammon").__file__) == gammon.__file__
+    assert cluster.cpus == 2
+
+
+def test_a_rollout_on_ray_gives_the_figures_it_gives_here(cluster: RayCluster) -> None:
+    position = Position.initial()
+    seen: list[tuple[int, int]] = []
+    here = rollout(position, trials=90, seed=7, batch=36)
+    there = rollout(
+        position,
+        trials=90,
+        seed=7,
+        batch=36,
+        cluster=cluster,
+        progress=lambda done, total: seen.append((done, total)),
+    )
+    assert there == here
+    assert sorted(seen) == seen and seen[-1] == (90, 90) and len(seen) == 3
+    # One batch is the rollout as it always was; on Ray too.
+    assert rollout(position, trials=40, seed=3, cluster=cluster) == rollout(
+        position, trials=40, seed=3
+    )
+
+
+def test_a_match_analysed_on_ray_is_the_one_analysed_here(cluster: RayCluster) -> None:
+    match = Match(3, dice=RandomDice(5))
+    _finish(match, (Bot("beginner", seed=3), Bot("casual", seed=4)))
+    assert len(match.games) >= 2
+    here = analyse(match, names=("A", "B"), ply=0)
+    steps: list[tuple[int, int]] = []
+    there = analyse(
+        match, names=("A", "B"), ply=0, cluster=cluster, progress=lambda d, t: steps.append((d, t))
+    )
+    assert there == here
+    assert len(steps) == len(match.games) and steps[-1][0] == steps[-1][1]
+
+
+def test_the_collection_on_ray_writes_the_same_data(cluster: RayCluster, tmp_path: Path) -> None:
+    collect(tmp_path / "here.npz", positions=4, trials=6, seed=2)
+    collect(tmp_path / "there.npz", positions=4, trials=6, seed=2, cluster=cluster)
+    with np.load(tmp_path / "here.npz") as here, np.load(tmp_path / "there.npz") as there:
+        assert (here["boards"] == there["boards"]).all()
+        assert (here["targets"] == there["targets"]).all()
+
+
+def test_without_ray_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(RayMissingError, match=r"pip install 'gammon\[ray\]'"):
+        import_ray()
