@@ -3,6 +3,7 @@
 - ``gammon moves`` and ``gammon show`` (:mod:`gammon.cli.rules`): legal plays and
   boards, on the rules library alone;
 - ``gammon hint`` (:mod:`gammon.cli.hint`): the engine's advice;
+- ``gammon rollout`` (:mod:`gammon.cli.rollout`): a position played out many times;
 - ``gammon analyse`` (:mod:`gammon.cli.analyse`): a match file reviewed, with explanations;
 - ``gammon play`` (:mod:`gammon.cli.play`): a game or match in the terminal;
 - ``gammon serve`` (:mod:`gammon.cli.serve`): the play server;
@@ -33,7 +34,7 @@ _EXIT_BAD_INPUT = 2
 def _parser() -> Parser:
     # Imported here, not at the top, so that importing one command's module (the
     # terminal client, say) does not bring in the others.
-    from gammon.cli import analyse, connect, hint, play, rules, serve, verify
+    from gammon.cli import analyse, connect, hint, play, rollout, rules, serve, verify
 
     parser = Parser(
         prog=PROG,
@@ -42,7 +43,7 @@ def _parser() -> Parser:
     commands = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=Parser
     )
-    for module in (rules, play, hint, analyse, serve, connect, verify):
+    for module in (rules, play, hint, rollout, analyse, serve, connect, verify):
         module.register(commands)
     return parser
 

@@ -7,7 +7,9 @@ worst mistakes with their boards, the better play and why. ``--json`` and
 ``--html`` write the whole report to a file instead of the mistakes.
 
 The engine is an extra (``gammon[engine]``, which brings rich for the tables
-and the bar). File formats are one reader each in :data:`READERS`, by suffix.
+and the bar). With ``--ray`` the games are analysed as tasks on a Ray cluster
+(:mod:`gammon.engine.cluster`), with the same figures. File formats are one
+reader each in :data:`READERS`, by suffix.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, TextIO
 
-from gammon.cli.common import Commands, UsageError, needs_extra
+from gammon.cli.common import Commands, UsageError, add_ray_option, needs_extra
 from gammon.diagram import draw
 from gammon.match import Match, Session
 
@@ -198,7 +200,9 @@ def run_analyse(args: argparse.Namespace, out: TextIO) -> int:
 
         from gammon.engine.analysis import DEFAULT_PLY, analyse
         from gammon.engine.analysis.report import Report
+        from gammon.engine.cluster import connect
     loaded = load(args.file)
+    cluster = connect(args.ray)
     ply = DEFAULT_PLY if args.ply is None else args.ply
     series = loaded.series
     bar = rich.progress.Progress(
@@ -215,7 +219,13 @@ def run_analyse(args: argparse.Namespace, out: TextIO) -> int:
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        analysis = analyse(series, names=loaded.names, ply=ply, progress=progress)
+        try:
+            analysis = analyse(
+                series, names=loaded.names, ply=ply, progress=progress, cluster=cluster
+            )
+        finally:
+            if cluster is not None:
+                cluster.close()
     report = Report.build(
         analysis,
         histories=series.histories,
@@ -252,4 +262,5 @@ def register(commands: Commands) -> None:
     written.add_argument("--json", metavar="OUT", help="write the report as JSON to OUT")
     written.add_argument("--html", metavar="OUT",
                          help="write the report as one self-contained HTML page")  # fmt: skip
+    add_ray_option(command)
     command.set_defaults(run=run_analyse)

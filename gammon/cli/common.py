@@ -15,7 +15,20 @@ from typing import Any, NoReturn, TypeAlias
 
 from gammon.errors import GammonError
 
-__all__ = ["Commands", "MissingExtraError", "Parser", "UsageError", "needs_extra"]
+__all__ = [
+    "RAY_HELP",
+    "Commands",
+    "MissingExtraError",
+    "Parser",
+    "UsageError",
+    "add_ray_option",
+    "needs_extra",
+]
+
+RAY_HELP = (
+    "run the work on a Ray cluster: 'local' (start one on this machine), 'auto' (the one "
+    "running here) or its address (gammon[ray]); the figures are the same as without it"
+)
 
 Commands: TypeAlias = "argparse._SubParsersAction[Any]"
 """The ``add_subparsers`` object each command module's ``register`` adds itself to."""
@@ -65,3 +78,8 @@ def needs_extra(what: str, extra: str) -> Iterator[None]:
             f"{what} needs the {extra} extra ({missing} is not installed): "
             f"pip install 'gammon[{extra}]'"
         ) from None
+
+
+def add_ray_option(parser: argparse.ArgumentParser) -> None:
+    """The ``--ray ADDRESS`` option of the commands that can run on a Ray cluster."""
+    parser.add_argument("--ray", metavar="ADDRESS", default=None, help=RAY_HELP)

@@ -96,3 +96,21 @@ def test_without_ray_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setitem(sys.modules, "ray", None)
     with pytest.raises(RayMissingError, match=r"pip install 'gammon\[ray\]'"):
         import_ray()
+
+
+def test_the_commands_print_the_same_figures_with_ray(
+    cluster: RayCluster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gammon.cli import main
+
+    argv = ["rollout", "start", "--trials", "72", "--batch", "36", "--seed", "2"]
+    assert main(argv) == 0
+    here = capsys.readouterr().out
+    assert main([*argv, "--ray", "auto"]) == 0  # the fixture's cluster, already joined
+    assert capsys.readouterr().out == here
+    assert "4HPwATDgc/ABMA: equity" in here and "over 72 trials" in here
+    mat = str(Path(__file__).parent.parent / "vectors" / "galaxy.mat")
+    assert main(["analyse", mat, "--ply", "0"]) == 0
+    analysed = capsys.readouterr().out
+    assert main(["analyse", mat, "--ply", "0", "--ray", "auto"]) == 0
+    assert capsys.readouterr().out == analysed
