@@ -131,6 +131,13 @@ def register(commands: Commands) -> None:
         default=None,
         help="search depth of the post-game analyses (default 2)",
     )
+    serve.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        default=None,
+        help="run the analyses on a Ray cluster: 'local', 'auto' or its address "
+        "(gammon[ray]; --analysis-workers is then the jobs at once, default 8)",
+    )
     serve.add_argument("--log-level", default="warning", help="uvicorn's log level")
     serve.set_defaults(run=run_serve)
 
@@ -141,6 +148,10 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
         import uvicorn
 
         from gammon.server.app import RateLimits, ServerConfig, create_app
+    if args.ray is not None:
+        from gammon.engine.cluster import import_ray
+
+        import_ray()  # a missing extra is said now, not at the first analysis
 
     defaults = RateLimits()
     config = ServerConfig(
@@ -151,6 +162,7 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
         bot_table_idle_s=args.bot_table_idle,
         analysis_workers=args.analysis_workers,
         analysis_ply=args.analysis_ply,
+        analysis_ray=args.ray,
         limits=RateLimits(
             login=args.login_limit or defaults.login,
             signup=args.signup_limit or defaults.signup,

@@ -29,6 +29,7 @@ that connection is used as it is.
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final, TypeVar
 
@@ -72,6 +73,7 @@ class RayCluster:
         ray = import_ray()
         self._ray = ray
         self._remote: dict[Callable[..., Any], Any] = {}
+        self._closed = threading.Event()
         self.started = False
         if not ray.is_initialized():
             target = None if address in (None, "local") else address
@@ -91,9 +93,15 @@ class RayCluster:
 
     def close(self) -> None:
         """Disconnect, if this object connected (a Ray started with ``local`` stops)."""
+        self.stop_waiting()
         if self.started and self._ray.is_initialized():
             self._ray.shutdown()
         self.started = False
+
+    def stop_waiting(self) -> None:
+        """Make every :meth:`map` waiting in other threads stop (within half a second) with
+        :class:`GammonError`, cancelling its tasks; Ray itself stays connected."""
+        self._closed.set()
 
     @property
     def cpus(self) -> int:
@@ -122,7 +130,9 @@ class RayCluster:
         pending = list(refs)
         try:
             while pending:
-                done, pending = self._ray.wait(pending, num_returns=1)
+                if self._closed.is_set():
+                    raise GammonError("the connection to the Ray cluster was closed")
+                done, pending = self._ray.wait(pending, num_returns=1, timeout=0.5)
                 for ref in done:
                     yield where[ref], self._ray.get(ref)
         finally:

@@ -18,6 +18,14 @@ on. The workers also run at ``nice`` 10. More jobs wait in a first-come queue:
 a waiting player sees the job's place in it (``position``, 1 = next), how many
 run at once, and, once it runs, its progress (steps done of the total).
 
+**On a Ray cluster** (``gammon serve --ray ADDRESS``: ``local``, ``auto`` or a
+cluster's address; ``gammon[ray]``), no worker processes are started here: each
+job waits in a thread of the server while its games run as Ray tasks
+(:mod:`gammon.engine.cluster`) and its report is built in one more task, so the
+server's process only replays the match; ``workers`` is then the jobs run at
+once (:data:`RAY_JOBS` by default), progress moves a game at a time, and the
+review is the same as the pool's.
+
 Jobs and results are rows of :class:`~gammon.server.db.AnalysisRow` (the review
 as JSON, and the HTML report), so a review survives restarts; a job still queued
 or running when the server stopped is queued again at start, in its old order.
@@ -35,10 +43,10 @@ import os
 import secrets
 import threading
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from sqlalchemy import update
 from sqlalchemy.orm import Session, defer
@@ -52,6 +60,9 @@ from gammon.server.connections import LiveTable
 from gammon.server.db import AnalysisRow, now, select
 from gammon.server.protocol import Refused
 from gammon.server.store import Store
+
+if TYPE_CHECKING:
+    from gammon.engine.cluster import RayCluster
 
 __all__ = [
     "MAX_QUEUED",
@@ -73,6 +84,9 @@ MAX_QUEUED_EACH: Final = 3
 #: Upload and analysis requests a user may make: a burst, then one every 20 s.
 REQUEST_LIMIT: Final = (10.0, 1 / 20)
 
+#: Jobs run at once on a Ray cluster unless told (each waits in a thread of the server
+#: while its games run as Ray tasks; the cluster queues what it cannot run yet).
+RAY_JOBS: Final = 8
 #: The depth of the analyses (the engine's default for analysis: 2-ply).
 DEFAULT_PLY: Final = 2
 #: HTTP statuses of this module's refusals (the others are app.py's).
@@ -100,11 +114,15 @@ class Analyses:
         *,
         workers: int | None = None,
         ply: int | None = None,
+        ray: str | None = None,
     ) -> None:
         self.store = store
         self.tables = tables
+        #: The Ray cluster the jobs go to (``--ray``: local, auto or an address), or None.
+        self.ray = ray
         #: Jobs run at once; 0 keeps jobs queued without running them (a paused queue).
-        self.workers = default_workers() if workers is None else workers
+        default = RAY_JOBS if ray is not None else default_workers()
+        self.workers = default if workers is None else workers
         self.ply = DEFAULT_PLY if ply is None else ply
         if self.ply not in (0, 1, 2, 3):
             raise ValueError(f"the analysis depth is 0 to 3 ply, not {self.ply!r}")
@@ -113,6 +131,9 @@ class Analyses:
         self.running: dict[str, _Running] = {}
         self.requests = TokenBuckets(*REQUEST_LIMIT)
         self._pool: ProcessPoolExecutor | None = None
+        self._cluster: RayCluster | None = None
+        self._ray_threads: ThreadPoolExecutor | None = None
+        self._connecting = threading.Lock()
         self._progress: Any = None
         self._reader: threading.Thread | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -148,6 +169,13 @@ class Analyses:
             with contextlib.suppress(Exception):
                 self._progress.put(None)
             self._progress = None
+        threads, self._ray_threads = self._ray_threads, None
+        if self._cluster is not None:
+            # Jobs waiting on Ray stop within half a second (queued again at start);
+            # the connection itself closes when the process exits.
+            self._cluster.stop_waiting()
+        if threads is not None:
+            threads.shutdown(wait=False, cancel_futures=True)
 
     def _spawn(self, coroutine: Any) -> None:
         task: asyncio.Task[Any] = asyncio.ensure_future(coroutine)
@@ -173,6 +201,24 @@ class Analyses:
             )
             self._reader.start()
         return self._pool
+
+    def _on_ray(self, key: str, source: dict[str, Any], ply: int) -> dict[str, Any]:
+        """One job on the Ray cluster, in a thread of the server: the games are Ray tasks."""
+        with self._connecting:
+            if self._cluster is None:
+                from gammon.engine.cluster import RayCluster
+
+                assert self.ray is not None
+                self._cluster = RayCluster(self.ray)
+                log.info("analysis: jobs go to the Ray cluster %r", self.ray)
+        loop = self._loop
+
+        def progress(done: int, total: int) -> None:
+            if loop is not None:
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(self._on_progress, key, done, total)
+
+        return run_job(key, source, ply, cluster=self._cluster, progress=progress)
 
     def _read_progress(self, source: Any) -> None:
         loop = self._loop
@@ -205,7 +251,18 @@ class Analyses:
             await self.store.write(lambda s: _set_status(s, key, "running"))
             loop = asyncio.get_running_loop()
             try:
-                result = await loop.run_in_executor(self._executor(), run_job, key, source, ply)
+                if self.ray is not None:
+                    if self._ray_threads is None:
+                        self._ray_threads = ThreadPoolExecutor(
+                            max(1, self.workers), thread_name_prefix="gammon-analysis-ray"
+                        )
+                    result = await loop.run_in_executor(
+                        self._ray_threads, self._on_ray, key, source, ply
+                    )
+                else:
+                    result = await loop.run_in_executor(
+                        self._executor(), run_job, key, source, ply
+                    )
             except BrokenProcessPool:
                 self._pool = None  # a worker died (killed, out of memory): a fresh pool next time
                 raise RuntimeError("the analysis worker stopped unexpectedly") from None

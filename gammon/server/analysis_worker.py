@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -27,6 +27,8 @@ from gammon.errors import GammonError
 if TYPE_CHECKING:
     from multiprocessing.queues import Queue
 
+    from gammon.engine.analysis import Analysis
+    from gammon.engine.cluster import RayCluster
     from gammon.events import Event
     from gammon.match import Match, SeriesRules, Session
 
@@ -162,28 +164,57 @@ def _logs(loaded: Loaded) -> list[dict[str, Any]]:
     ]
 
 
-def run_job(job: str, source: dict[str, Any], ply: int) -> dict[str, Any]:
+def run_job(
+    job: str,
+    source: dict[str, Any],
+    ply: int,
+    *,
+    cluster: RayCluster | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
     """Analyse one match: the review document (JSON-ready) and the HTML report.
 
     ``source`` is ``{"kind": "upload", "filename", "text"}`` or ``{"kind": "series",
     "rules", "histories", "names"}``. Progress goes to the pool's queue as
-    ``(job, done, total)``.
+    ``(job, done, total)``, or to ``progress(done, total)`` when given.
+
+    With ``cluster`` (the server's ``--ray``), this runs in a thread of the server:
+    the games are analysed as Ray tasks (progress as each finishes) and the report
+    is built in one more task, so the server's process only replays the match.
     """
     from gammon.engine.analysis import analyse
-    from gammon.engine.analysis.report import Report, summary_rows
 
     loaded = _series(source)
     series = loaded.series
     last = [0.0]
 
-    def progress(done: int, total: int) -> None:
+    def report(done: int, total: int) -> None:
+        if progress is not None:
+            progress(done, total)
+            return
         at = time.monotonic()
         if _progress is not None and (done == total or at - last[0] >= _PROGRESS_EVERY_S):
             last[0] = at
             _progress.put((job, done, total))
 
     started = time.monotonic()
-    analysis = analyse(series, names=loaded.names, ply=ply, progress=progress)
+    analysis = analyse(series, names=loaded.names, ply=ply, progress=report, cluster=cluster)
+    if cluster is not None:
+        result = cluster.call(_document, source, analysis)
+    else:
+        result = _document(source, analysis, loaded)
+    result["document"]["seconds"] = round(time.monotonic() - started, 2)
+    return result
+
+
+def _document(
+    source: dict[str, Any], analysis: Analysis, loaded: Loaded | None = None
+) -> dict[str, Any]:
+    """The review document and the HTML page of an analysis of ``source``'s match."""
+    from gammon.engine.analysis.report import Report, summary_rows
+
+    loaded = loaded or _series(source)
+    series = loaded.series
     report = Report.build(
         analysis, histories=series.histories, checkers=series.game.rules.variant.checkers
     )
@@ -194,5 +225,4 @@ def run_job(job: str, source: dict[str, Any], ply: int) -> dict[str, Any]:
     document["logs"] = _logs(loaded)
     rows = summary_rows(analysis.players, analysis.match_length)
     document["summary"] = [list(row) for row in rows]
-    document["seconds"] = round(time.monotonic() - started, 2)
     return {"document": document, "html": report.to_html()}

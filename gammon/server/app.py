@@ -104,6 +104,8 @@ class ServerConfig:
     analysis_workers: int | None = None
     #: The search depth of the post-game analyses (None: 2-ply).
     analysis_ply: int | None = None
+    #: The Ray cluster the analyses run on (local, auto or an address; None: worker processes).
+    analysis_ray: str | None = None
 
 
 def _error(
@@ -252,7 +254,11 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     hub.lobby_extras = lambda: {"tournaments": tournaments.lobby_json()}
     tournaments.listeners.append(lambda _t: hub.lobby_changed())
     analyses = Analyses(
-        store, hub.live_table, workers=config.analysis_workers, ply=config.analysis_ply
+        store,
+        hub.live_table,
+        workers=config.analysis_workers,
+        ply=config.analysis_ply,
+        ray=config.analysis_ray,
     )
     hub.finished_hooks.append(analyses.table_finished)
     login_ip = TokenBuckets(*config.limits.login)
