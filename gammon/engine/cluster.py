@@ -76,7 +76,7 @@ class RayCluster:
         self._closed = threading.Event()
         self.started = False
         if not ray.is_initialized():
-            target = None if address in (None, "local") else address
+            target = "local" if address is None else address
             init.setdefault("include_dashboard", False)
             init.setdefault("configure_logging", False)
             try:

@@ -1,5 +1,8 @@
 """Engine work on Ray: a rollout, an analysis and the rollout collection on a small local
-Ray cluster give the same figures (same seeds) as in this process."""
+Ray cluster give the same figures (same seeds) as in this process.
+
+One test starts one 2-CPU cluster and runs every check on it in turn (about 6 s to
+start, 15 s in all), so that ``pytest -n`` starts one cluster, not one per worker."""
 
 from __future__ import annotations
 
@@ -26,11 +29,12 @@ from tests.engine.test_analysis import _finish
 ROOT = Path(gammon.__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def cluster() -> Iterator[RayCluster]:
     ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'gammon[ray]')")
     path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     ray.init(
+        address="local",
         num_cpus=2,
         include_dashboard=False,
         configure_logging=False,
@@ -45,13 +49,13 @@ def cluster() -> Iterator[RayCluster]:
         ray.shutdown()
 
 
-def test_the_workers_run_this_checkout(cluster: RayCluster) -> None:
+def _workers_run_this_checkout(cluster: RayCluster) -> None:
     # A lambda travels by value (this test module is not importable on the workers).
     assert cluster.call(lambda: __import__("gammon").__file__) == gammon.__file__
     assert cluster.cpus == 2
 
 
-def test_a_rollout_on_ray_gives_the_figures_it_gives_here(cluster: RayCluster) -> None:
+def _a_rollout(cluster: RayCluster) -> None:
     position = Position.initial()
     seen: list[tuple[int, int]] = []
     here = rollout(position, trials=90, seed=7, batch=36)
@@ -71,7 +75,7 @@ def test_a_rollout_on_ray_gives_the_figures_it_gives_here(cluster: RayCluster) -
     )
 
 
-def test_a_match_analysed_on_ray_is_the_one_analysed_here(cluster: RayCluster) -> None:
+def _an_analysis(cluster: RayCluster) -> None:
     match = Match(3, dice=RandomDice(5))
     _finish(match, (Bot("beginner", seed=3), Bot("casual", seed=4)))
     assert len(match.games) >= 2
@@ -84,7 +88,7 @@ def test_a_match_analysed_on_ray_is_the_one_analysed_here(cluster: RayCluster) -
     assert len(steps) == len(match.games) and steps[-1][0] == steps[-1][1]
 
 
-def test_the_collection_on_ray_writes_the_same_data(cluster: RayCluster, tmp_path: Path) -> None:
+def _the_collection(cluster: RayCluster, tmp_path: Path) -> None:
     collect(tmp_path / "here.npz", positions=4, trials=6, seed=2)
     collect(tmp_path / "there.npz", positions=4, trials=6, seed=2, cluster=cluster)
     with np.load(tmp_path / "here.npz") as here, np.load(tmp_path / "there.npz") as there:
@@ -98,11 +102,12 @@ def test_without_ray_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) 
         import_ray()
 
 
-def test_the_commands_print_the_same_figures_with_ray(
+def _the_commands(
     cluster: RayCluster, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from gammon.cli import main
 
+    capsys.readouterr()  # what the checks before printed
     argv = ["rollout", "start", "--trials", "72", "--batch", "36", "--seed", "2"]
     assert main(argv) == 0
     here = capsys.readouterr().out
@@ -114,3 +119,13 @@ def test_the_commands_print_the_same_figures_with_ray(
     analysed = capsys.readouterr().out
     assert main(["analyse", mat, "--ply", "0", "--ray", "auto"]) == 0
     assert capsys.readouterr().out == analysed
+
+
+def test_engine_work_on_ray_gives_the_figures_it_gives_here(
+    cluster: RayCluster, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _workers_run_this_checkout(cluster)
+    _a_rollout(cluster)
+    _an_analysis(cluster)
+    _the_collection(cluster, tmp_path)
+    _the_commands(cluster, capsys)
