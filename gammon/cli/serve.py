@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import logging
 import math
 import socket
 import sys
@@ -138,7 +137,29 @@ def register(commands: Commands) -> None:
         help="run the analyses on a Ray cluster: 'local', 'auto' or its address "
         "(gammon[ray]; --analysis-workers is then the jobs at once, default 8)",
     )
-    serve.add_argument("--log-level", default="warning", help="uvicorn's log level")
+    serve.add_argument(
+        "--migrate-only",
+        action="store_true",
+        help="bring the database's schema up to date (run the pending migrations) and exit",
+    )
+    serve.add_argument(
+        "--no-migrate",
+        dest="migrate",
+        action="store_false",
+        help="do not migrate at start: refuse to start unless the schema is up to date",
+    )
+    serve.add_argument(
+        "--log-level",
+        default="warning",
+        choices=("debug", "info", "warning", "error"),
+        help="the server's and uvicorn's log level (default warning)",
+    )
+    serve.add_argument(
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
+        help="json: one JSON object a line, with the table and user where there are some",
+    )
     serve.set_defaults(run=run_serve)
 
 
@@ -147,11 +168,16 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
     with needs_extra("gammon serve", "server"):
         import uvicorn
 
+        from gammon.server import logs
         from gammon.server.app import RateLimits, ServerConfig, create_app
     if args.ray is not None:
         from gammon.engine.cluster import import_ray
 
         import_ray()  # a missing extra is said now, not at the first analysis
+
+    logs.configure(args.log_format, args.log_level)
+    if args.migrate_only:
+        return _migrate_only(args.database, out)
 
     defaults = RateLimits()
     config = ServerConfig(
@@ -163,6 +189,7 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
         analysis_workers=args.analysis_workers,
         analysis_ply=args.analysis_ply,
         analysis_ray=args.ray,
+        migrate=args.migrate,
         limits=RateLimits(
             login=args.login_limit or defaults.login,
             signup=args.signup_limit or defaults.signup,
@@ -174,7 +201,6 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
         raise ServeError(f"cannot open the database {args.database!r}: {exc}") from None
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"Serving gammon at http://{shown}:{args.port}/", file=out, flush=True)
-    logging.basicConfig(level=logging.INFO if args.log_level == "info" else logging.WARNING)
     hub = app.state.hub
 
     class Server(uvicorn.Server):
@@ -196,10 +222,37 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
             proxy_headers=args.proxy,
             forwarded_allow_ips="127.0.0.1" if args.proxy else None,
             lifespan="on",
+            # --log-format and --log-level: gammon.server.logs has set up every logger.
+            log_config=None,
         )
     )
     server.run()
     return 0 if server.started else 2
+
+
+def _migrate_only(database: str, out: TextIO) -> int:
+    """``--migrate-only``: run the pending migrations, say what was done."""
+    from gammon.server import migrate
+    from gammon.server.db import Database
+
+    try:
+        db = Database(database)
+        try:
+            todo = migrate.pending(db)
+            before, after = migrate.upgrade(db)
+        finally:
+            db.dispose()
+    except Exception as exc:
+        raise ServeError(f"cannot migrate the database {database!r}: {exc}") from None
+    if todo:
+        print(
+            f"database upgraded from {before or 'nothing'} to {after} "
+            f"(ran {', '.join(todo)})",
+            file=out,
+        )
+    else:
+        print(f"database already at {after} (the newest schema): nothing to do", file=out)
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -273,7 +273,7 @@ class Analyses:
             raise
         except Exception as exc:
             message = str(exc) if isinstance(exc, UploadError | Refused) else f"{exc}"
-            log.warning("analysis %s failed: %s", key, message)
+            log.warning("analysis %s failed: %s", key, message, extra={"analysis": key})
             with contextlib.suppress(Exception):
                 await self.store.write(lambda s: _fail(s, key, message[:1000]))
         finally:
@@ -376,7 +376,11 @@ class Analyses:
             except Refused:
                 pass
             except Exception:
-                log.exception("table %s: its analysis could not be queued", live.table.id)
+                log.exception(
+                    "table %s: its analysis could not be queued",
+                    live.table.id,
+                    extra={"table_id": live.table.id},
+                )
 
         self._spawn(request())
 

@@ -6,10 +6,12 @@ uvicorn. docs/PROTOCOL.md is the contract it keeps.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import logging
 import math
+import os
 import re
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from sqlalchemy import text
 from starlette.applications import Starlette
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
@@ -27,7 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from gammon.matfile import write_mat
 from gammon.position import Position
-from gammon.server import views
+from gammon.server import metrics, migrate, views
 from gammon.server.analysis import STATUS as ANALYSIS_STATUS
 from gammon.server.analysis import Analyses, analysis_routes
 from gammon.server.auth import (
@@ -106,6 +109,9 @@ class ServerConfig:
     analysis_ply: int | None = None
     #: The Ray cluster the analyses run on (local, auto or an address; None: worker processes).
     analysis_ray: str | None = None
+    #: Run the pending schema migrations at start (False: refuse to start unless there
+    #: are none; see gammon.server.migrate).
+    migrate: bool = True
 
 
 def _error(
@@ -639,11 +645,123 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         finally:
             hub.leave_table(live, conn)
 
+    # -- operations: health, readiness, metrics (docs/DEPLOY.md) ---------------------------------
+
+    database_file: list[tuple[int, int] | None] = [None]
+
+    async def healthz(request: Request) -> Response:
+        """The process answers (its event loop runs): nothing else is checked."""
+        return JSONResponse({"status": "ok"}, headers={"Cache-Control": "no-store"})
+
+    async def readyz(request: Request) -> Response:
+        """Ready for players: the database answers, the writer runs, the hub has started."""
+        checks: dict[str, str] = {}
+        try:
+            await asyncio.wait_for(
+                store.run(lambda s: s.execute(text("SELECT 1")).scalar_one()), READY_TIMEOUT_S
+            )
+            checks["database"] = "ok"
+        except TimeoutError:
+            checks["database"] = f"no answer within {READY_TIMEOUT_S:g} s"
+        except Exception as exc:
+            message = str(exc).split("\n")[0][:200]
+            checks["database"] = f"failed: {type(exc).__name__}: {message}"
+        path = db.file()
+        if path is not None and checks["database"] == "ok":
+            try:
+                found = os.stat(path)
+                if database_file[0] not in (None, (found.st_dev, found.st_ino)):
+                    checks["database"] = f"the file {path} was replaced since the server started"
+            except OSError:
+                checks["database"] = f"the file {path} is gone (deleted or moved)"
+        checks["writer"] = "ok" if store.writing else "stopped"
+        checks["hub"] = "ok" if hub.started else "not started"
+        ready = all(value == "ok" for value in checks.values())
+        return JSONResponse(
+            {"status": "ready" if ready else "not_ready", "checks": checks},
+            status_code=200 if ready else 503,
+            headers={"Cache-Control": "no-store"},
+        )
+
+    async def metrics_page(request: Request) -> Response:
+        return PlainTextResponse(
+            "\n".join(_metric_lines()) + "\n",
+            media_type=metrics.CONTENT_TYPE,
+            headers={"Cache-Control": "no-store"},
+        )
+
+    def _metric_lines() -> list[str]:
+        lobby = len(hub.lobby)
+        at_tables = sum(len(live.conns) for live in hub.tables.values())
+        by_status = dict.fromkeys(("open", "playing", "finished", "cancelled"), 0.0)
+        for live in hub.tables.values():
+            by_status[live.table.status] = by_status.get(live.table.status, 0.0) + 1
+        lines = [
+            *metrics.gauge(
+                "gammon_connections",
+                "Open WebSockets, by socket (lobby or table).",
+                {"lobby": lobby, "table": at_tables},
+                "socket",
+            ),
+            *metrics.gauge(
+                "gammon_tables",
+                "Tables in this server's memory, by status (open and playing are all of them; "
+                "finished and cancelled only the recent ones).",
+                by_status,
+                "status",
+            ),
+            *metrics.counter(
+                "gammon_actions_total",
+                "Actions accepted and committed, by type.",
+                dict(hub.action_counts),
+                "type",
+            ),
+            *hub.action_seconds.lines(),
+            *metrics.counter(
+                "gammon_db_commits_total", "Writes committed by the writer thread.", store.commits
+            ),
+            *metrics.counter(
+                "gammon_db_batches_total",
+                "Transactions of the writer thread (each holds one or more writes).",
+                store.batches,
+            ),
+            *metrics.gauge(
+                "gammon_db_write_queue", "Writes waiting for the writer thread.", store.write_queue
+            ),
+            *metrics.gauge(
+                "gammon_analysis_queue_depth", "Post-game analyses queued.", len(analyses.queue)
+            ),
+            *metrics.gauge(
+                "gammon_analysis_running", "Post-game analyses running.", len(analyses.running)
+            ),
+            *metrics.counter(
+                "gammon_analyses_completed_total", "Post-game analyses done.", analyses.completed
+            ),
+            *metrics.gauge(
+                "gammon_bot_queue",
+                "Bot moves and hints waiting for or running on the engine's thread.",
+                hub.bots.pending if hub.bots is not None else 0,
+            ),
+            *metrics.counter(
+                "gammon_faults_total", "Unexpected server faults (logged).", hub.faults.count
+            ),
+            *metrics.gauge("gammon_ready", "1 once the hub has started.", int(hub.started)),
+            *metrics.process_lines(),
+        ]
+        return lines
+
     # -- assembly -------------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        db.create_all()
+        if config.migrate:
+            migrate.upgrade(db)
+        else:
+            migrate.require_head(db)
+        path = db.file()
+        if path is not None:
+            found = os.stat(path)
+            database_file[0] = (found.st_dev, found.st_ino)
         store.start()
         await hub.start()
         await tournaments.start()
@@ -659,6 +777,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             db.dispose()
 
     routes: list[Any] = [
+        Route("/healthz", healthz, methods=["GET", "HEAD"]),
+        Route("/readyz", readyz, methods=["GET", "HEAD"]),
+        Route("/metrics", metrics_page, methods=["GET"]),
         Route("/api/me", me, methods=["GET"]),
         Route("/api/signup", signup, methods=["POST"]),
         Route("/api/login", login, methods=["POST"]),
@@ -708,6 +829,9 @@ def _tune_gc() -> None:
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
 
+
+#: How long ``/readyz`` waits for the database to answer.
+READY_TIMEOUT_S: Final = 2.0
 
 #: ``gc.set_threshold`` for the server (Python's defaults: 700, 10, 10; 2000, 10, 0 in 3.14).
 GC_THRESHOLDS: Final = (20_000, 20, 20)

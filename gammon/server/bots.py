@@ -46,6 +46,8 @@ class Bots:
     def __init__(self) -> None:
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="gammon-engine")
         self._bots: dict[str, Any] = {}
+        #: Calls waiting for or running in the engine's thread (``/metrics``).
+        self.pending = 0
         #: Awaited before each of the bot's actions: practice holds the bot while a player
         #: may take a play back (gammon.server.practice).
         self.gate: Callable[[LiveTable], Awaitable[None]] | None = None
@@ -88,7 +90,11 @@ class Bots:
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run ``fn(*args)`` in the engine's thread."""
-        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+        self.pending += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+        finally:
+            self.pending -= 1
 
     async def play(self, live: LiveTable, act: Act) -> None:
         """Act for the bot as long as it must (the table's task while it is the bot's turn)."""
@@ -116,7 +122,13 @@ class Bots:
                 if exc.code == "stale":
                     continue
                 failures += 1
-                log.error("table %s: the bot's %s was refused: %s", table.id, action, exc)
+                log.error(
+                    "table %s: the bot's %s was refused: %s",
+                    table.id,
+                    action,
+                    exc,
+                    extra={"table_id": table.id, "seq": seq},
+                )
                 if failures >= 3:
                     return
 

@@ -71,7 +71,8 @@ class FaultLog:
         self._last = -math.inf
         self._unreported = 0
 
-    def report(self, where: str, exc: BaseException) -> None:
+    def report(self, where: str, exc: BaseException, **context: object) -> None:
+        """Count a fault; log it (with ``context``: ``table_id``, ``user``) unless rate-limited."""
         self.count += 1
         log.debug("%s failed", where, exc_info=exc)
         at = time.monotonic()
@@ -85,6 +86,7 @@ class FaultLog:
             type(exc).__name__,
             str(exc)[:200].replace("\n", " "),
             more if self._unreported else "",
+            extra=context,
         )
         self._last = at
         self._unreported = 0
@@ -264,10 +266,23 @@ def answer_refusal(conn: Connection, exc: Refused, message_id: object) -> None:
 
 
 def answer_fault(
-    conn: Connection, faults: FaultLog, where: str, exc: Exception, message_id: object
+    conn: Connection,
+    faults: FaultLog,
+    where: str,
+    exc: Exception,
+    message_id: object,
+    *,
+    table_id: int | None = None,
 ) -> None:
     """An exception nobody expected: answer ``server_error``, log one line (rate-limited)."""
-    faults.report(where, exc)
+    user = conn.user
+    faults.report(
+        where,
+        exc,
+        table_id=table_id,
+        user_id=user.id if user else None,
+        user=user.name if user else None,
+    )
     ident = message_id if isinstance(message_id, str | int) else None
     with contextlib.suppress(Exception):
         conn.send(

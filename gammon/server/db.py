@@ -34,11 +34,9 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
-    inspect,
     select,
-    text,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
@@ -281,6 +279,8 @@ class RatingChange(Base):
     after: Mapped[float] = mapped_column(Float)
     experience: Mapped[int] = mapped_column(Integer)
     at: Mapped[float] = mapped_column(Float)
+
+
 class AnalysisRow(Base):
     """A post-game analysis (gammon.server.analysis): a table's finished games or an upload.
 
@@ -344,22 +344,19 @@ class Database:
         Base.metadata.drop_all(self.engine)
 
     def create_all(self) -> None:
-        """Create any missing tables, and add any missing column that may be empty.
+        """Create the tables from the models, for a throwaway database (tests, doctests).
 
-        The schema is not otherwise migrated: a column added to a table that already
-        exists (the tables' tournament link) is added empty, which is all it needs.
+        A server's database is made and upgraded by the migrations instead
+        (:mod:`gammon.server.migrate`), which also record its schema revision.
         """
         Base.metadata.create_all(self.engine)
-        found = inspect(self.engine)
-        with self.engine.begin() as connection:
-            for table in Base.metadata.sorted_tables:
-                present = {column["name"] for column in found.get_columns(table.name)}
-                for column in table.columns:
-                    if column.name not in present and column.nullable:
-                        kind = column.type.compile(dialect=self.engine.dialect)
-                        connection.execute(
-                            text(f'ALTER TABLE {table.name} ADD COLUMN "{column.name}" {kind}')
-                        )
+
+    def file(self) -> str | None:
+        """The SQLite file's path (None: PostgreSQL, or a database in memory)."""
+        if not self.is_sqlite:
+            return None
+        path = make_url(self.url).database
+        return path if path and path != ":memory:" else None
 
     @contextmanager
     def session(self) -> Iterator[Session]:

@@ -38,6 +38,7 @@ from gammon.server.connections import (
     text_frame,
 )
 from gammon.server.db import now
+from gammon.server.metrics import ACTION_BUCKETS, Histogram
 from gammon.server.players import all_ratings
 from gammon.server.practice import TAKE_BACK, Practice
 from gammon.server.protocol import (
@@ -113,8 +114,19 @@ class Hub:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._table_loads: dict[int, asyncio.Future[LiveTable | None]] = {}
         self.actions = 0
+        #: Accepted actions by type (``/metrics``).
+        self.action_counts: collections.Counter[str] = collections.Counter()
         self.faults = FaultLog()
         self.latencies: collections.deque[float] = collections.deque(maxlen=100_000)
+        #: From a player's action read to its state queued for every socket (``/metrics``).
+        self.action_seconds = Histogram(
+            "gammon_action_seconds",
+            "Seconds from a player's action read to its state queued for every socket "
+            "(the commit included).",
+            ACTION_BUCKETS,
+        )
+        #: Set once the tables are recovered and the timers run (``/readyz``).
+        self.started = False
         #: Called after an action changes a table's status (the tournaments listen).
         self.table_listeners: list[Callable[[LiveTable], None]] = []
         #: Called with the user's id when a signed-in user opens a table's socket.
@@ -158,6 +170,7 @@ class Hub:
         if self.bots is not None:
             self._spawn(self.bots.run(self.bots.warm_up))
         self._spawn(self._expiry_loop())
+        self.started = True
         log.info("recovered %d unfinished tables", len(tables))
 
     async def going_away(self, timeout: float = 2.0) -> None:
@@ -169,6 +182,7 @@ class Hub:
         await self.sockets.close_all(1001, "server going away", timeout=timeout)
 
     async def stop(self) -> None:
+        self.started = False
         for live in self.tables.values():
             if live.timer is not None:
                 live.timer.cancel()
@@ -234,6 +248,12 @@ class Hub:
         self.tables[table.id] = live
         self._schedule(live)
         self.lobby_changed()
+        log.info(
+            "table %s: created by %s",
+            table.id,
+            user.name,
+            extra={"table_id": table.id, "user_id": user.id, "user": user.name},
+        )
         return table
 
     async def create_tournament_table(
@@ -313,12 +333,18 @@ class Hub:
             try:
                 await asyncio.shield(self.store.append(table.id, applied))
             except Exception:
-                log.exception("table %s: action %s not recorded; rebuilding", table.id, applied.seq)
+                log.exception(
+                    "table %s: action %s not recorded; rebuilding",
+                    table.id,
+                    applied.seq,
+                    extra={"table_id": table.id, "seq": applied.seq, "user_id": actor_id},
+                )
                 await self._reload(live)
                 raise Refused(
                     "server_error", "the action could not be recorded; nothing changed"
                 ) from None
             self.actions += 1
+            self.action_counts[action["type"]] += 1
             if conn is not None:
                 ack: dict[str, Any] = {"type": "ack", "seq": applied.seq}
                 if message_id is not None:
@@ -326,8 +352,18 @@ class Hub:
                 conn.send(ack)
             self.broadcast_state(live)
             if received is not None:
-                self.latencies.append(time.monotonic() - received)
+                elapsed = time.monotonic() - received
+                self.latencies.append(elapsed)
+                self.action_seconds.observe(elapsed)
             self._schedule(live)
+            if table.status != was_status:
+                log.info(
+                    "table %s: %s",
+                    table.id,
+                    table.status,
+                    extra={"table_id": table.id, "status": table.status, "seq": applied.seq,
+                           "user_id": actor_id, "action": action["type"]},
+                )  # fmt: skip
             if table.status != was_status or action["type"] == "start":
                 self.lobby_changed()
                 for listener in list(self.table_listeners):
@@ -526,7 +562,10 @@ class Hub:
         except AlreadyAnswered:
             pass
         except Exception as exc:
-            answer_fault(conn, self.faults, f"table {live.table.id}: a message", exc, message_id)
+            answer_fault(
+                conn, self.faults, f"table {live.table.id}: a message", exc, message_id,
+                table_id=live.table.id,
+            )  # fmt: skip
 
     async def _table_message(
         self, live: LiveTable, conn: Connection, message: ClientMessage, received: float

@@ -263,7 +263,12 @@ def load_unfinished(session: Session) -> list[Table]:
         try:
             table = load_table(session, table_id)
         except ReplayError as exc:
-            log.error("table %s cannot be rebuilt and is left out: %s", table_id, exc)
+            log.error(
+                "table %s cannot be rebuilt and is left out: %s",
+                table_id,
+                exc,
+                extra={"table_id": table_id},
+            )
             continue
         if table is not None:
             tables.append(table)
@@ -300,6 +305,16 @@ class Store:
         self._started = False
         self.batches = 0
         self.commits = 0
+
+    @property
+    def writing(self) -> bool:
+        """Whether the writer thread is running (``/readyz``)."""
+        return self._writer.is_alive()
+
+    @property
+    def write_queue(self) -> int:
+        """Writes asked for and not yet taken by the writer thread (``/metrics``)."""
+        return self._queue.qsize()
 
     def start(self) -> None:
         if not self._started:
@@ -560,7 +575,12 @@ def load_tournaments(session: Session) -> list[Tournament]:
                 records=records,
             )
         except GammonError as exc:
-            log.error("tournament %s cannot be rebuilt and is left out: %s", row.id, exc)
+            log.error(
+                "tournament %s cannot be rebuilt and is left out: %s",
+                row.id,
+                exc,
+                extra={"tournament_id": row.id},
+            )
             continue
         tournaments.append(tournament)
     return tournaments

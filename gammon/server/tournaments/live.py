@@ -176,7 +176,11 @@ class Tournaments:
                     self.store.write(lambda s: add_tournament_action(s, tournament, applied))
                 )
             except Exception:
-                log.exception("tournament %s: action not recorded; rebuilding", tournament.id)
+                log.exception(
+                    "tournament %s: action not recorded; rebuilding",
+                    tournament.id,
+                    extra={"tournament_id": tournament.id},
+                )
                 await self._reload(live)
                 raise Refused(
                     "server_error", "the action could not be recorded; nothing changed"
