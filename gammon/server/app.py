@@ -254,7 +254,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     analyses = Analyses(
         store, hub.live_table, workers=config.analysis_workers, ply=config.analysis_ply
     )
-    hub.finished_hooks.append(analyses.table_finished)
+    hub.listen("finished", lambda event: analyses.table_finished(event.live))
     login_ip = TokenBuckets(*config.limits.login)
     login_name = TokenBuckets(*config.limits.login)
     signup_ip = TokenBuckets(*config.limits.signup)

@@ -38,8 +38,7 @@ from gammon.server.tournaments.state import Applied, BracketMatch, Tournament
 
 if TYPE_CHECKING:
     from gammon.server.auth import UserInfo
-    from gammon.server.connections import LiveTable
-    from gammon.server.hub import Hub
+    from gammon.server.hub import Hub, TableEvent
 
 __all__ = ["LiveTournament", "Tournaments"]
 
@@ -67,8 +66,8 @@ class Tournaments:
         self.by_table: dict[int, tuple[int, int]] = {}
         #: Called after every accepted action (the lobby and the pages listening).
         self.listeners: list[Callable[[Tournament], None]] = []
-        hub.table_listeners.append(self._on_table_changed)
-        hub.join_listeners.append(self._on_table_joined)
+        hub.listen("status", self._on_table_changed)
+        hub.listen("joined", self._on_table_joined)
 
     # -- start -------------------------------------------------------------------------------
 
@@ -266,8 +265,8 @@ class Tournaments:
 
     # -- what tables report -------------------------------------------------------------------
 
-    def _on_table_changed(self, live_table: LiveTable) -> None:
-        table = live_table.table
+    def _on_table_changed(self, event: TableEvent) -> None:
+        table = event.live.table
         if table.status == "finished" and table.id in self.by_table:
             self.hub.spawn(self._report(table))
 
@@ -301,8 +300,11 @@ class Tournaments:
                 live, {"type": "result", "match": match.number, "winner": winner, "how": how}
             )
 
-    def _on_table_joined(self, live_table: LiveTable, user_id: int) -> None:
+    def _on_table_joined(self, event: TableEvent) -> None:
+        live_table, user_id = event.live, event.user_id
         where = self.by_table.get(live_table.table.id)
+        if user_id is None:
+            return
         if where is None:
             return
         live = self.live.get(where[0])
