@@ -633,6 +633,26 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         finally:
             hub.leave_table(live, conn)
 
+    async def tournament_socket(websocket: WebSocket) -> None:
+        conn = await open_socket(websocket)
+        if conn is None:
+            return
+        number = websocket.path_params["tournament_id"]
+        live = tournaments.live.get(number)
+        if live is None:
+            await websocket.close(code=4404, reason=f"there is no tournament {number}")
+            return
+        try:
+            await pump(
+                websocket,
+                conn,
+                lambda: tournaments.join_socket(live, conn),
+                lambda raw: tournaments.on_socket_message(live, conn, raw),
+                f"tournament {number}: the socket",
+            )
+        finally:
+            tournaments.leave_socket(live, conn)
+
     # -- assembly -------------------------------------------------------------------------------
 
     @contextlib.asynccontextmanager
@@ -676,6 +696,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         ),
         WebSocketRoute("/ws/lobby", lobby_socket),
         WebSocketRoute("/ws/tables/{table_id:int}", table_socket),
+        WebSocketRoute("/ws/tournaments/{tournament_id:int}", tournament_socket),
     ]
     if config.static is not None and config.static.is_dir():
         routes.append(Mount("/", StaticFiles(directory=config.static, html=True), name="static"))

@@ -345,8 +345,9 @@ def test_our_turn_is_the_tables_turn_not_any_action(
 ) -> None:
     from gammon.cli.connect.screen import Screen, our_turn
 
+    game = {"phase": phase, "turn": turn, "actions": actions, "dice": [3, 1]}
     state = {"you": you, "status": "playing", "players": [{"name": "a"}, {"name": "b"}],
-             "game": {"phase": phase, "turn": turn, "actions": actions, "dice": [3, 1]}}  # fmt: skip
+             "game": game}  # fmt: skip
     assert our_turn(state) is ours
     status = Screen(1, sys.stdout).status(state, state["game"])  # type: ignore[arg-type]
     assert status.startswith(("Waiting for", "Watching")) is not ours
@@ -384,7 +385,7 @@ def test_four_terminals_play_a_sit_and_go_to_its_winner(server: ServerProcess) -
              "--password", "correct horse", "--tournament", str(number), "--register", "--play"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             cwd=ROOT,
-        )  # fmt: skip
+        )
         for name in names
     ]
     outputs = []

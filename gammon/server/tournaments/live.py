@@ -22,8 +22,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from gammon.actions import Forfeit
+from gammon.server.chatroom import TournamentRoom
+from gammon.server.connections import (
+    AlreadyAnswered,
+    answer_fault,
+    answer_flood,
+    answer_refusal,
+    text_frame,
+)
 from gammon.server.db import now
-from gammon.server.protocol import Refused
+from gammon.server.protocol import LOBBY_MESSAGES, Refused, dumps, parse_message
 from gammon.server.settings import TableSettings
 from gammon.server.store import (
     add_tournament_action,
@@ -38,6 +46,7 @@ from gammon.server.tournaments.state import Applied, BracketMatch, Tournament
 
 if TYPE_CHECKING:
     from gammon.server.auth import UserInfo
+    from gammon.server.connections import Connection
     from gammon.server.hub import Hub, TableEvent
 
 __all__ = ["LiveTournament", "Tournaments"]
@@ -46,6 +55,8 @@ log = logging.getLogger("gammon.server")
 
 #: Finished and cancelled tournaments listed in the lobby, newest first.
 KEEP_DONE: Final = 20
+#: A tournament's page hears of its changes at most this often (docs/PROTOCOL.md 6.1).
+PUSH_DEBOUNCE_S: Final = 0.1
 
 
 @dataclass
@@ -66,6 +77,9 @@ class Tournaments:
         self.by_table: dict[int, tuple[int, int]] = {}
         #: Called after every accepted action (the lobby and the pages listening).
         self.listeners: list[Callable[[Tournament], None]] = []
+        #: Each tournament's socket room: its pages, live, and its chat (PROTOCOL.md 6.1).
+        self.rooms: dict[int, TournamentRoom] = {}
+        self._pushes: set[int] = set()
         hub.listen("status", self._on_table_changed)
         hub.listen("joined", self._on_table_joined)
 
@@ -358,6 +372,81 @@ class Tournaments:
     def _changed(self, tournament: Tournament) -> None:
         for listener in list(self.listeners):
             listener(tournament)
+        self._push(tournament.id)
+
+    # -- the tournament's socket: the page live, and its chat (docs/PROTOCOL.md 6.1) -----------
+
+    def _push(self, tournament_id: int) -> None:
+        """Send the tournament to everybody on its socket, soon (changes close together: once)."""
+        room = self.rooms.get(tournament_id)
+        if room is None or not room.conns or tournament_id in self._pushes:
+            return
+        self._pushes.add(tournament_id)
+
+        def push() -> None:
+            self._pushes.discard(tournament_id)
+            live = self.live.get(tournament_id)
+            if live is None:
+                return
+            text = dumps(tournament_message(live.tournament))
+            for conn in list(room.conns):
+                conn.send(text)
+
+        asyncio.get_running_loop().call_later(PUSH_DEBOUNCE_S, push)
+
+    async def join_socket(self, live: LiveTournament, conn: Connection) -> None:
+        """A page opens the tournament's socket: hello, the chat's recent lines, the tournament."""
+        number = live.tournament.id
+        room = self.rooms.get(number)
+        if room is None:
+            room = self.rooms[number] = TournamentRoom(number)
+        room.conns.add(conn)
+        self.hub.sockets.register(conn)
+        chat = self.hub.chat
+        conn.send(chat.hello(conn, tournament=number))
+        conn.send({"type": "chat_history", "messages": list(await chat.history(room))})
+        conn.send(tournament_message(live.tournament))
+
+    def leave_socket(self, live: LiveTournament, conn: Connection) -> None:
+        room = self.rooms.get(live.tournament.id)
+        if room is not None:
+            room.conns.discard(conn)
+            if not room.conns:
+                del self.rooms[live.tournament.id]  # its chat is read again from the database
+        self.hub.sockets.unregister(conn)
+        if not conn.closed:
+            conn.close(1000)
+
+    async def on_socket_message(
+        self, live: LiveTournament, conn: Connection, raw: str | None
+    ) -> None:
+        """One message on a tournament's socket: the lobby's messages (chat, moderation, ping)."""
+        message_id: object = None
+        try:
+            if not conn.allow():
+                answer_flood(conn, raw)
+            conn.refusals = 0
+            message = parse_message(text_frame(raw), LOBBY_MESSAGES)
+            message_id = message.id
+            if message.type == "ping":
+                conn.send({"type": "pong"})
+                return
+            room = self.rooms.get(live.tournament.id)
+            if room is None or conn not in room.conns:
+                return
+            await self.hub.chat.handle(conn, room, message)
+        except Refused as exc:
+            answer_refusal(conn, exc, message_id)
+        except AlreadyAnswered:
+            pass
+        except Exception as exc:
+            where = f"tournament {live.tournament.id}: a message"
+            answer_fault(conn, self.hub.faults, where, exc, message_id)
+
+
+def tournament_message(tournament: Tournament) -> dict[str, Any]:
+    """What a tournament's socket sends on connect and after each change."""
+    return {"type": "tournament", "tournament": tournament.to_json()}
 
 
 def summary_json(tournament: Tournament) -> dict[str, Any]:
