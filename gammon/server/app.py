@@ -266,7 +266,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         ply=config.analysis_ply,
         ray=config.analysis_ray,
     )
-    hub.finished_hooks.append(analyses.table_finished)
+    hub.listen("finished", lambda event: analyses.table_finished(event.live))
     login_ip = TokenBuckets(*config.limits.login)
     login_name = TokenBuckets(*config.limits.login)
     signup_ip = TokenBuckets(*config.limits.signup)
@@ -645,6 +645,26 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         finally:
             hub.leave_table(live, conn)
 
+    async def tournament_socket(websocket: WebSocket) -> None:
+        conn = await open_socket(websocket)
+        if conn is None:
+            return
+        number = websocket.path_params["tournament_id"]
+        live = tournaments.live.get(number)
+        if live is None:
+            await websocket.close(code=4404, reason=f"there is no tournament {number}")
+            return
+        try:
+            await pump(
+                websocket,
+                conn,
+                lambda: tournaments.join_socket(live, conn),
+                lambda raw: tournaments.on_socket_message(live, conn, raw),
+                f"tournament {number}: the socket",
+            )
+        finally:
+            tournaments.leave_socket(live, conn)
+
     # -- operations: health, readiness, metrics (docs/DEPLOY.md) ---------------------------------
 
     database_file: list[tuple[int, int] | None] = [None]
@@ -803,6 +823,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         ),
         WebSocketRoute("/ws/lobby", lobby_socket),
         WebSocketRoute("/ws/tables/{table_id:int}", table_socket),
+        WebSocketRoute("/ws/tournaments/{tournament_id:int}", tournament_socket),
     ]
     if config.static is not None and config.static.is_dir():
         routes.append(Mount("/", StaticFiles(directory=config.static, html=True), name="static"))

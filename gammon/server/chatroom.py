@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import collections
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from gammon.server import chat
@@ -29,7 +30,7 @@ from gammon.server.store import (
     set_banned,
 )
 
-__all__ = ["CHAT_HISTORY", "CHAT_MESSAGES", "ChatRoom"]
+__all__ = ["CHAT_HISTORY", "CHAT_MESSAGES", "ChatRoom", "TournamentRoom"]
 
 #: The recent messages sent to a socket when it connects.
 CHAT_HISTORY: Final = 50
@@ -37,8 +38,33 @@ CHAT_HISTORY: Final = 50
 CHAT_MESSAGES: Final = frozenset({"chat", "report", "kick", "ban", "unban", "mute", "unmute"})
 
 
+@dataclass(eq=False)
+class TournamentRoom:
+    """A tournament's chat room (docs/PROTOCOL.md 6.1): who is on its socket, its recent lines."""
+
+    tournament_id: int
+    conns: set[Connection] = field(default_factory=set)
+    chat: collections.deque[dict[str, Any]] | None = None
+
+    @property
+    def key(self) -> str:
+        """The room's name for the moderator (mutes and kicks are per table; reports name it)."""
+        return f"tournament-{self.tournament_id}"
+
+
+#: Where a chat message is said: a table, a tournament's room, or the lobby (None).
+Place = LiveTable | TournamentRoom | None
+
+
+def _key(place: Place) -> str | None:
+    if isinstance(place, TournamentRoom):
+        return place.key
+    return str(place.table.id) if place is not None else None
+
+
 class ChatRoom:
-    """Every chat of one server: the lobby's and each table's, with their moderation."""
+    """Every chat of one server: the lobby's, each table's and each tournament's, with their
+    moderation."""
 
     def __init__(
         self,
@@ -67,14 +93,18 @@ class ChatRoom:
     def is_banned(self, user: UserInfo) -> bool:
         return user.banned or self.moderator.is_banned(user.name)
 
-    async def history(self, live: LiveTable | None) -> collections.deque[dict[str, Any]]:
-        """The recent messages of a table (or of the lobby: None), read once from the database."""
+    async def history(self, live: Place) -> collections.deque[dict[str, Any]]:
+        """The recent messages of a table, a tournament (or of the lobby: None), read once from
+        the database."""
         if live is not None and live.chat is not None:
             return live.chat
         if live is None and self._lobby_chat is not None:
             return self._lobby_chat
-        table_id = live.table.id if live is not None else None
-        rows = await self.store.run(lambda s: chat_history(s, table_id, CHAT_HISTORY))
+        table_id = live.table.id if isinstance(live, LiveTable) else None
+        tournament_id = live.tournament_id if isinstance(live, TournamentRoom) else None
+        rows = await self.store.run(
+            lambda s: chat_history(s, table_id, CHAT_HISTORY, tournament_id=tournament_id)
+        )
         history = collections.deque(rows, maxlen=CHAT_HISTORY)
         if live is not None:
             if live.chat is None:
@@ -93,15 +123,14 @@ class ChatRoom:
             "house_rules": self.moderator.house_rules,
         }
 
-    async def handle(
-        self, conn: Connection, live: LiveTable | None, message: ClientMessage
-    ) -> None:
-        """Carry out one of :data:`CHAT_MESSAGES` from a table's socket or the lobby's."""
+    async def handle(self, conn: Connection, live: Place, message: ClientMessage) -> None:
+        """Carry out one of :data:`CHAT_MESSAGES` from a table's socket, a tournament's, or
+        the lobby's."""
         user = conn.user
         if user is None:
             raise Refused("not_signed_in", "sign in (or play as a guest) to chat")
         kind, fields = message.type, message.fields
-        table_key = str(live.table.id) if live is not None else None
+        table_key = _key(live)
         moderator = self.moderator
         try:
             if kind == "chat":
@@ -121,17 +150,18 @@ class ChatRoom:
         if message.id is not None:
             conn.send({"type": "ack", "id": message.id})
 
-    async def _post(
-        self, user: UserInfo, live: LiveTable | None, table_key: str | None, text: str
-    ) -> None:
+    async def _post(self, user: UserInfo, live: Place, table_key: str | None, text: str) -> None:
         decision = self.moderator.moderate(user.name, text, table=table_key)
         if isinstance(decision, chat.Rejected):
             code = "banned" if decision.rule is chat.Rule.BANNED else "chat_refused"
             raise Refused(code, decision.reason)
         at = now()
-        table_id = live.table.id if live is not None else None
+        table_id = live.table.id if isinstance(live, LiveTable) else None
+        tournament_id = live.tournament_id if isinstance(live, TournamentRoom) else None
         message_id = await self.store.run(
-            lambda s: add_chat_message(s, table_id, user.id, decision.text, at)
+            lambda s: add_chat_message(
+                s, table_id, user.id, decision.text, at, tournament_id=tournament_id
+            )
         )
         entry = {"id": message_id, "user": user.name, "text": decision.text, "ms": int(at * 1000)}
         (await self.history(live)).append(entry)
@@ -172,7 +202,7 @@ class ChatRoom:
         self,
         conn: Connection,
         user: UserInfo,
-        live: LiveTable | None,
+        live: Place,
         kind: str,
         fields: dict[str, Any],
     ) -> None:
@@ -191,7 +221,7 @@ class ChatRoom:
             )
 
         if kind == "kick":
-            if live is None:
+            if not isinstance(live, LiveTable):
                 raise Refused(
                     "bad_message", "kick from a table's socket: it removes the user from that table"
                 )

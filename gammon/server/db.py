@@ -170,8 +170,10 @@ class ChatMessage(Base):
     __table_args__ = (Index("ix_chat_table_id", "table_id", "id"),)
 
     id: Mapped[int] = mapped_column(_Id, primary_key=True, autoincrement=True)
-    #: None for the lobby.
+    #: None for the lobby and the tournaments' chats.
     table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id"), default=None)
+    #: A tournament's chat (docs/PROTOCOL.md 6.1); None for the lobby and the tables.
+    tournament_id: Mapped[int | None] = mapped_column(Integer, default=None, index=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     text: Mapped[str] = mapped_column(Text)
     at: Mapped[float] = mapped_column(Float)

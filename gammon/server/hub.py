@@ -18,7 +18,8 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Any, Final, Literal
 
 from gammon.actions import Forfeit, OutOfTime
 from gammon.server import chat
@@ -56,9 +57,26 @@ from gammon.server.store import Store, create_table, load_table, load_unfinished
 from gammon.server.table import Applied, Seat, Table
 from gammon.server.views import summary_json
 
-__all__ = ["Hub"]
+__all__ = ["TABLE_MOMENTS", "Hub", "TableEvent", "TableMoment"]
 
 log = logging.getLogger("gammon.server")
+
+#: The moments of a table others may listen to (:meth:`Hub.listen`): ``status`` after an
+#: action that changed the table's status (or started it), ``finished`` once when it has
+#: just finished (after ``status``), ``joined`` when a signed-in user opens its socket.
+TableMoment = Literal["status", "finished", "joined"]
+TABLE_MOMENTS: Final[tuple[TableMoment, ...]] = ("status", "finished", "joined")
+
+
+@dataclass(frozen=True)
+class TableEvent:
+    """One moment of one table, as listeners hear of it."""
+
+    moment: TableMoment
+    live: LiveTable
+    #: ``joined``: the user who opened the table's socket.
+    user_id: int | None = None
+
 
 LOBBY_DEBOUNCE_S: Final = 0.25
 KEEP_FINISHED: Final = 200
@@ -127,16 +145,28 @@ class Hub:
         )
         #: Set once the tables are recovered and the timers run (``/readyz``).
         self.started = False
-        #: Called after an action changes a table's status (the tournaments listen).
-        self.table_listeners: list[Callable[[LiveTable], None]] = []
-        #: Called with the user's id when a signed-in user opens a table's socket.
-        self.join_listeners: list[Callable[[LiveTable, int], None]] = []
+        #: Who listens to which moments of the tables (:meth:`listen`).
+        self._listeners: dict[TableMoment, list[Callable[[TableEvent], None]]] = {
+            moment: [] for moment in TABLE_MOMENTS
+        }
         #: Ratings by user id, for the lobby (gammon.server.players keeps them).
         self.ratings: dict[int, float] = {}
         #: What the lobby lists besides tables (the tournaments, when they are running).
         self.lobby_extras: Callable[[], dict[str, Any]] | None = None
-        #: Called with each table that has just finished (the post-game analysis queue).
-        self.finished_hooks: list[Callable[[LiveTable], None]] = []
+
+    def listen(self, moment: TableMoment, listener: Callable[[TableEvent], None]) -> None:
+        """Call ``listener`` at each ``moment`` of every table (:data:`TABLE_MOMENTS`).
+
+        The one way for the rest of the server (the tournaments, the analysis queue) to
+        hear of the tables: listeners run on the event loop right after the moment, in
+        the order they were added, and must not block (spawn what takes time).
+        """
+        self._listeners[moment].append(listener)
+
+    def _tell(self, moment: TableMoment, live: LiveTable, user_id: int | None = None) -> None:
+        event = TableEvent(moment, live, user_id)
+        for listener in list(self._listeners[moment]):
+            listener(event)
 
     @property
     def bot_levels(self) -> list[str]:
@@ -366,13 +396,11 @@ class Hub:
                 )  # fmt: skip
             if table.status != was_status or action["type"] == "start":
                 self.lobby_changed()
-                for listener in list(self.table_listeners):
-                    listener(live)
+                self._tell("status", live)
                 if table.status == "finished" and table.seats is not None:
                     self._spawn(self._refresh_ratings(table))
             if table.status == "finished" and was_status != "finished":
-                for hook in self.finished_hooks:
-                    hook(live)
+                self._tell("finished", live)
             if table.status in ("finished", "cancelled"):
                 self.moderator.close_table(str(table.id))
                 self._evict_finished()  # a busy server keeps only the recent ones in memory
@@ -534,8 +562,7 @@ class Hub:
         conn.send({"type": "chat_history", "messages": list(await self.chat.history(live))})
         self.broadcast_state(live)
         if conn.user is not None:
-            for listener in list(self.join_listeners):
-                listener(live, conn.user.id)
+            self._tell("joined", live, conn.user.id)
 
     def leave_table(self, live: LiveTable, conn: Connection) -> None:
         if live.side(conn) is not None:

@@ -424,16 +424,21 @@ class Store:
 # -- the chat room's records (R13) ----------------------------------------------------------
 
 
-def chat_history(session: Session, table_id: int | None, limit: int) -> list[dict[str, Any]]:
-    """The last ``limit`` chat messages of a table (or of the lobby: None), oldest first."""
+def chat_history(
+    session: Session, table_id: int | None, limit: int, *, tournament_id: int | None = None
+) -> list[dict[str, Any]]:
+    """The last ``limit`` chat messages of a table, of a tournament, or (neither) of the
+    lobby, oldest first."""
+    if table_id is not None:
+        where = ChatMessage.table_id == table_id
+    elif tournament_id is not None:
+        where = ChatMessage.tournament_id == tournament_id
+    else:
+        where = ChatMessage.table_id.is_(None) & ChatMessage.tournament_id.is_(None)
     rows = session.execute(
         select(ChatMessage, User.name)
         .join(User, User.id == ChatMessage.user_id)
-        .where(
-            ChatMessage.table_id == table_id
-            if table_id is not None
-            else ChatMessage.table_id.is_(None)
-        )
+        .where(where)
         .order_by(ChatMessage.id.desc())
         .limit(limit)
     ).all()
@@ -444,10 +449,18 @@ def chat_history(session: Session, table_id: int | None, limit: int) -> list[dic
 
 
 def add_chat_message(
-    session: Session, table_id: int | None, user_id: int, text: str, at: float
+    session: Session,
+    table_id: int | None,
+    user_id: int,
+    text: str,
+    at: float,
+    *,
+    tournament_id: int | None = None,
 ) -> int:
     """Record one chat message (committed); returns its id."""
-    row = ChatMessage(table_id=table_id, user_id=user_id, text=text, at=at)
+    row = ChatMessage(
+        table_id=table_id, tournament_id=tournament_id, user_id=user_id, text=text, at=at
+    )
     session.add(row)
     session.commit()
     return row.id

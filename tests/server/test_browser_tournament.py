@@ -125,3 +125,48 @@ def test_four_browsers_play_a_sit_and_go(own_server: ServerProcess, browser: Bro
     for page in pages.values():
         assert not js_errors(page), js_errors(page)
         page.context.close()
+
+
+def test_the_tournament_page_is_live_and_has_its_chat(
+    own_server: ServerProcess, browser: Browser
+) -> None:
+    """PROTOCOL.md 6.1: the page hears of changes over the tournament's socket (it does not
+    poll), and carries the tournament's chat under the house rules."""
+    names = [f"tc{secrets.token_hex(3)}" for _ in range(2)]
+    pages = {}
+    for name in names:
+        page = new_page(browser, own_server.url)
+        sign_up(page, name)
+        pages[name] = page
+    first, second = pages[names[0]], pages[names[1]]
+    first.goto("/#/")
+    first.fill("#sit-and-go input[name=name]", "Chat cup")
+    first.select_option("#sit-and-go select[name=seats]", "4")
+    first.fill("#sit-and-go input[name=points]", "1")
+    first.click("#sit-and-go button[name=create-sit-and-go]")
+    wait_until(first, "location.hash.startsWith('#/tournament/')")
+    number = int(first.evaluate("location.hash.split('/')[2]"))
+    second.goto(f"/#/tournament/{number}")
+    second.wait_for_selector("#tournament-chat input[name=chat]")
+    first.wait_for_selector("#tournament-chat input[name=chat]")
+    asked: list[str] = []
+    first.on("request", lambda r: asked.append(r.url) if "/api/tournaments/" in r.url else None)
+    # A registration on one page shows on the other at once, without asking the server.
+    second.click("button[name=register]")
+    first.wait_for_selector(f"#registered li:has-text('{names[1]}')", timeout=5000)
+    first.wait_for_timeout(2500)  # the page used to read the tournament every 2 s
+    assert asked == [], asked
+    # The chat: a line from one page reaches the other, abuse masked by the house rules.
+    first.fill("#tournament-chat input[name=chat]", "good luck, moron")
+    first.press("#tournament-chat input[name=chat]", "Enter")
+    line = second.wait_for_selector("#tournament-chat .messages li .text")
+    assert line is not None and line.inner_text() == "good luck, *****"
+    assert "House rules" in second.inner_text("#tournament-chat")
+    # A link is refused; the text stays in the input to be mended.
+    second.fill("#tournament-chat input[name=chat]", "see http://spam.example")
+    second.press("#tournament-chat input[name=chat]", "Enter")
+    second.wait_for_selector("#tournament-chat .error:not([hidden])")
+    assert second.input_value("#tournament-chat input[name=chat]") == "see http://spam.example"
+    for page in pages.values():
+        assert not js_errors(page), js_errors(page)
+        page.context.close()

@@ -321,3 +321,124 @@ def test_programs_register_see_the_bracket_and_withdraw(server: ServerProcess) -
     assert gone.returncode == 0, gone.stderr
     assert "* withdrawn" in gone.stdout and f"  Winner: {names[0]}" in gone.stdout
     assert f"{names[0]} won (withdrew)" in gone.stdout
+
+
+# -- whose turn it is -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("you", "phase", "turn", "actions", "ours"),
+    [
+        (0, "opening", None, ["roll", "forfeit"], True),  # either side may throw it (R3)
+        (1, "roll", 1, ["roll", "double", "resign", "forfeit"], True),
+        (0, "roll", 1, ["resign", "forfeit"], False),
+        # Practice against the bot: our last play can be taken back while the bot thinks; that
+        # is no turn of ours (a script's next command used to be sent, and refused, at once).
+        (0, "roll", 1, ["resign", "take_back", "forfeit"], False),
+        (0, "move", 1, ["resign", "hint", "forfeit"], False),
+        (0, "double offered", 0, ["take", "drop", "hint", "forfeit"], True),
+        (None, "roll", 0, [], False),
+    ],
+)  # fmt: skip
+def test_our_turn_is_the_tables_turn_not_any_action(
+    you: int | None, phase: str, turn: int | None, actions: list[str], ours: bool
+) -> None:
+    from gammon.cli.connect.screen import Screen, our_turn
+
+    game = {"phase": phase, "turn": turn, "actions": actions, "dice": [3, 1]}
+    state = {"you": you, "status": "playing", "players": [{"name": "a"}, {"name": "b"}],
+             "game": game}  # fmt: skip
+    assert our_turn(state) is ours
+    status = Screen(1, sys.stdout).status(state, state["game"])  # type: ignore[arg-type]
+    assert status.startswith(("Waiting for", "Watching")) is not ours
+
+
+# -- a whole tournament from the terminal ---------------------------------------------------
+
+
+def _sit_and_go(server: ServerProcess, seats: int, **settings: Any) -> int:
+    import asyncio
+
+    from tests.server.client import Player
+
+    async def create() -> int:
+        organiser = await Player(server).signup()
+        made = await organiser.post(
+            "/api/tournaments", {"name": "Terminal cup", "seats": seats, **settings}
+        )
+        assert made.status_code == 201, made.text
+        await organiser.close()
+        return int(made.json()["tournament"]["id"])
+
+    return asyncio.run(create())
+
+
+def test_four_terminals_play_a_sit_and_go_to_its_winner(server: ServerProcess) -> None:
+    # R13: a Sit & Go of four, every match on the tournament's clock, played by four
+    # `gammon connect --tournament ID --register --play` processes with piped commands.
+    number = _sit_and_go(server, 4, lengths=[1, 3])
+    stamp = int(time.time() * 1000) % 10**7
+    names = [f"cup{stamp}{i}" for i in range(4)]
+    players = [
+        subprocess.Popen(
+            [sys.executable, "-m", "gammon.cli.connect", server.url, "--signup", "--name", name,
+             "--password", "correct horse", "--tournament", str(number), "--register", "--play"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            cwd=ROOT,
+        )
+        for name in names
+    ]
+    outputs = []
+    try:
+        lines = [Lines(p.stdout) for p in players]
+        for p in players:
+            assert p.stdin is not None
+            p.stdin.write(LOOP * 2)
+            p.stdin.close()
+        for p in players:
+            assert p.wait(240) == 0, p.stderr.read() if p.stderr else ""
+        outputs = [line.rest() for line in lines]
+    finally:
+        for p in players:
+            if p.poll() is None:
+                p.kill()
+                p.wait(10)
+    winners = {re.findall(r"^  Winner: (\S+)$", out, re.M)[-1] for out in outputs
+               if re.search(r"^  Winner: ", out, re.M)}  # fmt: skip
+    assert len(winners) == 1, outputs
+    winner = winners.pop()
+    assert winner in names
+    finals = [out for out in outputs if re.search(r"^Tournament \d+: .*finished", out, re.M)]
+    assert finals, outputs  # the finalists see the tournament end
+    for name, out in zip(names, outputs, strict=True):
+        # Every match each one played ended with its dice verified (DICE.md).
+        assert out.count("* your match ") == out.count("Fair dice (DICE.md): all "), out[-3000:]
+        assert "NOT VERIFIED" not in out
+        if name != winner:
+            assert "* you are out of the tournament (lost)" in out or "Winner: " in out
+    assert outputs[names.index(winner)].count("* your match ") == 2  # semi-final and final
+    listed = connect(server, "--tournament", str(number)).stdout
+    assert re.search(rf"^Tournament {number}: Terminal cup \(sit and go, finished, 4/4", listed,
+                     re.M), listed  # fmt: skip
+    assert f"  Winner: {winner}" in listed
+
+
+def test_a_player_whose_input_ends_leaves_the_tournament(server: ServerProcess) -> None:
+    # With no more commands the client cannot play its match: it says so and exits (it
+    # used to wait for a next match for ever), while the match goes on at the server.
+    number = _sit_and_go(server, 2, lengths=[1], show_up_s=10)
+    stamp = int(time.time() * 1000) % 10**7
+    first = subprocess.Popen(
+        [sys.executable, "-m", "gammon.cli.connect", server.url, "--signup", "--name",
+         f"eof{stamp}a", "--password", "correct horse", "--tournament", str(number),
+         "--register"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True, cwd=ROOT,
+    )  # fmt: skip
+    assert first.wait(60) == 0
+    second = connect(server, "--signup", "--name", f"eof{stamp}b", "--password", "correct horse",
+                     "--tournament", str(number), "--register", "--play", timeout=60)  # fmt: skip
+    assert second.returncode == 0, second.stderr
+    assert "* end of input; the table goes on at the server" in second.stdout
+    assert f"* left tournament {number}; come back with --tournament {number} --play" in (
+        second.stdout
+    )

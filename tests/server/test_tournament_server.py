@@ -9,6 +9,9 @@ import random
 import time
 from typing import Any
 
+import pytest
+from websockets.exceptions import ConnectionClosed
+
 from gammon.server.ratings import Rating, rate_match
 from tests.server.client import Player, ServerProcess, choose, database_url
 
@@ -302,5 +305,109 @@ def test_a_server_killed_mid_round_restarts_and_the_bracket_continues() -> None:
                 await player.close()
 
         asyncio.run(second_half())
+    finally:
+        server.stop()
+
+
+def test_a_tournaments_socket_pushes_the_bracket_and_carries_its_chat() -> None:
+    """PROTOCOL.md 6.1: /ws/tournaments/ID sends the tournament on connect and on every
+    change (no polling), and is the tournament's chat room under the house rules."""
+    server = serve("tournament_room")
+
+    async def main() -> None:
+        operator = await Player(server).signup()  # the first account: the operator
+        alice, bob = await Player(server).signup(), await Player(server).signup()
+        assert alice.user is not None and bob.user is not None
+        made = await alice.post("/api/tournaments", {"name": "Chatty", "seats": 2, "lengths": [1]})
+        assert made.status_code == 201, made.text
+        number = made.json()["tournament"]["id"]
+        path = f"/ws/tournaments/{number}"
+
+        a = await alice.socket(path)
+        hello = await a.until(lambda m: m["type"] == "hello")
+        assert hello["tournament"] == number and "English" in hello["house_rules"]
+        assert (await a.until(lambda m: m["type"] == "chat_history"))["messages"] == []
+        first = await a.until(lambda m: m["type"] == "tournament")
+        assert first["tournament"]["status"] == "registering"
+        assert first["tournament"]["registered"] == []
+
+        # The bracket pushed as it changes: a registration, then the start and its table.
+        assert (await alice.post(f"/api/tournaments/{number}/register")).status_code == 200
+        pushed = await a.until(lambda m: m["type"] == "tournament", timeout=10)
+        assert [e["name"] for e in pushed["tournament"]["registered"]] == [alice.user["name"]]
+        b = await bob.socket(path)
+        await b.until(lambda m: m["type"] == "tournament")
+        assert (await bob.post(f"/api/tournaments/{number}/register")).status_code == 200
+        running = await a.until(
+            lambda m: m["type"] == "tournament"
+            and m["tournament"]["rounds"]
+            and m["tournament"]["rounds"][0]["matches"][0]["table"] is not None,
+            timeout=10,
+        )
+        assert running["tournament"]["status"] == "running"
+
+        # The chat, under the house rules: masked, refused, muted, and not for the anonymous.
+        reply = await a.request({"type": "chat", "text": "good luck, you moron"})
+        assert reply["type"] == "ack", reply
+        said = await b.until(lambda m: m["type"] == "chat", timeout=10)
+        assert said["message"]["user"] == alice.user["name"]
+        assert said["message"]["text"] == "good luck, you *****"
+        refused = await b.request({"type": "chat", "text": "visit http://spam.example"})
+        assert refused["type"] == "error" and refused["code"] == "chat_refused"
+        assert (await b.request({"type": "mute", "user": alice.user["name"]}))["type"] == "ack"
+        assert (await a.request({"type": "chat", "text": "can you hear me"}))["type"] == "ack"
+        assert any(m["type"] == "chat" and m["message"]["text"] == "can you hear me"
+                   for m in a.seen)  # fmt: skip
+        await b.send({"type": "ping"})
+        await b.until(lambda m: m["type"] == "pong")  # everything sent to b before it is in
+        assert not any(
+            m["type"] == "chat" and m["message"]["text"] == "can you hear me" for m in b.seen
+        )
+        anonymous = await Player(server).socket(path)
+        await anonymous.until(lambda m: m["type"] == "tournament")
+        nobody = await anonymous.request({"type": "chat", "text": "hello"})
+        assert nobody["code"] == "not_signed_in"
+        reported = await b.request({"type": "report", "user": alice.user["name"],
+                                    "reason": "name-calling"})  # fmt: skip
+        assert reported["type"] == "ack"
+        assert any(m["type"] == "reported" for m in b.seen)
+
+        # The history comes back on a new connection (from the database once all have left).
+        for sock in (a, b, anonymous):
+            await sock.close()
+        await asyncio.sleep(0.3)
+        again = await bob.socket(path)
+        history = await again.until(lambda m: m["type"] == "chat_history")
+        assert [m["text"] for m in history["messages"]] == [
+            "good luck, you *****", "can you hear me"
+        ]
+        # It is the tournament's own: the lobby's chat does not have it.
+        lobby = await bob.socket("/ws/lobby")
+        lobby_history = await lobby.until(lambda m: m["type"] == "chat_history")
+        assert lobby_history["messages"] == []
+
+        # The operator's ban closes the banned player's socket (4403); kick is for tables.
+        op = await operator.socket(path)
+        await op.until(lambda m: m["type"] == "tournament")
+        kick = await op.request({"type": "kick", "user": bob.user["name"]})
+        assert kick["type"] == "error" and kick["code"] == "bad_message"
+        ban = await op.request({"type": "ban", "user": bob.user["name"], "minutes": 5})
+        assert ban["type"] == "ack"
+        with pytest.raises(ConnectionClosed) as closed:
+            await again.until(lambda m: False, timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+        for sock in (op, lobby):
+            await sock.close()
+        for player in (operator, alice, bob):
+            await player.close()
+
+        # No such tournament: closed with 4404.
+        with pytest.raises(ConnectionClosed) as missing:
+            ghost = await Player(server).socket("/ws/tournaments/999999")
+            await ghost.receive(timeout=10)
+        assert missing.value.rcvd is not None and missing.value.rcvd.code == 4404
+
+    try:
+        asyncio.run(main())
     finally:
         server.stop()

@@ -17,7 +17,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from gammon.cli.connect.api import ConnectError, Http
-from gammon.cli.connect.screen import ALWAYS, Screen
+from gammon.cli.connect.screen import Screen, our_turn
 
 __all__ = ["TableLink"]
 
@@ -163,9 +163,7 @@ class TableLink:
         state = self.state
         if state is None or state.get("you") is None:
             return state is not None and state.get("status") != "open"
-        game = state.get("game")
-        actions = set(game.get("actions") or []) if game else set()
-        return bool(actions - ALWAYS)
+        return our_turn(state)
 
     async def wait_for(self, predicate: Callable[[], bool]) -> None:
         async with self.changed:

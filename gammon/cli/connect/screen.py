@@ -18,10 +18,11 @@ from gammon.events import Ended, EndReason, GameResult, WinKind, describe
 from gammon.ids import decode_match_id
 from gammon.position import Position
 
-__all__ = ["Screen", "board_position", "lobby_line", "result_text"]
+__all__ = ["Screen", "board_position", "lobby_line", "our_turn", "result_text"]
 
-#: Actions the opponent's turn also allows: they do not make it "our turn".
-ALWAYS: Final = frozenset({"forfeit", "resign", "hint"})
+#: Actions the opponent's turn also allows: they do not make it "our turn" (``take_back``:
+#: our last play, while the bot thinks about its answer, PROTOCOL.md 4.5).
+ALWAYS: Final = frozenset({"forfeit", "resign", "hint", "take_back"})
 _SHOWN_PLAYS = 12
 _WAITING_FOR: Final = {
     "opening": "throw the opening roll",
@@ -72,6 +73,31 @@ def board_position(game: dict[str, Any]) -> Position:
         if turned == drawn:
             return turned
     return drawn
+
+
+def our_turn(state: dict[str, Any]) -> bool:
+    """Whether the table waits for us (PROTOCOL.md 3): ``turn`` is our side, or the opening
+    roll is still to be thrown (``turn`` null) and we may throw it.
+
+    ``actions`` alone does not say it: the side not to act may still resign, forfeit or
+    take its last play back, and a newer server may list more such actions.
+
+    >>> our_turn({"you": 1, "game": {"phase": "roll", "turn": 1, "actions": ["roll"]}})
+    True
+    >>> our_turn({"you": 0, "game": {"phase": "roll", "turn": 1,
+    ...                              "actions": ["resign", "take_back", "forfeit"]}})
+    False
+    >>> our_turn({"you": 0, "game": {"phase": "opening", "turn": None,
+    ...                              "actions": ["roll", "forfeit"]}})
+    True
+    """
+    you = state.get("you")
+    game = state.get("game") or {}
+    actions = set(game.get("actions") or [])
+    if you is None or not actions - ALWAYS:
+        return False
+    turn = game.get("turn")
+    return turn == you or (turn is None and game.get("phase") == "opening")
 
 
 def clock_text(ms: int) -> str:
@@ -302,7 +328,7 @@ class Screen:
             return "Game over."
         if state.get("you") is None:
             return f"Watching ({phase})."
-        if not actions or set(actions) <= ALWAYS - {"hint"}:
+        if not our_turn(state):
             return f"Waiting for {theirs} to {_WAITING_FOR.get(str(phase), str(phase))}."
         if "play" in actions:
             dice = game.get("dice") or ["?", "?"]

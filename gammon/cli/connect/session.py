@@ -146,9 +146,10 @@ async def _play_table(
     out: TextIO,
     stream: TextIO,
     lines: asyncio.Queue[str | None] | None = None,
-) -> int:
+) -> bool:
     """Join the table if there is a free seat, play it from ``stream`` (or from ``lines``, read
-    from it already), then check its dice."""
+    from it already), then check its dice. True when the table ended, False when the user left
+    it (``quit``, or the end of the input) while it goes on."""
     link = TableLink(http, ws_base, table_id, Screen(table_id, out))
     dice = _DiceCheck(link)
     socket = asyncio.create_task(link.run_socket())
@@ -203,7 +204,7 @@ async def _play_table(
                     f"Fair dice (DICE.md): all {total} rolls verified "
                     f"in {games} game{'s' if games != 1 else ''}"
                 )
-        return 0
+        return link.finished
     finally:
         socket.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -242,7 +243,12 @@ async def _play_tournament(
             table = int(mine[0]["table"])
             played.add(table)
             print(f"* your match {mine[0]['match']}: table {table}", file=out, flush=True)
-            await _play_table(http, ws_base, table, user, out, stream, lines)
+            if not await _play_table(http, ws_base, table, user, out, stream, lines):
+                # Left (quit, or no more input): the match goes on without us, and so
+                # would every later one; come back with --play.
+                print(f"* left tournament {number}; come back with --tournament {number} "
+                      "--play", file=out, flush=True)  # fmt: skip
+                return 0
             continue
         await asyncio.sleep(1.0)
 
@@ -301,7 +307,8 @@ def connect_and_play(args: argparse.Namespace, out: TextIO) -> int:
     else:
         table_id = args.table
     try:
-        return asyncio.run(_play_table(http, ws_base, table_id, user, out, sys.stdin))
+        asyncio.run(_play_table(http, ws_base, table_id, user, out, sys.stdin))
+        return 0
     except KeyboardInterrupt:
         print(f"\n* interrupted; table {table_id} goes on at the server", file=out)
         return 130

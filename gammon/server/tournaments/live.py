@@ -22,8 +22,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 from gammon.actions import Forfeit
+from gammon.server.chatroom import TournamentRoom
+from gammon.server.connections import (
+    AlreadyAnswered,
+    answer_fault,
+    answer_flood,
+    answer_refusal,
+    text_frame,
+)
 from gammon.server.db import now
-from gammon.server.protocol import Refused
+from gammon.server.protocol import LOBBY_MESSAGES, Refused, dumps, parse_message
 from gammon.server.settings import TableSettings
 from gammon.server.store import (
     add_tournament_action,
@@ -38,8 +46,8 @@ from gammon.server.tournaments.state import Applied, BracketMatch, Tournament
 
 if TYPE_CHECKING:
     from gammon.server.auth import UserInfo
-    from gammon.server.connections import LiveTable
-    from gammon.server.hub import Hub
+    from gammon.server.connections import Connection
+    from gammon.server.hub import Hub, TableEvent
 
 __all__ = ["LiveTournament", "Tournaments"]
 
@@ -47,6 +55,8 @@ log = logging.getLogger("gammon.server")
 
 #: Finished and cancelled tournaments listed in the lobby, newest first.
 KEEP_DONE: Final = 20
+#: A tournament's page hears of its changes at most this often (docs/PROTOCOL.md 6.1).
+PUSH_DEBOUNCE_S: Final = 0.1
 
 
 @dataclass
@@ -67,8 +77,11 @@ class Tournaments:
         self.by_table: dict[int, tuple[int, int]] = {}
         #: Called after every accepted action (the lobby and the pages listening).
         self.listeners: list[Callable[[Tournament], None]] = []
-        hub.table_listeners.append(self._on_table_changed)
-        hub.join_listeners.append(self._on_table_joined)
+        #: Each tournament's socket room: its pages, live, and its chat (PROTOCOL.md 6.1).
+        self.rooms: dict[int, TournamentRoom] = {}
+        self._pushes: set[int] = set()
+        hub.listen("status", self._on_table_changed)
+        hub.listen("joined", self._on_table_joined)
 
     # -- start -------------------------------------------------------------------------------
 
@@ -270,8 +283,8 @@ class Tournaments:
 
     # -- what tables report -------------------------------------------------------------------
 
-    def _on_table_changed(self, live_table: LiveTable) -> None:
-        table = live_table.table
+    def _on_table_changed(self, event: TableEvent) -> None:
+        table = event.live.table
         if table.status == "finished" and table.id in self.by_table:
             self.hub.spawn(self._report(table))
 
@@ -305,8 +318,11 @@ class Tournaments:
                 live, {"type": "result", "match": match.number, "winner": winner, "how": how}
             )
 
-    def _on_table_joined(self, live_table: LiveTable, user_id: int) -> None:
+    def _on_table_joined(self, event: TableEvent) -> None:
+        live_table, user_id = event.live, event.user_id
         where = self.by_table.get(live_table.table.id)
+        if user_id is None:
+            return
         if where is None:
             return
         live = self.live.get(where[0])
@@ -360,6 +376,81 @@ class Tournaments:
     def _changed(self, tournament: Tournament) -> None:
         for listener in list(self.listeners):
             listener(tournament)
+        self._push(tournament.id)
+
+    # -- the tournament's socket: the page live, and its chat (docs/PROTOCOL.md 6.1) -----------
+
+    def _push(self, tournament_id: int) -> None:
+        """Send the tournament to everybody on its socket, soon (changes close together: once)."""
+        room = self.rooms.get(tournament_id)
+        if room is None or not room.conns or tournament_id in self._pushes:
+            return
+        self._pushes.add(tournament_id)
+
+        def push() -> None:
+            self._pushes.discard(tournament_id)
+            live = self.live.get(tournament_id)
+            if live is None:
+                return
+            text = dumps(tournament_message(live.tournament))
+            for conn in list(room.conns):
+                conn.send(text)
+
+        asyncio.get_running_loop().call_later(PUSH_DEBOUNCE_S, push)
+
+    async def join_socket(self, live: LiveTournament, conn: Connection) -> None:
+        """A page opens the tournament's socket: hello, the chat's recent lines, the tournament."""
+        number = live.tournament.id
+        room = self.rooms.get(number)
+        if room is None:
+            room = self.rooms[number] = TournamentRoom(number)
+        room.conns.add(conn)
+        self.hub.sockets.register(conn)
+        chat = self.hub.chat
+        conn.send(chat.hello(conn, tournament=number))
+        conn.send({"type": "chat_history", "messages": list(await chat.history(room))})
+        conn.send(tournament_message(live.tournament))
+
+    def leave_socket(self, live: LiveTournament, conn: Connection) -> None:
+        room = self.rooms.get(live.tournament.id)
+        if room is not None:
+            room.conns.discard(conn)
+            if not room.conns:
+                del self.rooms[live.tournament.id]  # its chat is read again from the database
+        self.hub.sockets.unregister(conn)
+        if not conn.closed:
+            conn.close(1000)
+
+    async def on_socket_message(
+        self, live: LiveTournament, conn: Connection, raw: str | None
+    ) -> None:
+        """One message on a tournament's socket: the lobby's messages (chat, moderation, ping)."""
+        message_id: object = None
+        try:
+            if not conn.allow():
+                answer_flood(conn, raw)
+            conn.refusals = 0
+            message = parse_message(text_frame(raw), LOBBY_MESSAGES)
+            message_id = message.id
+            if message.type == "ping":
+                conn.send({"type": "pong"})
+                return
+            room = self.rooms.get(live.tournament.id)
+            if room is None or conn not in room.conns:
+                return
+            await self.hub.chat.handle(conn, room, message)
+        except Refused as exc:
+            answer_refusal(conn, exc, message_id)
+        except AlreadyAnswered:
+            pass
+        except Exception as exc:
+            where = f"tournament {live.tournament.id}: a message"
+            answer_fault(conn, self.hub.faults, where, exc, message_id)
+
+
+def tournament_message(tournament: Tournament) -> dict[str, Any]:
+    """What a tournament's socket sends on connect and after each change."""
+    return {"type": "tournament", "tournament": tournament.to_json()}
 
 
 def summary_json(tournament: Tournament) -> dict[str, Any]:

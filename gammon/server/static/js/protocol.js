@@ -338,7 +338,9 @@
  * Every message a server sends on a socket (2, 3, 4, 6, 7), told apart by `type`.
  * @typedef {State | ErrorMessage |
  *   {type: "ack", id?: number | string, seq?: number} |
- *   {type: "hello", user: User | null, house_rules?: string, table?: number, side?: Side | null} |
+ *   {type: "hello", user: User | null, house_rules?: string, table?: number, side?: Side | null,
+ *    tournament?: number} |
+ *   {type: "tournament", tournament: Tournament} |
  *   {type: "chat_history", messages: ChatMessage[]} |
  *   {type: "chat", message: ChatMessage} |
  *   {type: "muted", user: string, muted: boolean} |

@@ -1,17 +1,20 @@
 // @ts-check
-// A tournament's page (#/tournament/ID, docs/PROTOCOL.md 1.6): its rules, registration, the
-// bracket drawn live with results and links to watch the matches being played, the
-// standings and the winner. The page reads the tournament again every two seconds.
+// A tournament's page (#/tournament/ID, docs/PROTOCOL.md 1.6 and 6.1): its rules,
+// registration, the bracket drawn live with results and links to watch the matches being
+// played, the standings and the winner, and the tournament's chat. Everything comes over
+// the tournament's socket (/ws/tournaments/ID), which sends the tournament on connect and
+// again whenever it changes: nothing is polled.
 
-import { get, post } from "./api.js";
+import { post } from "./api.js";
+import { ChatPanel } from "./chat.js";
+import { Live } from "./socket.js";
 import { howText, lengthsText, matchText, stateText, whenText } from "./tournament-text.js";
 import { clear, h } from "./util.js";
 
 /** @typedef {import("./protocol.js").Tournament} Tournament */
 /** @typedef {import("./protocol.js").BracketMatch} BracketMatch */
+/** @typedef {import("./protocol.js").ServerMessage} ServerMessage */
 /** @typedef {import("./app.js").App} App */
-
-const REFRESH_MS = 2000;
 
 /**
  * @param {HTMLElement} main
@@ -31,31 +34,36 @@ class TournamentView {
   constructor(main, id, app) {
     this.id = id;
     this.app = app;
-    this.el = h("div", { class: "tournament", dataset: { tournament: String(id) } },
+    this.nextId = 1;
+    this.el = h("div", { class: "tournament-main" },
       h("p", { class: "muted" }, "Loading the tournament…"));
     this.errorEl = h("p", { class: "error", role: "alert", id: "tournament-error", hidden: true });
-    main.replaceChildren(this.el);
-    /** @type {number | undefined} */
-    this.timer = undefined;
-    this.stopped = false;
-    this.refresh();
+    this.chat = new ChatPanel({ send: (m) => this.send(m), me: app.me, title: "Tournament chat" });
+    this.chat.el.id = "tournament-chat";
+    main.replaceChildren(h("div", { class: "tournament", dataset: { tournament: String(id) } },
+      this.el, this.chat.el));
+    this.live = new Live(`/ws/tournaments/${id}`, {
+      onMessage: (m) => this.onMessage(/** @type {ServerMessage} */ (m)),
+      onFatal: (code) => clear(this.el, h("p", { class: "error", role: "alert" },
+        code === 4404 ? `There is no tournament ${id}.` : "The server closed the tournament's page.")),
+    });
   }
 
   destroy() {
-    this.stopped = true;
-    window.clearTimeout(this.timer);
+    this.live.close();
   }
 
-  async refresh() {
-    window.clearTimeout(this.timer);
-    try {
-      const answer = await get(`/api/tournaments/${this.id}`);
-      if (this.stopped) return;
-      this.render(answer.tournament);
-    } catch (err) {
-      clear(this.el, h("p", { class: "error", role: "alert" }, /** @type {Error} */ (err).message));
-    }
-    if (!this.stopped) this.timer = window.setTimeout(() => this.refresh(), REFRESH_MS);
+  /** @param {Record<string, unknown>} message */
+  send(message) {
+    const id = this.nextId++;
+    return this.live.send({ ...message, id }) ? id : null;
+  }
+
+  /** @param {ServerMessage} m */
+  onMessage(m) {
+    if (this.chat.handle(m)) return;
+    if (m.type === "hello") this.chat.setRules(m.house_rules);
+    else if (m.type === "tournament") this.render(m.tournament);
   }
 
   /**
