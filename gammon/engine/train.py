@@ -171,12 +171,12 @@ class Trainer:
             # The race net also sees random bear-offs with the database's figures, so
             # its answers join the database's where the race ends.
             exact = random_bearoffs(self.rng, BEAROFF_SAMPLES)
-            boards = np.concatenate([before[race], exact])
+            race_boards = np.concatenate([before[race], exact])
             targets = np.concatenate(
                 [values[chosen[race]], bearoff_probabilities_batch(exact).astype(np.float32)]
             )
             net, opt = self.race
-            self.race_loss = train_step(net, opt, encoder_for(net.inputs)(boards), targets)
+            self.race_loss = train_step(net, opt, encoder_for(net.inputs)(race_boards), targets)
         if learn.any():
             x = encoder_for(self.net.inputs)(before[learn])
             self.loss = train_step(self.net, self.opt, x, values[chosen[learn]])
