@@ -88,6 +88,7 @@ PLAYERS: dict[str, PlayerFactory] = {
     "gammon-0ply": lambda options: Bot(ply=0, seed=options.seed),
     "gammon-1ply": lambda options: Bot(ply=1, seed=options.seed),
     "gammon-2ply": lambda options: Bot(ply=2, seed=options.seed),
+    "gnubg-0ply": lambda options: _gnubg(0),
     **{f"gammon-{level}": functools.partial(_bot_at_level, level) for level in SKILL_LEVELS},
 }
 
@@ -123,6 +124,12 @@ def find_player(name: str) -> PlayerFactory:
         )
     known = ", ".join(sorted(PLAYERS))
     raise SystemExit(f"unknown player {name!r}; known players: {known}, gammon@PATH")
+
+
+def _gnubg(ply: int) -> Player:
+    from bench.gnubg import GnubgPlayer
+
+    return GnubgPlayer(ply)
 
 
 #: Pairs per unit of work: players are built once per chunk.
