@@ -57,6 +57,7 @@ __all__ = [
     "MatchStats",
     "PlayerFactory",
     "PlayerOptions",
+    "evaluator_at",
     "find_player",
     "main",
     "play_pair",
@@ -94,7 +95,8 @@ PLAYERS: dict[str, PlayerFactory] = {
 
 
 @functools.cache
-def _evaluator_at(path: str, race: bool) -> Evaluator:
+def evaluator_at(path: str, race: bool = True) -> Evaluator:
+    """An evaluator with the nets of a training checkpoint or of a weights folder."""
     from threadpoolctl import threadpool_limits
 
     from gammon.engine.network import Network
@@ -120,7 +122,7 @@ def find_player(name: str) -> PlayerFactory:
     if at and kind in ("gammon", "gammon-contact") and Path(path).exists():
         race = kind == "gammon"
         return lambda options: Bot(
-            ply=options.ply or 0, seed=options.seed, evaluator=_evaluator_at(path, race)
+            ply=options.ply or 0, seed=options.seed, evaluator=evaluator_at(path, race)
         )
     known = ", ".join(sorted(PLAYERS))
     raise SystemExit(f"unknown player {name!r}; known players: {known}, gammon@PATH")

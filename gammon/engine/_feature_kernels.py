@@ -490,3 +490,51 @@ def race_features(
                 out[row, c0 + 6] = 0.0
                 out[row, c0 + 7] = 0.0
                 out[row, c0 + 8] = 0.0
+
+
+@njit(cache=True, nogil=True)
+def contact_flags(boards: Any) -> Any:
+    """Whether each board still has contact: some checker must pass an opposing one."""
+    n = boards.shape[0]
+    out = np.zeros(n, dtype=np.bool_)
+    for row in range(n):
+        backs = [0, 0]
+        for side in range(2):
+            base = side * _SIDE
+            for p in range(26, 0, -1):
+                if boards[row, base + p] > 0:
+                    backs[side] = min(p, 25)
+                    break
+        out[row] = backs[0] + backs[1] > 25
+    return out
+
+
+@njit(cache=True, nogil=True)
+def raw_inputs(boards: Any, out: Any) -> None:
+    """The raw encoding (see :func:`gammon.engine.encoding.encode_boards`) into ``out[:, :202]``."""
+    n = boards.shape[0]
+    contact = contact_flags(boards)
+    for row in range(n):
+        pips = [0, 0]
+        for side in range(2):
+            base = side * _SIDE
+            col = side * 100
+            total = 0
+            for p in range(1, 25):
+                c = boards[row, base + p]
+                k = col + (p - 1) * 4
+                out[row, k] = 1.0 if c >= 1 else 0.0
+                out[row, k + 1] = 1.0 if c >= 2 else 0.0
+                out[row, k + 2] = 1.0 if c >= 3 else 0.0
+                out[row, k + 3] = (c - 3) * 0.5 if c > 3 else 0.0
+                total += p * c
+            bar = boards[row, base + 25]
+            waiting = boards[row, base + 26]
+            total += 25 * (bar + waiting)
+            pips[side] = total
+            out[row, col + 96] = bar * 0.5
+            out[row, col + 97] = boards[row, base] / 15.0
+            out[row, col + 98] = waiting / 15.0
+            out[row, col + 99] = total / 100.0
+        out[row, 200] = 1.0 if contact[row] else 0.0
+        out[row, 201] = (pips[1] - pips[0]) / 50.0

@@ -142,43 +142,18 @@ RACE_NAMES = (
     "mean_first_off",
 )
 
-_PIP_WEIGHTS = np.zeros(_SIDE, dtype=np.float32)
-_PIP_WEIGHTS[1:25] = np.arange(1, 25)
-_PIP_WEIGHTS[25] = 25
-_PIP_WEIGHTS[26] = 25
-
 
 def is_contact_boards(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.bool_]:
     """Whether each board still has contact: some checker must pass an opposing one."""
-    mine = boards[:, 1:27] > 0
-    theirs = boards[:, _SIDE + 1 : _SIDE + 27] > 0
-    index = np.arange(1, 27)
-    my_back = np.where(mine, np.minimum(index, 25), 0).max(axis=1)
-    their_back = np.where(theirs, np.minimum(index, 25), 0).max(axis=1)
-    return np.asarray(my_back + their_back > 25)
+    boards = np.ascontiguousarray(boards.reshape(-1, 2 * _SIDE), dtype=np.int8)
+    return np.asarray(kernels.contact_flags(boards))
 
 
 def encode_boards(boards: npt.NDArray[np.int8]) -> npt.NDArray[np.float32]:
     """Encode ``(n, 54)`` int8 boards as ``(n, INPUT_SIZE)`` float32 inputs."""
-    n = boards.shape[0]
-    out = np.empty((n, INPUT_SIZE), dtype=np.float32)
-    counts = boards.astype(np.float32)
-    pips = counts.reshape(n, 2, _SIDE) @ _PIP_WEIGHTS
-    for side in range(2):
-        base = side * _SIDE
-        points = counts[:, base + 1 : base + 25]
-        block = out[:, side * _PER_SIDE : side * _PER_SIDE + 96].reshape(n, 24, 4)
-        block[:, :, 0] = points >= 1
-        block[:, :, 1] = points >= 2
-        block[:, :, 2] = points >= 3
-        block[:, :, 3] = np.maximum(points - 3, 0) * 0.5
-        tail = side * _PER_SIDE + 96
-        out[:, tail] = counts[:, base + 25] * 0.5
-        out[:, tail + 1] = counts[:, base] / 15.0
-        out[:, tail + 2] = counts[:, base + 26] / 15.0
-        out[:, tail + 3] = pips[:, side] / 100.0
-    out[:, -2] = is_contact_boards(boards)
-    out[:, -1] = (pips[:, 1] - pips[:, 0]) / 50.0
+    boards = np.ascontiguousarray(boards.reshape(-1, 2 * _SIDE), dtype=np.int8)
+    out = np.empty((boards.shape[0], INPUT_SIZE), dtype=np.float32)
+    kernels.raw_inputs(boards, out)
     return out
 
 
@@ -187,7 +162,7 @@ def _with_raw(
 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float32]]:
     boards = np.ascontiguousarray(boards.reshape(-1, 2 * _SIDE), dtype=np.int8)
     out = np.empty((boards.shape[0], size), dtype=np.float32)
-    out[:, :INPUT_SIZE] = encode_boards(boards)
+    kernels.raw_inputs(boards, out)
     return boards, out
 
 

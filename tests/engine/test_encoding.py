@@ -229,3 +229,43 @@ def test_sides_swap_with_the_board(seed: int) -> None:
     assert np.array_equal(x[:_PER_SIDE], y[_PER_SIDE:])
     assert np.array_equal(x[_PER_SIDE:], y[:_PER_SIDE])
     assert np.all(np.isfinite(x))
+
+
+def _raw_reference(boards: np.ndarray) -> np.ndarray:
+    """The raw encoding written plainly in NumPy (the compiled kernel must agree)."""
+    n = boards.shape[0]
+    weights = np.zeros(27, dtype=np.float32)
+    weights[1:25] = np.arange(1, 25)
+    weights[25:27] = 25
+    counts = boards.astype(np.float32)
+    pips = counts.reshape(n, 2, 27) @ weights
+    out = np.empty((n, INPUT_SIZE), dtype=np.float32)
+    for side in range(2):
+        base = side * 27
+        points = counts[:, base + 1 : base + 25]
+        block = out[:, side * 100 : side * 100 + 96].reshape(n, 24, 4)
+        block[:, :, 0] = points >= 1
+        block[:, :, 1] = points >= 2
+        block[:, :, 2] = points >= 3
+        block[:, :, 3] = np.maximum(points - 3, 0) * 0.5
+        tail = side * 100 + 96
+        out[:, tail] = counts[:, base + 25] * 0.5
+        out[:, tail + 1] = counts[:, base] / 15.0
+        out[:, tail + 2] = counts[:, base + 26] / 15.0
+        out[:, tail + 3] = pips[:, side] / 100.0
+    index = np.arange(1, 27)
+    backs = [
+        np.where(boards[:, base + 1 : base + 27] > 0, np.minimum(index, 25), 0).max(axis=1)
+        for base in (0, 27)
+    ]
+    out[:, -2] = backs[0] + backs[1] > 25
+    out[:, -1] = (pips[:, 1] - pips[:, 0]) / 50.0
+    return out
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10**6))
+def test_raw_kernel_matches_the_numpy_reference(seed: int) -> None:
+    boards = np.stack([_random_board(seed + k, bar=k % 2 == 0) for k in range(16)])
+    boards[3, 26] = 2  # acey-deucey's waiting checkers count as on the bar
+    np.testing.assert_allclose(encode_boards(boards), _raw_reference(boards), rtol=1e-6)
