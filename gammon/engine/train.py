@@ -50,7 +50,7 @@ from gammon.engine.evaluator import Evaluator, swap_boards
 from gammon.engine.network import Network, equity
 from gammon.position import Position
 
-__all__ = ["Trainer", "main", "random_bearoffs"]
+__all__ = ["Trainer", "main", "prime_start", "random_bearoffs"]
 
 _SIDE = 27
 _BOARD = 54
@@ -107,6 +107,55 @@ def random_bearoffs(rng: np.random.Generator, count: int) -> npt.NDArray[np.int8
     return boards
 
 
+def prime_start(rng: np.random.Generator) -> bytes:
+    """A random prime-versus-trapped-checkers position, either side on roll (54 bytes).
+
+    Self-play from the opening rarely builds a long prime with checkers behind
+    it, so a net trained on it alone misjudges them (issue 8: 77% wins for a
+    side whose last checker is stuck behind a six-prime).  Games started here
+    teach the net what such positions come to under its own play.  One side
+    holds a prime of 4 to 6 points somewhere on its 2- to 12-points; the other
+    has 1 to 3 checkers on the points just behind it (up to three points below
+    it on the holder's numbering, or on the bar) and the rest on its own side of
+    the board.
+    """
+    while True:
+        length = int(rng.integers(4, 7))
+        front = int(rng.integers(2, 13 - length + 1))
+        holder = [0] * 25  # points 1-24, then the bar, on the holder's numbering
+        trapped = [0] * 25
+        for p in range(front, front + length):
+            holder[p - 1] = 2 + int(rng.random() < 0.25)
+        # The trapped side moves up the holder's numbering: behind the prime is below it.
+        behind = list(range(max(1, front - 3), front))
+        caught = int(rng.integers(1, 4))
+        for _ in range(caught):
+            if rng.random() < 0.15:
+                trapped[24] += 1  # on the bar
+            else:
+                p = int(rng.choice(behind))
+                trapped[25 - p - 1] += 1  # the holder's point p is the trapped side's 25 - p
+        for _ in range(15 - sum(holder)):
+            while True:  # the rest of the holder's checkers: home, prime, or just outside
+                p = int(rng.integers(1, min(front + length + 6, 24) + 1))
+                if trapped[25 - p - 1] == 0:
+                    holder[p - 1] += 1
+                    break
+        for _ in range(15 - sum(trapped)):
+            while True:  # the rest of the trapped side: its home board and outfield
+                q = int(rng.integers(1, 13))
+                if holder[25 - q - 1] == 0:
+                    trapped[q - 1] += 1
+                    break
+        try:
+            mine, theirs = (holder, trapped) if rng.random() < 0.5 else (trapped, holder)
+            position = Position(mine, theirs)
+        except ValueError:
+            continue
+        if position.winner() is None:
+            return position._board
+
+
 class Trainer:
     """Self-play TD(0) over a batch of games played in lockstep."""
 
@@ -118,8 +167,11 @@ class Trainer:
         batch: int,
         seed: int,
         race: tuple[Network, Adam] | None = None,
+        prime_starts: float = 0.0,
     ) -> None:
         self.net = net
+        #: The share of games started from :func:`prime_start` instead of the opening.
+        self.prime_starts = prime_starts
         self.opt = opt
         #: The race net and its optimiser, when races have their own net.
         self.race = race
@@ -183,8 +235,12 @@ class Trainer:
         next_boards = swap_boards(after[chosen])
         for index in range(self.batch):
             if won[chosen[index]]:
-                self.boards[index] = self.start
-                self.first[index] = True
+                if self.prime_starts and self.rng.random() < self.prime_starts:
+                    self.boards[index] = prime_start(self.rng)
+                    self.first[index] = False
+                else:
+                    self.boards[index] = self.start
+                    self.first[index] = True
                 self.finished += 1
             else:
                 self.boards[index] = next_boards[index].tobytes()
@@ -275,6 +331,13 @@ def main(argv: list[str] | None = None) -> None:
         metavar="WEIGHTS",
         help="begin a new run from these weights, widened to --inputs (and to the race inputs)",
     )
+    parser.add_argument(
+        "--prime-starts",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="start this share of games from a random prime position (see prime_start)",
+    )
     parser.add_argument("--save-every", type=int, default=5000)
     parser.add_argument(
         "--export",
@@ -333,7 +396,14 @@ def main(argv: list[str] | None = None) -> None:
             race[1].lr = opt.lr
 
     set_rates(games)
-    trainer = Trainer(net, opt, batch=args.batch, seed=args.seed + games, race=race)
+    trainer = Trainer(
+        net,
+        opt,
+        batch=args.batch,
+        seed=args.seed + games,
+        race=race,
+        prime_starts=args.prime_starts,
+    )
     first_games = saved = games
     started = time.perf_counter()
     columns = (
