@@ -1,6 +1,9 @@
 """Engine speed: 0-ply plays chosen and positions evaluated per second, game time.
 
-Usage: ``python -m bench.speed [--games N] [--seed S]``
+Usage: ``python -m bench.speed [--games N] [--seed S] [--net PATH]``
+
+``--net`` times other nets than the shipped ones: a training checkpoint or a
+folder of weights, as ``gammon@PATH`` in :mod:`bench.strength`.
 
 Plays N cubeless games of the shipped network against itself at 0-ply and
 times them, next to the same games with pubeval (a linear evaluator, the
@@ -17,6 +20,7 @@ import time
 
 import numpy as np
 
+from bench.strength import evaluator_at
 from gammon.engine.bot import Bot
 from gammon.engine.evaluator import default_evaluator
 from gammon.engine.player import Player
@@ -51,14 +55,15 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--net", help="a checkpoint or weights folder instead of the shipped nets")
     args = parser.parse_args(argv)
 
-    bot = Bot(ply=0)
+    evaluator = evaluator_at(args.net) if args.net else default_evaluator()
+    bot = Bot(ply=0, evaluator=evaluator)
     _time_games(bot, 2, args.seed)  # load weights and compiled kernels first
     seconds, plays = _time_games(bot, args.games, args.seed)
     pub_seconds, pub_plays = _time_games(PubevalPlayer(), args.games, args.seed)
 
-    evaluator = default_evaluator()
     rng = np.random.default_rng(args.seed)
     boards = []
     for _ in range(64):

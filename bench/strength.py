@@ -21,6 +21,12 @@ or a family that reads ``--ply``::
 
     PLAYERS["gammon"] = lambda options: EnginePlayer(ply=options.ply or 0)
 
+A name ``gammon@PATH`` plays the engine at 0-ply (or ``--ply``) with other nets:
+a training checkpoint (``training/td-contact.npz``: its contact net, and its race
+net if it has one) or a folder of weights (``contact.npz``, ``race.npz``), so a
+checkpoint is measured without shipping it.  ``gammon-contact@PATH`` leaves the
+races to the contact net, to measure what the race net adds.
+
 Register in this module (not at run time elsewhere) so that worker processes
 see the entry too.  Factories run once per chunk of pairs (in whichever worker process plays it),
 with a seed derived from ``--seed`` and the chunk, so results do not depend on
@@ -38,8 +44,10 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from gammon.engine.bot import SKILL_LEVELS, Bot
+from gammon.engine.evaluator import Evaluator
 from gammon.engine.player import Player, RandomPlayer
 from gammon.engine.pubeval import PubevalPlayer
 from gammon.engine.selfplay import GameResult, play_game
@@ -49,6 +57,8 @@ __all__ = [
     "MatchStats",
     "PlayerFactory",
     "PlayerOptions",
+    "evaluator_at",
+    "find_player",
     "main",
     "play_pair",
     "run_match",
@@ -66,6 +76,7 @@ class PlayerOptions:
 
 PlayerFactory = Callable[[PlayerOptions], Player]
 
+
 #: Players by name; the engine adds its own (see the module docstring).
 def _bot_at_level(level: str, options: PlayerOptions) -> Player:
     return Bot(level, seed=options.seed)
@@ -78,8 +89,50 @@ PLAYERS: dict[str, PlayerFactory] = {
     "gammon-0ply": lambda options: Bot(ply=0, seed=options.seed),
     "gammon-1ply": lambda options: Bot(ply=1, seed=options.seed),
     "gammon-2ply": lambda options: Bot(ply=2, seed=options.seed),
+    "gnubg-0ply": lambda options: _gnubg(0),
     **{f"gammon-{level}": functools.partial(_bot_at_level, level) for level in SKILL_LEVELS},
 }
+
+
+@functools.cache
+def evaluator_at(path: str, race: bool = True) -> Evaluator:
+    """An evaluator with the nets of a training checkpoint or of a weights folder."""
+    from threadpoolctl import threadpool_limits
+
+    from gammon.engine.network import Network
+    from gammon.engine.train import load_checkpoint, load_race
+
+    threadpool_limits(limits=1, user_api="blas")
+    where = Path(path)
+    if where.is_dir():
+        contact = Network.load(where / "contact.npz")
+        race_net = Network.load(where / "race.npz") if (where / "race.npz").exists() else None
+    else:
+        contact, _opt, _games = load_checkpoint(where)
+        saved = load_race(where)
+        race_net = saved[0] if saved else None
+    return Evaluator(contact, race=race_net if race else None)
+
+
+def find_player(name: str) -> PlayerFactory:
+    """The factory for ``name``: a :data:`PLAYERS` entry or ``gammon[-contact]@PATH``."""
+    if name in PLAYERS:
+        return PLAYERS[name]
+    kind, at, path = name.partition("@")
+    if at and kind in ("gammon", "gammon-contact") and Path(path).exists():
+        race = kind == "gammon"
+        return lambda options: Bot(
+            ply=options.ply or 0, seed=options.seed, evaluator=evaluator_at(path, race)
+        )
+    known = ", ".join(sorted(PLAYERS))
+    raise SystemExit(f"unknown player {name!r}; known players: {known}, gammon@PATH")
+
+
+def _gnubg(ply: int) -> Player:
+    from bench.gnubg import GnubgPlayer
+
+    return GnubgPlayer(ply)
+
 
 #: Pairs per unit of work: players are built once per chunk.
 CHUNK_PAIRS = 8
@@ -117,7 +170,7 @@ def _play_chunk(chunk: _Chunk) -> list[tuple[GameResult, GameResult]]:
         for seat in (0, 1)
     ]
     a, b = (
-        PLAYERS[name](PlayerOptions(seed=s, ply=chunk.ply))
+        find_player(name)(PlayerOptions(seed=s, ply=chunk.ply))
         for name, s in zip(chunk.names, seat_seeds, strict=True)
     )
     return [play_pair(a, b, chunk.seed, pair) for pair in chunk.pairs]
@@ -199,9 +252,7 @@ def run_match(
     progress bar).  The result is the same for any number of ``workers``.
     """
     for name in (a, b):
-        if name not in PLAYERS:
-            known = ", ".join(sorted(PLAYERS))
-            raise SystemExit(f"unknown player {name!r}; known players: {known}")
+        find_player(name)
     pairs = max(1, (games + 1) // 2)
     chunks = _chunks((a, b), ply, seed, pairs)
     stats = MatchStats()

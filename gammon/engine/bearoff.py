@@ -68,6 +68,7 @@ __all__ = [
     "bearoff_index",
     "bearoff_points",
     "cache_dir",
+    "one_sided_means",
     "one_sided_table",
     "exact_table",
     "is_bearoff",
@@ -284,6 +285,16 @@ def exact_table() -> FloatArray:
     return _load_or_build(_EXACT_FILE, (EXACT_POSITIONS, EXACT_POSITIONS), _generate_exact)
 
 
+@functools.cache
+def one_sided_means() -> tuple[Float64Array, Float64Array]:
+    """Per home-board index: expected rolls to bear off all, and to take the first one off."""
+    table = one_sided_table()
+    return (
+        np.ascontiguousarray(table.mean_rolls, dtype=np.float64),
+        np.ascontiguousarray(table.mean_first_off, dtype=np.float64),
+    )
+
+
 # -- positions ----------------------------------------------------------------
 
 
@@ -344,11 +355,16 @@ def sure_to_finish(boards: npt.NDArray[np.integer]) -> BoolArray:
     home = ~boards[:, 7:_SIDE].any(axis=1) & boards[:, 1:7].any(axis=1)
     rows = np.flatnonzero(home)
     if rows.size:
-        in_one = one_sided_table().rolls[:, 1]
-        for row in rows:
-            points = boards[row, 1:7]
-            if points.sum() <= kernels.MAX_CHECKERS:
-                out[row] = in_one[bearoff_index(points.tolist())] > 1.0 - 1e-6
+        points = boards[rows, 1:7].astype(np.int64)
+        fits = points.sum(axis=1) <= kernels.MAX_CHECKERS
+        rows, points = rows[fits], points[fits]
+        # bearoff_index for every row at once (see _bearoff_kernels).
+        index = np.zeros(rows.size, dtype=np.int64)
+        s = np.full(rows.size, -1, dtype=np.int64)
+        for k in range(1, kernels.POINTS + 1):
+            s += points[:, kernels.POINTS - k] + 1
+            index += kernels.BINOM[s, k]
+        out[rows] = one_sided_table().rolls[index, 1] > 1.0 - 1e-6
     return out
 
 

@@ -33,7 +33,7 @@ from gammon.engine.bearoff import (
     is_bearoff_batch,
     sure_to_finish,
 )
-from gammon.engine.encoding import encode_boards
+from gammon.engine.encoding import encoder_for, is_contact_boards
 from gammon.engine.network import Network, equity, invert
 from gammon.play import Play, packed_boards
 from gammon.position import ALL_ROLLS, Position, validate_dice
@@ -110,12 +110,37 @@ def won_outcome(boards: npt.NDArray[np.int8]) -> FloatArray:
 
 
 class Evaluator:
-    """A network (and, later, exact databases) behind one evaluation interface."""
+    """Nets and exact databases behind one evaluation interface.
 
-    def __init__(self, network: Network, *, bearoff: bool = True) -> None:
+    Each position goes to the method made for its class: a finished game or a
+    bear-off (both sides home) to exact counting, a race (no contact left) to
+    ``race`` when there is one, everything else to ``network``, the contact
+    net.  Each net reads the encoding it was trained on
+    (:func:`~gammon.engine.encoding.encoder_for`, by its number of inputs).
+    """
+
+    def __init__(
+        self, network: Network, *, race: Network | None = None, bearoff: bool = True
+    ) -> None:
         self.network = network
+        #: The net for races (no contact), or None to leave them to ``network``.
+        self.race = race
         #: Whether both-sides-bearing-off positions come from the bear-off database.
         self.bearoff = bearoff
+
+    def net_values(self, boards: npt.NDArray[np.int8]) -> FloatArray:
+        """The nets' chances for the player on roll of live boards: race net or contact net."""
+        if self.race is None:
+            return self.network.forward(encoder_for(self.network.inputs)(boards))
+        out = np.empty((boards.shape[0], 5), dtype=np.float32)
+        contact = is_contact_boards(boards)
+        if contact.any():
+            part = boards[contact]
+            out[contact] = self.network.forward(encoder_for(self.network.inputs)(part))
+        if not contact.all():
+            part = boards[~contact]
+            out[~contact] = self.race.forward(encoder_for(self.race.inputs)(part))
+        return out
 
     # -- 0-ply on raw boards -------------------------------------------
 
@@ -142,7 +167,7 @@ class Evaluator:
                 out[certain] = won_outcome(boards[certain])
                 live &= ~certain
         if live.any():
-            out[live] = self.network.forward(encode_boards(boards[live]))
+            out[live] = self.net_values(boards[live])
         return out
 
     def after_play(self, boards: npt.NDArray[np.int8], ply: int) -> FloatArray:
@@ -266,7 +291,11 @@ def default_evaluator() -> Evaluator:
     with OpenBLAS's default threads on a busy 2-core machine, 0.056 s with one).
     """
     threadpool_limits(limits=1, user_api="blas")
-    return Evaluator(Network.load(WEIGHTS / "contact.npz"))
+    race = WEIGHTS / "race.npz"
+    return Evaluator(
+        Network.load(WEIGHTS / "contact.npz"),
+        race=Network.load(race) if race.exists() else None,
+    )
 
 
 def evaluate(position: Position, ply: int = 0) -> Evaluation:

@@ -65,6 +65,23 @@ class Network:
     def hidden(self) -> int:
         return int(self.w1.shape[1])
 
+    @property
+    def inputs(self) -> int:
+        """How many inputs the net reads (which encoding: see ``encoding.encoder_for``)."""
+        return int(self.w1.shape[0])
+
+    def widened(self, inputs: int) -> Network:
+        """A copy reading ``inputs`` >= :attr:`inputs` inputs, the new ones weighted zero.
+
+        The copy plays exactly as this net until training finds a use for the
+        new inputs: how a net on richer inputs starts from a trained one.
+        """
+        if inputs < self.inputs:
+            raise ValueError(f"cannot widen a net of {self.inputs} inputs to {inputs}")
+        w1 = np.zeros((inputs, self.hidden), dtype=np.float32)
+        w1[: self.inputs] = self.w1
+        return Network(w1=w1, b1=self.b1.copy(), w2=self.w2.copy(), b2=self.b2.copy())
+
     def forward(self, x: FloatArray) -> FloatArray:
         """The five chances for each row of ``x``, kept consistent (wins >= gammons >= bgs)."""
         hidden = _sigmoid(x @ self.w1 + self.b1)

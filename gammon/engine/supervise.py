@@ -31,7 +31,7 @@ import numpy.typing as npt
 from threadpoolctl import threadpool_limits
 
 from gammon.engine.bearoff import is_bearoff_batch
-from gammon.engine.encoding import encode_boards
+from gammon.engine.encoding import encoder_for
 from gammon.engine.evaluator import WEIGHTS, Evaluator, default_evaluator
 from gammon.engine.network import Network
 from gammon.engine.rollout import rollout
@@ -152,7 +152,7 @@ def fit(
     order = rng.permutation(boards.shape[0])
     held = order[: max(1, boards.shape[0] // 10)]
     used = order[boards.shape[0] // 10 :]
-    x = encode_boards(boards)
+    x = encoder_for(net.inputs)(boards)
     y = targets.astype(np.float32)
 
     def held_error() -> float:

@@ -12,6 +12,14 @@ from the mover; the true result when the play ends the game).  Evaluating
 hundreds of games at once keeps NumPy busy instead of Python, which is what
 makes tens of thousands of games an hour possible on one CPU core.
 
+With ``--race`` a second net learns the races (positions without contact)
+from the same games, each net from its own class of positions, and each
+position's target comes from the method that judges its class (the race net,
+the contact net, or the bear-off database), as in play.  ``--start-from``
+begins from trained weights, widened to the richer encoding with the new
+inputs weighted zero, so the run starts from the old net's play and learns
+what the new inputs add.
+
 The checkpoint holds the weights, the optimiser's state and the count of games
 played, and is rewritten every ``--save-every`` games, so a stopped run resumes
 where it was by running the same command again.
@@ -30,13 +38,19 @@ import numpy.typing as npt
 from threadpoolctl import threadpool_limits
 
 from gammon import movegen
-from gammon.engine.bearoff import is_bearoff_batch
-from gammon.engine.encoding import INPUT_SIZE, encode_boards
+from gammon.engine.bearoff import bearoff_probabilities_batch, is_bearoff_batch
+from gammon.engine.encoding import (
+    CONTACT_INPUTS,
+    INPUT_SIZE,
+    RACE_INPUTS,
+    encoder_for,
+    is_contact_boards,
+)
 from gammon.engine.evaluator import Evaluator, swap_boards
 from gammon.engine.network import Network, equity
 from gammon.position import Position
 
-__all__ = ["Trainer", "main"]
+__all__ = ["Trainer", "main", "prime_start", "random_bearoffs"]
 
 _SIDE = 27
 _BOARD = 54
@@ -77,13 +91,92 @@ def train_step(net: Network, opt: Adam, x: FloatArray, target: FloatArray) -> fl
     return float(np.mean((out - target) ** 2))
 
 
+#: Random bear-off positions the race net learns from the database each step.
+BEAROFF_SAMPLES = 32
+
+
+def random_bearoffs(rng: np.random.Generator, count: int) -> npt.NDArray[np.int8]:
+    """``count`` random bear-off boards: each side 1-15 checkers spread over its home board."""
+    boards = np.zeros((count, _BOARD), dtype=np.int8)
+    for base in (0, _SIDE):
+        left = rng.integers(1, 16, size=count)
+        for row in range(count):
+            points = rng.multinomial(left[row], rng.dirichlet(np.ones(6)))
+            boards[row, base + 1 : base + 7] = points
+            boards[row, base] = 15 - left[row]
+    return boards
+
+
+def prime_start(rng: np.random.Generator) -> bytes:
+    """A random prime-versus-trapped-checkers position, either side on roll (54 bytes).
+
+    Self-play from the opening rarely builds a long prime with checkers behind
+    it, so a net trained on it alone misjudges them (issue 8: 77% wins for a
+    side whose last checker is stuck behind a six-prime).  Games started here
+    teach the net what such positions come to under its own play.  One side
+    holds a prime of 4 to 6 points somewhere on its 2- to 12-points; the other
+    has 1 to 3 checkers on the points just behind it (up to three points below
+    it on the holder's numbering, or on the bar) and the rest on its own side of
+    the board.
+    """
+    while True:
+        length = int(rng.integers(4, 7))
+        front = int(rng.integers(2, 13 - length + 1))
+        holder = [0] * 25  # points 1-24, then the bar, on the holder's numbering
+        trapped = [0] * 25
+        for p in range(front, front + length):
+            holder[p - 1] = 2 + int(rng.random() < 0.25)
+        # The trapped side moves up the holder's numbering: behind the prime is below it.
+        behind = list(range(max(1, front - 3), front))
+        caught = int(rng.integers(1, 4))
+        for _ in range(caught):
+            if rng.random() < 0.15:
+                trapped[24] += 1  # on the bar
+            else:
+                p = int(rng.choice(behind))
+                trapped[25 - p - 1] += 1  # the holder's point p is the trapped side's 25 - p
+        for _ in range(15 - sum(holder)):
+            while True:  # the rest of the holder's checkers: home, prime, or just outside
+                p = int(rng.integers(1, min(front + length + 6, 24) + 1))
+                if trapped[25 - p - 1] == 0:
+                    holder[p - 1] += 1
+                    break
+        for _ in range(15 - sum(trapped)):
+            while True:  # the rest of the trapped side: its home board and outfield
+                q = int(rng.integers(1, 13))
+                if holder[25 - q - 1] == 0:
+                    trapped[q - 1] += 1
+                    break
+        try:
+            mine, theirs = (holder, trapped) if rng.random() < 0.5 else (trapped, holder)
+            position = Position(mine, theirs)
+        except ValueError:
+            continue
+        if position.winner() is None:
+            return position._board
+
+
 class Trainer:
     """Self-play TD(0) over a batch of games played in lockstep."""
 
-    def __init__(self, net: Network, opt: Adam, *, batch: int, seed: int) -> None:
+    def __init__(
+        self,
+        net: Network,
+        opt: Adam,
+        *,
+        batch: int,
+        seed: int,
+        race: tuple[Network, Adam] | None = None,
+        prime_starts: float = 0.0,
+    ) -> None:
         self.net = net
-        self.evaluator = Evaluator(net)
+        #: The share of games started from :func:`prime_start` instead of the opening.
+        self.prime_starts = prime_starts
         self.opt = opt
+        #: The race net and its optimiser, when races have their own net.
+        self.race = race
+        self.evaluator = Evaluator(net, race=race[0] if race else None)
+        self.race_loss = 0.0
         self.batch = batch
         self.rng = np.random.default_rng(seed)
         start = Position.initial()._board
@@ -122,48 +215,90 @@ class Trainer:
             ]
         )
         before = np.frombuffer(b"".join(self.boards), dtype=np.int8).reshape(-1, _BOARD)
-        # Bear-offs are the database's job; the net learns the rest.
+        # Bear-offs are the database's job; the nets learn the rest, each its class.
         learn = ~is_bearoff_batch(before)
-        self.loss = train_step(
-            self.net, self.opt, encode_boards(before[learn]), values[chosen[learn]]
-        )
+        if self.race is not None:
+            race = learn & ~is_contact_boards(before)
+            learn &= ~race
+            # The race net also sees random bear-offs with the database's figures, so
+            # its answers join the database's where the race ends.
+            exact = random_bearoffs(self.rng, BEAROFF_SAMPLES)
+            race_boards = np.concatenate([before[race], exact])
+            targets = np.concatenate(
+                [values[chosen[race]], bearoff_probabilities_batch(exact).astype(np.float32)]
+            )
+            net, opt = self.race
+            self.race_loss = train_step(net, opt, encoder_for(net.inputs)(race_boards), targets)
+        if learn.any():
+            x = encoder_for(self.net.inputs)(before[learn])
+            self.loss = train_step(self.net, self.opt, x, values[chosen[learn]])
         next_boards = swap_boards(after[chosen])
         for index in range(self.batch):
             if won[chosen[index]]:
-                self.boards[index] = self.start
-                self.first[index] = True
+                if self.prime_starts and self.rng.random() < self.prime_starts:
+                    self.boards[index] = prime_start(self.rng)
+                    self.first[index] = False
+                else:
+                    self.boards[index] = self.start
+                    self.first[index] = True
                 self.finished += 1
             else:
                 self.boards[index] = next_boards[index].tobytes()
 
 
-def save_checkpoint(path: Path, net: Network, opt: Adam, games: int) -> None:
+def _net_arrays(net: Network, opt: Adam, prefix: str) -> dict[str, npt.NDArray[np.generic]]:
     arrays: dict[str, npt.NDArray[np.generic]] = {
-        "w1": net.w1,
-        "b1": net.b1,
-        "w2": net.w2,
-        "b2": net.b2,
-        "games": np.array(games),
-        "adam_step": np.array(opt.step),
-        "lr": np.array(opt.lr),
+        f"{prefix}w1": net.w1,
+        f"{prefix}b1": net.b1,
+        f"{prefix}w2": net.w2,
+        f"{prefix}b2": net.b2,
+        f"{prefix}adam_step": np.array(opt.step),
+        f"{prefix}lr": np.array(opt.lr),
     }
     for name, (m, v) in opt.moments.items():
-        arrays[f"m_{name}"] = m
-        arrays[f"v_{name}"] = v
+        arrays[f"{prefix}m_{name}"] = m
+        arrays[f"{prefix}v_{name}"] = v
+    return arrays
+
+
+def save_checkpoint(
+    path: Path,
+    net: Network,
+    opt: Adam,
+    games: int,
+    race: tuple[Network, Adam] | None = None,
+) -> None:
+    """Write the contact net (and the race net, keys ``race_*``) with their optimisers."""
+    arrays = _net_arrays(net, opt, "")
+    arrays["games"] = np.array(games)
+    if race is not None:
+        arrays.update(_net_arrays(*race, "race_"))
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
     tmp.replace(path)
 
 
+def _load_net(data: np.lib.npyio.NpzFile, prefix: str) -> tuple[Network, Adam]:
+    net = Network(*(data[f"{prefix}{name}"] for name in ("w1", "b1", "w2", "b2")))
+    opt = Adam(lr=float(data[f"{prefix}lr"]), step=int(data[f"{prefix}adam_step"]))
+    for name in ("w1", "b1", "w2", "b2"):
+        if f"{prefix}m_{name}" in data:
+            opt.moments[name] = (data[f"{prefix}m_{name}"], data[f"{prefix}v_{name}"])
+    return net, opt
+
+
 def load_checkpoint(path: Path) -> tuple[Network, Adam, int]:
+    """The contact net, its optimiser and the games played (see :func:`load_race`)."""
     with np.load(path) as data:
-        net = Network(data["w1"], data["b1"], data["w2"], data["b2"])
-        opt = Adam(lr=float(data["lr"]), step=int(data["adam_step"]))
-        for name in ("w1", "b1", "w2", "b2"):
-            if f"m_{name}" in data:
-                opt.moments[name] = (data[f"m_{name}"], data[f"v_{name}"])
+        net, opt = _load_net(data, "")
         return net, opt, int(data["games"])
+
+
+def load_race(path: Path) -> tuple[Network, Adam] | None:
+    """The checkpoint's race net and its optimiser, if it has one."""
+    with np.load(path) as data:
+        return _load_net(data, "race_") if "race_w1" in data else None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -183,6 +318,26 @@ def main(argv: list[str] | None = None) -> None:
         help="use learning rate LR from GAMES games on (repeatable), e.g. 140000:3e-4",
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--inputs",
+        choices=("raw", "contact"),
+        default="raw",
+        help="encoding of a new contact net (see gammon.engine.encoding)",
+    )
+    parser.add_argument("--race", action="store_true", help="train a separate race net too")
+    parser.add_argument(
+        "--start-from",
+        type=Path,
+        metavar="WEIGHTS",
+        help="begin a new run from these weights, widened to --inputs (and to the race inputs)",
+    )
+    parser.add_argument(
+        "--prime-starts",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="start this share of games from a random prime position (see prime_start)",
+    )
     parser.add_argument("--save-every", type=int, default=5000)
     parser.add_argument(
         "--export",
@@ -190,20 +345,40 @@ def main(argv: list[str] | None = None) -> None:
         metavar="WEIGHTS",
         help="only write the checkpoint's network to WEIGHTS (gammon/engine/weights/*.npz)",
     )
+    parser.add_argument(
+        "--export-race", type=Path, metavar="WEIGHTS", help="with --export: the race net's file"
+    )
     args = parser.parse_args(argv)
     if args.export:
         net, _opt, games = load_checkpoint(args.checkpoint)
         args.export.parent.mkdir(parents=True, exist_ok=True)
         net.save(args.export)
         print(f"exported the network after {games} games to {args.export}")
+        race_saved = load_race(args.checkpoint)
+        if args.export_race and race_saved is not None:
+            race_saved[0].save(args.export_race)
+            print(f"exported the race network to {args.export_race}")
         return
     threadpool_limits(limits=1, user_api="blas")  # small matrices: see evaluator.default_evaluator
 
+    inputs = CONTACT_INPUTS if args.inputs == "contact" else INPUT_SIZE
+    race: tuple[Network, Adam] | None = None
     if args.checkpoint.exists():
         net, opt, games = load_checkpoint(args.checkpoint)
+        race = load_race(args.checkpoint)
         print(f"resuming {args.checkpoint} at {games} games")
     else:
-        net, opt, games = Network.create(INPUT_SIZE, args.hidden, args.seed), Adam(lr=args.lr), 0
+        games = 0
+        if args.start_from:
+            start = Network.load(args.start_from)
+            net = start.widened(inputs)
+            if args.race:
+                race = (start.widened(RACE_INPUTS), Adam(lr=args.lr))
+        else:
+            net = Network.create(inputs, args.hidden, args.seed)
+            if args.race:
+                race = (Network.create(RACE_INPUTS, args.hidden, args.seed + 1), Adam(lr=args.lr))
+        opt = Adam(lr=args.lr)
     schedule = sorted(
         (int(games_at), float(rate)) for games_at, rate in (s.split(":") for s in args.lr_after)
     )
@@ -215,8 +390,20 @@ def main(argv: list[str] | None = None) -> None:
                 rate = later
         return rate
 
-    opt.lr = learning_rate(games)
-    trainer = Trainer(net, opt, batch=args.batch, seed=args.seed + games)
+    def set_rates(games: int) -> None:
+        opt.lr = learning_rate(games)
+        if race is not None:
+            race[1].lr = opt.lr
+
+    set_rates(games)
+    trainer = Trainer(
+        net,
+        opt,
+        batch=args.batch,
+        seed=args.seed + games,
+        race=race,
+        prime_starts=args.prime_starts,
+    )
     first_games = saved = games
     started = time.perf_counter()
     columns = (
@@ -236,18 +423,19 @@ def main(argv: list[str] | None = None) -> None:
                 trainer.finished = 0
                 rate = (games - first_games) / max(time.perf_counter() - started, 1e-9)
                 progress.update(task, completed=games, rate=rate, loss=trainer.loss)
-            opt.lr = learning_rate(games)
+            set_rates(games)
             if games - saved >= args.save_every:
-                save_checkpoint(args.checkpoint, net, opt, games)
+                save_checkpoint(args.checkpoint, net, opt, games, race)
                 saved = games
                 if not sys.stdout.isatty():
                     elapsed = time.perf_counter() - started
+                    race_loss = f", race loss {trainer.race_loss:.4f}" if race else ""
                     print(
                         f"{games} games, {(games - first_games) / elapsed:.0f} games/s, "
-                        f"loss {trainer.loss:.4f}, saved {args.checkpoint}",
+                        f"loss {trainer.loss:.4f}{race_loss}, saved {args.checkpoint}",
                         flush=True,
                     )
-    save_checkpoint(args.checkpoint, net, opt, games)
+    save_checkpoint(args.checkpoint, net, opt, games, race)
     print(f"{games} games; checkpoint {args.checkpoint}")
 
 
