@@ -132,6 +132,23 @@ def actions(page: Page) -> list[str]:
     return list(game["actions"]) if game else []
 
 
+def turn(page: Page) -> tuple[int, list[str]]:
+    """The seq of the state the page shows and what its player may do there, read at once.
+
+    Read with ``seq(page)`` and then ``actions(page)``, the two may come from different
+    states (one can arrive in between): a click made on the later state's actions and then
+    ``wait_seq`` on the earlier seq returns before the click's answer, so the next look
+    sees the same actions again and clicks a control that is disabled while its action is
+    on its way, and gone once the answer comes. While an action is on its way
+    (``view.busy``) the actions are empty: there is nothing to click until its answer.
+    """
+    value = page.evaluate(
+        "(v => v && v.state ? [v.state.seq, v.busy === null && v.state.game"
+        " ? v.state.game.actions : []] : [-1, []])(window.gammon.view)"
+    )
+    return int(value[0]), list(value[1])
+
+
 def click_action(page: Page, action: str) -> None:
     page.click(f".controls [data-action='{action}']")
 

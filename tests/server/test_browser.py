@@ -22,7 +22,6 @@ from typing import Any
 import pytest
 
 from tests.server.browser_helpers import (
-    actions,
     become_guest,
     click_action,
     click_point,
@@ -40,6 +39,7 @@ from tests.server.browser_helpers import (
     seq,
     sign_up,
     state,
+    turn,
     wait_seq,
     wait_until,
 )
@@ -150,11 +150,10 @@ def test_two_people_play_a_money_game_with_the_mouse(
         assert time.monotonic() - started < 150, "the game took too long"
         for side, page in pages.items():
             other = pages[1 - side]
-            now = seq(page)
+            now, acts = turn(page)
             if seq(other) != now:  # let both pages see the same state
                 wait_seq(other if seq(other) < now else page, min(now, seq(other)))
                 break
-            acts = actions(page)
             if "play" in acts:
                 drag = turns % 2 == 1
                 if turns == 6 and shot is None:
@@ -236,8 +235,7 @@ def test_guest_plays_the_bot_with_a_hint_and_a_reconnect(
     assert state(page)["settings"]["length"] == 1 and state(page)["settings"]["bot"] == "beginner"
     hinted = reconnected = False
     while state(page)["status"] == "playing":
-        now = seq(page)
-        acts = actions(page)
+        now, acts = turn(page)
         if "play" in acts and not hinted:
             click_action(page, "hint")
             first = page.locator(".hints .hint-play").first
@@ -459,8 +457,7 @@ def test_phone_lobby_form_crawford_forfeit_and_replay(
     listed = False
     while state(page)["game"]["number"] == 1:
         assert state(page)["status"] == "playing"
-        now = seq(page)
-        acts = actions(page)
+        now, acts = turn(page)
         plays = state(page)["game"]["legal_plays"]
         if "play" in acts and not listed and len(plays) >= 2:
             _check_play_list(page)
