@@ -47,8 +47,9 @@ class PlayHint:
 
     def __str__(self) -> str:
         e = self.evaluation
+        mwc = "" if self.mwc is None else f"MWC {self.mwc:.1%}  "
         return (
-            f"{self.play!s:<28} {self.equity:+.3f} ({-self.loss:+.3f})  "
+            f"{self.play!s:<28} {self.equity:+.3f} ({-self.loss:+.3f})  {mwc}"
             f"win {e.win:.1%} g {e.win_gammon:.1%} bg {e.win_backgammon:.1%}  "
             f"lose g {e.lose_gammon:.1%} bg {e.lose_backgammon:.1%}"
         )

@@ -148,3 +148,12 @@ def test_bot_plays_for_the_match() -> None:
     bot = Bot()
     assert str(bot.choose_play(GAMMONISH, (6, 4))) == "16/10 5/1*"
     assert str(bot.choose_play(GAMMONISH, (6, 4), state=DMP)) == "16/6"
+
+
+def test_cli_hints_at_a_match_score() -> None:
+    from gammon.cli.hint import format_play_hints
+
+    lines = format_play_hints(GAMMONISH, (6, 4), 0, 3, DMP).splitlines()
+    assert lines[0].endswith("ranked at 0-ply by match winning chance:")
+    assert "16/6" in lines[1] and "MWC" in lines[1]
+    assert "MWC" not in format_play_hints(GAMMONISH, (6, 4), 0, 3)
