@@ -39,7 +39,7 @@ import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 from gammon.engine.met import InvalidCubeStateError, MatchScore
 from gammon.errors import IllegalActionError
@@ -62,6 +62,8 @@ __all__ = [
     "DoublerVerdict",
     "InvalidCubeStateError",
     "TakerVerdict",
+    "best_action_equity",
+    "cube_action_equity",
     "cube_decision",
     "cube_efficiency",
     "cubeful_equity",
@@ -429,7 +431,9 @@ class _Odds:
 
 
 def _odds(chances: Chances, gammons: bool) -> _Odds:
-    values = chances.probabilities if isinstance(chances, _HasProbabilities) else chances
+    # getattr, not isinstance: a runtime Protocol check costs more than the rest here.
+    found = getattr(chances, "probabilities", None)
+    values: Iterable[float] = cast("Iterable[float]", chances) if found is None else found
     numbers = [float(v) for v in values]
     if len(numbers) != 5:
         raise InvalidCubeStateError(
@@ -756,6 +760,44 @@ def cubeful_equity(
     """
     odds = _odds(chances, state.gammons)
     return _curves(odds, state, efficiency).no_double.at(odds.win)
+
+
+def cube_action_equity(
+    chances: Chances, state: CubeState, efficiency: float = CONTACT_EFFICIENCY
+) -> float:
+    """``cube_decision(...).equity`` without the decision's points: the searches' leaves.
+
+    >>> round(cube_action_equity((0.7, 0, 0, 0, 0), CubeState(), efficiency=0.0), 6)
+    0.8
+    """
+    reason = double_refusal(state)
+    if reason is not None:
+        raise IllegalActionError(f"no cube decision: {reason}")
+    odds = _odds(chances, state.gammons)
+    curves = _curves(odds, state, efficiency)
+    p = odds.win
+    no_double = curves.no_double.at(p)
+    double_take = curves.double_take.at(p)
+    double_beaver = None if curves.double_beaver is None else curves.double_beaver.at(p)
+    return best_action_equity(no_double, double_take, double_beaver, curves.double_pass)
+
+
+def best_action_equity(
+    no_double: float, double_take: float, double_beaver: float | None, double_pass: float
+) -> float:
+    """The doubler's equity with the right action and the right answer, from the equities.
+
+    >>> best_action_equity(0.5, 0.8, None, 1.0), best_action_equity(0.5, 1.2, None, 1.0)
+    (0.8, 1.0)
+    """
+    doubler, taker = _verdicts(no_double, double_take, double_pass, double_beaver)
+    if doubler not in (DoublerVerdict.DOUBLE_TAKE, DoublerVerdict.DOUBLE_PASS):
+        return no_double
+    if taker is TakerVerdict.PASS:
+        return double_pass
+    if taker is TakerVerdict.BEAVER and double_beaver is not None:
+        return max(double_beaver, -2.0)
+    return double_take
 
 
 def cube_decision(

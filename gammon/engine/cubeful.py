@@ -42,9 +42,8 @@ from gammon.engine.cube import (
     CubeDecision,
     CubeOwner,
     CubeState,
-    DoublerVerdict,
-    TakerVerdict,
-    _verdicts,
+    best_action_equity,
+    cube_action_equity,
     cube_decision,
     cube_efficiency,
     cubeful_equity,
@@ -55,7 +54,7 @@ from gammon.engine.evaluator import Evaluation, default_evaluator
 from gammon.engine.network import equity as cubeless_equity
 from gammon.position import Position
 
-__all__ = ["MAX_CUBE_PLY", "CubeAnalysis", "analyse_cube", "cube_action_equity"]
+__all__ = ["MAX_CUBE_PLY", "CubeAnalysis", "CubeEngine", "analyse_cube"]
 
 #: The deepest cubeful search offered (each ply costs about 21 times the one above).
 MAX_CUBE_PLY = 2
@@ -203,32 +202,14 @@ class _Search:
         if not may_double(state):
             return self.play_on(node, state, depth)
         if depth == 0 or node.finished:
-            return cube_decision(node.chances, state, node.x()).equity
+            return cube_action_equity(node.chances, state, node.x())
         key = (id(node), state, depth, True)
         found = self._memo.get(key)
         if found is None:
-            found = self._memo[key] = cube_action_equity(
+            found = self._memo[key] = best_action_equity(
                 *self.equities(node, state, depth), _double_pass(state)
             )
         return found
-
-
-def cube_action_equity(
-    no_double: float, double_take: float, double_beaver: float | None, double_pass: float
-) -> float:
-    """The doubler's equity with the right action and the right answer, from the equities.
-
-    >>> cube_action_equity(0.5, 0.8, None, 1.0), cube_action_equity(0.5, 1.2, None, 1.0)
-    (0.8, 1.0)
-    """
-    doubler, taker = _verdicts(no_double, double_take, double_pass, double_beaver)
-    if doubler not in (DoublerVerdict.DOUBLE_TAKE, DoublerVerdict.DOUBLE_PASS):
-        return no_double
-    if taker is TakerVerdict.PASS:
-        return double_pass
-    if taker is TakerVerdict.BEAVER and double_beaver is not None:
-        return max(double_beaver, -2.0)
-    return double_take
 
 
 def _chances(node: _Node, depth: int) -> Evaluation:
