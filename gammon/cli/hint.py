@@ -94,13 +94,19 @@ def format_cube_hint(position: Position, state: CubeState, ply: int) -> str:
     return "\n".join(lines)
 
 
-def format_play_hints(position: Position, dice: Dice, ply: int, limit: int) -> str:
-    """The plays of the dice ranked best first; ``limit`` 0 shows them all."""
+def format_play_hints(
+    position: Position, dice: Dice, ply: int, limit: int, state: CubeState | None = None
+) -> str:
+    """The plays of the dice ranked best first; ``limit`` 0 shows them all.
+
+    At a match score (``state``) they rank by match winning chance.
+    """
     from gammon.engine.hint import play_hints
 
-    hints = play_hints(position, dice, ply=ply)
+    hints = play_hints(position, dice, ply=ply, state=state)
     shown = hints if limit <= 0 else hints[:limit]
-    lines = [f"{len(hints)} legal plays of {dice[0]}-{dice[1]}, ranked at {ply}-ply:"]
+    by = " by match winning chance" if state is not None and state.score is not None else ""
+    lines = [f"{len(hints)} legal plays of {dice[0]}-{dice[1]}, ranked at {ply}-ply{by}:"]
     lines.extend(f"{n:>3}. {hint}" for n, hint in enumerate(shown, 1))
     return "\n".join(lines)
 
@@ -110,7 +116,10 @@ def hint_text(game: Game, side: int, score: tuple[int, int]) -> str:
     if game.phase is Phase.MOVE:
         assert game.dice is not None
         _load_engine("the hint of gammon play")
-        return format_play_hints(game.position, game.dice, 0, 5)
+        from gammon.engine.cube import CubeState
+
+        state = CubeState.of_game(game, side, score) if game.rules.match_length else None
+        return format_play_hints(game.position, game.dice, 0, 5, state)
     if game.phase is Phase.ROLL and game.on_roll == side:
         _load_engine("the hint of gammon play")
         from gammon.engine.cube import CubeState
@@ -125,7 +134,8 @@ def run_hint(args: argparse.Namespace, out: TextIO) -> int:
     dice = parse_dice(args.dice) if args.dice else given.dice
     _load_engine("gammon hint")
     if dice is not None:
-        print(format_play_hints(given.position, dice, args.ply, args.limit), file=out)
+        state = cube_state_from_ids(given, args.variant)
+        print(format_play_hints(given.position, dice, args.ply, args.limit, state), file=out)
     else:
         state = cube_state_from_ids(given, args.variant)
         print(format_cube_hint(given.position, state, args.ply), file=out)

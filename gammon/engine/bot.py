@@ -43,15 +43,10 @@ from gammon.actions import (
     Roll,
     Take,
 )
-from gammon.engine.cube import (
-    CubeOwner,
-    CubeState,
-    TakerVerdict,
-    cube_decision,
-    cube_efficiency,
-    cubeful_equity,
-)
+from gammon.engine.cube import CubeOwner, CubeState, TakerVerdict
+from gammon.engine.cubeful import MAX_CUBE_PLY, CubeAnalysis, analyse_cube
 from gammon.engine.evaluator import Evaluation, Evaluator, default_evaluator
+from gammon.engine.hint import match_ranking
 from gammon.engine.network import invert
 from gammon.events import ResignationRejected, Resigned
 from gammon.game import Game, Phase
@@ -110,8 +105,23 @@ class Bot:
         self.rng = random.Random(seed)
         self.name = f"gammon-{level}" if ply is None else f"gammon-{ply}ply"
 
-    def choose_play(self, position: Position, dice: Dice) -> Play:
-        """The bot's play: the best by its search, blurred by its level's noise."""
+    def choose_play(
+        self, position: Position, dice: Dice, state: CubeState | None = None
+    ) -> Play:
+        """The bot's play: the best by its search, blurred by its level's noise.
+
+        At a match score (``state`` with a score) plays are ranked by match winning
+        chance (:func:`~gammon.engine.hint.match_ranking`), the noise in normalised
+        equity; money (or no ``state``) by cubeless equity.
+        """
+        if state is not None and state.score is not None:
+            ranked_match = match_ranking(
+                position, dice, state, ply=self.ply, evaluator=self.evaluator
+            )
+            if self.level.noise == 0.0:
+                return ranked_match[0].play
+            noisy = [h.equity + self.rng.gauss(0.0, self.level.noise) for h in ranked_match]
+            return ranked_match[int(np.argmax(noisy))].play
         if self.level.noise == 0.0:
             return self.evaluator.best_play(position, dice, self.ply)
         ranked = self.evaluator.rank_plays(position, dice, self.ply)
@@ -134,7 +144,8 @@ class Bot:
             return Roll(side)
         if phase is Phase.MOVE:
             assert game.dice is not None
-            return PlayDice(side, self.choose_play(game.position, game.dice))
+            state = CubeState.of_game(game, side, score) if game.rules.match_length else None
+            return PlayDice(side, self.choose_play(game.position, game.dice, state))
         if phase is Phase.CHOOSE_DOUBLE:
             return ChooseDouble(side, self._best_double(game.position))
         if phase is Phase.RESIGNATION_OFFERED:
@@ -152,10 +163,22 @@ class Bot:
                 return Resign(side, resign)
         if game.can_double(side):
             state = CubeState.of_game(game, side, score)
-            decision = cube_decision(evaluation, state, cube_efficiency(game.position))
-            if decision.doubles:
+            decision = self._cube(game.position, state, evaluation).decision
+            if decision is not None and decision.doubles:
                 return Double(side)
         return Roll(side)
+
+    def _cube(
+        self, position: Position, state: CubeState, evaluation: Evaluation | None = None
+    ) -> CubeAnalysis:
+        """The cube searched at the bot's depth (at most 2-ply): the hints' and analysis' function.
+
+        ``evaluation`` is the 0-ply one when the caller has it (deeper searches find
+        their own).
+        """
+        ply = min(self.ply, MAX_CUBE_PLY)
+        chances = evaluation if ply == 0 else None
+        return analyse_cube(position, state, ply=ply, evaluator=self.evaluator, chances=chances)
 
     def _best_double(self, position: Position) -> int:
         """Acey-deucey (R14): the double whose best play leaves the most equity."""
@@ -168,9 +191,10 @@ class Bot:
 
     def _answer_double(self, game: Game, side: int, score: tuple[int, int]) -> Action:
         doubler = 1 - side
-        evaluation = self.evaluator.evaluate(game.position_for(doubler), self.ply)
+        position = game.position_for(doubler)
         state = CubeState.of_game(game, doubler, score)  # the cube moves only once taken
-        decision = cube_decision(evaluation, state, cube_efficiency(game.position_for(doubler)))
+        decision = self._cube(position, state).decision
+        assert decision is not None  # the doubler was free to double
         if decision.taker is TakerVerdict.PASS:
             return Drop(side)
         if decision.taker is TakerVerdict.BEAVER and game.can_beaver(side):
@@ -179,7 +203,6 @@ class Bot:
 
     def _answer_beaver(self, game: Game, side: int) -> Action:
         """The original doubler keeps playing for the beavered cube if that beats paying."""
-        evaluation = self.evaluator.evaluate(game.position_for(side), self.ply)
         rules = game.rules
         state = CubeState(
             value=game.cube_value,
@@ -191,7 +214,7 @@ class Bot:
         )
         # Accepting plays on for twice the cube now showing; refusing loses what it
         # shows (R11): accept when the per-unit equity is above -1/2.
-        playing_on = cubeful_equity(evaluation, state, cube_efficiency(game.position_for(side)))
+        playing_on = self._cube(game.position_for(side), state).no_double
         return Take(side) if playing_on >= -0.5 else Drop(side)
 
     def _answer_resignation(self, game: Game, side: int) -> Action:

@@ -37,9 +37,9 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 from gammon.engine.met import InvalidCubeStateError, MatchScore
 from gammon.errors import IllegalActionError
@@ -52,6 +52,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CONTACT_EFFICIENCY",
+    "CRASHED_EFFICIENCY",
+    "FLUID_EFFICIENCY",
+    "PRIME_EFFICIENCY",
     "Chances",
     "CubeDecision",
     "CubeOwner",
@@ -59,14 +62,18 @@ __all__ = [
     "DoublerVerdict",
     "InvalidCubeStateError",
     "TakerVerdict",
+    "best_action_equity",
+    "cube_action_equity",
     "cube_decision",
     "cube_efficiency",
     "cubeful_equity",
     "double_refusal",
     "may_double",
+    "position_class",
+    "with_equities",
 ]
 
-#: GNU Backgammon's default cube efficiency for contact (and crashed) positions.
+#: GNU Backgammon's default cube efficiency for contact positions (ordinary contact here).
 CONTACT_EFFICIENCY = 0.68
 
 # GNU Backgammon's defaults for races: x = pips * 0.00125 + 0.55, kept within
@@ -284,29 +291,129 @@ def may_double(state: CubeState) -> bool:
     return double_refusal(state) is None
 
 
-def cube_efficiency(position: Position) -> float:
-    """GNU Backgammon's default cube efficiency ``x`` for a position.
+#: Contact where the cube is most alive: both sides still far from home, neither
+#: crashed nor trapped (an early or middle game).
+FLUID_EFFICIENCY = 0.72
+#: Contact with a checker trapped behind a prime of four points or more.
+PRIME_EFFICIENCY = 0.62
+#: Contact with a crashed side (most of its checkers buried or borne off).
+CRASHED_EFFICIENCY = 0.58
 
-    0.68 with contact; in a race ``0.55 + 0.00125 * pips`` of the player on roll,
-    kept within [0.6, 0.7]; 0.6 once both sides bear off.
+_FLUID_PIPS = 120  # both sides at least this far from home: the game still fluid
+_CRASHED_IN_PLAY = 7  # at most this many checkers in play above the deuce point
+_PRIME_LENGTH = 4  # made points in a row that count as a prime
+_PRIME_REACH = 6  # the prime starts at most this many pips in front of the trapped checker
+
+
+def _longest_run(points: Sequence[int], low: int, high: int) -> tuple[int, int]:
+    """The longest run of made points among ``points[low..high]`` (1-based): (length, start)."""
+    best, best_start, run = 0, 0, 0
+    for point in range(low, high + 1):
+        run = run + 1 if points[point - 1] >= 2 else 0
+        if run > best:
+            best, best_start = run, point - run + 1
+    return best, best_start
+
+
+def _trapped(runner: Sequence[int], blocker: Sequence[int]) -> bool:
+    """Whether a checker of ``runner`` sits behind a prime of ``blocker`` (4+ points, near).
+
+    Both sides are given from their owners' side (points 1-24, then the bar). A
+    checker of ``runner`` on its point ``a`` stands on the blocker's point
+    ``25 - a`` and must pass the blocker's higher points.
+    """
+    for a in range(25, 6, -1):  # the bar and points 24..7: checkers not yet home
+        if not runner[a - 1]:
+            continue
+        q = 25 - a  # the blocker's point the checker stands on (0: the bar)
+        length, start = _longest_run(blocker, q + 1, min(24, q + _PRIME_REACH + _PRIME_LENGTH))
+        if length >= _PRIME_LENGTH and start - q <= _PRIME_REACH:
+            return True
+    return False
+
+
+def _crashed(side: Sequence[int]) -> bool:
+    """At most seven checkers in play above the deuce point (the rest buried or off)."""
+    return sum(side[2:25]) <= _CRASHED_IN_PLAY
+
+
+def position_class(position: Position) -> str:
+    """The class of a position for the cube and the benches.
+
+    ``"bearoff"`` (both sides home), ``"race"`` (no contact), ``"crashed"`` (a
+    side with at most seven checkers in play above its deuce point), ``"prime"``
+    (a checker behind a prime of four or more points that starts within six
+    pips of it) or ``"contact"``.
+
+    >>> from gammon.position import Position
+    >>> position_class(Position.initial())
+    'contact'
+    >>> position_class(Position.from_points({13: 15}, {6: 15}))
+    'race'
+    >>> position_class(Position.from_points({24: 1, 13: 14}, {8: 2, 7: 2, 6: 2, 5: 2, 13: 7}))
+    'prime'
+    """
+    if not position.is_contact():
+        if all(
+            sum(side[6:]) == 0 and waiting == 0
+            for side, waiting in zip(
+                (position.mine, position.theirs), position.waiting, strict=True
+            )
+        ):
+            return "bearoff"
+        return "race"
+    mine, theirs = position.mine, position.theirs
+    if _crashed(mine) or _crashed(theirs):
+        return "crashed"
+    if _trapped(mine, theirs) or _trapped(theirs, mine):
+        return "prime"
+    return "contact"
+
+
+def cube_efficiency(position: Position) -> float:
+    """Janowski's cube efficiency ``x`` for a position: how live the cube is.
+
+    ``x`` is the share of the perfectly live cube's value the owner really
+    gets: a cube is worth most when the game drifts through the cash point in
+    small steps (the owner cashes right at it) and least when it jumps over
+    it (a hit, a closeout, an escape: the market is lost and the take was
+    wrong). So it depends on the kind of game:
+
+    - **race**: GNU Backgammon's ``0.55 + 0.00125 * pips`` of the player on
+      roll, kept within [0.6, 0.7] (long races swing in small steps; near the
+      end each roll is a big share of what is left); 0.6 once both bear off;
+    - **fluid contact** (both sides 120 pips or more away, no one crashed or
+      primed): 0.72, many small swings, the game can turn either way and the
+      owner gets to use the cube;
+    - **ordinary contact** (holding games, late middle games): 0.68, GNU
+      Backgammon's default;
+    - **a checker behind a prime**: 0.62, the game turns on one event (the
+      escape or the closeout), big jumps the owner cannot cash in between;
+    - **a crashed board**: 0.58, the crashed side's position changes in
+      jumps (it is hit and closed out, or gets a late shot) and gammons
+      decide much of the equity, so the cube is least alive.
 
     >>> from gammon.position import Position
     >>> cube_efficiency(Position.initial())
-    0.68
+    0.72
     >>> cube_efficiency(Position.from_points({13: 15}, {6: 15}))  # a long race
     0.7
     >>> cube_efficiency(Position.from_points({6: 15}, {6: 15}))  # both bearing off
     0.6
     """
-    if position.is_contact():
-        return CONTACT_EFFICIENCY
-    if all(
-        sum(side[6:]) == 0 and waiting == 0
-        for side, waiting in zip((position.mine, position.theirs), position.waiting, strict=True)
-    ):
+    kind = position_class(position)
+    if kind == "bearoff":
         return _BEAROFF_EFFICIENCY
-    pips = position.pips()[0]
-    return min(_RACE_MAX, max(_RACE_MIN, _RACE_COEFFICIENT + _RACE_FACTOR * pips))
+    if kind == "race":
+        pips = position.pips()[0]
+        return min(_RACE_MAX, max(_RACE_MIN, _RACE_COEFFICIENT + _RACE_FACTOR * pips))
+    if kind == "crashed":
+        return CRASHED_EFFICIENCY
+    if kind == "prime":
+        return PRIME_EFFICIENCY
+    if min(position.pips()) >= _FLUID_PIPS:
+        return FLUID_EFFICIENCY
+    return CONTACT_EFFICIENCY
 
 
 # -- chances ------------------------------------------------------------------
@@ -324,7 +431,9 @@ class _Odds:
 
 
 def _odds(chances: Chances, gammons: bool) -> _Odds:
-    values = chances.probabilities if isinstance(chances, _HasProbabilities) else chances
+    # getattr, not isinstance: a runtime Protocol check costs more than the rest here.
+    found = getattr(chances, "probabilities", None)
+    values: Iterable[float] = cast("Iterable[float]", chances) if found is None else found
     numbers = [float(v) for v in values]
     if len(numbers) != 5:
         raise InvalidCubeStateError(
@@ -612,6 +721,30 @@ def _first_above(h: _Curve) -> float | None:
     return None
 
 
+def _verdicts(
+    no_double: float, double_take: float, double_pass: float, double_beaver: float | None
+) -> tuple[DoublerVerdict, TakerVerdict]:
+    """The doubler's action and the taker's answer from the three (or four) equities."""
+    # The taker picks what is worst for the doubler; ties go to the plain take.
+    taker, answered = TakerVerdict.TAKE, double_take
+    if double_beaver is not None and double_take < -_TIE:
+        # A take the taker is ahead in is worth more beavered (R11), even though the
+        # doubler may refuse the beaver and lose the doubled cube.
+        taker, answered = TakerVerdict.BEAVER, max(double_beaver, -2.0)
+    if double_pass < answered - _TIE:
+        taker, answered = TakerVerdict.PASS, double_pass
+
+    passes = taker is TakerVerdict.PASS
+    # Cashing a sure point ties no double at best; a take that gains nothing is no double.
+    if answered > no_double + _TIE or (passes and answered >= no_double - _TIE):
+        doubler = DoublerVerdict.DOUBLE_PASS if passes else DoublerVerdict.DOUBLE_TAKE
+    elif no_double > double_pass + _TIE:
+        doubler = DoublerVerdict.TOO_GOOD
+    else:
+        doubler = DoublerVerdict.NO_DOUBLE
+    return doubler, taker
+
+
 def cubeful_equity(
     chances: Chances, state: CubeState, efficiency: float = CONTACT_EFFICIENCY
 ) -> float:
@@ -627,6 +760,44 @@ def cubeful_equity(
     """
     odds = _odds(chances, state.gammons)
     return _curves(odds, state, efficiency).no_double.at(odds.win)
+
+
+def cube_action_equity(
+    chances: Chances, state: CubeState, efficiency: float = CONTACT_EFFICIENCY
+) -> float:
+    """``cube_decision(...).equity`` without the decision's points: the searches' leaves.
+
+    >>> round(cube_action_equity((0.7, 0, 0, 0, 0), CubeState(), efficiency=0.0), 6)
+    0.8
+    """
+    reason = double_refusal(state)
+    if reason is not None:
+        raise IllegalActionError(f"no cube decision: {reason}")
+    odds = _odds(chances, state.gammons)
+    curves = _curves(odds, state, efficiency)
+    p = odds.win
+    no_double = curves.no_double.at(p)
+    double_take = curves.double_take.at(p)
+    double_beaver = None if curves.double_beaver is None else curves.double_beaver.at(p)
+    return best_action_equity(no_double, double_take, double_beaver, curves.double_pass)
+
+
+def best_action_equity(
+    no_double: float, double_take: float, double_beaver: float | None, double_pass: float
+) -> float:
+    """The doubler's equity with the right action and the right answer, from the equities.
+
+    >>> best_action_equity(0.5, 0.8, None, 1.0), best_action_equity(0.5, 1.2, None, 1.0)
+    (0.8, 1.0)
+    """
+    doubler, taker = _verdicts(no_double, double_take, double_pass, double_beaver)
+    if doubler not in (DoublerVerdict.DOUBLE_TAKE, DoublerVerdict.DOUBLE_PASS):
+        return no_double
+    if taker is TakerVerdict.PASS:
+        return double_pass
+    if taker is TakerVerdict.BEAVER and double_beaver is not None:
+        return max(double_beaver, -2.0)
+    return double_take
 
 
 def cube_decision(
@@ -653,23 +824,7 @@ def cube_decision(
     double_pass = curves.double_pass
     double_beaver = None if curves.double_beaver is None else curves.double_beaver.at(p)
 
-    # The taker picks what is worst for the doubler; ties go to the plain take.
-    taker, answered = TakerVerdict.TAKE, double_take
-    if double_beaver is not None and double_take < -_TIE:
-        # A take the taker is ahead in is worth more beavered (R11), even though the
-        # doubler may refuse the beaver and lose the doubled cube.
-        taker, answered = TakerVerdict.BEAVER, max(double_beaver, -2.0)
-    if double_pass < answered - _TIE:
-        taker, answered = TakerVerdict.PASS, double_pass
-
-    passes = taker is TakerVerdict.PASS
-    # Cashing a sure point ties no double at best; a take that gains nothing is no double.
-    if answered > no_double + _TIE or (passes and answered >= no_double - _TIE):
-        doubler = DoublerVerdict.DOUBLE_PASS if passes else DoublerVerdict.DOUBLE_TAKE
-    elif no_double > double_pass + _TIE:
-        doubler = DoublerVerdict.TOO_GOOD
-    else:
-        doubler = DoublerVerdict.NO_DOUBLE
+    doubler, taker = _verdicts(no_double, double_take, double_pass, double_beaver)
 
     cash = curves.double_take.solve(double_pass)
     knots = tuple(sorted({*curves.double_take.xs, cash}))
@@ -688,4 +843,32 @@ def cube_decision(
         doubling_point=_first_above(gain),
         too_good_point=_first_above(too_good),
         match=state.score is not None,
+    )
+
+
+def with_equities(
+    model: CubeDecision,
+    no_double: float,
+    double_take: float,
+    double_beaver: float | None = None,
+) -> CubeDecision:
+    """``model``'s decision with equities found by a search (:mod:`gammon.engine.cubeful`).
+
+    The verdicts follow the searched equities (the double/pass figure is the
+    model's: a cash is a cash at any depth); the take, doubling and too-good
+    points stay the model's, worked out from the chances with the gammon
+    rates held fixed.
+
+    >>> model = cube_decision((0.7, 0, 0, 0, 0), CubeState(), efficiency=0.0)
+    >>> str(with_equities(model, 0.4, 1.2))
+    'Double, pass'
+    """
+    doubler, taker = _verdicts(no_double, double_take, model.double_pass, double_beaver)
+    return replace(
+        model,
+        no_double=no_double,
+        double_take=double_take,
+        double_beaver=double_beaver,
+        doubler=doubler,
+        taker=taker,
     )

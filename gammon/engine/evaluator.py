@@ -55,6 +55,9 @@ _BOARD = 54
 _ROLLS = [dice for dice, _ in ALL_ROLLS]
 #: (candidates kept, equity margin) before each deeper stage of a play choice.
 _FILTERS = ((8, 0.16), (2, 0.04))
+#: The move filters of the n-ply search, (keep, margin) by stage: public for rankers
+#: that score plays their own way (:func:`gammon.engine.hint.match_ranking`).
+MOVE_FILTERS = _FILTERS
 _ROLL_WEIGHTS = np.array([weight for _, weight in ALL_ROLLS], dtype=np.float64) / 36.0
 
 

@@ -36,6 +36,7 @@ from gammon.events import Moved
 from gammon.server.protocol import Refused
 
 if TYPE_CHECKING:
+    from gammon.engine.cube import CubeState
     from gammon.game import Game
     from gammon.position import Dice, Position
     from gammon.server.bots import Bots
@@ -153,7 +154,10 @@ def _hint_ply(table: Table, ply: object) -> int:
     return DEFAULT_PLY
 
 
-def _plays(position: Position, dice: Dice, ply: int) -> list[dict[str, Any]]:
+def _plays(
+    position: Position, dice: Dice, ply: int, state: CubeState | None = None
+) -> list[dict[str, Any]]:
+    """The ranked plays; at a match score (``state``) by match winning chance, with ``mwc``."""
     from gammon.engine.hint import play_hints
 
     return [
@@ -166,8 +170,9 @@ def _plays(position: Position, dice: Dice, ply: int) -> list[dict[str, Any]]:
             "win_backgammon": round(hint.evaluation.win_backgammon, 4),
             "lose_gammon": round(hint.evaluation.lose_gammon, 4),
             "lose_backgammon": round(hint.evaluation.lose_backgammon, 4),
+            **({} if hint.mwc is None else {"mwc": round(hint.mwc, 4)}),
         }
-        for hint in play_hints(position, dice, ply=ply)
+        for hint in play_hints(position, dice, ply=ply, state=state)
     ]
 
 
@@ -311,7 +316,10 @@ class Practice:
         plays: list[dict[str, Any]] = []
         cube: dict[str, Any] | None = None
         if "play" in actions and game.dice is not None:
-            plays = await self.bots.run(_plays, game.position, game.dice, ply)
+            from gammon.engine.cube import CubeState
+
+            state = CubeState.of_game(game, side, score) if table.settings.is_match else None
+            plays = await self.bots.run(_plays, game.position, game.dice, ply, state)
         elif "double" in actions:
             cube = await self.bots.run(_cube, game, side, score, ply)
         elif "take" in actions:

@@ -76,7 +76,8 @@ def _a_rollout(cluster: RayCluster) -> None:
 
 
 def _an_analysis(cluster: RayCluster) -> None:
-    match = Match(3, dice=RandomDice(5))
+    # Dice that give a match of more than one game (the bots play for the match score).
+    match = Match(3, dice=RandomDice(6))
     _finish(match, (Bot("beginner", seed=3), Bot("casual", seed=4)))
     assert len(match.games) >= 2
     here = analyse(match, names=("A", "B"), ply=0)

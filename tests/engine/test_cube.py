@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from gammon.engine.cube import (
     CONTACT_EFFICIENCY,
+    FLUID_EFFICIENCY,
     CubeDecision,
     CubeOwner,
     CubeState,
@@ -532,7 +533,7 @@ def test_slightly_inconsistent_network_output_is_tidied() -> None:
 
 
 def test_cube_efficiency_of_positions() -> None:
-    assert cube_efficiency(Position.initial()) == CONTACT_EFFICIENCY
+    assert cube_efficiency(Position.initial()) == FLUID_EFFICIENCY  # early contact
     assert cube_efficiency(Position.from_points({13: 15}, {6: 15})) == 0.7  # long race
     # 80 pips: 0.55 + 0.00125 * 80 = 0.65 (GNU Backgammon's race formula).
     assert cube_efficiency(Position.from_points({10: 8}, {6: 15})) == pytest.approx(0.65)

@@ -26,7 +26,8 @@ from gammon.engine.analysis.results import (
     mark_for,
     summarise,
 )
-from gammon.engine.cube import CubeDecision, CubeState, cube_decision, cube_efficiency
+from gammon.engine.cube import CubeDecision, CubeState
+from gammon.engine.cubeful import MAX_CUBE_PLY, analyse_cube
 from gammon.engine.evaluator import default_evaluator
 from gammon.errors import IllegalActionError, InvalidPositionError
 from gammon.events import (
@@ -237,7 +238,17 @@ class _Reviewer:
         frame = self._frame(game, state, side)
         position = game.position_for(side)
         chances = self.judge.evaluate(position, self.ply)
-        decision = cube_decision(chances, frame.state, cube_efficiency(position))
+        # The engine's one cube function, searched as deep as it goes (2-ply at most;
+        # a 3-ply analysis shows 3-ply chances and takes the 2-ply cubeful decision).
+        ply = min(self.ply, MAX_CUBE_PLY)
+        decision = analyse_cube(
+            position,
+            frame.state,
+            ply=ply,
+            evaluator=self.judge.evaluator,
+            chances=chances if ply == 0 else None,
+        ).decision
+        assert decision is not None  # an offer is made only where the side may double
         return _Offer(
             index,
             side,
