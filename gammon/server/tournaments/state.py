@@ -10,6 +10,10 @@ tells the server what is due (:meth:`Tournament.due`) and which matches are read
 be played (``match_ready`` events), and the server reports back (``table``,
 ``arrived``, ``result``, ``no_show``) through the same :meth:`apply`.
 
+(Past 600 lines on purpose: one state machine, every action with its checks, like
+:mod:`gammon.game`; the bracket, settings and the live server side are modules of
+their own.)
+
 >>> t = Tournament(1, TournamentSettings.from_json({"name": "Quick 4", "seats": 4}),
 ...                creator_id=None, created=0.0)
 >>> for user, name in [(1, "ann"), (2, "bob"), (3, "cy"), (4, "dee")]:
@@ -455,11 +459,7 @@ class Tournament:
         at: float,
         events: list[dict[str, Any]],
     ) -> None:
-        user = action.get("user")
-        if not _is_int(user):
-            raise TournamentError("bad_message", 'unregister needs "user" (a number)')
-        if actor_id is not None and actor_id != user and not operator:
-            raise TournamentError("forbidden", "players unregister themselves")
+        user = _own_user(action, "unregister", actor_id, operator)
         if self.status == "running":
             raise TournamentError("not_registering", "the tournament has started: withdraw instead")
         self._check_registering("unregister")
@@ -747,11 +747,7 @@ class Tournament:
         at: float,
         events: list[dict[str, Any]],
     ) -> None:
-        user = action.get("user")
-        if not _is_int(user):
-            raise TournamentError("bad_message", 'withdraw needs "user" (a number)')
-        if actor_id is not None and actor_id != user and not operator:
-            raise TournamentError("forbidden", "players withdraw themselves")
+        user = _own_user(action, "withdraw", actor_id, operator)
         if self.status == "registering":
             raise TournamentError(
                 "not_running", "the tournament has not started: unregister instead"
@@ -851,3 +847,13 @@ _HANDLERS: Final = {
     "remove": Tournament._remove,
     "cancel": Tournament._cancel,
 }
+
+
+def _own_user(action: Mapping[str, Any], verb: str, actor_id: int | None, operator: bool) -> int:
+    """The ``user`` an action names, who must be the actor unless an operator acts."""
+    user = action.get("user")
+    if not _is_int(user):
+        raise TournamentError("bad_message", f'{verb} needs "user" (a number)')
+    if actor_id is not None and actor_id != user and not operator:
+        raise TournamentError("forbidden", f"players {verb} themselves")
+    return int(user)
