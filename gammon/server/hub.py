@@ -25,7 +25,7 @@ from gammon.actions import Forfeit, OutOfTime
 from gammon.server import chat
 from gammon.server.auth import Accounts, UserInfo
 from gammon.server.bots import Bots
-from gammon.server.chatroom import CHAT_MESSAGES, ChatRoom
+from gammon.server.chatroom import CHAT_MESSAGES, ChatRoom, TournamentRoom
 from gammon.server.connections import (
     RATE,
     AlreadyAnswered,
@@ -756,6 +756,18 @@ class Hub:
             conn.close(1000)
 
     async def on_lobby_message(self, conn: Connection, raw: str | None) -> None:
+        await self.on_chat_socket_message(conn, raw, None, "a lobby message")
+
+    async def on_chat_socket_message(
+        self,
+        conn: Connection,
+        raw: str | None,
+        room: TournamentRoom | None,
+        where: str,
+    ) -> None:
+        """One message on a chat socket, the lobby's (``room`` None) or a tournament's:
+        chat, moderation and ping, with the flood, refusal and fault answers of every socket.
+        A tournament's message from a socket not in its room is dropped."""
         message_id: object = None
         try:
             if not conn.allow():
@@ -766,10 +778,12 @@ class Hub:
             if message.type == "ping":
                 conn.send({"type": "pong"})
                 return
-            await self.chat.handle(conn, None, message)
+            if room is not None and conn not in room.conns:
+                return
+            await self.chat.handle(conn, room, message)
         except Refused as exc:
             answer_refusal(conn, exc, message_id)
         except AlreadyAnswered:
             pass
         except Exception as exc:
-            answer_fault(conn, self.faults, "a lobby message", exc, message_id)
+            answer_fault(conn, self.faults, where, exc, message_id)

@@ -23,15 +23,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from gammon.actions import Forfeit
 from gammon.server.chatroom import TournamentRoom
-from gammon.server.connections import (
-    AlreadyAnswered,
-    answer_fault,
-    answer_flood,
-    answer_refusal,
-    text_frame,
-)
 from gammon.server.db import now
-from gammon.server.protocol import LOBBY_MESSAGES, Refused, dumps, parse_message
+from gammon.server.protocol import Refused, dumps
 from gammon.server.settings import TableSettings
 from gammon.server.store import (
     add_tournament_action,
@@ -425,27 +418,11 @@ class Tournaments:
         self, live: LiveTournament, conn: Connection, raw: str | None
     ) -> None:
         """One message on a tournament's socket: the lobby's messages (chat, moderation, ping)."""
-        message_id: object = None
-        try:
-            if not conn.allow():
-                answer_flood(conn, raw)
-            conn.refusals = 0
-            message = parse_message(text_frame(raw), LOBBY_MESSAGES)
-            message_id = message.id
-            if message.type == "ping":
-                conn.send({"type": "pong"})
-                return
-            room = self.rooms.get(live.tournament.id)
-            if room is None or conn not in room.conns:
-                return
-            await self.hub.chat.handle(conn, room, message)
-        except Refused as exc:
-            answer_refusal(conn, exc, message_id)
-        except AlreadyAnswered:
-            pass
-        except Exception as exc:
-            where = f"tournament {live.tournament.id}: a message"
-            answer_fault(conn, self.hub.faults, where, exc, message_id)
+        room = self.rooms.get(live.tournament.id)
+        if room is None:  # no room: nothing to say there (a ping is still answered)
+            room = TournamentRoom(live.tournament.id)
+        where = f"tournament {live.tournament.id}: a message"
+        await self.hub.on_chat_socket_message(conn, raw, room, where)
 
 
 def tournament_message(tournament: Tournament) -> dict[str, Any]:
