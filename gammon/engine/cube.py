@@ -1,5 +1,10 @@
 """Doubling-cube decisions from cubeless chances, for money and match play (R10-R12).
 
+(Past 600 lines on purpose: the cube state, Janowski's money and match formulas and the
+efficiency by class of position are one model whose parts share every helper; the
+search over rolls is :mod:`gammon.engine.cubeful`, the match equity table
+:mod:`gammon.engine.met`.)
+
 An evaluator gives cubeless chances (win, win gammon, win backgammon, lose gammon,
 lose backgammon; cumulative as in GNU Backgammon). Turning them into cubeful
 equities uses Rick Janowski's cube-life model ("Take-Points in Money Games",

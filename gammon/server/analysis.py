@@ -1,5 +1,8 @@
 """Post-game analysis on the server: a queue on the event loop, a pool of worker processes.
 
+(A little past 600 lines: the queue, its two back ends (worker processes or Ray), the
+uploads' checks and the stored reviews' reading, which all share the job's record.)
+
 As lichess hands analysis to fishnet, play never waits for analysis here: each
 job runs in a process of its own pool (:mod:`gammon.server.analysis_worker`),
 at a lower CPU priority than the server, while the event loop only keeps the

@@ -2,6 +2,11 @@
 
 ``create_app(ServerConfig(...))`` builds it; ``gammon serve`` runs it under
 uvicorn. docs/PROTOCOL.md is the contract it keeps.
+
+(Past 600 lines, for now, because it holds every route of the protocol: accounts,
+tables, records, analyses, players, tournaments and the operations endpoints, each a
+short handler over the hub, the store and the other modules. Splitting the routes by
+subject into modules of their own is the next step when it grows again.)
 """
 
 from __future__ import annotations

@@ -7,6 +7,10 @@ goes: check (rules library) -> append to the log and commit -> acknowledge ->
 broadcast the new state; a table's actions are taken one at a time under its
 lock. The sockets themselves are :mod:`gammon.server.connections`; the chat,
 with its moderation, is :mod:`gammon.server.chatroom`.
+
+(Past 600 lines, for now: the tables' life cycle in one place (acting, broadcast,
+timers, expiry, the lobby and the listeners that tournaments and analyses hang on).
+The lobby is the first part to move out when it grows again.)
 """
 
 from __future__ import annotations
