@@ -16,10 +16,9 @@ from typing import Any, Protocol
 
 from gammon.actions import action_arguments
 from gammon.game import Game
-from gammon.position import Dice, Position
+from gammon.position import Position
 from gammon.server.connections import LiveTable
 from gammon.server.protocol import Refused
-from gammon.server.table import Table
 
 __all__ = ["Act", "Bots"]
 
@@ -65,23 +64,6 @@ class Bots:
         """The bot's next action at ``game`` as a protocol message; the game is only read."""
         action = self._bot(level).decide(game, side, score)
         return {"type": action.name, **action_arguments(action)}
-
-    def hints(self, position: Position, dice: Dice) -> list[dict[str, Any]]:
-        from gammon.engine.hint import play_hints
-
-        return [
-            {
-                "play": str(hint.play),
-                "equity": round(hint.equity, 4),
-                "loss": round(hint.loss, 4),
-                "win": round(hint.evaluation.win, 4),
-                "win_gammon": round(hint.evaluation.win_gammon, 4),
-                "win_backgammon": round(hint.evaluation.win_backgammon, 4),
-                "lose_gammon": round(hint.evaluation.lose_gammon, 4),
-                "lose_backgammon": round(hint.evaluation.lose_backgammon, 4),
-            }
-            for hint in play_hints(position, dice)
-        ]
 
     def warm_up(self) -> None:
         self._bot("expert").choose_play(Position.initial(), (3, 1))
@@ -131,24 +113,6 @@ class Bots:
                 )
                 if failures >= 3:
                     return
-
-    async def hint(self, table: Table, side: int | None) -> tuple[int, list[dict[str, Any]]]:
-        """The engine's ranking of ``side``'s plays (R15): (the table's seq, the plays).
-
-        Only at a table against the bot, and only for one's own move.
-        """
-        if side is None:
-            raise Refused("not_a_player", "hints are for the player at the table")
-        if table.bot_side is None:
-            raise Refused("not_available", "hints are for practice games against the bot only")
-        if "hint" not in table.actions_for(side):
-            raise Refused(
-                "not_available", "a hint is for your own move, when you have dice to play"
-            )
-        game = table.game
-        assert game is not None and game.dice is not None
-        seq = table.seq
-        return seq, await self.run(self.hints, game.position, game.dice)
 
     def stop(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)

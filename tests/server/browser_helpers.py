@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pytest
+
 if TYPE_CHECKING:  # imported for real only where chromium is installed (test_browser.py)
     from playwright.sync_api import Browser, BrowserContext, Page, Playwright
 
@@ -33,6 +35,13 @@ TIMEOUT_MS = 20_000
 
 def have_chromium() -> bool:
     return CHROMIUM.exists() or shutil.which("chromium") is not None
+
+
+#: Every browser test module's mark: skipped, saying why, where Debian's chromium is missing.
+needs_chromium = pytest.mark.skipif(
+    not have_chromium(),
+    reason="no chromium at /usr/bin/chromium (apt-get install chromium): browser tests skipped",
+)
 
 
 def launch(playwright: Playwright) -> Browser:

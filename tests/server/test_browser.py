@@ -31,6 +31,7 @@ from tests.server.browser_helpers import (
     launch,
     log_in,
     log_out,
+    needs_chromium,
     new_page,
     page_width,
     play_list,
@@ -46,10 +47,7 @@ from tests.server.browser_helpers import (
 from tests.server.client import ServerProcess
 from tests.server.js_fixtures import random_games
 
-pytestmark = pytest.mark.skipif(
-    not have_chromium(),
-    reason="no chromium at /usr/bin/chromium (apt-get install chromium): browser tests skipped",
-)
+pytestmark = needs_chromium
 
 if have_chromium():
     from playwright.sync_api import Browser, Page, sync_playwright

@@ -21,6 +21,7 @@ from tests.server.browser_helpers import (
     have_chromium,
     js_errors,
     launch,
+    needs_chromium,
     new_page,
     play_move,
     screenshot,
@@ -31,10 +32,7 @@ from tests.server.browser_helpers import (
 )
 from tests.server.client import ServerProcess, database_url
 
-pytestmark = pytest.mark.skipif(
-    not have_chromium(),
-    reason="no chromium at /usr/bin/chromium (apt-get install chromium): browser tests skipped",
-)
+pytestmark = needs_chromium
 
 if have_chromium():
     from playwright.sync_api import Browser, Page, sync_playwright
