@@ -8,6 +8,7 @@ program would (docs/PROTOCOL.md).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import os
@@ -93,7 +94,9 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        # PYTHONFAULTHANDLER: a server that hangs at start is sent SIGABRT below, which
+        # writes every thread's stack to its log, so the failure says where it hung.
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONFAULTHANDLER": "1"}
         handle, name = tempfile.mkstemp(prefix="gammon-server-", suffix=".log")
         self.log = os.fdopen(handle, "w")
         self.log_path = name
@@ -113,17 +116,27 @@ class ServerProcess:
             stderr=self.log,
         )  # fmt: skip
         deadline = time.monotonic() + 60
+        last: object = "no answer"
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 err = Path(self.log_path).read_text()
                 raise RuntimeError(f"the server exited at start:\n{err}")
             try:
-                if httpx.get(f"{self.url}/api/me", timeout=1).status_code == 200:
+                answer = httpx.get(f"{self.url}/api/me", timeout=1)
+                if answer.status_code == 200:
                     return self
-            except httpx.HTTPError:
-                pass
+                last = f"HTTP {answer.status_code}: {answer.text[:200]}"
+            except httpx.HTTPError as error:
+                last = repr(error)
             time.sleep(0.1)
-        raise RuntimeError("the server did not start within 60 s")
+        self.process.send_signal(signal.SIGABRT)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(10)
+        self.stop()
+        err = Path(self.log_path).read_text()
+        raise RuntimeError(
+            f"the server did not start within 60 s (last answer: {last}); its log:\n{err[-20000:]}"
+        )
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs (the crash the durability promise is about)."""
