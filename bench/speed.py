@@ -10,6 +10,12 @@ times them, next to the same games with pubeval (a linear evaluator, the
 cheapest sensible player) choosing every play, in the same run.  Also times
 raw batch evaluation of positions.  Target (issue 3): a whole 0-ply game in
 under 0.1 s on one core.
+
+Side by side with GNU Backgammon's C (``gnubg-nn``, a benchmark dependency), in
+the same run: every decision of those games with more than one play is chosen
+again by our 0-ply and by GNU's 0-ply ``best_move``, and the same positions are
+evaluated one at a time by each.  Target (issue 8): our plays per second at
+least 0.6x GNU's.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import numpy as np
 
 from bench.strength import evaluator_at
 from gammon.engine.bot import Bot
-from gammon.engine.evaluator import default_evaluator
+from gammon.engine.evaluator import Evaluator, default_evaluator
 from gammon.engine.player import Player
 from gammon.engine.pubeval import PubevalPlayer
 from gammon.engine.selfplay import play_game
@@ -49,6 +55,62 @@ def _time_games(player: Player, games: int, seed: int) -> tuple[float, int]:
     for k in range(games):
         play_game(counting, counting, random.Random(seed + k))
     return time.perf_counter() - start, counting.plays
+
+
+def _decisions(player: Player, games: int, seed: int) -> list[tuple[Position, Dice]]:
+    """Every (position, dice) of those games where there was a choice to make."""
+    seen: list[tuple[Position, Dice]] = []
+
+    class Recording(_Counting):
+        def choose_play(self, position: Position, dice: Dice) -> Play:
+            if len(position.plays(dice)) > 1:
+                seen.append((position, dice))
+            return super().choose_play(position, dice)
+
+    recording = Recording(player)
+    for k in range(games):
+        play_game(recording, recording, random.Random(seed + k))
+    return seen
+
+
+def _side_by_side_with_gnu(bot: Bot, evaluator: Evaluator, games: int, seed: int) -> None:
+    """Ours and GNU Backgammon's 0-ply on the same decisions and the same positions."""
+    try:
+        import gnubg_nn
+    except ImportError:
+        print("GNU Backgammon: gnubg-nn is not installed, no side-by-side figures")
+        return
+    from bench.gnubg import gnubg_board
+
+    decisions = _decisions(bot, games, seed)
+    boards = [gnubg_board(position.raw) for position, _ in decisions]
+    start = time.perf_counter()
+    for position, dice in decisions:
+        bot.choose_play(position, dice)
+    ours = time.perf_counter() - start
+    start = time.perf_counter()
+    for board, (_, dice) in zip(boards, decisions, strict=True):
+        gnubg_nn.best_move(board, dice[0], dice[1], 0)
+    gnus = time.perf_counter() - start
+    raws = [np.frombuffer(position.raw, dtype=np.int8)[None, :] for position, _ in decisions]
+    start = time.perf_counter()
+    for raw in raws:
+        evaluator.on_roll(raw)
+    our_evals = time.perf_counter() - start
+    start = time.perf_counter()
+    for board in boards:
+        gnubg_nn.probabilities(board, 0)
+    gnu_evals = time.perf_counter() - start
+    n = len(decisions)
+    print(f"side by side with GNU Backgammon 0-ply, {n} decisions with a choice, one core:")
+    print(
+        f"  plays chosen : gammon {n / ours:8,.0f}/s   GNU {n / gnus:8,.0f}/s"
+        f"   ratio {gnus / ours:.2f}x GNU (target >= 0.6x)"
+    )
+    print(
+        f"  evaluations  : gammon {n / our_evals:8,.0f}/s   GNU {n / gnu_evals:8,.0f}/s"
+        f"   ratio {gnu_evals / our_evals:.2f}x GNU (one position at a time)"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -97,6 +159,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     target = "meets" if seconds / args.games < 0.1 else "misses"
     print(f"target: a 0-ply game in under 100 ms: {target} it")
+    _side_by_side_with_gnu(bot, evaluator, args.games, args.seed + 10_000)
 
 
 if __name__ == "__main__":
