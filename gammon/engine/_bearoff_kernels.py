@@ -38,6 +38,7 @@ __all__ = [
     "race",
     "race_batch",
     "board_indices",
+    "home_indices",
 ]
 
 POINTS = 6
@@ -369,3 +370,34 @@ def board_indices(boards: Any) -> tuple[Any, Any, Any]:
             else:
                 theirs[row] = index
     return valid, mine, theirs
+
+
+@njit(cache=True, nogil=True)
+def home_indices(boards: Any) -> Any:
+    """For raw (n, 54) boards: the index of the player on roll's home board, or -1.
+
+    -1 when that side has a checker outside its home board (points 7-24, the bar,
+    waiting) or none or more than 15 on it.  The opponent's side is not looked at.
+    """
+    n = boards.shape[0]
+    out = np.full(n, -1, dtype=np.int64)
+    for row in range(n):
+        outside = False
+        for p in range(7, 27):
+            if boards[row, p] != 0:
+                outside = True
+                break
+        if outside:
+            continue
+        on_board = 0
+        for p in range(1, 7):
+            on_board += boards[row, p]
+        if on_board == 0 or on_board > MAX_CHECKERS:
+            continue
+        index = 0
+        s = -1
+        for k in range(1, POINTS + 1):
+            s += boards[row, POINTS + 1 - k] + 1
+            index += BINOM[s, k]
+        out[row] = index
+    return out

@@ -350,21 +350,11 @@ def sure_to_finish(boards: npt.NDArray[np.integer]) -> BoolArray:
     >>> sure_to_finish(np.frombuffer(board, dtype=np.int8).reshape(1, 54)).tolist()
     [True]
     """
-    boards = np.asarray(boards).reshape(-1, 54)
-    out = np.zeros(boards.shape[0], dtype=np.bool_)
-    home = ~boards[:, 7:_SIDE].any(axis=1) & boards[:, 1:7].any(axis=1)
-    rows = np.flatnonzero(home)
-    if rows.size:
-        points = boards[rows, 1:7].astype(np.int64)
-        fits = points.sum(axis=1) <= kernels.MAX_CHECKERS
-        rows, points = rows[fits], points[fits]
-        # bearoff_index for every row at once (see _bearoff_kernels).
-        index = np.zeros(rows.size, dtype=np.int64)
-        s = np.full(rows.size, -1, dtype=np.int64)
-        for k in range(1, kernels.POINTS + 1):
-            s += points[:, kernels.POINTS - k] + 1
-            index += kernels.BINOM[s, k]
-        out[rows] = one_sided_table().rolls[index, 1] > 1.0 - 1e-6
+    index = kernels.home_indices(_as_boards(np.asarray(boards).reshape(-1, 2 * _SIDE)))
+    out = np.zeros(index.shape[0], dtype=np.bool_)
+    home = index >= 0
+    if home.any():
+        out[home] = one_sided_table().rolls[index[home], 1] > 1.0 - 1e-6
     return out
 
 

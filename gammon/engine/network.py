@@ -36,8 +36,12 @@ def equity(probs: FloatArray) -> npt.NDArray[np.float64]:
     return np.asarray(2.0 * p[..., 0] - 1.0 + p[..., 1] - p[..., 3] + p[..., 2] - p[..., 4])
 
 
-def _sigmoid(x: FloatArray) -> FloatArray:
-    return np.asarray(1.0 / (1.0 + np.exp(-x)), dtype=np.float32)
+def _sigmoid_in_place(x: FloatArray) -> FloatArray:
+    """The logistic function, overwriting ``x``: no temporaries (a tenth of a 0-ply choice)."""
+    np.negative(x, out=x)
+    np.exp(x, out=x)
+    x += 1.0
+    return np.reciprocal(x, out=x)
 
 
 @dataclass
@@ -84,9 +88,11 @@ class Network:
 
     def forward(self, x: FloatArray) -> FloatArray:
         """The five chances for each row of ``x``, kept consistent (wins >= gammons >= bgs)."""
-        hidden = _sigmoid(x @ self.w1 + self.b1)
-        out = _sigmoid(hidden @ self.w2 + self.b2)
-        return _consistent(out)
+        hidden = x @ self.w1
+        hidden += self.b1
+        out = _sigmoid_in_place(hidden) @ self.w2
+        out += self.b2
+        return _consistent(_sigmoid_in_place(out))
 
     def save(self, path: Path) -> None:
         tmp = path.with_suffix(".tmp.npz")
