@@ -117,6 +117,10 @@ class ServerConfig:
     #: Run the pending schema migrations at start (False: refuse to start unless there
     #: are none; see gammon.server.migrate).
     migrate: bool = True
+    #: Several nodes: the Redis that carries their messages (None: this process alone).
+    redis: str | None = None
+    #: Several nodes: how long a table's lease lasts without renewal (gammon.server.cluster).
+    lease_ttl_s: float = 5.0
 
 
 def _error(
@@ -253,6 +257,11 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     db = Database(config.database)
     store = Store(db)
     accounts = Accounts()
+    cluster = None
+    if config.redis is not None:
+        from gammon.server.cluster import RedisCluster
+
+        cluster = RedisCluster(store, config.redis, ttl=config.lease_ttl_s)
     hub = Hub(
         store,
         accounts,
@@ -260,6 +269,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         message_rate=config.message_rate,
         open_table_expiry_s=config.open_table_expiry_s,
         bot_table_idle_s=config.bot_table_idle_s,
+        cluster=cluster,
     )
     tournaments = Tournaments(hub)
     hub.lobby_extras = lambda: {"tournaments": tournaments.lobby_json()}
