@@ -250,16 +250,25 @@ class RedisCluster(Cluster):
         ).scalar()
         return int(fence) if fence is not None else None
 
-    async def acquire(self, table_id: int) -> int | None:
-        """Take the table's lease (committed) if it is free or expired; its fence, or None."""
+    async def take_over(self, table_id: int) -> bool:
+        """Take the table's lease if it is free or expired, and run the table from its log.
+
+        Under the table's lock: no action is carried out here on the replica while the
+        table is rebuilt from what the last owner committed.
+        """
 
         def take(session: Session) -> int | None:
             fence = self._acquire(session, table_id)
             session.commit()
             return fence
 
-        fence = await self.store.run(take)
-        if fence is not None:
+        live = self.hub.tables.get(table_id)
+        async with live.lock if live is not None else contextlib.nullcontext():
+            if table_id in self.owned:
+                return True
+            fence = await self.store.run(take)
+            if fence is None:
+                return False
             self.owned[table_id] = fence
             log.info(
                 "table %s: taken over by node %s (fence %s)",
@@ -268,7 +277,8 @@ class RedisCluster(Cluster):
                 fence,
                 extra={"table_id": table_id},
             )
-        return fence
+            await self.hub.adopt(table_id)
+        return True
 
     def fence_check(self, table_id: int) -> Callable[[Session], None] | None:
         fence = self.owned.get(table_id)
@@ -334,8 +344,8 @@ class RedisCluster(Cluster):
         orphans = await self._orphans()
         random.shuffle(orphans)  # several survivors share a dead node's tables out
         for table_id in orphans:
-            if table_id not in self.owned and await self.acquire(table_id) is not None:
-                await self.hub.adopt(table_id)
+            if table_id not in self.owned:
+                await self.take_over(table_id)
 
     async def _lease_loop(self) -> None:
         while True:
@@ -562,8 +572,7 @@ class RedisCluster(Cluster):
             if owner is None:
                 owner = await self._owner(table_id)
             if owner is None or owner == self.node:
-                if await self.acquire(table_id) is not None:
-                    await self.hub.adopt(table_id)
+                if await self.take_over(table_id):
                     return pinned
                 await asyncio.sleep(0.05)
                 continue

@@ -100,6 +100,12 @@ class Nodes:
         finally:
             engine.dispose()
 
+    def log(self, table_id: int) -> list[Any]:
+        """A table's action log: (seq, action) in order."""
+        return self.query(
+            "SELECT seq, action FROM actions WHERE table_id = :t ORDER BY seq", t=table_id
+        )
+
 
 def on(player: Player, server: ServerProcess) -> Player:
     """The same user agent (its cookies: its session) talking to another node."""

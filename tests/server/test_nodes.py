@@ -38,11 +38,11 @@ def nodes(redis: str) -> Iterator[Nodes]:
         three.stop()
 
 
-async def caught_up(socks: list[Socket]) -> None:
-    """Read until every socket has the newest state any of them has."""
+async def caught_up(socks: list[Socket], seq: int = 0) -> None:
+    """Read until every socket has the newest state any of them has (and ``seq`` at least)."""
     for sock in socks:
         while sock.state is None or sock.state["seq"] < max(
-            s.state["seq"] if s.state else 0 for s in socks
+            seq, *(s.state["seq"] if s.state else 0 for s in socks)
         ):
             await sock.receive()
 
@@ -106,7 +106,7 @@ def test_players_on_two_nodes_play_a_match_a_spectator_on_a_third_sees_every_mov
             record = (await watcher.http.get(f"/api/tables/{table}/record?game={number}")).json()
             assert verify_record(record).ok, number
         # Every acknowledged action is in the log once, in order.
-        log = nodes.query("SELECT seq, action FROM actions WHERE table_id = :t ORDER BY seq", t=table)
+        log = nodes.log(table)
         assert [seq for seq, _ in log] == list(range(1, len(log) + 1))
         types = {seq: action["type"] for seq, action in log}
         assert all(types[seq] == kind for seq, kind in acked.items())
@@ -175,9 +175,7 @@ def test_a_node_killed_mid_game_its_tables_go_on_elsewhere_nothing_lost(redis: s
             await play([a3, b], rng, acked)
             final = a3.state
             assert final is not None and final["status"] == "finished"
-            log = nodes.query(
-                "SELECT seq, action FROM actions WHERE table_id = :t ORDER BY seq", t=table
-            )
+            log = nodes.log(table)
             assert [seq for seq, _ in log] == list(range(1, len(log) + 1))
             assert len(log) == final["seq"]
             types = {seq: action["type"] for seq, action in log}
@@ -193,3 +191,99 @@ def test_a_node_killed_mid_game_its_tables_go_on_elsewhere_nothing_lost(redis: s
         asyncio.run(go())
     finally:
         nodes.stop()
+
+
+@settings(
+    max_examples=4,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    plan=st.lists(
+        st.tuples(st.sets(st.integers(0, 2), min_size=1), st.booleans()), min_size=6, max_size=14
+    ),
+    seed=st.integers(0, 1000),
+)
+def test_racing_actions_through_every_node_and_takeovers_apply_once(
+    nodes: Nodes, plan: list[tuple[set[int], bool]], seed: int
+) -> None:
+    """Each step, the player to act sends one action through the sockets of several nodes
+    at once (the same seq); some steps take the table's lease away from its owner at
+    the same moment, so another node takes the table over while actions are in flight.
+    Exactly one of each step's copies is acknowledged, the log has each once, in order,
+    and every node, and a replay of the log, agree on the table."""
+
+    async def go() -> None:
+        alice = await Player(nodes[0]).signup()
+        bob = await Player(nodes[1]).signup()
+        table = await alice.create(length=5)
+        b0 = await bob.table(table)
+        await b0.act({"type": "join"})
+        players = [alice, bob]
+        socks = [[await on(p, node).table(table) for node in nodes.servers] for p in players]
+        everyone = [s for row in socks for s in row]
+        rng = random.Random(seed)
+        acked: dict[int, str] = {}
+        for senders, take_away in plan:
+            await caught_up(everyone, max(acked, default=0))
+            state = everyone[0].state
+            assert state is not None
+            if state["status"] != "playing":
+                break
+            for row in socks:
+                action = choose(row[0].state, rng, double=0.1)  # type: ignore[arg-type]
+                if action is not None:
+                    break
+            else:
+                continue
+            message = {**action, "entropy": "ab" * 32}
+            sends = [row[node].request(message) for node in sorted(senders)]
+            if take_away:
+                nodes.query(
+                    "UPDATE table_leases SET expires_at = 0, node = 'taken-by-the-test' "
+                    "WHERE table_id = :t RETURNING fence",
+                    t=table,
+                )
+            replies = await asyncio.gather(*sends)
+            acks = [r for r in replies if r["type"] == "ack"]
+            assert len(acks) == 1, replies
+            assert all(r["code"] == "stale" for r in replies if r["type"] == "error"), replies
+            acked[acks[0]["seq"]] = action["type"]
+        await caught_up(everyone, max(acked, default=0))
+        final = everyone[0].state
+        assert final is not None
+        log = nodes.log(table)
+        assert [seq for seq, _ in log] == list(range(1, final["seq"] + 1))
+        types = {seq: action["type"] for seq, action in log}
+        assert all(types[seq] == kind for seq, kind in acked.items())
+        assert len(log) == 1 + len(acked)  # the join, then exactly the acknowledged actions
+        views = [(await Player(node).state(table)) for node in nodes.servers]  # spectators
+        for view in views:
+            for key in ("seq", "status", "series", "game"):
+                assert view[key] == views[0][key], key
+        lease = nodes.query("SELECT fence FROM table_leases WHERE table_id = :t", t=table)
+        if lease and any(take_away for _, take_away in plan):
+            assert lease[0][0] >= 2  # the table changed hands under fire
+        replayed = _replay(nodes, table)
+        assert replayed["seq"] == final["seq"]
+        assert replayed["game"]["board"] == views[0]["game"]["board"]
+        for p in players:
+            await p.close()
+
+    asyncio.run(go())
+
+
+def _replay(nodes: Nodes, table_id: int) -> dict[str, Any]:
+    """The table as its log replays (the recovery's code), seen by a spectator."""
+    from gammon.server.db import Database
+    from gammon.server.store import load_table
+    from gammon.server.views import TableView
+
+    db = Database(nodes.database)
+    try:
+        with db.session() as session:
+            table = load_table(session, table_id)
+        assert table is not None
+        return TableView(table).state_json(None, at=0.0, connected=set(), spectators=0)
+    finally:
+        db.dispose()
