@@ -36,10 +36,12 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import os
 import random
 import secrets
 import socket
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
@@ -48,6 +50,7 @@ from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from gammon.errors import GammonError
+from gammon.server.auth import TokenBuckets
 from gammon.server.connections import LiveTable
 from gammon.server.protocol import Refused
 from gammon.server.store import Fenced, Store
@@ -83,8 +86,37 @@ _TABLE: Final = "table:"
 _LOBBY: Final = "lobby"
 _CHAT: Final = "chat"
 _MODERATION: Final = "moderation"
+_SESSIONS: Final = "sessions"
+_PRESENCE: Final = "presence"
 #: The database's clock, in seconds since the epoch: leases never depend on a node's clock.
 _DB_NOW: Final = "EXTRACT(EPOCH FROM clock_timestamp())"
+
+
+_NOBODY: Final[frozenset[int]] = frozenset()
+
+#: A token bucket in Redis, by Redis's clock: ARGV capacity, tokens a second; returns the
+#: seconds to wait as text (0: a token was taken).
+_TAKE_TOKEN: Final = """
+local capacity, rate = tonumber(ARGV[1]), tonumber(ARGV[2])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) + tonumber(time[2]) / 1000000
+local tokens = tonumber(redis.call('HGET', KEYS[1], 'tokens') or ARGV[1])
+local last = tonumber(redis.call('HGET', KEYS[1], 'at') or now)
+tokens = math.min(capacity, tokens + math.max(0, now - last) * rate)
+local wait = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+elseif rate > 0 then
+  wait = (1 - tokens) / rate
+else
+  wait = -1
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+if rate > 0 then
+  redis.call('EXPIRE', KEYS[1], math.ceil(capacity / rate) + 1)
+end
+return tostring(wait)
+"""
 
 
 class ClusterError(GammonError):
@@ -192,6 +224,20 @@ class Cluster:
     async def lost(self, table_id: int) -> None:
         """An append found the table's lease taken: another node runs it now."""
 
+    async def take(self, buckets: TokenBuckets, key: str) -> float:
+        """A token from ``buckets`` for ``key`` (0), or the seconds to wait for one."""
+        return buckets.take(key)
+
+    async def signed_out(self, user_id: int, session_hash: str) -> None:
+        """A session ended here: the other nodes close its sockets and forget it."""
+
+    def elsewhere(self, table_id: int) -> frozenset[int]:
+        """The users connected to the table through other nodes (presence)."""
+        return _NOBODY
+
+    def present(self, live: LiveTable) -> None:
+        """Who is connected to the table here changed: tell the other nodes."""
+
 
 class RedisCluster(Cluster):
     """This node among others on one PostgreSQL database and one Redis (see the module)."""
@@ -224,6 +270,13 @@ class RedisCluster(Cluster):
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._tasks: list[asyncio.Task[Any]] = []
         self._hub: Hub | None = None
+        #: Who is connected to which table through each other node, and when each node
+        #: was last heard of (a node not heard of for three lease times is taken as gone).
+        self._presence: dict[str, dict[int, frozenset[int]]] = {}
+        self._heard: dict[str, float] = {}
+        self._take_token = self.redis.register_script(_TAKE_TOKEN)
+        #: Tables created here whose commit (and so lease) is not yet known to be done.
+        self._created: dict[int, int] = {}
 
     @property
     def hub(self) -> Hub:
@@ -300,7 +353,8 @@ class RedisCluster(Cluster):
     def created(self, session: Session, table: Table) -> Table:
         fence = self._acquire(session, table.id)
         assert fence is not None, "a new table has no lease yet"
-        self.owned[table.id] = fence
+        # Ours once committed (table_created): a renewal now would not see the row yet.
+        self._created[table.id] = fence
         return table
 
     async def _renew(self) -> None:
@@ -317,10 +371,13 @@ class RedisCluster(Cluster):
             session.commit()
             return {int(table): int(fence) for table, fence in rows}
 
+        before = dict(self.owned)
         held = await self.store.run(renew)
-        for table_id, fence in list(self.owned.items()):
-            if held.get(table_id) != fence:
+        for table_id, fence in before.items():
+            if held.get(table_id) != fence and self.owned.get(table_id) == fence:
                 await self.lost(table_id)
+        for table_id in held.keys() - self.owned.keys() - self._created.keys():
+            await self.take_over(table_id)  # a lease of ours this node forgot: run it again
 
     async def _orphans(self) -> list[int]:
         """Unfinished tables whose lease is missing or expired."""
@@ -353,6 +410,7 @@ class RedisCluster(Cluster):
             try:
                 await self._renew()
                 await self._sweep()
+                await self._heartbeat()
             except Exception as exc:
                 self.hub.faults.report("renewing the table leases", exc)
 
@@ -406,9 +464,8 @@ class RedisCluster(Cluster):
         except Exception as exc:
             raise ClusterError(f"cannot reach Redis at {self.redis_url}: {exc}") from None
         self._pubsub = self.redis.pubsub()
-        await self._pubsub.subscribe(
-            *(self.prefix + name for name in (_NODE + self.node, _LOBBY, _CHAT, _MODERATION))
-        )
+        channels = (_NODE + self.node, _LOBBY, _CHAT, _MODERATION, _SESSIONS, _PRESENCE)
+        await self._pubsub.subscribe(*(self.prefix + name for name in channels))
         await self._pubsub.psubscribe(self.prefix + _TABLE + "*")
         self._tasks.append(asyncio.ensure_future(self._listen(self._pubsub)))
         await self._sweep()
@@ -459,6 +516,9 @@ class RedisCluster(Cluster):
             await self._release(table.id)
 
     async def table_created(self, table_id: int) -> None:
+        fence = self._created.pop(table_id, None)
+        if fence is not None:
+            self.owned[table_id] = fence
         await self._publish(_TABLE + str(table_id), {"t": table_id, "node": self.node, "new": 1})
 
     def _chat_out(
@@ -473,6 +533,56 @@ class RedisCluster(Cluster):
         message = {"node": self.node, "kind": kind, "user_id": user_id, "user": name,
                    "until": until}  # fmt: skip
         self.hub.spawn(self._publish(_MODERATION, message))
+
+    async def take(self, buckets: TokenBuckets, key: str) -> float:
+        """The token bucket shared by every node (in Redis, by Redis's clock)."""
+        name = f"{self.prefix}limit:{buckets.name}:{key}"
+        args = [buckets.capacity, buckets.per_second]
+        wait = float(await self._take_token(keys=[name], args=args))
+        return math.inf if wait < 0 else wait
+
+    async def signed_out(self, user_id: int, session_hash: str) -> None:
+        message = {"node": self.node, "user_id": user_id, "hash": session_hash}
+        await self._publish(_SESSIONS, message)
+
+    def present(self, live: LiveTable) -> None:
+        users = sorted({c.user.id for c in live.conns if c.user is not None})
+        message = {"node": self.node, "t": live.table.id, "users": users}
+        self.hub.spawn(self._publish(_PRESENCE, message))
+
+    async def _heartbeat(self) -> None:
+        """Say this node lives, with everyone connected to a table through it."""
+        tables = {
+            str(table_id): sorted({c.user.id for c in live.conns if c.user is not None})
+            for table_id, live in self.hub.tables.items()
+            if live.conns
+        }
+        await self._publish(_PRESENCE, {"node": self.node, "tables": tables})
+
+    def elsewhere(self, table_id: int) -> frozenset[int]:
+        alive = time.monotonic() - 3 * self.ttl
+        found: set[int] = set()
+        for node, tables in self._presence.items():
+            if self._heard.get(node, 0.0) >= alive:
+                found |= tables.get(table_id, _NOBODY)
+        return frozenset(found)
+
+    def _on_presence(self, data: dict[str, Any]) -> None:
+        node = data["node"]
+        self._heard[node] = time.monotonic()
+        tables = self._presence.setdefault(node, {})
+        if "tables" in data:
+            changed = set(tables) ^ {int(t) for t in data["tables"]}
+            tables.clear()
+            tables.update({int(t): frozenset(users) for t, users in data["tables"].items()})
+        else:
+            table_id = int(data["t"])
+            tables[table_id] = frozenset(data["users"])
+            changed = {table_id}
+        for table_id in changed:
+            live = self.hub.tables.get(table_id)
+            if live is not None and live.conns:
+                self.hub.broadcast_state(live)
 
     # -- listening ----------------------------------------------------------------------------
 
@@ -501,6 +611,15 @@ class RedisCluster(Cluster):
         elif channel == _MODERATION:
             if data["node"] != self.node:
                 self.hub.chat.follow(data["kind"], data["user_id"], data["user"], data["until"])
+        elif channel == _PRESENCE:
+            if data["node"] != self.node:
+                self._on_presence(data)
+        elif channel == _SESSIONS:
+            if data["node"] != self.node:
+                self.hub.accounts.forget_session(data["hash"])
+                self.hub.sockets.close_user(
+                    data["user_id"], 4401, "signed out", session_hash=data["hash"]
+                )
         elif channel == _LOBBY:
             self.hub.lobby_changed()
         elif "rid" in data and "from" in data:

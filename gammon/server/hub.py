@@ -288,9 +288,9 @@ class Hub:
         )
         live = LiveTable(table)
         self.tables[table.id] = live
+        await self.cluster.table_created(table.id)
         self._schedule(live)
         self.lobby_changed()
-        await self.cluster.table_created(table.id)
         log.info(
             "table %s: created by %s",
             table.id,
@@ -319,9 +319,9 @@ class Hub:
         )
         live = LiveTable(table)
         self.tables[table.id] = live
+        await self.cluster.table_created(table.id)
         self._schedule(live)
         self.lobby_changed()
-        await self.cluster.table_created(table.id)
         return table
 
     async def live_table(self, table_id: int) -> LiveTable | None:
@@ -518,6 +518,7 @@ class Hub:
 
     def state_for(self, live: LiveTable, viewer: int | None) -> dict[str, Any]:
         connected = {c.user.id for c in live.conns if c.user is not None}
+        connected |= self.cluster.elsewhere(live.table.id)
         spectators = sum(1 for c in live.conns if live.side(c) is None)
         return live.view.state_json(viewer, at=now(), connected=connected, spectators=spectators)
 
@@ -531,6 +532,7 @@ class Hub:
         at = now()
         sides = {conn: live.side(conn) for conn in live.conns}
         connected = {c.user.id for c in sides if c.user is not None}
+        connected |= self.cluster.elsewhere(live.table.id)
         spectators = sum(1 for side in sides.values() if side is None)
         length = view.log_length()
         cache: dict[tuple[int | None, int | None], str] = {}
@@ -635,6 +637,8 @@ class Hub:
             human = table.seats[1 - bot].user_id
             if any(c.user is not None and c.user.id == human for c in live.conns):
                 continue
+            if human is not None and human in self.cluster.elsewhere(table.id):
+                continue
             if at - max(table.last_at, live.seen) >= self.bot_table_idle_s:
                 with contextlib.suppress(Refused):
                     await self.act(live, {"type": Forfeit.name}, side=1 - bot, actor_id=None)
@@ -654,6 +658,7 @@ class Hub:
         conn.send(self.chat.hello(conn, table=live.table.id, side=live.side(conn)))
         conn.send({"type": "chat_history", "messages": list(await self.chat.history(live))})
         self.broadcast_state(live)
+        self.cluster.present(live)
         if conn.user is not None:
             self._tell("joined", live, conn.user.id)
 
@@ -665,6 +670,7 @@ class Hub:
         if not conn.closed:
             conn.close(1000)
         self.broadcast_state(live)
+        self.cluster.present(live)
 
     async def on_table_message(self, live: LiveTable, conn: Connection, raw: str | None) -> None:
         """One message from a table socket (``raw`` None: a binary frame, which is refused)."""

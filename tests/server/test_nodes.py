@@ -29,10 +29,21 @@ def redis() -> Iterator[str]:
         yield url
 
 
+#: The first account of a server is its operator (R13); the module's nodes make this one first.
+OPERATOR = ("root", "correct horse")
+
+
 @pytest.fixture(scope="module")
 def nodes(redis: str) -> Iterator[Nodes]:
     three = Nodes(redis, 3, "nodes").start()
     try:
+
+        async def operator() -> None:
+            root = await Player(three[0]).signup(*OPERATOR)
+            assert root.user is not None and root.user["operator"]
+            await root.close()
+
+        asyncio.run(operator())
         yield three
     finally:
         three.stop()
@@ -69,6 +80,13 @@ async def play(
 def _ack_seq(sock: Socket) -> int:
     acks = [m for m in sock.seen if m.get("type") == "ack" and "seq" in m]
     return int(acks[-1]["seq"])
+
+
+async def state_until(sock: Socket, predicate: Any) -> dict[str, Any]:
+    """The socket's state once ``predicate`` holds for it (perhaps the one it has)."""
+    if sock.state is not None and predicate(sock.state):
+        return sock.state
+    return await sock.until(lambda m: m["type"] == "state" and predicate(m), 15)
 
 
 async def two_players(nodes: Nodes, first: int, second: int, **settings: Any) -> Any:
@@ -287,3 +305,49 @@ def _replay(nodes: Nodes, table_id: int) -> dict[str, Any]:
         return TableView(table).state_json(None, at=0.0, connected=set(), spectators=0)
     finally:
         db.dispose()
+
+
+def test_sessions_presence_rate_limits_and_bans_hold_across_nodes(nodes: Nodes) -> None:
+    async def go() -> None:
+        # Presence: each player sees the other connected, through another node.
+        alice, bob, _, a, b = await two_players(nodes, 0, 1, length=1)
+        for sock in (a, b):
+            await state_until(sock, lambda m: all(p["connected"] for p in m["players"]))
+        await b.close()
+        await state_until(a, lambda m: not all(p["connected"] for p in m["players"]))
+        # A session ended on node 1 ends on node 2: its socket there is closed, it is unknown.
+        bob2 = on(bob, nodes[1])
+        lobby = await bob2.socket("/ws/lobby")
+        await lobby.until(lambda m: m["type"] == "lobby")
+        assert (await bob.post("/api/logout")).status_code == 200
+        with pytest.raises(Exception):  # noqa: B017 (websockets' ConnectionClosed)
+            await lobby.until(lambda m: False, 15)
+        assert lobby.ws.close_code == 4401
+        assert (await bob2.http.get("/api/me")).json()["user"] is None
+        name = alice.user["name"]  # type: ignore[index]
+        # An operator's ban on node 1 holds on node 3: the socket there is closed (4403).
+        root = Player(nodes[0])
+        login = {"name": OPERATOR[0], "password": OPERATOR[1]}
+        assert (await root.post("/api/login", login)).status_code == 200
+        alice3 = on(alice, nodes[2])
+        lobby3 = await alice3.socket("/ws/lobby")
+        await lobby3.until(lambda m: m["type"] == "lobby")
+        room = await root.socket("/ws/lobby")
+        await room.until(lambda m: m["type"] == "lobby")
+        reply = await room.request({"type": "ban", "user": name, "minutes": 5})
+        assert reply["type"] == "ack", reply
+        with pytest.raises(Exception):  # noqa: B017
+            await lobby3.until(lambda m: False, 15)
+        assert lobby3.ws.close_code == 4403
+        # One login bucket for a name (and an IP), whichever node is asked: 10 at once.
+        codes = []
+        for attempt in range(15):
+            guesser = Player(nodes[attempt % 3])
+            answer = await guesser.post("/api/login", {"name": name, "password": "wrong guess"})
+            codes.append(answer.status_code)
+            await guesser.close()
+        assert codes.count(429) >= 4, codes
+        for p in (alice, bob, bob2, root, alice3):
+            await p.close()
+
+    asyncio.run(go())
