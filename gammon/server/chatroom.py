@@ -87,8 +87,11 @@ class ChatRoom:
         #: Where each accepted line goes besides this node's sockets: (table id, tournament
         #: id, author, the line); set by gammon.server.cluster when there are other nodes.
         self.relay: Callable[[int | None, int | None, str, dict[str, Any]], None] | None = None
-        #: Where bans and their lifting go besides this node: (kind, user id, name, until).
-        self.relay_moderation: Callable[[str, int, str, float | None], None] | None = None
+        #: Where kicks, bans and their lifting go besides this node: (kind, user id, name,
+        #: until, the table of a kick).
+        self.relay_moderation: Callable[[str, int, str, float | None, str | None], None] | None = (
+            None
+        )
 
     async def load(self) -> None:
         """The operators and the bans in force, from the database (server start)."""
@@ -205,8 +208,23 @@ class ChatRoom:
             history.append(entry)
         self._send(live, author, entry)
 
-    def follow(self, kind: str, user_id: int, name: str, until: float | None) -> None:
-        """A ban or unban decided on another node: hold it here too."""
+    def follow(
+        self,
+        kind: str,
+        user_id: int,
+        name: str,
+        until: float | None,
+        live: LiveTable | None,
+    ) -> None:
+        """A kick, ban or unban decided on another node: hold it here too (a kick from
+        ``live``, this node's copy of the table, or None when nobody here watches it)."""
+        if kind == "kick":
+            if live is not None:
+                self.moderator.follow_kick(name, str(live.table.id))
+                for other in list(live.conns):
+                    if other.user is not None and other.user.id == user_id:
+                        other.close(4403, "removed from the table by an operator")
+            return
         self.moderator.follow(name, until, banned=kind == "ban")
         self.accounts.forget_user(user_id)
         if kind == "ban":
@@ -266,6 +284,8 @@ class ChatRoom:
                 )
             self.moderator.kick(user.name, target.name, str(live.table.id), reason)
             await sanction()
+            if self.relay_moderation is not None:
+                self.relay_moderation("kick", target.id, target.name, None, str(live.table.id))
             for other in list(live.conns):
                 if other.user is not None and other.user.id == target.id:
                     other.close(4403, "removed from the table by an operator")
@@ -282,12 +302,12 @@ class ChatRoom:
             self.accounts.forget_user(target.id)
             self._close_user(target.id, 4403, "banned by an operator")
             if self.relay_moderation is not None:
-                self.relay_moderation("ban", target.id, target.name, banned.until)
+                self.relay_moderation("ban", target.id, target.name, banned.until, None)
         elif kind == "unban":
             self.moderator.unban(user.name, target.name)
             await sanction()
             await self.store.run(lambda s: set_banned(s, target.id, False))
             self.accounts.forget_user(target.id)
             if self.relay_moderation is not None:
-                self.relay_moderation("unban", target.id, target.name, None)
+                self.relay_moderation("unban", target.id, target.name, None, None)
         conn.send({"type": "moderated", "action": kind, "user": target.name})

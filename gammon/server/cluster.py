@@ -528,10 +528,12 @@ class RedisCluster(Cluster):
                    "author": author, "entry": entry}  # fmt: skip
         self.hub.spawn(self._publish(_CHAT, message))
 
-    def _moderation_out(self, kind: str, user_id: int, name: str, until: float | None) -> None:
-        """An operator banned or unbanned a user here: the other nodes follow."""
+    def _moderation_out(
+        self, kind: str, user_id: int, name: str, until: float | None, table: str | None
+    ) -> None:
+        """An operator kicked, banned or unbanned a user here: the other nodes follow."""
         message = {"node": self.node, "kind": kind, "user_id": user_id, "user": name,
-                   "until": until}  # fmt: skip
+                   "until": until, "table": table}  # fmt: skip
         self.hub.spawn(self._publish(_MODERATION, message))
 
     async def take(self, buckets: TokenBuckets, key: str) -> float:
@@ -610,7 +612,11 @@ class RedisCluster(Cluster):
                                       data["entry"], self.hub.tables)  # fmt: skip
         elif channel == _MODERATION:
             if data["node"] != self.node:
-                self.hub.chat.follow(data["kind"], data["user_id"], data["user"], data["until"])
+                table = data.get("table")
+                live = self.hub.tables.get(int(table)) if table is not None else None
+                self.hub.chat.follow(
+                    data["kind"], data["user_id"], data["user"], data["until"], live
+                )
         elif channel == _PRESENCE:
             if data["node"] != self.node:
                 self._on_presence(data)

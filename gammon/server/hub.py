@@ -414,8 +414,11 @@ class Hub:
                 action, side=side, actor_id=actor_id, at=now(), entropy=request.entropy
             )
             try:
+                fence = self.cluster.fence_check(table.id)
                 await asyncio.shield(
-                    self.store.append(table.id, applied, self.cluster.fence_check(table.id))
+                    self.store.append(table.id, applied)
+                    if fence is None
+                    else self.store.append(table.id, applied, fence)
                 )
             except Fenced:
                 await self.cluster.lost(table.id)
