@@ -411,8 +411,40 @@ class RedisCluster(Cluster):
                 await self._renew()
                 await self._sweep()
                 await self._heartbeat()
+                await self._resync()
             except Exception as exc:
                 self.hub.faults.report("renewing the table leases", exc)
+
+    async def _resync(self) -> None:
+        """Bring every replica up to the log (a record missed while a table was being read,
+        or before this node subscribed): replicas are never more than a renewal behind."""
+
+        def heads(session: Session) -> dict[int, int]:
+            rows = session.execute(
+                text(
+                    "SELECT t.id, COALESCE(MAX(a.seq), 0) FROM tables t "
+                    "LEFT JOIN actions a ON a.table_id = t.id "
+                    "WHERE t.status IN ('open', 'playing') GROUP BY t.id"
+                )
+            ).all()
+            return {int(table_id): int(seq) for table_id, seq in rows}
+
+        found = await self.store.run(heads)
+        hub = self.hub
+        for table_id, replica in list(hub.tables.items()):
+            if table_id in self.owned or table_id in found:
+                continue
+            if replica.table.status in ("open", "playing"):
+                await hub.reload(replica)  # it ended, and the record of its end was missed
+        for table_id, seq in found.items():
+            if table_id in self.owned:
+                continue
+            live = hub.tables.get(table_id)
+            if live is None:
+                await hub.live_table(table_id)
+                hub.lobby_changed()
+            elif live.table.seq < seq:
+                await hub.reload(live)
 
     async def lost(self, table_id: int) -> None:
         """Another node runs the table now: keep it as a replica."""
@@ -468,6 +500,7 @@ class RedisCluster(Cluster):
         await self._pubsub.subscribe(*(self.prefix + name for name in channels))
         await self._pubsub.psubscribe(self.prefix + _TABLE + "*")
         self._tasks.append(asyncio.ensure_future(self._listen(self._pubsub)))
+        await self._resync()  # what was committed between the hub's loading and subscribing
         await self._sweep()
         self._tasks.append(asyncio.ensure_future(self._lease_loop()))
         hub.chat.relay = self._chat_out
@@ -511,7 +544,10 @@ class RedisCluster(Cluster):
     async def committed(self, live: LiveTable, applied: Applied) -> None:
         table = live.table
         record = {"t": table.id, "node": self.node, **_applied_json(applied)}
-        await self._publish(_TABLE + str(table.id), record)
+        try:
+            await self._publish(_TABLE + str(table.id), record)
+        except Exception as exc:  # committed all the same: the replicas resync from the log
+            self.hub.faults.report(f"table {table.id}: publishing an action", exc)
         if table.status in ("finished", "cancelled"):
             await self._release(table.id)
 
@@ -643,11 +679,11 @@ class RedisCluster(Cluster):
         self._owners[table_id] = data["node"]
         hub = self.hub
         live = hub.tables.get(table_id)
+        seq = int(data.get("seq", 0))
         if live is None:
-            hub.spawn(self._load(table_id))
+            hub.spawn(self._load(table_id, seq))
             return
         table = live.table
-        seq = int(data.get("seq", 0))
         if seq <= table.seq:
             return
         if seq > table.seq + 1:
@@ -674,8 +710,10 @@ class RedisCluster(Cluster):
         if table.status != was_status or data["action"].get("type") == "start":
             hub.lobby_changed()
 
-    async def _load(self, table_id: int) -> None:
-        await self.hub.live_table(table_id)
+    async def _load(self, table_id: int, seq: int) -> None:
+        live = await self.hub.live_table(table_id)
+        if live is not None and live.table.seq < seq and table_id not in self.owned:
+            await self.hub.reload(live)  # the record came while the table was being read
         self.hub.lobby_changed()
 
     # -- forwarding ------------------------------------------------------------------------------

@@ -508,8 +508,12 @@ class Hub:
         await self._reload(live)
 
     async def reload(self, live: LiveTable) -> None:
-        """The table as the database has it (a replica that missed a record)."""
-        await self._reload(live)
+        """A replica as the database has it (it missed a record of the table's owner)."""
+        table = await self.store.run(lambda s: load_table(s, live.table.id))
+        if table is None or self.cluster.owns(table.id):
+            return  # this node took the table over meanwhile: its own copy is the newer
+        live.table = table
+        self.broadcast_state(live)
 
     async def _reload(self, live: LiveTable) -> None:
         """After a failed commit: the table as the database has it."""
