@@ -185,6 +185,10 @@ def test_a_node_killed_mid_game_its_tables_go_on_elsewhere_nothing_lost(redis: s
             await caught_up([a, b])
             before = b.state
             assert before is not None and before["status"] == "playing"
+            # A table against the bot, run by node 1 too.
+            bot_table = await alice.create(length=1, bot="beginner")
+            bot_sock = await alice.table(bot_table)
+            killed_at = bot_sock.state["seq"]  # type: ignore[index]
             nodes[0].kill()
             # Alice reconnects to node 3, Bob stays on node 2; they play the match out.
             alice3 = on(alice, nodes[2])
@@ -200,6 +204,24 @@ def test_a_node_killed_mid_game_its_tables_go_on_elsewhere_nothing_lost(redis: s
             assert all(types[seq] == kind for seq, kind in acked.items())
             lease = nodes.query("SELECT node, fence FROM table_leases WHERE table_id = :t", t=table)
             assert lease == [] or lease[0][0] != owner[0][0]
+            # The bot plays on where its table went: Alice acts on node 3, the bot answers.
+            bot3 = await alice3.table(bot_table)
+            for _ in range(6):
+                state = await state_until(
+                    bot3,
+                    lambda m: m["status"] != "playing" or choose(m, random.Random(0)) is not None,
+                )
+                if state["status"] != "playing":
+                    break
+                action = choose(state, rng)
+                assert action is not None
+                await bot3.act(action)
+            bot_log = nodes.query(
+                "SELECT seq FROM actions WHERE table_id = :t AND actor_id IS NULL AND seq > :s",
+                t=bot_table,
+                s=killed_at,
+            )
+            assert bot_log, "the bot did not act after its node was killed"
             for number in range(1, final["series"]["game_number"] + 1):
                 record = (await bob.http.get(f"/api/tables/{table}/record?game={number}")).json()
                 assert verify_record(record).ok, number
@@ -351,3 +373,20 @@ def test_sessions_presence_rate_limits_and_bans_hold_across_nodes(nodes: Nodes) 
             await p.close()
 
     asyncio.run(go())
+
+
+def test_redis_on_sqlite_is_refused_with_a_plain_message(tmp_path: Any) -> None:
+    """A SQLite file is one process's: ``--redis`` with it is refused before anything starts."""
+    import subprocess
+    import sys
+
+    from tests.server.client import ROOT
+
+    done = subprocess.run(
+        [sys.executable, "-m", "gammon.server", "--database", str(tmp_path / "one.db"),
+         "--redis", "redis://127.0.0.1:1/0"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "--redis runs several nodes on one database, which must be PostgreSQL" in done.stderr
+    assert not (tmp_path / "one.db").exists()
