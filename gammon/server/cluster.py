@@ -46,12 +46,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from sqlalchemy import text
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from gammon.errors import GammonError
 from gammon.server.auth import TokenBuckets
 from gammon.server.connections import LiveTable
+from gammon.server.db import Action, GameRow
 from gammon.server.protocol import Refused
 from gammon.server.store import Fenced, Store
 from gammon.server.table import Applied, Changes, Table
@@ -77,13 +78,12 @@ log = logging.getLogger("gammon.server")
 LEASE_TTL_S: Final = 5.0
 #: How long a node waits for the owner to answer a forwarded action.
 FORWARD_TIMEOUT_S: Final = 5.0
-#: Tries to route one action (forward, or take over) before giving up.
+#: Times the hub routes one action again when its table changed hands meanwhile.
 ROUTE_TRIES: Final = 8
 
 # The channels, each after the prefix of one server (see RedisCluster.prefix).
 _NODE: Final = "node:"
 _TABLE: Final = "table:"
-_LOBBY: Final = "lobby"
 _CHAT: Final = "chat"
 _MODERATION: Final = "moderation"
 _SESSIONS: Final = "sessions"
@@ -277,6 +277,8 @@ class RedisCluster(Cluster):
         self._take_token = self.redis.register_script(_TAKE_TOKEN)
         #: Tables created here whose commit (and so lease) is not yet known to be done.
         self._created: dict[int, int] = {}
+        #: Replicas being brought up to date from the log (one catch-up at a time each).
+        self._catching_up: set[int] = set()
 
     @property
     def hub(self) -> Hub:
@@ -444,7 +446,7 @@ class RedisCluster(Cluster):
                 await hub.live_table(table_id)
                 hub.lobby_changed()
             elif live.table.seq < seq:
-                await hub.reload(live)
+                await self.catch_up(live)
 
     async def lost(self, table_id: int) -> None:
         """Another node runs the table now: keep it as a replica."""
@@ -496,7 +498,7 @@ class RedisCluster(Cluster):
         except Exception as exc:
             raise ClusterError(f"cannot reach Redis at {self.redis_url}: {exc}") from None
         self._pubsub = self.redis.pubsub()
-        channels = (_NODE + self.node, _LOBBY, _CHAT, _MODERATION, _SESSIONS, _PRESENCE)
+        channels = (_NODE + self.node, _CHAT, _MODERATION, _SESSIONS, _PRESENCE)
         await self._pubsub.subscribe(*(self.prefix + name for name in channels))
         await self._pubsub.psubscribe(self.prefix + _TABLE + "*")
         self._tasks.append(asyncio.ensure_future(self._listen(self._pubsub)))
@@ -662,8 +664,6 @@ class RedisCluster(Cluster):
                 self.hub.sockets.close_user(
                     data["user_id"], 4401, "signed out", session_hash=data["hash"]
                 )
-        elif channel == _LOBBY:
-            self.hub.lobby_changed()
         elif "rid" in data and "from" in data:
             self.hub.spawn(self._serve(data))
         elif "rid" in data:
@@ -683,37 +683,81 @@ class RedisCluster(Cluster):
         if live is None:
             hub.spawn(self._load(table_id, seq))
             return
+        if seq > live.table.seq + 1:
+            hub.spawn(self.catch_up(live))
+            return
+        self._apply(live, data)
+
+    def _apply(self, live: LiveTable, record: dict[str, Any]) -> bool:
+        """Apply one record of the owner's to the replica, as a replay of the log does, and
+        send the new state to this node's sockets; False if it was not the next one."""
         table = live.table
-        if seq <= table.seq:
-            return
-        if seq > table.seq + 1:
-            hub.spawn(hub.reload(live))
-            return
+        if record["seq"] != table.seq + 1:
+            return False
         was_status = table.status
         try:
-            for number, seed in data["seeds"]:
+            for number, seed in record["seeds"]:
                 table.learn_seed(int(number), bytes.fromhex(seed))
-            entropy = data["entropy"]
+            entropy = record["entropy"]
             table.apply(
-                data["action"],
-                side=data["side"],
-                actor_id=data["actor_id"],
-                at=data["at"],
+                record["action"],
+                side=record["side"],
+                actor_id=record["actor_id"],
+                at=record["at"],
                 entropy=bytes.fromhex(entropy) if entropy else None,
             )
-            table.restore_clock(data["clock"])
+            table.restore_clock(record["clock"])
         except GammonError as exc:
-            log.warning("table %s: replica out of step (%s); reloading", table_id, exc)
-            hub.spawn(hub.reload(live))
+            log.warning("table %s: replica out of step (%s); reloading", table.id, exc)
+            self.hub.spawn(self.hub.reload(live))
+            return False
+        self.hub.broadcast_state(live)
+        if table.status != was_status or record["action"].get("type") == "start":
+            self.hub.lobby_changed()
+        return True
+
+    async def catch_up(self, live: LiveTable) -> None:
+        """Apply the records a replica missed, read from the log one by one, so that its
+        sockets see every move all the same (a gap in the records, a resync)."""
+        table_id = live.table.id
+        if table_id in self._catching_up:
             return
-        hub.broadcast_state(live)
-        if table.status != was_status or data["action"].get("type") == "start":
-            hub.lobby_changed()
+        self._catching_up.add(table_id)
+        try:
+            after = live.table.seq
+
+            def missed(session: Session) -> list[dict[str, Any]]:
+                seeds = [
+                    [number, seed]
+                    for number, seed in session.execute(
+                        select(GameRow.number, GameRow.seed)
+                        .where(GameRow.table_id == table_id)
+                        .order_by(GameRow.number)
+                    )
+                ]
+                rows = session.scalars(
+                    select(Action)
+                    .where(Action.table_id == table_id, Action.seq > after)
+                    .order_by(Action.seq)
+                ).all()
+                fields = ("seq", "action", "side", "actor_id", "entropy", "clock", "at")
+                return [
+                    {**{name: getattr(row, name) for name in fields}, "seeds": seeds}
+                    for row in rows
+                ]
+
+            for record in await self.store.run(missed):
+                if table_id in self.owned or live.table.seq >= record["seq"]:
+                    continue  # taken over meanwhile, or the record came after all
+                if not self._apply(live, record):
+                    break
+        finally:
+            self._catching_up.discard(table_id)
 
     async def _load(self, table_id: int, seq: int) -> None:
         live = await self.hub.live_table(table_id)
         if live is not None and live.table.seq < seq and table_id not in self.owned:
-            await self.hub.reload(live)  # the record came while the table was being read
+            await self.catch_up(live)  # the record came while the table was being read
         self.hub.lobby_changed()
 
     # -- forwarding ------------------------------------------------------------------------------
@@ -723,15 +767,21 @@ class RedisCluster(Cluster):
         (then it is returned, to be carried out here).
 
         The first try goes as asked; should the owner not answer (it may have died after
-        committing), later tries are pinned to the seq the table was at, so an action
-        is never carried out twice: at worst it is refused ``stale``.
+        committing), later tries are pinned to the seq the table was at before the first,
+        so an action is never carried out twice: at worst it is refused ``stale``. It
+        keeps trying until a dead owner's lease has surely run out.
         """
         table_id = live.table.id
+        seq_before = live.table.seq
         pinned = request
-        for attempt in range(ROUTE_TRIES):
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 2 * self.ttl + FORWARD_TIMEOUT_S
+        attempt = 0
+        while loop.time() < deadline:
+            attempt += 1
             if table_id in self.owned:
                 return pinned
-            owner = self._owners.get(table_id) if attempt == 0 else None
+            owner = self._owners.get(table_id) if attempt == 1 else None
             if owner is None:
                 owner = await self._owner(table_id)
             if owner is None or owner == self.node:
@@ -745,34 +795,36 @@ class RedisCluster(Cluster):
                 if pinned.expect_seq is None:
                     pinned = Request(
                         request.action, request.side, request.actor_id, request.entropy,
-                        live.table.seq,
+                        seq_before,
                     )  # fmt: skip
                 await asyncio.sleep(self.ttl / 4)
                 continue
-            if "not_owner" in reply:
+            if "not_owner" in reply or "unheard" in reply:
                 self._owners.pop(table_id, None)
-                await asyncio.sleep(0.02)
+                if "unheard" in reply:
+                    await asyncio.sleep(self.ttl / 8)  # the dead owner's lease runs out
                 continue
             if "refused" in reply:
                 code, message, field = reply["refused"]
                 raise Refused(code, message, field=field)
             applied = _applied_from_json(reply["applied"])
             if live.table.seq < applied.seq and table_id not in self.owned:
-                await self.hub.reload(live)  # the record is still on its way: read the log
+                await self.catch_up(live)  # the record is still on its way: read the log
             return applied
         raise Refused(
             "server_error", "the table's server did not answer: look at the state and act again"
         )
 
     async def _request(self, node: str, payload: dict[str, Any]) -> dict[str, Any] | None:
-        """Send one action to its owner and wait for the answer; None: no answer."""
+        """Send one action to its owner and wait for the answer; None: no answer (it may
+        have been carried out), ``unheard``: nobody received it (it was not)."""
         rid = secrets.token_hex(8)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[rid] = future
         try:
             heard = await self._publish(_NODE + node, {"rid": rid, "from": self.node, **payload})
             if heard == 0:
-                return None  # nobody listens there: the node is gone
+                return {"unheard": 1}  # nobody listens there: the node is gone
             return await asyncio.wait_for(future, FORWARD_TIMEOUT_S)
         except TimeoutError:
             return None
