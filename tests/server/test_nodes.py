@@ -189,11 +189,42 @@ def test_a_node_killed_mid_game_its_tables_go_on_elsewhere_nothing_lost(redis: s
             bot_table = await alice.create(length=1, bot="beginner")
             bot_sock = await alice.table(bot_table)
             killed_at = bot_sock.state["seq"]  # type: ignore[index]
+            # The player to act sends an action through node 2, which forwards it to node 1,
+            # and node 1 is killed while it is on its way: acknowledged or not, the log
+            # has it at most once, and if it was acknowledged, it is there.
+            vias = [await on(p, nodes[1]).table(table) for p in (alice, bob)]
+            await caught_up(vias, max(acked))
+            via, action = next(
+                (s, choose(s.state, rng))  # type: ignore[arg-type]
+                for s in vias
+                if choose(s.state, random.Random(0)) is not None  # type: ignore[arg-type]
+            )
+            assert action is not None
+            flying = asyncio.ensure_future(via.request({**action, "entropy": "cd" * 32}))
+            await asyncio.sleep(0.002)
             nodes[0].kill()
+            reply = await flying
+            if reply["type"] == "ack":
+                acked[reply["seq"]] = action["type"]
+            else:
+                assert reply["code"] in ("stale", "server_error"), reply
+            # The next action, sent while node 1's lease still runs: node 2 waits it out
+            # until it, or another node, has taken the table over from the log.
+            await caught_up(vias, max(acked))
+            via, action = next(
+                (s, choose(s.state, rng))  # type: ignore[arg-type]
+                for s in vias
+                if choose(s.state, random.Random(0)) is not None  # type: ignore[arg-type]
+            )
+            assert action is not None
+            reply = await via.request({**action, "entropy": "ef" * 32})
+            assert reply["type"] == "ack", reply
+            acked[reply["seq"]] = action["type"]
             # Alice reconnects to node 3, Bob stays on node 2; they play the match out.
             alice3 = on(alice, nodes[2])
             a3 = await alice3.table(table)
-            assert a3.state is not None and a3.state["seq"] == before["seq"]
+            assert a3.state is not None and a3.state["seq"] >= before["seq"]
+            await caught_up([a3, b], max(acked))
             await play([a3, b], rng, acked)
             final = a3.state
             assert final is not None and final["status"] == "finished"
