@@ -714,6 +714,8 @@ class RedisCluster(Cluster):
         self.hub.broadcast_state(live)
         if table.status != was_status or record["action"].get("type") == "start":
             self.hub.lobby_changed()
+            if table.status in ("finished", "cancelled"):
+                self.hub.ended_elsewhere(live)
         return True
 
     async def catch_up(self, live: LiveTable) -> None:

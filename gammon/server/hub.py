@@ -498,6 +498,15 @@ class Hub:
         self.lobby_changed()
         return live
 
+    def ended_elsewhere(self, live: LiveTable) -> None:
+        """A table another node ran has ended: this node's lobby ratings, kicks and memory
+        follow, as they do where it ran (:meth:`act_here`)."""
+        table = live.table
+        if table.status == "finished" and table.seats is not None:
+            self._spawn(self._refresh_ratings(table))
+        self.moderator.close_table(str(table.id))
+        self._evict_finished()
+
     async def demote(self, live: LiveTable) -> None:
         """Another node runs the table now: stop its clock and bot here, keep it as a replica."""
         if live.timer is not None:
