@@ -406,16 +406,26 @@ class RedisCluster(Cluster):
             if table_id not in self.owned:
                 await self.take_over(table_id)
 
-    async def _lease_loop(self) -> None:
+    async def _renew_loop(self) -> None:
+        """Renew this node's leases (and say it lives) every third of their time: on its own,
+        so that taking over a dead node's many tables never delays it."""
         while True:
             await asyncio.sleep(self.ttl / 3)
             try:
                 await self._renew()
-                await self._sweep()
                 await self._heartbeat()
-                await self._resync()
             except Exception as exc:
                 self.hub.faults.report("renewing the table leases", exc)
+
+    async def _sweep_loop(self) -> None:
+        """Take over the tables nobody runs, and bring the replicas up to the log."""
+        while True:
+            await asyncio.sleep(self.ttl / 3)
+            try:
+                await self._sweep()
+                await self._resync()
+            except Exception as exc:
+                self.hub.faults.report("taking over tables", exc)
 
     async def _resync(self) -> None:
         """Bring every replica up to the log (a record missed while a table was being read,
@@ -504,7 +514,8 @@ class RedisCluster(Cluster):
         self._tasks.append(asyncio.ensure_future(self._listen(self._pubsub)))
         await self._resync()  # what was committed between the hub's loading and subscribing
         await self._sweep()
-        self._tasks.append(asyncio.ensure_future(self._lease_loop()))
+        self._tasks.append(asyncio.ensure_future(self._renew_loop()))
+        self._tasks.append(asyncio.ensure_future(self._sweep_loop()))
         hub.chat.relay = self._chat_out
         hub.chat.relay_moderation = self._moderation_out
         log.info("node %s joined the cluster at %s", self.node, self.redis_url)
