@@ -124,3 +124,66 @@ def test_only_the_newest_holder_ever_commits(store: Store, steps: list[tuple[str
             assert committed == (holder == index)
             if committed:
                 live = True  # an append extends the lease
+
+
+def test_a_takeover_racing_an_owner_s_appends_leaves_it_nothing_after(store: Store) -> None:
+    """Node A appends as fast as it can from a thread while its lease is expired and node B
+    takes the table over: B's takeover waits for A's transaction in flight, so once B
+    holds the lease the log never grows by A again."""
+    import threading
+
+    a, b = _nodes(store, 2)
+    table_id = _table(store)
+    assert _take(store, a, table_id)
+    check = a.fence_check(table_id)
+    assert check is not None
+    stop = threading.Event()
+    refused = threading.Event()
+
+    def appends() -> None:
+        seq = 0
+        while not stop.is_set():
+            with store.db.session() as session:
+                try:
+                    check(session)
+                except Fenced:
+                    refused.set()
+                    continue
+                seq += 1
+                session.execute(
+                    text(
+                        "INSERT INTO actions (table_id, seq, action, events, at) "
+                        "VALUES (:t, :s, '{}', '[]', 0)"
+                    ),
+                    {"t": table_id, "s": seq},
+                )
+                session.commit()
+
+    thread = threading.Thread(target=appends)
+    thread.start()
+    try:
+        while _count(store, table_id) < 20:
+            pass
+        # A alive renews its lease with each append: B gets it only when its takeover
+        # lands just after an expiry, between (or waiting on) A's transactions.
+        for _ in range(10_000):
+            _expire(store, table_id)
+            if _take(store, b, table_id):
+                break
+        else:
+            pytest.fail("the lease was never taken over")
+        taken_at = _count(store, table_id)
+        assert refused.wait(10)
+    finally:
+        stop.set()
+        thread.join(10)
+    assert _count(store, table_id) == taken_at
+
+
+def _count(store: Store, table_id: int) -> int:
+    with store.db.session() as session:
+        return int(
+            session.execute(
+                text("SELECT COUNT(*) FROM actions WHERE table_id = :t"), {"t": table_id}
+            ).scalar_one()
+        )
