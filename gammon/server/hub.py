@@ -6,7 +6,9 @@ thread of its own, so a bot thinking never holds up another table). An action
 goes: check (rules library) -> append to the log and commit -> acknowledge ->
 broadcast the new state; a table's actions are taken one at a time under its
 lock. The sockets themselves are :mod:`gammon.server.connections`; the chat,
-with its moderation, is :mod:`gammon.server.chatroom`.
+with its moderation, is :mod:`gammon.server.chatroom`. With several nodes
+(:mod:`gammon.server.cluster`) a table is run by one of them: an action at a table
+another node runs goes there, and this node's copy follows that node's records.
 
 (Past 600 lines, for now: the tables' life cycle in one place (acting, broadcast,
 timers, expiry, the lobby and the listeners that tournaments and analyses hang on).
