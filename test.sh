@@ -16,6 +16,13 @@ if [ ! -e "$stamp" ]; then
 fi
 . .venv/bin/activate
 postgres_url=${GAMMON_TEST_DATABASE_URL:-$(bash scripts/system-deps.sh)}
+# The tests of several nodes use this Redis (scripts/system-deps.sh starts it); without it
+# they start a redis-server of their own, or are skipped when there is none.
+redis_url=${GAMMON_TEST_REDIS_URL:-}
+if [ -z "$redis_url" ] && command -v redis-cli >/dev/null 2>&1 \
+    && redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+    redis_url=redis://127.0.0.1:6379/0
+fi
 echo "== ruff"
 ruff check gammon bench tests
 echo "== mypy --strict"
@@ -30,7 +37,7 @@ echo "== pytest (SQLite)"
 env -u GAMMON_TEST_DATABASE_URL pytest -n "${PYTEST_WORKERS:-auto}" -q "$@"
 if [ -n "$postgres_url" ]; then
     echo "== pytest: the server on PostgreSQL"
-    GAMMON_TEST_DATABASE_URL="$postgres_url" pytest -n "${PYTEST_WORKERS:-auto}" -q \
+    GAMMON_TEST_DATABASE_URL="$postgres_url" GAMMON_TEST_REDIS_URL="$redis_url" pytest -n "${PYTEST_WORKERS:-auto}" -q \
         tests/server --ignore=tests/server/test_browser.py "$@"
 else
     echo "== PostgreSQL not available: the server suite ran on SQLite only"

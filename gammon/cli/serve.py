@@ -73,6 +73,20 @@ def register(commands: Commands) -> None:
         help="database URL (sqlite:///PATH or postgresql+psycopg://...) or a SQLite file path",
     )
     serve.add_argument(
+        "--redis",
+        metavar="URL",
+        default=None,
+        help="one of several nodes of one server: redis://HOST:PORT for the messages between "
+        "them (needs a PostgreSQL --database shared by every node; gammon[cluster])",
+    )
+    serve.add_argument(
+        "--lease-ttl",
+        type=_seconds,
+        default=5.0,
+        metavar="SECONDS",
+        help="with --redis: a dead node's tables are taken over after this long (default 5)",
+    )
+    serve.add_argument(
         "--no-bot", dest="bot", action="store_false", help="no tables against the computer"
     )
     serve.add_argument(
@@ -178,6 +192,14 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
     logs.configure(args.log_format, args.log_level)
     if args.migrate_only:
         return _migrate_only(args.database, out)
+    if args.redis is not None:
+        if args.database.startswith("sqlite"):
+            raise ServeError(
+                "--redis runs several nodes on one database, which must be PostgreSQL: "
+                "a SQLite file belongs to one process (leave --redis out to run one node)"
+            )
+        with needs_extra("gammon serve --redis", "cluster"):
+            import redis  # noqa: F401
 
     defaults = RateLimits()
     config = ServerConfig(
@@ -190,6 +212,8 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
         analysis_ply=args.analysis_ply,
         analysis_ray=args.ray,
         migrate=args.migrate,
+        redis=args.redis,
+        lease_ttl_s=args.lease_ttl,
         limits=RateLimits(
             login=args.login_limit or defaults.login,
             signup=args.signup_limit or defaults.signup,

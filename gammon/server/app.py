@@ -117,6 +117,10 @@ class ServerConfig:
     #: Run the pending schema migrations at start (False: refuse to start unless there
     #: are none; see gammon.server.migrate).
     migrate: bool = True
+    #: Several nodes: the Redis that carries their messages (None: this process alone).
+    redis: str | None = None
+    #: Several nodes: how long a table's lease lasts without renewal (gammon.server.cluster).
+    lease_ttl_s: float = 5.0
 
 
 def _error(
@@ -253,6 +257,11 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     db = Database(config.database)
     store = Store(db)
     accounts = Accounts()
+    cluster = None
+    if config.redis is not None:
+        from gammon.server.cluster import RedisCluster
+
+        cluster = RedisCluster(store, config.redis, ttl=config.lease_ttl_s)
     hub = Hub(
         store,
         accounts,
@@ -260,6 +269,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         message_rate=config.message_rate,
         open_table_expiry_s=config.open_table_expiry_s,
         bot_table_idle_s=config.bot_table_idle_s,
+        cluster=cluster,
     )
     tournaments = Tournaments(hub)
     hub.lobby_extras = lambda: {"tournaments": tournaments.lobby_json()}
@@ -272,9 +282,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         ray=config.analysis_ray,
     )
     hub.listen("finished", lambda event: analyses.table_finished(event.live))
-    login_ip = TokenBuckets(*config.limits.login)
-    login_name = TokenBuckets(*config.limits.login)
-    signup_ip = TokenBuckets(*config.limits.signup)
+    login_ip = TokenBuckets(*config.limits.login, name="login_ip")
+    login_name = TokenBuckets(*config.limits.login, name="login_name")
+    signup_ip = TokenBuckets(*config.limits.signup, name="signup_ip")
 
     async def current_user(conn: HTTPConnection) -> UserInfo | None:
         token = conn.cookies.get(SESSION_COOKIE)
@@ -302,8 +312,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             raise Refused("bad_request", "the body must be a JSON object")
         return data
 
-    def limited(buckets: TokenBuckets, key: str) -> None:
-        wait = buckets.take(key)
+    async def limited(buckets: TokenBuckets, key: str) -> None:
+        wait = await hub.cluster.take(buckets, key)
         if wait:
             seconds = 3600 if math.isinf(wait) else math.ceil(wait)
             raise _RateLimited(seconds)
@@ -354,7 +364,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def signup(request: Request) -> Response:
         data = await body(request)
         ip = request.client.host if request.client else "?"
-        limited(signup_ip, ip)
+        await limited(signup_ip, ip)
         # A guest who signs up keeps what they played: the guest becomes the account.
         before = await current_user(request)
         guest_id = before.id if before is not None and before.guest else None
@@ -370,9 +380,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         data = await body(request)
         name = data.get("name")
         ip = request.client.host if request.client else "?"
-        limited(login_ip, ip)
+        await limited(login_ip, ip)
         if isinstance(name, str):
-            limited(login_name, name.lower()[:40])
+            await limited(login_name, name.lower()[:40])
         user = await store.run(lambda s: accounts.login(s, name, data.get("password")))
         if hub.is_banned(user):
             raise Refused("banned", "this account is banned")
@@ -382,7 +392,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def guest(request: Request) -> Response:
         await body(request)
         ip = request.client.host if request.client else "?"
-        limited(signup_ip, ip)
+        await limited(signup_ip, ip)
         user = await store.run(accounts.guest)
         return await signed_in(request, user, 201)
 
@@ -393,6 +403,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         await store.run(lambda s: accounts.end_session(s, token))
         if user is not None and token:
             hub.sockets.close_user(user.id, 4401, "signed out", session_hash=hash_token(token))
+            await hub.cluster.signed_out(user.id, hash_token(token))
             hub.moderator.forget(user.name)
         response = JSONResponse({"user": None})
         response.delete_cookie(SESSION_COOKIE, httponly=True, samesite="lax")

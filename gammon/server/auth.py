@@ -114,7 +114,12 @@ class TokenBuckets:
     :meth:`take` returns 0 when a token was taken, else the seconds to wait.
     """
 
-    def __init__(self, capacity: float, per_second: float, *, max_keys: int = 100_000) -> None:
+    def __init__(
+        self, capacity: float, per_second: float, *, max_keys: int = 100_000, name: str = ""
+    ) -> None:
+        #: What the buckets limit (``login_ip``...): their keys' prefix when several nodes
+        #: share them in Redis (gammon.server.cluster).
+        self.name = name
         self.capacity = capacity
         self.per_second = per_second
         self.max_keys = max_keys
@@ -287,6 +292,10 @@ class Accounts:
         self._cache.pop(key, None)
         session.execute(delete(SessionRow).where(SessionRow.token_hash == key))
         session.commit()
+
+    def forget_session(self, key: str) -> None:
+        """Drop one cached session (by its token's hash): it ended on another node."""
+        self._cache.pop(key, None)
 
     def forget_user(self, user_id: int) -> None:
         """Drop a user's cached sessions (after a ban), so the next lookup reads the database."""

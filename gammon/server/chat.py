@@ -674,6 +674,17 @@ class ChatModerator:
         del self._bans[user]
         return self._emit(Unbanned(user, by, self._clock()))
 
+    def follow_kick(self, user: str, table: str) -> None:
+        """A kick from ``table`` an operator decided on another node of the server."""
+        self._kicked.setdefault(table, set()).add(user)
+
+    def follow(self, user: str, until: float | None, *, banned: bool) -> None:
+        """A ban (or its lifting) an operator decided on another node of the server."""
+        if banned:
+            self._bans[user] = until
+        else:
+            self._bans.pop(user, None)
+
     def is_banned(self, user: str) -> bool:
         """Whether ``user`` is banned now (a ban for a time ends by itself)."""
         if user not in self._bans:

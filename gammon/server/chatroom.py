@@ -84,6 +84,14 @@ class ChatRoom:
         self._close_user = close_user
         self._forfeit = forfeit
         self._lobby_chat: collections.deque[dict[str, Any]] | None = None
+        #: Where each accepted line goes besides this node's sockets: (table id, tournament
+        #: id, author, the line); set by gammon.server.cluster when there are other nodes.
+        self.relay: Callable[[int | None, int | None, str, dict[str, Any]], None] | None = None
+        #: Where kicks, bans and their lifting go besides this node: (kind, user id, name,
+        #: until, the table of a kick).
+        self.relay_moderation: Callable[[str, int, str, float | None, str | None], None] | None = (
+            None
+        )
 
     async def load(self) -> None:
         """The operators and the bans in force, from the database (server start)."""
@@ -165,13 +173,62 @@ class ChatRoom:
         )
         entry = {"id": message_id, "user": user.name, "text": decision.text, "ms": int(at * 1000)}
         (await self.history(live)).append(entry)
+        self._send(live, user.name, entry)
+        if self.relay is not None:
+            self.relay(table_id, tournament_id, user.name, entry)
+
+    def _send(self, live: Place, author: str, entry: dict[str, Any]) -> None:
         audience = live.conns if live is not None else self.lobby
         names = [c.user.name for c in audience if c.user is not None]
-        allowed = set(self.moderator.audience(user.name, names))
+        allowed = set(self.moderator.audience(author, names))
         out = dumps({"type": "chat", "message": entry})
         for other in list(audience):
             if other.user is None or other.user.name in allowed:
                 other.send(out)
+
+    def deliver(
+        self,
+        table_id: int | None,
+        tournament_id: int | None,
+        author: str,
+        entry: dict[str, Any],
+        tables: dict[int, LiveTable],
+    ) -> None:
+        """A line accepted on another node: to this node's sockets there, and its history.
+
+        (A tournament room's lines stay on the node of their socket for now.)
+        """
+        if tournament_id is not None:
+            return
+        live = tables.get(table_id) if table_id is not None else None
+        if table_id is not None and live is None:
+            return  # nobody here watches that table; its history is read when they do
+        history = live.chat if live is not None else self._lobby_chat
+        if history is not None:
+            history.append(entry)
+        self._send(live, author, entry)
+
+    def follow(
+        self,
+        kind: str,
+        user_id: int,
+        name: str,
+        until: float | None,
+        live: LiveTable | None,
+    ) -> None:
+        """A kick, ban or unban decided on another node: hold it here too (a kick from
+        ``live``, this node's copy of the table, or None when nobody here watches it)."""
+        if kind == "kick":
+            if live is not None:
+                self.moderator.follow_kick(name, str(live.table.id))
+                for other in list(live.conns):
+                    if other.user is not None and other.user.id == user_id:
+                        other.close(4403, "removed from the table by an operator")
+            return
+        self.moderator.follow(name, until, banned=kind == "ban")
+        self.accounts.forget_user(user_id)
+        if kind == "ban":
+            self._close_user(user_id, 4403, "banned by an operator")
 
     async def _report(
         self, conn: Connection, user: UserInfo, table_key: str | None, fields: dict[str, Any]
@@ -227,6 +284,8 @@ class ChatRoom:
                 )
             self.moderator.kick(user.name, target.name, str(live.table.id), reason)
             await sanction()
+            if self.relay_moderation is not None:
+                self.relay_moderation("kick", target.id, target.name, None, str(live.table.id))
             for other in list(live.conns):
                 if other.user is not None and other.user.id == target.id:
                     other.close(4403, "removed from the table by an operator")
@@ -242,9 +301,13 @@ class ChatRoom:
                 await self.store.run(lambda s: set_banned(s, target.id, True))
             self.accounts.forget_user(target.id)
             self._close_user(target.id, 4403, "banned by an operator")
+            if self.relay_moderation is not None:
+                self.relay_moderation("ban", target.id, target.name, banned.until, None)
         elif kind == "unban":
             self.moderator.unban(user.name, target.name)
             await sanction()
             await self.store.run(lambda s: set_banned(s, target.id, False))
             self.accounts.forget_user(target.id)
+            if self.relay_moderation is not None:
+                self.relay_moderation("unban", target.id, target.name, None, None)
         conn.send({"type": "moderated", "action": kind, "user": target.name})

@@ -53,6 +53,7 @@ __all__ = [
     "Result",
     "Sanction",
     "SessionRow",
+    "TableLease",
     "TableRow",
     "TournamentAction",
     "TournamentRow",
@@ -314,6 +315,23 @@ class AnalysisRow(Base):
     #: The review document (gammon-analysis/1) and the HTML report, once done.
     document: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     html: Mapped[str | None] = mapped_column(Text, default=None)
+
+
+class TableLease(Base):
+    """Which node runs a table, until when, under which fence (gammon.server.cluster).
+
+    ``fence`` grows by one at each change of owner; the owner's every append checks it
+    in the same transaction, so a node that lost the table can never write to it again.
+    ``expires_at`` is in seconds since the epoch by the database's clock, so the nodes'
+    clocks need not agree.
+    """
+
+    __tablename__ = "table_leases"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    node: Mapped[str] = mapped_column(String(64), index=True)
+    fence: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[float] = mapped_column(Float)
 
 
 class Database:

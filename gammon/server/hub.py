@@ -6,7 +6,9 @@ thread of its own, so a bot thinking never holds up another table). An action
 goes: check (rules library) -> append to the log and commit -> acknowledge ->
 broadcast the new state; a table's actions are taken one at a time under its
 lock. The sockets themselves are :mod:`gammon.server.connections`; the chat,
-with its moderation, is :mod:`gammon.server.chatroom`.
+with its moderation, is :mod:`gammon.server.chatroom`. With several nodes
+(:mod:`gammon.server.cluster`) a table is run by one of them: an action at a table
+another node runs goes there, and this node's copy follows that node's records.
 
 (Past 600 lines, for now: the tables' life cycle in one place (acting, broadcast,
 timers, expiry, the lobby and the listeners that tournaments and analyses hang on).
@@ -30,6 +32,7 @@ from gammon.server import chat
 from gammon.server.auth import Accounts, UserInfo
 from gammon.server.bots import Bots
 from gammon.server.chatroom import CHAT_MESSAGES, ChatRoom, TournamentRoom
+from gammon.server.cluster import ROUTE_TRIES, Cluster, NotOwner, Request
 from gammon.server.connections import (
     RATE,
     AlreadyAnswered,
@@ -57,7 +60,7 @@ from gammon.server.protocol import (
 )
 from gammon.server.ratings import BOT_RATINGS
 from gammon.server.settings import TableSettings
-from gammon.server.store import Store, create_table, load_table, load_unfinished
+from gammon.server.store import Fenced, Store, create_table, load_table, load_unfinished
 from gammon.server.table import Applied, Seat, Table
 from gammon.server.views import summary_json
 
@@ -107,7 +110,10 @@ class Hub:
         message_rate: float = RATE,
         open_table_expiry_s: float = OPEN_TABLE_EXPIRY_S,
         bot_table_idle_s: float = BOT_TABLE_IDLE_S,
+        cluster: Cluster | None = None,
     ) -> None:
+        #: The other nodes (gammon.server.cluster); the default is this node alone.
+        self.cluster = cluster if cluster is not None else Cluster()
         #: An open table nobody has joined after this long is cancelled.
         self.open_table_expiry_s = open_table_expiry_s
         #: A table against the bot with no action and its human away this long is forfeited.
@@ -201,6 +207,7 @@ class Hub:
             self._schedule(live)
         await self.chat.load()
         self.ratings = await self.store.run(all_ratings)
+        await self.cluster.start(self)
         if self.bots is not None:
             self._spawn(self.bots.run(self.bots.warm_up))
         self._spawn(self._expiry_loop())
@@ -217,6 +224,7 @@ class Hub:
 
     async def stop(self) -> None:
         self.started = False
+        await self.cluster.stop()
         for live in self.tables.values():
             if live.timer is not None:
                 live.timer.cancel()
@@ -276,10 +284,13 @@ class Hub:
 
         creator = Seat(user.id, user.name)
         table = await self.store.write(
-            lambda s: create_table(s, settings, creator, at=at, invite_id=invite_id, seats=seats)
+            lambda s: self.cluster.created(
+                s, create_table(s, settings, creator, at=at, invite_id=invite_id, seats=seats)
+            )
         )
         live = LiveTable(table)
         self.tables[table.id] = live
+        await self.cluster.table_created(table.id)
         self._schedule(live)
         self.lobby_changed()
         log.info(
@@ -301,12 +312,16 @@ class Hub:
         """A tournament match's table, started at once with its seats (already drawn by lot)."""
         at = now()
         table = await self.store.write(
-            lambda s: create_table(
-                s, settings, creator, at=at, invite_id=None, seats=seats, tournament=tournament
+            lambda s: self.cluster.created(
+                s,
+                create_table(
+                    s, settings, creator, at=at, invite_id=None, seats=seats, tournament=tournament
+                ),
             )
         )
         live = LiveTable(table)
         self.tables[table.id] = live
+        await self.cluster.table_created(table.id)
         self._schedule(live)
         self.lobby_changed()
         return table
@@ -358,14 +373,58 @@ class Hub:
         expect_seq: int | None = None,
         received: float | None = None,
     ) -> Applied:
-        """Check, record, acknowledge and broadcast one action (docs/PROTOCOL.md 4)."""
+        """Check, record, acknowledge and broadcast one action (docs/PROTOCOL.md 4).
+
+        With several nodes, an action at a table another node runs is carried out there
+        (:meth:`Cluster.route`), and acknowledged here.
+        """
+        request = Request(action, side, actor_id, entropy, expect_seq)
+        if not self.cluster.shared:
+            return await self.act_here(live, request, conn, message_id, received)
+        for _ in range(ROUTE_TRIES):
+            if not self.cluster.owns(live.table.id):
+                routed = await self.cluster.route(live, request)
+                if isinstance(routed, Applied):
+                    if conn is not None:
+                        ack: dict[str, Any] = {"type": "ack", "seq": routed.seq}
+                        if message_id is not None:
+                            ack["id"] = message_id
+                        conn.send(ack)
+                    return routed
+                request = routed
+            with contextlib.suppress(NotOwner):
+                return await self.act_here(live, request, conn, message_id, received)
+        raise Refused("server_error", "the table moved between servers: act again")
+
+    async def act_here(
+        self,
+        live: LiveTable,
+        request: Request,
+        conn: Connection | None = None,
+        message_id: object = None,
+        received: float | None = None,
+    ) -> Applied:
+        """:meth:`act` on this node, which runs the table (else :class:`NotOwner`)."""
+        action, side, actor_id = request.action, request.side, request.actor_id
         async with live.lock:
             table = live.table
-            table.check_seq(expect_seq)
+            if self.cluster.shared and not self.cluster.owns(table.id):
+                raise NotOwner
+            table.check_seq(request.expect_seq)
             was_status = table.status
-            applied = table.apply(action, side=side, actor_id=actor_id, at=now(), entropy=entropy)
+            applied = table.apply(
+                action, side=side, actor_id=actor_id, at=now(), entropy=request.entropy
+            )
             try:
-                await asyncio.shield(self.store.append(table.id, applied))
+                fence = self.cluster.fence_check(table.id)
+                await asyncio.shield(
+                    self.store.append(table.id, applied)
+                    if fence is None
+                    else self.store.append(table.id, applied, fence)
+                )
+            except Fenced:
+                await self.cluster.lost(table.id)
+                raise NotOwner from None
             except Exception:
                 log.exception(
                     "table %s: action %s not recorded; rebuilding",
@@ -379,6 +438,7 @@ class Hub:
                 ) from None
             self.actions += 1
             self.action_counts[action["type"]] += 1
+            await self.cluster.committed(live, applied)
             if conn is not None:
                 ack: dict[str, Any] = {"type": "ack", "seq": applied.seq}
                 if message_id is not None:
@@ -423,6 +483,49 @@ class Hub:
             return BOT_RATINGS.get(seat.bot)
         return self.ratings.get(seat.user_id) if seat.user_id is not None else None
 
+    async def adopt(self, table_id: int) -> LiveTable | None:
+        """This node runs the table now (it took the lease): rebuild it from its log, which
+        has every action the last owner committed, and start its clock and bot."""
+        table = await self.store.run(lambda s: load_table(s, table_id))
+        if table is None:
+            return None
+        table.resume(now())
+        live = self.tables.get(table_id)
+        if live is None:
+            live = self.tables[table_id] = LiveTable(table)
+        else:
+            live.table = table
+        self.broadcast_state(live)
+        self._schedule(live)
+        self.lobby_changed()
+        return live
+
+    def ended_elsewhere(self, live: LiveTable) -> None:
+        """A table another node ran has ended: this node's lobby ratings, kicks and memory
+        follow, as they do where it ran (:meth:`act_here`)."""
+        table = live.table
+        if table.status == "finished" and table.seats is not None:
+            self._spawn(self._refresh_ratings(table))
+        self.moderator.close_table(str(table.id))
+        self._evict_finished()
+
+    async def demote(self, live: LiveTable) -> None:
+        """Another node runs the table now: stop its clock and bot here, keep it as a replica."""
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+        if live.bot_task is not None and live.bot_task is not asyncio.current_task():
+            live.bot_task.cancel()
+        await self._reload(live)
+
+    async def reload(self, live: LiveTable) -> None:
+        """A replica as the database has it (it missed a record of the table's owner)."""
+        table = await self.store.run(lambda s: load_table(s, live.table.id))
+        if table is None or self.cluster.owns(table.id):
+            return  # this node took the table over meanwhile: its own copy is the newer
+        live.table = table
+        self.broadcast_state(live)
+
     async def _reload(self, live: LiveTable) -> None:
         """After a failed commit: the table as the database has it."""
         table = await self.store.run(lambda s: load_table(s, live.table.id))
@@ -433,6 +536,7 @@ class Hub:
 
     def state_for(self, live: LiveTable, viewer: int | None) -> dict[str, Any]:
         connected = {c.user.id for c in live.conns if c.user is not None}
+        connected |= self.cluster.elsewhere(live.table.id)
         spectators = sum(1 for c in live.conns if live.side(c) is None)
         return live.view.state_json(viewer, at=now(), connected=connected, spectators=spectators)
 
@@ -446,6 +550,7 @@ class Hub:
         at = now()
         sides = {conn: live.side(conn) for conn in live.conns}
         connected = {c.user.id for c in sides if c.user is not None}
+        connected |= self.cluster.elsewhere(live.table.id)
         spectators = sum(1 for side in sides.values() if side is None)
         length = view.log_length()
         cache: dict[tuple[int | None, int | None], str] = {}
@@ -473,6 +578,8 @@ class Hub:
             live.timer.cancel()
             live.timer = None
         table = live.table
+        if not self.cluster.owns(table.id):
+            return  # its owner runs its clock and bot
         deadlines = [
             d
             for d in (
@@ -535,6 +642,8 @@ class Hub:
         """
         for live in list(self.tables.values()):
             table = live.table
+            if not self.cluster.owns(table.id):
+                continue
             if table.status == "open":
                 if at - table.created >= self.open_table_expiry_s:
                     with contextlib.suppress(Refused):
@@ -545,6 +654,8 @@ class Hub:
                 continue
             human = table.seats[1 - bot].user_id
             if any(c.user is not None and c.user.id == human for c in live.conns):
+                continue
+            if human is not None and human in self.cluster.elsewhere(table.id):
                 continue
             if at - max(table.last_at, live.seen) >= self.bot_table_idle_s:
                 with contextlib.suppress(Refused):
@@ -565,6 +676,7 @@ class Hub:
         conn.send(self.chat.hello(conn, table=live.table.id, side=live.side(conn)))
         conn.send({"type": "chat_history", "messages": list(await self.chat.history(live))})
         self.broadcast_state(live)
+        self.cluster.present(live)
         if conn.user is not None:
             self._tell("joined", live, conn.user.id)
 
@@ -576,6 +688,7 @@ class Hub:
         if not conn.closed:
             conn.close(1000)
         self.broadcast_state(live)
+        self.cluster.present(live)
 
     async def on_table_message(self, live: LiveTable, conn: Connection, raw: str | None) -> None:
         """One message from a table socket (``raw`` None: a binary frame, which is refused)."""

@@ -18,7 +18,7 @@ database that is not up to date). It works on SQLite and PostgreSQL alike:
 >>> from gammon.server.db import Database
 >>> db = Database("sqlite://")
 >>> upgrade(db)
-(None, '0004')
+(None, '0005')
 >>> current(db) == head(), differences(db)
 (True, [])
 """

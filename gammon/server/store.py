@@ -55,6 +55,7 @@ from gammon.server.tournaments.state import Applied as TournamentApplied
 from gammon.server.tournaments.state import Record, Tournament
 
 __all__ = [
+    "Fenced",
     "ReplayError",
     "Store",
     "add_chat_message",
@@ -78,6 +79,10 @@ log = logging.getLogger("gammon.server")
 T = TypeVar("T")
 
 _MAX_BATCH = 512
+
+
+class Fenced(GammonError):
+    """An append's check refused it: another node runs the table now (gammon.server.cluster)."""
 
 
 class ReplayError(GammonError):
@@ -276,7 +281,7 @@ def load_unfinished(session: Session) -> list[Table]:
 
 
 class _Job:
-    __slots__ = ("append", "fn", "future", "loop")
+    __slots__ = ("append", "check", "fn", "future", "loop")
 
     def __init__(
         self,
@@ -284,12 +289,15 @@ class _Job:
         future: asyncio.Future[Any],
         loop: asyncio.AbstractEventLoop,
         append: tuple[int, Applied] | None = None,
+        check: Callable[[Session], None] | None = None,
     ) -> None:
         self.fn = fn
         self.future = future
         self.loop = loop
         #: (table id, action) for an append: its row is inserted with the batch's others.
         self.append = append
+        #: Run first in the append's transaction; raising stops the commit (a fence).
+        self.check = check
 
 
 class Store:
@@ -347,11 +355,20 @@ class Store:
         self._queue.put(_Job(fn, future, loop))
         return await future
 
-    async def append(self, table_id: int, applied: Applied) -> None:
-        """Commit one accepted action (and what it changed): call before broadcasting it."""
+    async def append(
+        self,
+        table_id: int,
+        applied: Applied,
+        check: Callable[[Session], None] | None = None,
+    ) -> None:
+        """Commit one accepted action (and what it changed): call before broadcasting it.
+
+        ``check`` runs in the same transaction before anything is written; if it raises,
+        nothing is (several nodes: the fence of :mod:`gammon.server.cluster`).
+        """
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._queue.put(_Job(None, future, loop, (table_id, applied)))
+        self._queue.put(_Job(None, future, loop, (table_id, applied), check))
         await future
 
     # -- the writer thread ---------------------------------------------------------------
@@ -382,6 +399,9 @@ class Store:
             with self.db.session() as session:
                 # No job of a batch waits for another (each was asked for only after the
                 # commits it depends on), so the appended actions may all go first.
+                for job in jobs:
+                    if job.check is not None:
+                        job.check(session)
                 rows = [_action_row(*job.append) for job in jobs if job.append is not None]
                 if rows:
                     session.execute(insert(Action), rows)
@@ -397,7 +417,8 @@ class Store:
             self.commits += len(jobs)
         except Exception as exc:
             if len(jobs) == 1:
-                log.exception("a database write failed")
+                if not isinstance(exc, Fenced):
+                    log.exception("a database write failed")
                 self._settle(jobs[0], None, exc)
                 return
             # One bad write must not sink the others: write them one by one.

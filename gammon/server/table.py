@@ -213,6 +213,12 @@ class Table:
         self.last: dict[str, Any] | None = None
         self.last_at = created
 
+    def learn_seed(self, number: int, seed: bytes) -> None:
+        """Know game ``number``'s seed before it starts: a replica of a table run by another
+        node applies that node's recorded actions exactly as a replay of the log does."""
+        if number == len(self._known_seeds) + 1:
+            self._known_seeds.append(seed)
+
     # -- reading ---------------------------------------------------------------------
 
     @property

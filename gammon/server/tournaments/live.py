@@ -87,6 +87,10 @@ class Tournaments:
             for match in tournament.matches:
                 if match.table is not None:
                     self.by_table[match.table] = (tournament.id, match.number)
+        if self.hub.cluster.shared:
+            # Several nodes would each run every tournament: they are shown, not run, until
+            # a tournament has an owner of its own like a table (docs/DEPLOY.md 9).
+            return
         for live in list(self.live.values()):
             if live.tournament.status == "running":
                 await self._catch_up(live)
@@ -136,6 +140,11 @@ class Tournaments:
         """A new tournament; operators create any, other accounts Sit & Go's only."""
         if user.guest:
             raise Refused("forbidden", "tournaments are for accounts: sign up to create one")
+        if self.hub.cluster.shared:
+            raise Refused(
+                "not_available",
+                "tournaments are not run on a server of several nodes yet: ask the operator",
+            )
         settings = TournamentSettings.from_json(data, bot_levels=self.hub.bot_levels)
         if settings.kind == "scheduled" and not user.operator:
             raise Refused(

@@ -1,0 +1,864 @@
+"""Several nodes serving one lobby: table leases, forwarded actions, states relayed over Redis.
+
+``gammon serve --database postgresql://... --redis redis://...`` started N times gives
+N nodes of one server (docs/DEPLOY.md 9). The hub speaks to a :class:`Cluster`; the
+default one is a single node that runs every table and does nothing else, so one
+process on SQLite is exactly what it was. :class:`RedisCluster` is the shared one:
+
+- **Ownership.** Each unfinished table is run by one node at a time, the holder of its
+  row in ``table_leases`` (PostgreSQL). The lease is taken with one
+  ``INSERT ... ON CONFLICT DO UPDATE ... WHERE expired`` that adds one to its
+  ``fence``, and renewed for all of a node's tables in one statement every third of
+  its time to live. Only the owner applies actions, runs the clocks and the bots.
+- **Fencing.** The owner's append of an action checks, in the transaction that writes
+  it, that the lease row still names this node and fence (and extends it). PostgreSQL
+  serialises the check and a takeover on that row, so once another node has taken a
+  table over, the old owner can never commit to it again: its action is refused and
+  the table becomes a replica.
+- **Forwarding.** A socket on another node acting at the table: its node sends the
+  action to the owner over Redis (``node:{id}``, answered on the sender's own
+  channel with the request's id), where it is applied exactly as a local one.
+- **Relay.** After each commit the owner publishes the action record on
+  ``table:{id}``; every other node applies it to its replica of the table (the
+  same code as replaying the log, so dice and clock agree) and sends the new state to
+  its own sockets. Every node keeps a replica of every unfinished table, which is
+  what makes its lobby the whole lobby. Chat lines go out on ``chat`` and
+  operators' bans on ``moderation`` (each channel named after ``gammon:{database}:``).
+- **Fail-over.** A node that dies stops renewing; once its leases expire, the others
+  (each sweeping for tables without a live lease, and any node whose socket acts
+  there) take its tables over by replaying their logs, and clients reconnect to any
+  node.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import os
+import random
+import secrets
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from sqlalchemy import select, text
+from sqlalchemy.orm import Session
+
+from gammon.errors import GammonError
+from gammon.server.auth import TokenBuckets
+from gammon.server.connections import LiveTable
+from gammon.server.db import Action, GameRow
+from gammon.server.protocol import Refused
+from gammon.server.store import Fenced, Store
+from gammon.server.table import Applied, Changes, Table
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+    from redis.asyncio.client import PubSub
+
+    from gammon.server.hub import Hub
+
+__all__ = [
+    "LEASE_TTL_S",
+    "Cluster",
+    "ClusterError",
+    "NotOwner",
+    "RedisCluster",
+    "Request",
+]
+
+log = logging.getLogger("gammon.server")
+
+#: How long a table's lease lasts without renewal: a dead node's tables wait this long.
+LEASE_TTL_S: Final = 5.0
+#: How long a node waits for the owner to answer a forwarded action.
+FORWARD_TIMEOUT_S: Final = 5.0
+#: Times the hub routes one action again when its table changed hands meanwhile.
+ROUTE_TRIES: Final = 8
+
+# The channels, each after the prefix of one server (see RedisCluster.prefix).
+_NODE: Final = "node:"
+_TABLE: Final = "table:"
+_CHAT: Final = "chat"
+_MODERATION: Final = "moderation"
+_SESSIONS: Final = "sessions"
+_PRESENCE: Final = "presence"
+#: The database's clock, in seconds since the epoch: leases never depend on a node's clock.
+_DB_NOW: Final = "EXTRACT(EPOCH FROM clock_timestamp())"
+
+
+_NOBODY: Final[frozenset[int]] = frozenset()
+
+#: A token bucket in Redis, by Redis's clock: ARGV capacity, tokens a second; returns the
+#: seconds to wait as text (0: a token was taken).
+_TAKE_TOKEN: Final = """
+local capacity, rate = tonumber(ARGV[1]), tonumber(ARGV[2])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) + tonumber(time[2]) / 1000000
+local tokens = tonumber(redis.call('HGET', KEYS[1], 'tokens') or ARGV[1])
+local last = tonumber(redis.call('HGET', KEYS[1], 'at') or now)
+tokens = math.min(capacity, tokens + math.max(0, now - last) * rate)
+local wait = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+elseif rate > 0 then
+  wait = (1 - tokens) / rate
+else
+  wait = -1
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+if rate > 0 then
+  redis.call('EXPIRE', KEYS[1], math.ceil(capacity / rate) + 1)
+end
+return tostring(wait)
+"""
+
+
+class ClusterError(GammonError):
+    """Several nodes cannot be set up as asked (Redis without PostgreSQL, Redis unreachable)."""
+
+
+class NotOwner(Exception):
+    """This node does not run the table (any more): the action must be routed again."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """One action to carry out at a table, as the owner's :meth:`Hub.act_here` takes it."""
+
+    action: dict[str, Any]
+    side: int | None
+    actor_id: int | None
+    entropy: bytes | None
+    expect_seq: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "side": self.side,
+            "actor_id": self.actor_id,
+            "entropy": self.entropy.hex() if self.entropy is not None else None,
+            "expect_seq": self.expect_seq,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Request:
+        entropy = data.get("entropy")
+        return cls(
+            dict(data["action"]),
+            data.get("side"),
+            data.get("actor_id"),
+            bytes.fromhex(entropy) if entropy else None,
+            data.get("expect_seq"),
+        )
+
+
+def _applied_json(applied: Applied) -> dict[str, Any]:
+    return {
+        "seq": applied.seq,
+        "action": applied.action,
+        "side": applied.side,
+        "actor_id": applied.actor_id,
+        "entropy": applied.entropy,
+        "events": applied.events,
+        "clock": applied.clock,
+        "at": applied.at,
+        "seeds": [[number, seed] for number, _, seed in applied.changes.new_games],
+    }
+
+
+def _applied_from_json(data: dict[str, Any]) -> Applied:
+    return Applied(
+        seq=data["seq"],
+        action=data["action"],
+        side=data["side"],
+        actor_id=data["actor_id"],
+        entropy=data["entropy"],
+        events=data["events"],
+        clock=data["clock"],
+        at=data["at"],
+        changes=Changes(),
+    )
+
+
+class Cluster:
+    """One node alone (the default): it runs every table; there is nobody to tell anything."""
+
+    #: Whether other nodes share the database (the hub then routes, relays and fences).
+    shared = False
+    node = "local"
+
+    def owns(self, table_id: int) -> bool:
+        return True
+
+    def fence_check(self, table_id: int) -> Callable[[Session], None] | None:
+        """What the append of an action to ``table_id`` must check in its transaction."""
+        return None
+
+    def created(self, session: Session, table: Table) -> Table:
+        """A table being created in ``session`` (not committed): take it as ours."""
+        return table
+
+    async def start(self, hub: Hub) -> None:
+        """Called once the hub has loaded the unfinished tables."""
+
+    async def stop(self) -> None:
+        pass
+
+    async def route(self, live: LiveTable, request: Request) -> Applied | Request:
+        """Carry ``request`` out on the table's owner, or return what to carry out here (this
+        node runs the table now)."""
+        return request
+
+    async def committed(self, live: LiveTable, applied: Applied) -> None:
+        """An action this node applied is committed: tell the other nodes."""
+
+    async def table_created(self, table_id: int) -> None:
+        """A table this node created is committed: tell the other nodes."""
+
+    async def lost(self, table_id: int) -> None:
+        """An append found the table's lease taken: another node runs it now."""
+
+    async def take(self, buckets: TokenBuckets, key: str) -> float:
+        """A token from ``buckets`` for ``key`` (0), or the seconds to wait for one."""
+        return buckets.take(key)
+
+    async def signed_out(self, user_id: int, session_hash: str) -> None:
+        """A session ended here: the other nodes close its sockets and forget it."""
+
+    def elsewhere(self, table_id: int) -> frozenset[int]:
+        """The users connected to the table through other nodes (presence)."""
+        return _NOBODY
+
+    def present(self, live: LiveTable) -> None:
+        """Who is connected to the table here changed: tell the other nodes."""
+
+
+class RedisCluster(Cluster):
+    """This node among others on one PostgreSQL database and one Redis (see the module)."""
+
+    shared = True
+
+    def __init__(self, store: Store, redis_url: str, *, ttl: float = LEASE_TTL_S) -> None:
+        if store.db.is_sqlite:
+            raise ClusterError(
+                "several nodes need PostgreSQL: a SQLite file is one process's; "
+                "give --database postgresql+psycopg://... with --redis, or leave --redis out"
+            )
+        from redis.asyncio import Redis
+
+        self.store = store
+        self.redis_url = redis_url
+        self.ttl = ttl
+        #: This process's name among the nodes (unique: a restarted node is a new one).
+        self.node = f"{socket.gethostname()[:30]}-{os.getpid()}-{secrets.token_hex(4)}"
+        self.redis: Redis = Redis.from_url(redis_url)
+        #: Every channel's name starts with the database's: the nodes of one server share
+        #: them, and two servers on one Redis (Redis's channels ignore its database
+        #: numbers) never hear each other.
+        self.prefix = f"gammon:{store.db.engine.url.database}:"
+        self._pubsub: PubSub | None = None
+        #: The tables this node runs, and the fence of each one's lease.
+        self.owned: dict[int, int] = {}
+        #: The last owner heard of for each table (from its records), to forward to.
+        self._owners: dict[int, str] = {}
+        self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._hub: Hub | None = None
+        #: Who is connected to which table through each other node, and when each node
+        #: was last heard of (a node not heard of for three lease times is taken as gone).
+        self._presence: dict[str, dict[int, frozenset[int]]] = {}
+        self._heard: dict[str, float] = {}
+        self._take_token = self.redis.register_script(_TAKE_TOKEN)
+        #: Tables created here whose commit (and so lease) is not yet known to be done.
+        self._created: dict[int, int] = {}
+        #: Replicas being brought up to date from the log (one catch-up at a time each).
+        self._catching_up: set[int] = set()
+
+    @property
+    def hub(self) -> Hub:
+        assert self._hub is not None, "the cluster has not started"
+        return self._hub
+
+    # -- leases -------------------------------------------------------------------------
+
+    def owns(self, table_id: int) -> bool:
+        return table_id in self.owned
+
+    def _acquire(self, session: Session, table_id: int) -> int | None:
+        """Take the table's lease if nobody holds a live one; its new fence, or None."""
+        fence = session.execute(
+            text(
+                "INSERT INTO table_leases (table_id, node, fence, expires_at) "
+                f"VALUES (:table, :node, 1, {_DB_NOW} + :ttl) "
+                "ON CONFLICT (table_id) DO UPDATE SET node = EXCLUDED.node, "
+                "fence = table_leases.fence + 1, expires_at = EXCLUDED.expires_at "
+                f"WHERE table_leases.expires_at < {_DB_NOW} OR table_leases.node = :node "
+                "RETURNING fence"
+            ),
+            {"table": table_id, "node": self.node, "ttl": self.ttl},
+        ).scalar()
+        return int(fence) if fence is not None else None
+
+    async def take_over(self, table_id: int) -> bool:
+        """Take the table's lease if it is free or expired, and run the table from its log.
+
+        Under the table's lock: no action is carried out here on the replica while the
+        table is rebuilt from what the last owner committed.
+        """
+
+        def take(session: Session) -> int | None:
+            fence = self._acquire(session, table_id)
+            session.commit()
+            return fence
+
+        live = self.hub.tables.get(table_id)
+        async with live.lock if live is not None else contextlib.nullcontext():
+            if table_id in self.owned:
+                return True
+            fence = await self.store.run(take)
+            if fence is None:
+                return False
+            self.owned[table_id] = fence
+            log.info(
+                "table %s: taken over by node %s (fence %s)",
+                table_id,
+                self.node,
+                fence,
+                extra={"table_id": table_id},
+            )
+            await self.hub.adopt(table_id)
+        return True
+
+    def fence_check(self, table_id: int) -> Callable[[Session], None] | None:
+        fence = self.owned.get(table_id)
+        node, ttl = self.node, self.ttl
+
+        def check(session: Session) -> None:
+            held = session.execute(
+                text(
+                    f"UPDATE table_leases SET expires_at = GREATEST(expires_at, {_DB_NOW} + :ttl) "
+                    "WHERE table_id = :table AND node = :node AND fence = :fence"
+                ),
+                {"table": table_id, "node": node, "fence": fence, "ttl": ttl},
+            )
+            if held.rowcount != 1:  # type: ignore[attr-defined]
+                raise Fenced(f"table {table_id}: node {node} no longer holds its lease")
+
+        return check
+
+    def created(self, session: Session, table: Table) -> Table:
+        fence = self._acquire(session, table.id)
+        assert fence is not None, "a new table has no lease yet"
+        # Ours once committed (table_created): a renewal now would not see the row yet.
+        self._created[table.id] = fence
+        return table
+
+    async def _renew(self) -> None:
+        """Extend every lease of this node in one statement; drop the tables it lost."""
+
+        def renew(session: Session) -> dict[int, int]:
+            rows = session.execute(
+                text(
+                    f"UPDATE table_leases SET expires_at = {_DB_NOW} + :ttl "
+                    "WHERE node = :node RETURNING table_id, fence"
+                ),
+                {"node": self.node, "ttl": self.ttl},
+            ).all()
+            session.commit()
+            return {int(table): int(fence) for table, fence in rows}
+
+        before = dict(self.owned)
+        held = await self.store.run(renew)
+        for table_id, fence in before.items():
+            if held.get(table_id) != fence and self.owned.get(table_id) == fence:
+                await self.lost(table_id)
+        for table_id in held.keys() - self.owned.keys() - self._created.keys():
+            await self.take_over(table_id)  # a lease of ours this node forgot: run it again
+
+    async def _orphans(self) -> list[int]:
+        """Unfinished tables whose lease is missing or expired."""
+
+        def find(session: Session) -> list[int]:
+            return [
+                int(table_id)
+                for table_id in session.execute(
+                    text(
+                        "SELECT t.id FROM tables t LEFT JOIN table_leases l ON l.table_id = t.id "
+                        "WHERE t.status IN ('open', 'playing') "
+                        f"AND (l.table_id IS NULL OR l.expires_at < {_DB_NOW})"
+                    )
+                ).scalars()
+            ]
+
+        return await self.store.run(find)
+
+    async def _sweep(self) -> None:
+        """Take over the tables nobody runs (their node died, or stopped)."""
+        orphans = await self._orphans()
+        random.shuffle(orphans)  # several survivors share a dead node's tables out
+        for table_id in orphans:
+            if table_id not in self.owned:
+                await self.take_over(table_id)
+
+    async def _renew_loop(self) -> None:
+        """Renew this node's leases (and say it lives) every third of their time: on its own,
+        so that taking over a dead node's many tables never delays it."""
+        while True:
+            await asyncio.sleep(self.ttl / 3)
+            try:
+                await self._renew()
+                await self._heartbeat()
+            except Exception as exc:
+                self.hub.faults.report("renewing the table leases", exc)
+
+    async def _sweep_loop(self) -> None:
+        """Take over the tables nobody runs, and bring the replicas up to the log."""
+        while True:
+            await asyncio.sleep(self.ttl / 3)
+            try:
+                await self._sweep()
+                await self._resync()
+            except Exception as exc:
+                self.hub.faults.report("taking over tables", exc)
+
+    async def _resync(self) -> None:
+        """Bring every replica up to the log (a record missed while a table was being read,
+        or before this node subscribed): replicas are never more than a renewal behind."""
+
+        def heads(session: Session) -> dict[int, int]:
+            rows = session.execute(
+                text(
+                    "SELECT t.id, COALESCE(MAX(a.seq), 0) FROM tables t "
+                    "LEFT JOIN actions a ON a.table_id = t.id "
+                    "WHERE t.status IN ('open', 'playing') GROUP BY t.id"
+                )
+            ).all()
+            return {int(table_id): int(seq) for table_id, seq in rows}
+
+        found = await self.store.run(heads)
+        hub = self.hub
+        for table_id, replica in list(hub.tables.items()):
+            if table_id in self.owned or table_id in found:
+                continue
+            if replica.table.status in ("open", "playing"):
+                await hub.reload(replica)  # it ended, and the record of its end was missed
+        for table_id, seq in found.items():
+            if table_id in self.owned:
+                continue
+            live = hub.tables.get(table_id)
+            if live is None:
+                await hub.live_table(table_id)
+                hub.lobby_changed()
+            elif live.table.seq < seq:
+                await self.catch_up(live)
+
+    async def lost(self, table_id: int) -> None:
+        """Another node runs the table now: keep it as a replica."""
+        if self.owned.pop(table_id, None) is None:
+            return
+        log.warning(
+            "table %s: node %s lost its lease", table_id, self.node, extra={"table_id": table_id}
+        )
+        live = self.hub.tables.get(table_id)
+        if live is not None:
+            await self.hub.demote(live)
+
+    async def _release(self, table_id: int) -> None:
+        """A finished table needs no owner: its lease row goes."""
+        fence = self.owned.pop(table_id, None)
+        if fence is None:
+            return
+
+        def release(session: Session) -> None:
+            session.execute(
+                text("DELETE FROM table_leases WHERE table_id = :table AND fence = :fence"),
+                {"table": table_id, "fence": fence},
+            )
+            session.commit()
+
+        await self.store.run(release)
+
+    async def _owner(self, table_id: int) -> str | None:
+        """The node holding a live lease on the table (the database's word), or None."""
+
+        def find(session: Session) -> str | None:
+            node = session.execute(
+                text(
+                    "SELECT node FROM table_leases "
+                    f"WHERE table_id = :table AND expires_at >= {_DB_NOW}"
+                ),
+                {"table": table_id},
+            ).scalar()
+            return str(node) if node is not None else None
+
+        return await self.store.run(find)
+
+    # -- start and stop -------------------------------------------------------------------
+
+    async def start(self, hub: Hub) -> None:
+        self._hub = hub
+        try:
+            await self.redis.ping()
+        except Exception as exc:
+            raise ClusterError(f"cannot reach Redis at {self.redis_url}: {exc}") from None
+        self._pubsub = self.redis.pubsub()
+        channels = (_NODE + self.node, _CHAT, _MODERATION, _SESSIONS, _PRESENCE)
+        await self._pubsub.subscribe(*(self.prefix + name for name in channels))
+        await self._pubsub.psubscribe(self.prefix + _TABLE + "*")
+        self._tasks.append(asyncio.ensure_future(self._listen(self._pubsub)))
+        await self._resync()  # what was committed between the hub's loading and subscribing
+        await self._sweep()
+        self._tasks.append(asyncio.ensure_future(self._renew_loop()))
+        self._tasks.append(asyncio.ensure_future(self._sweep_loop()))
+        hub.chat.relay = self._chat_out
+        hub.chat.relay_moderation = self._moderation_out
+        log.info("node %s joined the cluster at %s", self.node, self.redis_url)
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+        # Hand the tables back at once rather than after the leases' time.
+        owned = list(self.owned)
+        self.owned.clear()
+        if owned:
+
+            def release(session: Session) -> None:
+                session.execute(
+                    text(f"UPDATE table_leases SET expires_at = {_DB_NOW} - 1 WHERE node = :node"),
+                    {"node": self.node},
+                )
+                session.commit()
+
+            with contextlib.suppress(Exception):
+                await self.store.run(release)
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    # -- publishing -------------------------------------------------------------------------
+
+    async def _publish(self, channel: str, message: dict[str, Any]) -> int:
+        """Publish on one of the server's channels; how many nodes heard it."""
+        data = json.dumps(message, separators=(",", ":"))
+        return int(await self.redis.publish(self.prefix + channel, data))
+
+    async def committed(self, live: LiveTable, applied: Applied) -> None:
+        table = live.table
+        record = {"t": table.id, "node": self.node, **_applied_json(applied)}
+        try:
+            await self._publish(_TABLE + str(table.id), record)
+        except Exception as exc:  # committed all the same: the replicas resync from the log
+            self.hub.faults.report(f"table {table.id}: publishing an action", exc)
+        if table.status in ("finished", "cancelled"):
+            await self._release(table.id)
+
+    async def table_created(self, table_id: int) -> None:
+        fence = self._created.pop(table_id, None)
+        if fence is not None:
+            self.owned[table_id] = fence
+        await self._publish(_TABLE + str(table_id), {"t": table_id, "node": self.node, "new": 1})
+
+    def _chat_out(
+        self, table_id: int | None, tournament_id: int | None, author: str, entry: dict[str, Any]
+    ) -> None:
+        message = {"node": self.node, "table": table_id, "tournament": tournament_id,
+                   "author": author, "entry": entry}  # fmt: skip
+        self.hub.spawn(self._publish(_CHAT, message))
+
+    def _moderation_out(
+        self, kind: str, user_id: int, name: str, until: float | None, table: str | None
+    ) -> None:
+        """An operator kicked, banned or unbanned a user here: the other nodes follow."""
+        message = {"node": self.node, "kind": kind, "user_id": user_id, "user": name,
+                   "until": until, "table": table}  # fmt: skip
+        self.hub.spawn(self._publish(_MODERATION, message))
+
+    async def take(self, buckets: TokenBuckets, key: str) -> float:
+        """The token bucket shared by every node (in Redis, by Redis's clock)."""
+        name = f"{self.prefix}limit:{buckets.name}:{key}"
+        args = [buckets.capacity, buckets.per_second]
+        wait = float(await self._take_token(keys=[name], args=args))
+        return math.inf if wait < 0 else wait
+
+    async def signed_out(self, user_id: int, session_hash: str) -> None:
+        message = {"node": self.node, "user_id": user_id, "hash": session_hash}
+        await self._publish(_SESSIONS, message)
+
+    def present(self, live: LiveTable) -> None:
+        users = sorted({c.user.id for c in live.conns if c.user is not None})
+        message = {"node": self.node, "t": live.table.id, "users": users}
+        self.hub.spawn(self._publish(_PRESENCE, message))
+
+    async def _heartbeat(self) -> None:
+        """Say this node lives, with everyone connected to a table through it."""
+        tables = {
+            str(table_id): sorted({c.user.id for c in live.conns if c.user is not None})
+            for table_id, live in self.hub.tables.items()
+            if live.conns
+        }
+        await self._publish(_PRESENCE, {"node": self.node, "tables": tables})
+
+    def elsewhere(self, table_id: int) -> frozenset[int]:
+        alive = time.monotonic() - 3 * self.ttl
+        found: set[int] = set()
+        for node, tables in self._presence.items():
+            if self._heard.get(node, 0.0) >= alive:
+                found |= tables.get(table_id, _NOBODY)
+        return frozenset(found)
+
+    def _on_presence(self, data: dict[str, Any]) -> None:
+        node = data["node"]
+        self._heard[node] = time.monotonic()
+        tables = self._presence.setdefault(node, {})
+        if "tables" in data:
+            changed = set(tables) ^ {int(t) for t in data["tables"]}
+            tables.clear()
+            tables.update({int(t): frozenset(users) for t, users in data["tables"].items()})
+        else:
+            table_id = int(data["t"])
+            tables[table_id] = frozenset(data["users"])
+            changed = {table_id}
+        for table_id in changed:
+            live = self.hub.tables.get(table_id)
+            if live is not None and live.conns:
+                self.hub.broadcast_state(live)
+
+    # -- listening ----------------------------------------------------------------------------
+
+    async def _listen(self, pubsub: PubSub) -> None:
+        while True:
+            try:
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                if message is None:
+                    continue
+                channel = message["channel"].decode().removeprefix(self.prefix)
+                data = json.loads(message["data"])
+                self._on_message(channel, data)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.hub.faults.report("a message from another node", exc)
+                await asyncio.sleep(0.1)
+
+    def _on_message(self, channel: str, data: dict[str, Any]) -> None:
+        if channel.startswith(_TABLE):
+            self._on_record(data)
+        elif channel == _CHAT:
+            if data["node"] != self.node:
+                self.hub.chat.deliver(data["table"], data["tournament"], data["author"],
+                                      data["entry"], self.hub.tables)  # fmt: skip
+        elif channel == _MODERATION:
+            if data["node"] != self.node:
+                table = data.get("table")
+                live = self.hub.tables.get(int(table)) if table is not None else None
+                self.hub.chat.follow(
+                    data["kind"], data["user_id"], data["user"], data["until"], live
+                )
+        elif channel == _PRESENCE:
+            if data["node"] != self.node:
+                self._on_presence(data)
+        elif channel == _SESSIONS:
+            if data["node"] != self.node:
+                self.hub.accounts.forget_session(data["hash"])
+                self.hub.sockets.close_user(
+                    data["user_id"], 4401, "signed out", session_hash=data["hash"]
+                )
+        elif "rid" in data and "from" in data:
+            self.hub.spawn(self._serve(data))
+        elif "rid" in data:
+            future = self._pending.get(data["rid"])
+            if future is not None and not future.done():
+                future.set_result(data)
+
+    def _on_record(self, data: dict[str, Any]) -> None:
+        """Another node's committed action (or new table): bring the replica up to date."""
+        table_id = int(data["t"])
+        if data["node"] == self.node or table_id in self.owned:
+            return
+        self._owners[table_id] = data["node"]
+        hub = self.hub
+        live = hub.tables.get(table_id)
+        seq = int(data.get("seq", 0))
+        if live is None:
+            hub.spawn(self._load(table_id, seq))
+            return
+        if seq > live.table.seq + 1:
+            hub.spawn(self.catch_up(live))
+            return
+        self._apply(live, data)
+
+    def _apply(self, live: LiveTable, record: dict[str, Any]) -> bool:
+        """Apply one record of the owner's to the replica, as a replay of the log does, and
+        send the new state to this node's sockets; False if it was not the next one."""
+        table = live.table
+        if record["seq"] != table.seq + 1:
+            return False
+        was_status = table.status
+        try:
+            for number, seed in record["seeds"]:
+                table.learn_seed(int(number), bytes.fromhex(seed))
+            entropy = record["entropy"]
+            table.apply(
+                record["action"],
+                side=record["side"],
+                actor_id=record["actor_id"],
+                at=record["at"],
+                entropy=bytes.fromhex(entropy) if entropy else None,
+            )
+            table.restore_clock(record["clock"])
+        except GammonError as exc:
+            log.warning("table %s: replica out of step (%s); reloading", table.id, exc)
+            self.hub.spawn(self.hub.reload(live))
+            return False
+        self.hub.broadcast_state(live)
+        if table.status != was_status or record["action"].get("type") == "start":
+            self.hub.lobby_changed()
+            if table.status in ("finished", "cancelled"):
+                self.hub.ended_elsewhere(live)
+        return True
+
+    async def catch_up(self, live: LiveTable) -> None:
+        """Apply the records a replica missed, read from the log one by one, so that its
+        sockets see every move all the same (a gap in the records, a resync)."""
+        table_id = live.table.id
+        if table_id in self._catching_up:
+            return
+        self._catching_up.add(table_id)
+        try:
+            after = live.table.seq
+
+            def missed(session: Session) -> list[dict[str, Any]]:
+                seeds = [
+                    [number, seed]
+                    for number, seed in session.execute(
+                        select(GameRow.number, GameRow.seed)
+                        .where(GameRow.table_id == table_id)
+                        .order_by(GameRow.number)
+                    )
+                ]
+                rows = session.scalars(
+                    select(Action)
+                    .where(Action.table_id == table_id, Action.seq > after)
+                    .order_by(Action.seq)
+                ).all()
+                fields = ("seq", "action", "side", "actor_id", "entropy", "clock", "at")
+                return [
+                    {**{name: getattr(row, name) for name in fields}, "seeds": seeds}
+                    for row in rows
+                ]
+
+            for record in await self.store.run(missed):
+                if table_id in self.owned or live.table.seq >= record["seq"]:
+                    continue  # taken over meanwhile, or the record came after all
+                if not self._apply(live, record):
+                    break
+        finally:
+            self._catching_up.discard(table_id)
+
+    async def _load(self, table_id: int, seq: int) -> None:
+        live = await self.hub.live_table(table_id)
+        if live is not None and live.table.seq < seq and table_id not in self.owned:
+            await self.catch_up(live)  # the record came while the table was being read
+        self.hub.lobby_changed()
+
+    # -- forwarding ------------------------------------------------------------------------------
+
+    async def route(self, live: LiveTable, request: Request) -> Applied | Request:
+        """Carry ``request`` out on the table's owner, taking the table over if it has none
+        (then it is returned, to be carried out here).
+
+        The first try goes as asked; should the owner not answer (it may have died after
+        committing), later tries are pinned to the seq the table was at before the first,
+        so an action is never carried out twice: at worst it is refused ``stale``. It
+        keeps trying until a dead owner's lease has surely run out.
+        """
+        table_id = live.table.id
+        seq_before = live.table.seq
+        pinned = request
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 2 * self.ttl + FORWARD_TIMEOUT_S
+        attempt = 0
+        while loop.time() < deadline:
+            attempt += 1
+            if table_id in self.owned:
+                return pinned
+            owner = self._owners.get(table_id) if attempt == 1 else None
+            if owner is None:
+                owner = await self._owner(table_id)
+            if owner is None or owner == self.node:
+                if await self.take_over(table_id):
+                    return pinned
+                await asyncio.sleep(0.05)
+                continue
+            reply = await self._request(owner, {"t": table_id, **pinned.to_json()})
+            if reply is None:
+                self._owners.pop(table_id, None)
+                if pinned.expect_seq is None:
+                    pinned = Request(
+                        request.action, request.side, request.actor_id, request.entropy,
+                        seq_before,
+                    )  # fmt: skip
+                await asyncio.sleep(self.ttl / 4)
+                continue
+            if "not_owner" in reply or "unheard" in reply:
+                self._owners.pop(table_id, None)
+                if "unheard" in reply:
+                    await asyncio.sleep(self.ttl / 8)  # the dead owner's lease runs out
+                continue
+            if "refused" in reply:
+                code, message, field = reply["refused"]
+                raise Refused(code, message, field=field)
+            applied = _applied_from_json(reply["applied"])
+            if live.table.seq < applied.seq and table_id not in self.owned:
+                await self.catch_up(live)  # the record is still on its way: read the log
+            return applied
+        raise Refused(
+            "server_error", "the table's server did not answer: look at the state and act again"
+        )
+
+    async def _request(self, node: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+        """Send one action to its owner and wait for the answer; None: no answer (it may
+        have been carried out), ``unheard``: nobody received it (it was not)."""
+        rid = secrets.token_hex(8)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[rid] = future
+        try:
+            heard = await self._publish(_NODE + node, {"rid": rid, "from": self.node, **payload})
+            if heard == 0:
+                return {"unheard": 1}  # nobody listens there: the node is gone
+            return await asyncio.wait_for(future, FORWARD_TIMEOUT_S)
+        except TimeoutError:
+            return None
+        finally:
+            self._pending.pop(rid, None)
+
+    async def _serve(self, data: dict[str, Any]) -> None:
+        """Carry out an action another node forwarded, and answer it."""
+        reply: dict[str, Any] = {"rid": data["rid"]}
+        table_id = int(data["t"])
+        try:
+            live = self.hub.tables.get(table_id)
+            if live is None or table_id not in self.owned:
+                raise NotOwner
+            applied = await self.hub.act_here(live, Request.from_json(data))
+            reply["applied"] = _applied_json(applied)
+        except NotOwner:
+            reply["not_owner"] = 1
+        except Refused as exc:
+            reply["refused"] = [exc.code, exc.message, exc.field]
+        except Exception as exc:
+            self.hub.faults.report(f"table {table_id}: a forwarded action", exc)
+            reply["refused"] = ["server_error", "the action could not be carried out", None]
+        await self._publish(_NODE + data["from"], reply)

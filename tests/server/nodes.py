@@ -1,0 +1,117 @@
+"""Several nodes of one server for the tests: a Redis, one PostgreSQL database, N processes.
+
+Real ``redis-server`` (Debian's), real PostgreSQL, real ``python -m gammon.server``
+processes on loopback: nothing is mocked. :func:`cluster_or_skip` says why a test
+cannot run here (no PostgreSQL given, no redis-server installed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import sqlalchemy
+
+from tests.server.client import Player, ServerProcess, database_url, free_port
+
+
+def cluster_or_skip() -> None:
+    """Skip unless PostgreSQL (``GAMMON_TEST_DATABASE_URL``) and a Redis are at hand."""
+    if not os.environ.get("GAMMON_TEST_DATABASE_URL"):
+        pytest.skip("several nodes need PostgreSQL: set GAMMON_TEST_DATABASE_URL (test.sh does)")
+    if not os.environ.get("GAMMON_TEST_REDIS_URL") and shutil.which("redis-server") is None:
+        pytest.skip("several nodes need Redis: install redis-server (scripts/system-deps.sh)")
+
+
+@contextlib.contextmanager
+def redis_server() -> Iterator[str]:
+    """A Redis URL: ``GAMMON_TEST_REDIS_URL``, or a ``redis-server`` of our own on a free port.
+
+    Every server's channels are named after its database, so tests sharing one Redis
+    never hear each other.
+    """
+    given = os.environ.get("GAMMON_TEST_REDIS_URL")
+    if given:
+        yield given
+        return
+    port = free_port()
+    folder = tempfile.mkdtemp(prefix="gammon-redis-")
+    process = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--dir", folder],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        from redis import Redis
+
+        client = Redis(port=port)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                client.ping()
+                break
+            except Exception:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError("redis-server did not start") from None
+                time.sleep(0.05)
+        client.close()
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(10)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+class Nodes:
+    """N nodes of one server (one database, one Redis), each a :class:`ServerProcess`."""
+
+    def __init__(self, redis: str, count: int, name: str, *extra: str, ttl: float = 2.0) -> None:
+        self.database = database_url(name)
+        self.redis = redis
+        args = ("--redis", redis, "--lease-ttl", str(ttl), "--message-rate", "500",
+                # Every node counts one bucket of sign-ups per IP: the tests make many.
+                "--signup-limit", "1000/1", *extra)  # fmt: skip
+        self.servers = [ServerProcess(self.database, *args) for _ in range(count)]
+
+    def start(self) -> Nodes:
+        for server in self.servers:
+            server.start()
+        return self
+
+    def stop(self) -> None:
+        for server in self.servers:
+            server.stop()
+
+    def __getitem__(self, index: int) -> ServerProcess:
+        return self.servers[index]
+
+    def query(self, sql: str, **params: Any) -> list[Any]:
+        """Rows from the shared database (the action log, the leases)."""
+        engine = sqlalchemy.create_engine(self.database)
+        try:
+            with engine.begin() as connection:
+                return list(connection.execute(sqlalchemy.text(sql), params).all())
+        finally:
+            engine.dispose()
+
+    def log(self, table_id: int) -> list[Any]:
+        """A table's action log: (seq, action) in order."""
+        return self.query(
+            "SELECT seq, action FROM actions WHERE table_id = :t ORDER BY seq", t=table_id
+        )
+
+
+def on(player: Player, server: ServerProcess) -> Player:
+    """The same user agent (its cookies: its session) talking to another node."""
+    other = Player(server)
+    other.http.cookies = player.http.cookies
+    other.user = player.user
+    return other

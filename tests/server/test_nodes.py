@@ -1,0 +1,423 @@
+"""Several nodes serve one lobby (issue 11): three ``gammon serve --redis`` processes on one
+PostgreSQL database and one Redis, players on different nodes, a node killed mid-game.
+
+Each test starts real processes; they are slow, so each does much.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gammon.server.fairdice import verify_record
+from tests.server.client import Player, Socket, choose
+from tests.server.nodes import Nodes, cluster_or_skip, on, redis_server
+
+pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+
+
+@pytest.fixture(scope="module")
+def redis() -> Iterator[str]:
+    cluster_or_skip()
+    with redis_server() as url:
+        yield url
+
+
+#: The first account of a server is its operator (R13); the module's nodes make this one first.
+OPERATOR = ("root", "correct horse")
+
+
+@pytest.fixture(scope="module")
+def nodes(redis: str) -> Iterator[Nodes]:
+    three = Nodes(redis, 3, "nodes").start()
+    try:
+
+        async def operator() -> None:
+            root = await Player(three[0]).signup(*OPERATOR)
+            assert root.user is not None and root.user["operator"]
+            await root.close()
+
+        asyncio.run(operator())
+        yield three
+    finally:
+        three.stop()
+
+
+async def caught_up(socks: list[Socket], seq: int = 0) -> None:
+    """Read until every socket has the newest state any of them has (and ``seq`` at least)."""
+    for sock in socks:
+        while sock.state is None or sock.state["seq"] < max(
+            seq, *(s.state["seq"] if s.state else 0 for s in socks)
+        ):
+            await sock.receive()
+
+
+async def play(
+    socks: list[Socket], rng: random.Random, acked: dict[int, str], *, steps: int = 100_000
+) -> None:
+    """Play on from the sockets' states (random legal plays) until the table is over, or
+    ``steps`` actions; each acknowledged action's seq and type go into ``acked``."""
+    for _ in range(steps):
+        await caught_up(socks)
+        if socks[0].state is not None and socks[0].state["status"] != "playing":
+            return
+        for sock in socks:
+            action = choose(sock.state, rng, double=0.05)  # type: ignore[arg-type]
+            if action is not None:
+                await sock.act(action)
+                acked[_ack_seq(sock)] = action["type"]
+                break
+        else:
+            await socks[0].receive()
+
+
+def _ack_seq(sock: Socket) -> int:
+    acks = [m for m in sock.seen if m.get("type") == "ack" and "seq" in m]
+    return int(acks[-1]["seq"])
+
+
+async def state_until(sock: Socket, predicate: Any) -> dict[str, Any]:
+    """The socket's state once ``predicate`` holds for it (perhaps the one it has)."""
+    if sock.state is not None and predicate(sock.state):
+        return sock.state
+    return await sock.until(lambda m: m["type"] == "state" and predicate(m), 15)
+
+
+async def two_players(nodes: Nodes, first: int, second: int, **settings: Any) -> Any:
+    alice = await Player(nodes[first]).signup()
+    bob = await Player(nodes[second]).signup()
+    table = await alice.create(**settings)
+    a, b = await alice.table(table), await bob.table(table)
+    await b.act({"type": "join"})
+    await a.until(lambda m: m["type"] == "state" and m["status"] == "playing")
+    return alice, bob, table, a, b
+
+
+def test_players_on_two_nodes_play_a_match_a_spectator_on_a_third_sees_every_move(
+    nodes: Nodes,
+) -> None:
+    async def go() -> None:
+        alice, bob, table, a, b = await two_players(nodes, 0, 1, length=3)
+        watcher = await Player(nodes[2]).signup()
+        w = await watcher.table(table)
+        assert w.state is not None
+        first_seen = w.state["seq"]
+        acked: dict[int, str] = {}
+        await play([a, b], random.Random(3), acked)
+        final = a.state
+        assert final is not None and final["status"] == "finished"
+        await w.until(lambda m: m["type"] == "state" and m["seq"] == final["seq"])
+        seen = {m["seq"] for m in w.seen if m["type"] == "state"}
+        assert set(range(first_seen, final["seq"] + 1)) <= seen  # every move, in order
+        assert w.state is not None and w.state["result"] == final["result"]
+        for key in ("seq", "status", "series", "result"):
+            assert b.state is not None and b.state[key] == final[key], key
+        # Each game's dice verify (DICE.md), whichever node rolled them.
+        games = final["series"]["game_number"]
+        for number in range(1, games + 1):
+            record = (await watcher.http.get(f"/api/tables/{table}/record?game={number}")).json()
+            assert verify_record(record).ok, number
+        # Every acknowledged action is in the log once, in order.
+        log = nodes.log(table)
+        assert [seq for seq, _ in log] == list(range(1, len(log) + 1))
+        types = {seq: action["type"] for seq, action in log}
+        assert all(types[seq] == kind for seq, kind in acked.items())
+        for p in (alice, bob, watcher):
+            await p.close()
+
+    asyncio.run(go())
+
+
+def test_chat_and_the_lobby_are_shared(nodes: Nodes) -> None:
+    async def go() -> None:
+        carol = await Player(nodes[2]).signup()
+        lobby3 = await carol.socket("/ws/lobby")
+        await lobby3.until(lambda m: m["type"] == "lobby")
+        dave = await Player(nodes[1]).signup()
+        lobby2 = await dave.socket("/ws/lobby")
+        await lobby2.until(lambda m: m["type"] == "lobby")
+        # A table made on node 1 is in node 3's lobby.
+        erin = await Player(nodes[0]).signup()
+        table = await erin.create(length=1)
+        await lobby3.until(
+            lambda m: m["type"] == "lobby" and any(t["id"] == table for t in m["tables"]), 15
+        )
+        # The lobby's chat from node 1 reaches nodes 2 and 3.
+        lobby1 = await erin.socket("/ws/lobby")
+        await lobby1.until(lambda m: m["type"] == "lobby")
+        reply = await lobby1.request({"type": "chat", "text": "hello from node one"})
+        assert reply["type"] == "ack", reply
+        for sock in (lobby2, lobby3):
+            line = await sock.until(lambda m: m["type"] == "chat", 15)
+            assert line["message"]["text"] == "hello from node one"
+        # A table's chat: its creator on node 1, a player on node 2, a spectator on node 3.
+        e, d, c = await erin.table(table), await dave.table(table), await carol.table(table)
+        await d.act({"type": "join"})
+        reply = await e.request({"type": "chat", "text": "good luck"})
+        assert reply["type"] == "ack", reply
+        for sock in (d, c):
+            line = await sock.until(lambda m: m["type"] == "chat", 15)
+            assert line["message"]["text"] == "good luck"
+        for p in (carol, dave, erin):
+            await p.close()
+
+    asyncio.run(go())
+
+
+def test_a_node_killed_mid_game_its_tables_go_on_elsewhere_nothing_lost(redis: str) -> None:
+    nodes = Nodes(redis, 3, "nodes_kill").start()
+    try:
+
+        async def go() -> None:
+            # The table is created on node 1, so node 1 runs it.
+            alice, bob, table, a, b = await two_players(nodes, 0, 1, length=3)
+            owner = nodes.query("SELECT node FROM table_leases WHERE table_id = :t", t=table)
+            assert len(owner) == 1
+            acked: dict[int, str] = {}
+            rng = random.Random(5)
+            await play([a, b], rng, acked, steps=12)
+            await caught_up([a, b])
+            before = b.state
+            assert before is not None and before["status"] == "playing"
+            # A table against the bot, run by node 1 too.
+            bot_table = await alice.create(length=1, bot="beginner")
+            bot_sock = await alice.table(bot_table)
+            killed_at = bot_sock.state["seq"]  # type: ignore[index]
+            # The player to act sends an action through node 2, which forwards it to node 1,
+            # and node 1 is killed while it is on its way: acknowledged or not, the log
+            # has it at most once, and if it was acknowledged, it is there.
+            vias = [await on(p, nodes[1]).table(table) for p in (alice, bob)]
+            await caught_up(vias, max(acked))
+            via, action = next(
+                (s, choose(s.state, rng))  # type: ignore[arg-type]
+                for s in vias
+                if choose(s.state, random.Random(0)) is not None  # type: ignore[arg-type]
+            )
+            assert action is not None
+            flying = asyncio.ensure_future(via.request({**action, "entropy": "cd" * 32}))
+            await asyncio.sleep(0.002)
+            nodes[0].kill()
+            reply = await flying
+            if reply["type"] == "ack":
+                acked[reply["seq"]] = action["type"]
+            else:
+                assert reply["code"] in ("stale", "server_error"), reply
+            # The next action, sent while node 1's lease still runs: node 2 waits it out
+            # until it, or another node, has taken the table over from the log.
+            await caught_up(vias, max(acked))
+            via, action = next(
+                (s, choose(s.state, rng))  # type: ignore[arg-type]
+                for s in vias
+                if choose(s.state, random.Random(0)) is not None  # type: ignore[arg-type]
+            )
+            assert action is not None
+            reply = await via.request({**action, "entropy": "ef" * 32})
+            assert reply["type"] == "ack", reply
+            acked[reply["seq"]] = action["type"]
+            # Alice reconnects to node 3, Bob stays on node 2; they play the match out.
+            alice3 = on(alice, nodes[2])
+            a3 = await alice3.table(table)
+            assert a3.state is not None and a3.state["seq"] >= before["seq"]
+            await caught_up([a3, b], max(acked))
+            await play([a3, b], rng, acked)
+            final = a3.state
+            assert final is not None and final["status"] == "finished"
+            log = nodes.log(table)
+            assert [seq for seq, _ in log] == list(range(1, len(log) + 1))
+            assert len(log) == final["seq"]
+            types = {seq: action["type"] for seq, action in log}
+            assert all(types[seq] == kind for seq, kind in acked.items())
+            lease = nodes.query("SELECT node, fence FROM table_leases WHERE table_id = :t", t=table)
+            assert lease == [] or lease[0][0] != owner[0][0]
+            # The bot plays on where its table went: Alice acts on node 3, the bot answers.
+            bot3 = await alice3.table(bot_table)
+            for _ in range(6):
+                state = await state_until(
+                    bot3,
+                    lambda m: m["status"] != "playing" or choose(m, random.Random(0)) is not None,
+                )
+                if state["status"] != "playing":
+                    break
+                action = choose(state, rng)
+                assert action is not None
+                await bot3.act(action)
+            bot_log = nodes.query(
+                "SELECT seq FROM actions WHERE table_id = :t AND actor_id IS NULL AND seq > :s",
+                t=bot_table,
+                s=killed_at,
+            )
+            assert bot_log, "the bot did not act after its node was killed"
+            for number in range(1, final["series"]["game_number"] + 1):
+                record = (await bob.http.get(f"/api/tables/{table}/record?game={number}")).json()
+                assert verify_record(record).ok, number
+            for p in (alice, alice3, bob):
+                await p.close()
+
+        asyncio.run(go())
+    finally:
+        nodes.stop()
+
+
+@settings(
+    max_examples=4,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    plan=st.lists(
+        st.tuples(st.sets(st.integers(0, 2), min_size=1), st.booleans()), min_size=6, max_size=14
+    ),
+    seed=st.integers(0, 1000),
+)
+def test_racing_actions_through_every_node_and_takeovers_apply_once(
+    nodes: Nodes, plan: list[tuple[set[int], bool]], seed: int
+) -> None:
+    """Each step, the player to act sends one action through the sockets of several nodes
+    at once (the same seq); some steps take the table's lease away from its owner at
+    the same moment, so another node takes the table over while actions are in flight.
+    Exactly one of each step's copies is acknowledged, the log has each once, in order,
+    and every node, and a replay of the log, agree on the table."""
+
+    async def go() -> None:
+        alice = await Player(nodes[0]).signup()
+        bob = await Player(nodes[1]).signup()
+        table = await alice.create(length=5)
+        b0 = await bob.table(table)
+        await b0.act({"type": "join"})
+        players = [alice, bob]
+        socks = [[await on(p, node).table(table) for node in nodes.servers] for p in players]
+        everyone = [s for row in socks for s in row]
+        rng = random.Random(seed)
+        acked: dict[int, str] = {}
+        for senders, take_away in plan:
+            await caught_up(everyone, max(acked, default=0))
+            state = everyone[0].state
+            assert state is not None
+            if state["status"] != "playing":
+                break
+            for row in socks:
+                action = choose(row[0].state, rng, double=0.1)  # type: ignore[arg-type]
+                if action is not None:
+                    break
+            else:
+                continue
+            message = {**action, "entropy": "ab" * 32}
+            sends = [row[node].request(message) for node in sorted(senders)]
+            if take_away:
+                nodes.query(
+                    "UPDATE table_leases SET expires_at = 0, node = 'taken-by-the-test' "
+                    "WHERE table_id = :t RETURNING fence",
+                    t=table,
+                )
+            replies = await asyncio.gather(*sends)
+            acks = [r for r in replies if r["type"] == "ack"]
+            assert len(acks) == 1, replies
+            assert all(r["code"] == "stale" for r in replies if r["type"] == "error"), replies
+            acked[acks[0]["seq"]] = action["type"]
+        await caught_up(everyone, max(acked, default=0))
+        final = everyone[0].state
+        assert final is not None
+        log = nodes.log(table)
+        assert [seq for seq, _ in log] == list(range(1, final["seq"] + 1))
+        types = {seq: action["type"] for seq, action in log}
+        assert all(types[seq] == kind for seq, kind in acked.items())
+        assert len(log) == 1 + len(acked)  # the join, then exactly the acknowledged actions
+        views = [(await Player(node).state(table)) for node in nodes.servers]  # spectators
+        for view in views:
+            for key in ("seq", "status", "series", "game"):
+                assert view[key] == views[0][key], key
+        lease = nodes.query("SELECT fence FROM table_leases WHERE table_id = :t", t=table)
+        if lease and any(take_away for _, take_away in plan):
+            assert lease[0][0] >= 2  # the table changed hands under fire
+        replayed = _replay(nodes, table)
+        assert replayed["seq"] == final["seq"]
+        assert replayed["game"]["board"] == views[0]["game"]["board"]
+        for p in players:
+            await p.close()
+
+    asyncio.run(go())
+
+
+def _replay(nodes: Nodes, table_id: int) -> dict[str, Any]:
+    """The table as its log replays (the recovery's code), seen by a spectator."""
+    from gammon.server.db import Database
+    from gammon.server.store import load_table
+    from gammon.server.views import TableView
+
+    db = Database(nodes.database)
+    try:
+        with db.session() as session:
+            table = load_table(session, table_id)
+        assert table is not None
+        return TableView(table).state_json(None, at=0.0, connected=set(), spectators=0)
+    finally:
+        db.dispose()
+
+
+def test_sessions_presence_rate_limits_and_bans_hold_across_nodes(nodes: Nodes) -> None:
+    async def go() -> None:
+        # Presence: each player sees the other connected, through another node.
+        alice, bob, _, a, b = await two_players(nodes, 0, 1, length=1)
+        for sock in (a, b):
+            await state_until(sock, lambda m: all(p["connected"] for p in m["players"]))
+        await b.close()
+        await state_until(a, lambda m: not all(p["connected"] for p in m["players"]))
+        # A session ended on node 1 ends on node 2: its socket there is closed, it is unknown.
+        bob2 = on(bob, nodes[1])
+        lobby = await bob2.socket("/ws/lobby")
+        await lobby.until(lambda m: m["type"] == "lobby")
+        assert (await bob.post("/api/logout")).status_code == 200
+        with pytest.raises(Exception):  # noqa: B017 (websockets' ConnectionClosed)
+            await lobby.until(lambda m: False, 15)
+        assert lobby.ws.close_code == 4401
+        assert (await bob2.http.get("/api/me")).json()["user"] is None
+        name = alice.user["name"]  # type: ignore[index]
+        # An operator's ban on node 1 holds on node 3: the socket there is closed (4403).
+        root = Player(nodes[0])
+        login = {"name": OPERATOR[0], "password": OPERATOR[1]}
+        assert (await root.post("/api/login", login)).status_code == 200
+        alice3 = on(alice, nodes[2])
+        lobby3 = await alice3.socket("/ws/lobby")
+        await lobby3.until(lambda m: m["type"] == "lobby")
+        room = await root.socket("/ws/lobby")
+        await room.until(lambda m: m["type"] == "lobby")
+        reply = await room.request({"type": "ban", "user": name, "minutes": 5})
+        assert reply["type"] == "ack", reply
+        with pytest.raises(Exception):  # noqa: B017
+            await lobby3.until(lambda m: False, 15)
+        assert lobby3.ws.close_code == 4403
+        # One login bucket for a name (and an IP), whichever node is asked: 10 at once.
+        codes = []
+        for attempt in range(15):
+            guesser = Player(nodes[attempt % 3])
+            answer = await guesser.post("/api/login", {"name": name, "password": "wrong guess"})
+            codes.append(answer.status_code)
+            await guesser.close()
+        assert codes.count(429) >= 4, codes
+        for p in (alice, bob, bob2, root, alice3):
+            await p.close()
+
+    asyncio.run(go())
+
+
+def test_redis_on_sqlite_is_refused_with_a_plain_message(tmp_path: Any) -> None:
+    """A SQLite file is one process's: ``--redis`` with it is refused before anything starts."""
+    import subprocess
+    import sys
+
+    from tests.server.client import ROOT
+
+    done = subprocess.run(
+        [sys.executable, "-m", "gammon.server", "--database", str(tmp_path / "one.db"),
+         "--redis", "redis://127.0.0.1:1/0"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "--redis runs several nodes on one database, which must be PostgreSQL" in done.stderr
+    assert not (tmp_path / "one.db").exists()
