@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     # Only for annotations: position imports this module to make plays.
     from gammon.position import Position
 
-__all__ = ["Move", "Play", "packed_boards"]
+__all__ = ["Move", "Play", "packed_boards", "packed_moves"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +57,9 @@ class _Batch:
 
 _BOARD_SIZE = 54
 _MOVE_BYTES = 12
+#: Notation by the generator's move bytes: the same moves are written the same from any board.
+_texts: dict[bytes, str] = {}
+_MAX_TEXTS = 50_000
 
 
 class Play:
@@ -69,11 +72,12 @@ class Play:
     thousands and looks at most of them only once.
     """
 
-    __slots__ = ("_batch", "_index", "_moves")
+    __slots__ = ("_batch", "_index", "_moves", "_text")
 
     _batch: _Batch
     _index: int
     _moves: tuple[Move, ...]
+    _text: str
 
     def __init__(self, batch: _Batch, index: int) -> None:
         self._batch = batch
@@ -95,7 +99,12 @@ class Play:
         return self._batch.boards[offset : offset + _BOARD_SIZE]
 
     @property
-    def _raw_moves(self) -> bytes:
+    def raw_moves(self) -> bytes:
+        """The moves as the generator wrote them, 3 bytes each (source, target, hit).
+
+        Equal for plays that move the same checkers the same way from any board:
+        a cheap key for what depends on the moves alone (their notation, their JSON).
+        """
         offset = self._index * _MOVE_BYTES
         return self._batch.moves[offset : offset + 3 * self._batch.used]
 
@@ -111,7 +120,7 @@ class Play:
         try:
             return self._moves
         except AttributeError:
-            raw = self._raw_moves
+            raw = self.raw_moves
             # The generator stores a waiting acey-deucey checker as source 26;
             # it enters from the same place as the bar.
             self._moves = tuple(
@@ -128,11 +137,22 @@ class Play:
     @property
     def hits(self) -> int:
         """How many opposing blots the play sends to the bar (R6)."""
-        raw = self._raw_moves
+        raw = self.raw_moves
         return sum(raw[i + 2] for i in range(0, len(raw), 3))
 
     def __str__(self) -> str:
-        return format_moves(self.moves)
+        # Kept: the server writes every legal play's notation, then matches a played one.
+        try:
+            return self._text
+        except AttributeError:
+            key = self.raw_moves
+            text = _texts.get(key)
+            if text is None:
+                if len(_texts) >= _MAX_TEXTS:
+                    _texts.clear()
+                text = _texts[key] = format_moves(self.moves)
+            self._text = text
+            return text
 
     def __repr__(self) -> str:
         dice = self._batch.dice
@@ -162,3 +182,18 @@ def packed_boards(plays: Sequence[Play]) -> bytes:
         ):
             return batch.boards
     return b"".join(play._board for play in plays)
+
+
+def packed_moves(plays: Sequence[Play]) -> bytes:
+    """The moves of ``plays`` as one bytes object of 12-byte rows: 4 moves of 3 bytes
+    (source, target, hit), as many used as ``len(plays[0].raw_moves) // 3``.
+
+    Free when ``plays`` is a whole list from :meth:`Position.plays` (see :func:`packed_boards`).
+    """
+    if plays:
+        batch = plays[0]._batch
+        if len(plays) * _MOVE_BYTES == len(batch.moves) and all(
+            play._batch is batch and play._index == index for index, play in enumerate(plays)
+        ):
+            return batch.moves
+    return b"".join(play._batch.moves[play._index * _MOVE_BYTES :][:_MOVE_BYTES] for play in plays)

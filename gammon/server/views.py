@@ -28,6 +28,8 @@ from typing import Any
 
 from gammon.game import Phase
 from gammon.match import Match
+from gammon.play import Play
+from gammon.server.plays_text import legal_plays_text
 from gammon.server.protocol import Refused, board_json, dumps, play_json, position_id
 from gammon.server.table import Table, result_json
 
@@ -165,9 +167,12 @@ class TableView:
 
     def _legal_plays_json(self, view: int) -> list[dict[str, Any]]:
         """Every legal play of the side on roll (``view``), with the board after it (R5)."""
+        return [play_json(play, view) for play in self._legal_plays()]
+
+    def _legal_plays(self) -> list[Play]:
         game = self.table.game
         assert game is not None
-        return [play_json(play, view) for play in game.legal_plays()]
+        return game.legal_plays()
 
     def _game_tail_json(self) -> dict[str, Any]:
         table = self.table
@@ -225,7 +230,7 @@ class TableView:
             view = viewer if viewer is not None else 0
             actions = table.actions_for(viewer)
             plays = (
-                self._part(("plays", view), lambda: dumps(self._legal_plays_json(view)))
+                self._part(("plays", view), lambda: legal_plays_text(self._legal_plays(), view))
                 if "play" in actions
                 else "[]"
             )
