@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gammon.dice import Dice
-from gammon.notation import BAR_POINT, OFF_POINT, format_moves
+from gammon.notation import BAR_POINT, OFF_POINT
+from gammon.textkernels import format_rows
 
 if TYPE_CHECKING:
     # Only for annotations: position imports this module to make plays.
@@ -45,7 +46,7 @@ class Move:
 class _Batch:
     """What all plays of one roll share: the start, the dice and the generator's output."""
 
-    __slots__ = ("boards", "dice", "moves", "start", "used")
+    __slots__ = ("boards", "dice", "moves", "start", "texts", "used")
 
     def __init__(self, start: Position, dice: Dice, boards: bytes, moves: bytes, used: int) -> None:
         self.start = start
@@ -53,13 +54,12 @@ class _Batch:
         self.boards = boards
         self.moves = moves
         self.used = used
+        #: Every play's notation, written together the first time one is asked for.
+        self.texts: list[str] | None = None
 
 
 _BOARD_SIZE = 54
 _MOVE_BYTES = 12
-#: Notation by the generator's move bytes: the same moves are written the same from any board.
-_texts: dict[bytes, str] = {}
-_MAX_TEXTS = 50_000
 
 
 class Play:
@@ -72,12 +72,11 @@ class Play:
     thousands and looks at most of them only once.
     """
 
-    __slots__ = ("_batch", "_index", "_moves", "_text")
+    __slots__ = ("_batch", "_index", "_moves")
 
     _batch: _Batch
     _index: int
     _moves: tuple[Move, ...]
-    _text: str
 
     def __init__(self, batch: _Batch, index: int) -> None:
         self._batch = batch
@@ -141,18 +140,15 @@ class Play:
         return sum(raw[i + 2] for i in range(0, len(raw), 3))
 
     def __str__(self) -> str:
-        # Kept: the server writes every legal play's notation, then matches a played one.
-        try:
-            return self._text
-        except AttributeError:
-            key = self.raw_moves
-            text = _texts.get(key)
-            if text is None:
-                if len(_texts) >= _MAX_TEXTS:
-                    _texts.clear()
-                text = _texts[key] = format_moves(self.moves)
-            self._text = text
-            return text
+        # The whole roll's at once (one compiled call): a played text is matched against
+        # every legal play's (Game.play), and a list of plays is usually shown whole.
+        batch = self._batch
+        texts = batch.texts
+        if texts is None:
+            texts = batch.texts = format_rows(
+                batch.moves, len(batch.boards) // _BOARD_SIZE, batch.used
+            )
+        return texts[self._index]
 
     def __repr__(self) -> str:
         dice = self._batch.dice

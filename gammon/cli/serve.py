@@ -170,6 +170,7 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
 
         from gammon.server import logs
         from gammon.server.app import RateLimits, ServerConfig, create_app
+        from gammon.server.wsprotocol import WebSocketProtocol
     if args.ray is not None:
         from gammon.engine.cluster import import_ray
 
@@ -217,7 +218,8 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
             host=args.host,
             port=args.port,
             log_level=args.log_level,
-            ws="websockets-sansio",
+            # uvicorn's websockets-sansio, with cheaper compression and reading.
+            ws=WebSocketProtocol,
             ws_max_size=1 << 20,
             proxy_headers=args.proxy,
             forwarded_allow_ips="127.0.0.1" if args.proxy else None,

@@ -17,6 +17,7 @@ import secrets
 from typing import Any
 
 from gammon.errors import InvalidPositionError
+from gammon.notation import format_moves
 from gammon.position import Position
 from gammon.server.db import Action, Database, TableRow, User, select
 from gammon.server.plays_text import legal_plays_text
@@ -140,7 +141,8 @@ def test_fast_position_ids_and_boards_match_the_rules_library() -> None:
 def test_compiled_legal_plays_text_is_the_plain_encoding() -> None:
     """The kernel's ``legal_plays`` is byte for byte ``dumps`` of ``play_json`` of each play
     (notation R5-R7 included: hits, the bar, bearing off, repeats), from either side, on
-    random games of every variant (acey-deucey's waiting checkers have no Position ID)."""
+    random games of every variant (acey-deucey's waiting checkers have no Position ID);
+    the compiled notation is gammon.notation's Python writer's."""
     rng = random.Random(4)
     plays = 0
     kinds: set[str] = set()
@@ -156,6 +158,7 @@ def test_compiled_legal_plays_text_is_the_plain_encoding() -> None:
                     )
                 for play in legal:
                     text = str(play)
+                    assert text == format_moves(play.moves)  # the Python writer
                     kinds.update(k for k in ("bar/", "/off", "*", "(", "no play") if k in text)
                 plays += len(legal)
                 after = rng.choice(legal).position
