@@ -129,6 +129,12 @@ class TableView:
 
     def _game_head_json(self, view: int) -> dict[str, Any]:
         """The current game's fields before ``actions``, with the board from side ``view``."""
+        game = self.table.game
+        assert game is not None
+        return {**self._game_common_json(), "board": board_json(game.position_for(view), view)}
+
+    def _game_common_json(self) -> dict[str, Any]:
+        """The head's fields that every receiver sees alike (all but the board, which is last)."""
         table = self.table
         game = table.game
         assert game is not None
@@ -156,8 +162,12 @@ class TableView:
             "crawford": game.rules.crawford,
             "position_id": position_id(game.position),
             "match_id": self._match_id(),
-            "board": board_json(game.position_for(view), view),
         }
+
+    def _board_text(self, view: int) -> str:
+        game = self.table.game
+        assert game is not None
+        return dumps(board_json(game.position_for(view), view))
 
     def _match_id(self) -> str:
         """The GNU Match ID of the current state (the game and the series show it)."""
@@ -241,7 +251,9 @@ class TableView:
                 log = "[" + ",".join(texts[log_from:]) + '],"log_from":' + str(log_from)
             game_text = "".join(
                 (
-                    self._part(("head", view), lambda: dumps(self._game_head_json(view))[:-1]),
+                    self._part("common", lambda: dumps(self._game_common_json())[:-1]),
+                    ',"board":',
+                    self._part(("board", view), lambda: self._board_text(view)),
                     ',"actions":',
                     dumps(actions),
                     ',"legal_plays":',
