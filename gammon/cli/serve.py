@@ -248,8 +248,7 @@ def _migrate_only(database: str, out: TextIO) -> int:
         raise ServeError(f"cannot migrate the database {database!r}: {exc}") from None
     if todo:
         print(
-            f"database upgraded from {before or 'nothing'} to {after} "
-            f"(ran {', '.join(todo)})",
+            f"database upgraded from {before or 'nothing'} to {after} (ran {', '.join(todo)})",
             file=out,
         )
     else:

@@ -27,9 +27,10 @@ import numpy as np
 from numba import njit
 
 from gammon.play import Play, packed_boards, packed_moves
+from gammon.position import Position
 from gammon.textkernels import literal, put, put_int, put_notation
 
-__all__ = ["legal_plays_text"]
+__all__ = ["board_text", "legal_plays_text"]
 
 _BOARD_SIZE: Final = 54
 _SIDE: Final = 27
@@ -55,13 +56,14 @@ _MOVES: Final = literal('","moves":[')
 _TRUE: Final = literal("true]")
 _FALSE: Final = literal("false]")
 _POSITION_ID: Final = literal('],"position_id":')
-_BOARD: Final = literal(',"board":{"side":')
+_BOARD: Final = literal(',"board":')
+_SIDE_KEY: Final = literal('{"side":')
 _MINE: Final = literal(',"mine":[')
 _THEIRS: Final = literal('],"theirs":[')
 _OFF: Final = literal('],"off":[')
 _WAITING: Final = literal('],"waiting":[')
 _PIPS: Final = literal('],"pips":[')
-_END: Final = literal("]}}")
+_END: Final = literal("]}")
 _NULL: Final = literal("null")
 _B64: Final = literal("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
@@ -104,6 +106,50 @@ def _put_position_id(out: Any, pos: int, board: Any, base: int, key: Any) -> int
 
 
 @njit(cache=True, nogil=True)
+def _put_board(out: Any, pos: int, boards: Any, base: int, side: int) -> int:
+    """The board at ``base`` as gammon.server.protocol.board_json writes it."""
+    theirs = base + _SIDE
+    pos = put(out, pos, _SIDE_KEY)
+    pos = put_int(out, pos, side)
+    pos = put(out, pos, _MINE)
+    pos = _put_counts(out, pos, boards, base)
+    pos = put(out, pos, _THEIRS)
+    pos = _put_counts(out, pos, boards, theirs)
+    pos = put(out, pos, _OFF)
+    pos = put_int(out, pos, boards[base])
+    out[pos] = 44
+    pos = put_int(out, pos + 1, boards[theirs])
+    pos = put(out, pos, _WAITING)
+    pos = put_int(out, pos, boards[base + 26])
+    out[pos] = 44
+    pos = put_int(out, pos + 1, boards[theirs + 26])
+    pos = put(out, pos, _PIPS)
+    for first_index in (base, theirs):
+        if first_index == theirs:
+            out[pos] = 44
+            pos += 1
+        pips = 25 * np.int64(boards[first_index + 26])
+        for point in range(1, 26):
+            pips += point * np.int64(boards[first_index + point])
+        pos = put_int(out, pos, pips)
+    return put(out, pos, _END)
+
+
+@njit(cache=True, nogil=True)
+def _board_only(board: Any, side: int) -> Any:
+    out = np.empty(_MAX_ENTRY, dtype=np.uint8)
+    return out[: _put_board(out, 0, board, 0, side)]
+
+
+def board_text(position: Position, side: int) -> str:
+    """``dumps(board_json(position, side))``, from the compiled writer of the plays' boards."""
+    text: str = (
+        _board_only(np.frombuffer(position.raw, dtype=np.uint8), side).tobytes().decode("ascii")
+    )
+    return text
+
+
+@njit(cache=True, nogil=True)
 def _entries(boards: Any, moves: Any, used: int, side: int) -> Any:
     """The JSON list of every play (its moves and the board after it)."""
     count = boards.shape[0] // _BOARD_SIZE
@@ -127,9 +173,8 @@ def _entries(boards: Any, moves: Any, used: int, side: int) -> Any:
                 out[pos] = 44
                 pos += 1
             out[pos] = 91
-            pos = put_int(
-                out, pos + 1, min(np.int64(moves[at]), 25)
-            )  # 26: waiting, enters as from the bar
+            # A waiting acey-deucey checker (26) enters as from the bar (25).
+            pos = put_int(out, pos + 1, min(np.int64(moves[at]), 25))
             out[pos] = 44
             pos = put_int(out, pos + 1, moves[at + 1])
             out[pos] = 44
@@ -142,28 +187,8 @@ def _entries(boards: Any, moves: Any, used: int, side: int) -> Any:
         else:
             pos = put(out, pos, _NULL)  # acey-deucey checkers still waiting: no ID holds them
         pos = put(out, pos, _BOARD)
-        pos = put_int(out, pos, side)
-        pos = put(out, pos, _MINE)
-        pos = _put_counts(out, pos, boards, base)
-        pos = put(out, pos, _THEIRS)
-        pos = _put_counts(out, pos, boards, theirs)
-        pos = put(out, pos, _OFF)
-        pos = put_int(out, pos, boards[base])
-        out[pos] = 44
-        pos = put_int(out, pos + 1, boards[theirs])
-        pos = put(out, pos, _WAITING)
-        pos = put_int(out, pos, boards[base + 26])
-        out[pos] = 44
-        pos = put_int(out, pos + 1, boards[theirs + 26])
-        pos = put(out, pos, _PIPS)
-        for first_index in (base, theirs):
-            if first_index == theirs:
-                out[pos] = 44
-                pos += 1
-            pips = 25 * np.int64(boards[first_index + 26])
-            for point in range(1, 26):
-                pips += point * np.int64(boards[first_index + point])
-            pos = put_int(out, pos, pips)
-        pos = put(out, pos, _END)
+        pos = _put_board(out, pos, boards, base, side)
+        out[pos] = 125  # }
+        pos += 1
     out[pos] = 93  # ]
     return out[: pos + 1]

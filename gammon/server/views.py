@@ -29,7 +29,7 @@ from typing import Any
 from gammon.game import Phase
 from gammon.match import Match
 from gammon.play import Play
-from gammon.server.plays_text import legal_plays_text
+from gammon.server.plays_text import board_text, legal_plays_text
 from gammon.server.protocol import Refused, board_json, dumps, play_json, position_id
 from gammon.server.table import Table, result_json
 
@@ -167,7 +167,7 @@ class TableView:
     def _board_text(self, view: int) -> str:
         game = self.table.game
         assert game is not None
-        return dumps(board_json(game.position_for(view), view))
+        return board_text(game.position_for(view), view)
 
     def _match_id(self) -> str:
         """The GNU Match ID of the current state (the game and the series show it)."""

@@ -20,7 +20,7 @@ from gammon.errors import InvalidPositionError
 from gammon.notation import format_moves
 from gammon.position import Position
 from gammon.server.db import Action, Database, TableRow, User, select
-from gammon.server.plays_text import legal_plays_text
+from gammon.server.plays_text import board_text, legal_plays_text
 from gammon.server.protocol import board_json, dumps, play_json, position_id
 from gammon.server.settings import TableSettings
 from gammon.server.store import Store, load_table
@@ -139,10 +139,11 @@ def test_fast_position_ids_and_boards_match_the_rules_library() -> None:
 
 
 def test_compiled_legal_plays_text_is_the_plain_encoding() -> None:
-    """The kernel's ``legal_plays`` is byte for byte ``dumps`` of ``play_json`` of each play
-    (notation R5-R7 included: hits, the bar, bearing off, repeats), from either side, on
-    random games of every variant (acey-deucey's waiting checkers have no Position ID);
-    the compiled notation is gammon.notation's Python writer's."""
+    """The kernel's ``legal_plays`` is byte for byte ``dumps`` of ``play_json`` of each play,
+    and its board ``dumps`` of ``board_json`` (notation R5-R7 included: hits, the bar,
+    bearing off, repeats), from either side, on random games of every variant (acey-deucey's
+    waiting checkers have no Position ID); the compiled notation is gammon.notation's
+    Python writer's."""
     rng = random.Random(4)
     plays = 0
     kinds: set[str] = set()
@@ -153,6 +154,7 @@ def test_compiled_legal_plays_text_is_the_plain_encoding() -> None:
                 roll = (rng.randint(1, 6), rng.randint(1, 6))
                 legal = position.plays(roll)
                 for side in (0, 1):
+                    assert board_text(position, side) == dumps(board_json(position, side))
                     assert legal_plays_text(legal, side) == dumps(
                         [play_json(play, side) for play in legal]
                     )
