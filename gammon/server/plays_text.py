@@ -30,7 +30,7 @@ from gammon.play import Play, packed_boards, packed_moves
 from gammon.position import Position
 from gammon.textkernels import literal, put, put_int, put_notation
 
-__all__ = ["board_text", "legal_plays_text"]
+__all__ = ["board_text", "legal_plays_text", "warm_up"]
 
 _BOARD_SIZE: Final = 54
 _SIDE: Final = 27
@@ -139,6 +139,14 @@ def _put_board(out: Any, pos: int, boards: Any, base: int, side: int) -> int:
 def _board_only(board: Any, side: int) -> Any:
     out = np.empty(_MAX_ENTRY, dtype=np.uint8)
     return out[: _put_board(out, 0, board, 0, side)]
+
+
+def warm_up() -> None:
+    """Load (or, in a fresh checkout, compile) the kernels: at the server's start, in a
+    thread, not at the first roll of its first game (seconds, once per checkout)."""
+    start = Position.initial()
+    legal_plays_text(start.plays((3, 1)), 0)
+    board_text(start, 1)
 
 
 def board_text(position: Position, side: int) -> str:
