@@ -121,17 +121,29 @@ async def _pair(base: str, limit: asyncio.Semaphore) -> tuple[httpx.AsyncClient,
         return await _guest(base), await _guest(base)
 
 
+async def _new_table(client: httpx.AsyncClient) -> int:
+    """A new 3-point table. Asked again once if the kept-alive connection was closed
+    meanwhile (a game outlasts the server's keep-alive: a race, not a refusal)."""
+    csrf = client.cookies.get("gammon_csrf") or ""
+    for attempt in (1, 2):
+        try:
+            created = await client.post(
+                "/api/tables", json={"length": 3}, headers={"X-CSRF-Token": csrf}
+            )
+            return int(created.json()["table"]["id"])
+        except (httpx.ReadError, httpx.RemoteProtocolError):
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
 async def _game(
     run: _Run, first: httpx.AsyncClient, second: httpx.AsyncClient, rng: random.Random
 ) -> None:
     """Tables played to their end, one after another, until the deadline."""
     try:
         while time.monotonic() < run.deadline:
-            csrf = first.cookies.get("gammon_csrf") or ""
-            created = await first.post(
-                "/api/tables", json={"length": 3}, headers={"X-CSRF-Token": csrf}
-            )
-            table = int(created.json()["table"]["id"])
+            table = await _new_table(first)
             seats = [_Seat(c, await _open(run, c, table)) for c in (first, second)]
             await seats[1].ws.send(json.dumps({"type": "join"}))
             await _play(run, seats, rng)
