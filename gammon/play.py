@@ -99,11 +99,8 @@ class Play:
 
     @property
     def raw_moves(self) -> bytes:
-        """The moves as the generator wrote them, 3 bytes each (source, target, hit).
-
-        Equal for plays that move the same checkers the same way from any board:
-        a cheap key for what depends on the moves alone (their notation, their JSON).
-        """
+        """The moves as the generator wrote them, 3 bytes each (source, target, hit): what
+        compiled writers read (gammon.textkernels); a waiting acey-deucey checker is 26."""
         offset = self._index * _MOVE_BYTES
         return self._batch.moves[offset : offset + 3 * self._batch.used]
 

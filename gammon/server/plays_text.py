@@ -5,7 +5,7 @@ moves, the Position ID after it and the board after it (docs/PROTOCOL.md 3):
 20-odd plays a roll, hundreds for some doubles. Built play by play as Python
 values this was a fifth of the server's time per action; here one compiled
 kernel writes the whole list from the move generator's own bytes (the moves
-and boards of every play of the roll), ten times faster. The text is exactly
+and boards of every play of the roll), about twenty times faster. The text is exactly
 what ``dumps([play_json(play, side) for play in plays])`` gives, notation
 included (gammon.notation's rules: moves of one checker joined, segments
 sorted, repeats counted); the tests compare the two over random games of every
