@@ -11,6 +11,9 @@ time the server and the clients spent per action.
 
     python -m bench.server_load --games 200 --seconds 30
 
+``--profile FILE`` records the server with py-spy meanwhile and prints where its time
+went (bench/server_profile.py; docs/DEPLOY.md 1.1 has the figures).
+
 ``--tournament N`` plays a knockout of N accounts instead (a scheduled tournament of
 1-point matches, registered before the clock starts): each player finds their match on
 the tournament's page (``GET /api/tournaments/ID`` once a second, as the browser does),
@@ -48,6 +51,8 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+
+from bench import server_profile
 
 ROOT = Path(__file__).resolve().parents[1]
 #: One TLS context for every HTTP client: httpx builds one per client otherwise (slow).
@@ -116,17 +121,29 @@ async def _pair(base: str, limit: asyncio.Semaphore) -> tuple[httpx.AsyncClient,
         return await _guest(base), await _guest(base)
 
 
+async def _new_table(client: httpx.AsyncClient) -> int:
+    """A new 3-point table. Asked again once if the kept-alive connection was closed
+    meanwhile (a game outlasts the server's keep-alive: a race, not a refusal)."""
+    csrf = client.cookies.get("gammon_csrf") or ""
+    for attempt in (1, 2):
+        try:
+            created = await client.post(
+                "/api/tables", json={"length": 3}, headers={"X-CSRF-Token": csrf}
+            )
+            return int(created.json()["table"]["id"])
+        except (httpx.ReadError, httpx.RemoteProtocolError):
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
 async def _game(
     run: _Run, first: httpx.AsyncClient, second: httpx.AsyncClient, rng: random.Random
 ) -> None:
     """Tables played to their end, one after another, until the deadline."""
     try:
         while time.monotonic() < run.deadline:
-            csrf = first.cookies.get("gammon_csrf") or ""
-            created = await first.post(
-                "/api/tables", json={"length": 3}, headers={"X-CSRF-Token": csrf}
-            )
-            table = int(created.json()["table"]["id"])
+            table = await _new_table(first)
             seats = [_Seat(c, await _open(run, c, table)) for c in (first, second)]
             await seats[1].ws.send(json.dumps({"type": "join"}))
             await _play(run, seats, rng)
@@ -373,6 +390,11 @@ async def _run(args: argparse.Namespace, base: str, base_ws: str, server_pid: in
     await asyncio.sleep(args.warmup)
     cpu_server, cpu_client = _cpu_seconds(server_pid), time.process_time()
     load = os.getloadavg()[0]
+    spy = None
+    if args.profile:
+        spy = server_profile.record(
+            server_pid, args.seconds - 1, Path(args.profile), gil=args.profile_gil
+        )
     await asyncio.sleep(max(0.0, run.deadline - time.monotonic()))
     cpu_server = _cpu_seconds(server_pid) - cpu_server
     cpu_client = time.process_time() - cpu_client
@@ -396,6 +418,9 @@ async def _run(args: argparse.Namespace, base: str, base_ws: str, server_pid: in
         print(f"client CPU           {1000 * cpu_client / total:.2f} ms per action")
     print(f"load average         {load:.1f} on {os.cpu_count()} cores (other work skews figures)")
     print("target               200 games, p99 < 100 ms on 2 cores")
+    if spy is not None:
+        spy.wait(30)
+        server_profile.report(Path(args.profile))
 
 
 def main() -> int:
@@ -417,6 +442,15 @@ def main() -> int:
         help="no permessage-deflate (browsers always ask for it)",
     )
     parser.add_argument("--database", default=None, help="default: a temporary SQLite file")
+    parser.add_argument(
+        "--profile",
+        default=None,
+        metavar="FILE",
+        help="record the server with py-spy while measured (tables only; bench/server_profile.py)",
+    )
+    parser.add_argument(
+        "--profile-gil", action="store_true", help="--profile samples only the GIL's holder"
+    )
     args = parser.parse_args()
     if args.think is None:
         args.think = 1500.0 if args.tournament else 0.0

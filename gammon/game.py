@@ -292,6 +292,42 @@ class Game:
             actions.append(OutOfTime(side))
         return actions
 
+    def legal_action_names(self, side: int) -> list[str]:
+        """The names of :meth:`legal_actions`, each once, in the same order.
+
+        What a server shows a player it may do, without making an action of every
+        legal play.
+        """
+        _check_side(side)
+        phase = self._phase
+        if phase is Phase.OVER:
+            return []
+        names: list[str] = []
+        if phase is Phase.OPENING:
+            names.append(Roll.name)
+        elif self.turn == side:
+            if phase is Phase.ROLL:
+                names.append(Roll.name)
+                if self.can_double(side):
+                    names.append(Double.name)
+            elif phase is Phase.MOVE:
+                if self._plays:
+                    names.append(PlayDice.name)
+            elif phase is Phase.CHOOSE_DOUBLE:
+                names.append(ChooseDouble.name)
+            elif phase in (Phase.DOUBLE_OFFERED, Phase.BEAVER_OFFERED):
+                names += [Take.name, Drop.name]
+                if self.can_beaver(side):
+                    names.append(Beaver.name)
+            elif phase is Phase.RESIGNATION_OFFERED:
+                names += [AcceptResignation.name, RejectResignation.name]
+        if phase in _RESIGNABLE:
+            names.append(Resign.name)
+        names.append(Forfeit.name)
+        if self.turn == side:
+            names.append(OutOfTime.name)
+        return names
+
     def apply(self, action: Action) -> tuple[Event, ...]:
         """Carry out ``action``, returning the events it added to :attr:`history`.
 

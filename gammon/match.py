@@ -259,6 +259,14 @@ class _Series(ABC):
             return [Forfeit(side)]
         return self.game.legal_actions(side)
 
+    def legal_action_names(self, side: int) -> list[str]:
+        """The names of :meth:`legal_actions`, each once, in the same order."""
+        if self.is_over:
+            return []
+        if self.game.is_over:
+            return [Forfeit.name]
+        return self.game.legal_action_names(side)
+
     def apply(self, action: Action) -> tuple[Event, ...]:
         """Carry out ``action`` in the current game (:meth:`Game.apply`).
 

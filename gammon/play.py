@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gammon.dice import Dice
-from gammon.notation import BAR_POINT, OFF_POINT, format_moves
+from gammon.notation import BAR_POINT, OFF_POINT
+from gammon.textkernels import format_rows
 
 if TYPE_CHECKING:
     # Only for annotations: position imports this module to make plays.
     from gammon.position import Position
 
-__all__ = ["Move", "Play", "packed_boards"]
+__all__ = ["Move", "Play", "packed_boards", "packed_moves"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +46,7 @@ class Move:
 class _Batch:
     """What all plays of one roll share: the start, the dice and the generator's output."""
 
-    __slots__ = ("boards", "dice", "moves", "start", "used")
+    __slots__ = ("boards", "dice", "moves", "start", "texts", "used")
 
     def __init__(self, start: Position, dice: Dice, boards: bytes, moves: bytes, used: int) -> None:
         self.start = start
@@ -53,6 +54,8 @@ class _Batch:
         self.boards = boards
         self.moves = moves
         self.used = used
+        #: Every play's notation, written together the first time one is asked for.
+        self.texts: list[str] | None = None
 
 
 _BOARD_SIZE = 54
@@ -95,7 +98,9 @@ class Play:
         return self._batch.boards[offset : offset + _BOARD_SIZE]
 
     @property
-    def _raw_moves(self) -> bytes:
+    def raw_moves(self) -> bytes:
+        """The moves as the generator wrote them, 3 bytes each (source, target, hit): what
+        compiled writers read (gammon.textkernels); a waiting acey-deucey checker is 26."""
         offset = self._index * _MOVE_BYTES
         return self._batch.moves[offset : offset + 3 * self._batch.used]
 
@@ -111,7 +116,7 @@ class Play:
         try:
             return self._moves
         except AttributeError:
-            raw = self._raw_moves
+            raw = self.raw_moves
             # The generator stores a waiting acey-deucey checker as source 26;
             # it enters from the same place as the bar.
             self._moves = tuple(
@@ -128,11 +133,19 @@ class Play:
     @property
     def hits(self) -> int:
         """How many opposing blots the play sends to the bar (R6)."""
-        raw = self._raw_moves
+        raw = self.raw_moves
         return sum(raw[i + 2] for i in range(0, len(raw), 3))
 
     def __str__(self) -> str:
-        return format_moves(self.moves)
+        # The whole roll's at once (one compiled call): a played text is matched against
+        # every legal play's (Game.play), and a list of plays is usually shown whole.
+        batch = self._batch
+        texts = batch.texts
+        if texts is None:
+            texts = batch.texts = format_rows(
+                batch.moves, len(batch.boards) // _BOARD_SIZE, batch.used
+            )
+        return texts[self._index]
 
     def __repr__(self) -> str:
         dice = self._batch.dice
@@ -162,3 +175,18 @@ def packed_boards(plays: Sequence[Play]) -> bytes:
         ):
             return batch.boards
     return b"".join(play._board for play in plays)
+
+
+def packed_moves(plays: Sequence[Play]) -> bytes:
+    """The moves of ``plays`` as one bytes object of 12-byte rows: 4 moves of 3 bytes
+    (source, target, hit), as many used as ``len(plays[0].raw_moves) // 3``.
+
+    Free when ``plays`` is a whole list from :meth:`Position.plays` (see :func:`packed_boards`).
+    """
+    if plays:
+        batch = plays[0]._batch
+        if len(plays) * _MOVE_BYTES == len(batch.moves) and all(
+            play._batch is batch and play._index == index for index, play in enumerate(plays)
+        ):
+            return batch.moves
+    return b"".join(play._batch.moves[play._index * _MOVE_BYTES :][:_MOVE_BYTES] for play in plays)

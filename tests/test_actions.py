@@ -110,6 +110,8 @@ def test_every_legal_action_applies_and_every_other_is_refused(seed: int, rules_
         for side in (0, 1):
             assert all(action.side == side for action in legal[side])
             assert Forfeit(side) in legal[side]
+            names = list(dict.fromkeys(action.name for action in legal[side]))
+            assert game.legal_action_names(side) == names
         for action in rng.sample(legal[0] + legal[1], min(4, len(legal[0]) + len(legal[1]))):
             copy = copy_of(game, seed + step)
             events = copy.apply(action)

@@ -135,6 +135,12 @@ def test_match_id_through_a_match() -> None:
     assert decode_match_id(match.id).score == (0, 2)
 
 
+def _check_action_names(series: Match | Session) -> None:
+    for side in (0, 1):
+        names = list(dict.fromkeys(action.name for action in series.legal_actions(side)))
+        assert series.legal_action_names(side) == names
+
+
 def play_series(series: Match | Session, rng: random.Random, max_games: int = 60) -> None:
     """Play random legal actions, game after game, until the series is over."""
     last_score = series.score
@@ -142,9 +148,11 @@ def play_series(series: Match | Session, rng: random.Random, max_games: int = 60
         game = series.game
         while not game.is_over:
             assert series.match_id_fields() is not None  # consistent at every step
+            _check_action_names(series)
             if game.rules.crawford and game.turn is not None:
                 assert not game.can_double(game.turn)
             random_step(game, rng)
+        _check_action_names(series)  # between games, and once the series is over
         score = series.score
         assert score[0] >= last_score[0] and score[1] >= last_score[1]  # scores only grow
         assert sum(score) > sum(last_score)

@@ -184,6 +184,7 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
 
         from gammon.server import logs
         from gammon.server.app import RateLimits, ServerConfig, create_app
+        from gammon.server.wsprotocol import WebSocketProtocol
     if args.ray is not None:
         from gammon.engine.cluster import import_ray
 
@@ -241,7 +242,8 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
             host=args.host,
             port=args.port,
             log_level=args.log_level,
-            ws="websockets-sansio",
+            # uvicorn's websockets-sansio, with cheaper compression and reading.
+            ws=WebSocketProtocol,
             ws_max_size=1 << 20,
             proxy_headers=args.proxy,
             forwarded_allow_ips="127.0.0.1" if args.proxy else None,
@@ -270,8 +272,7 @@ def _migrate_only(database: str, out: TextIO) -> int:
         raise ServeError(f"cannot migrate the database {database!r}: {exc}") from None
     if todo:
         print(
-            f"database upgraded from {before or 'nothing'} to {after} "
-            f"(ran {', '.join(todo)})",
+            f"database upgraded from {before or 'nothing'} to {after} (ran {', '.join(todo)})",
             file=out,
         )
     else:

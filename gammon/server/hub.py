@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from gammon.actions import Forfeit, OutOfTime
-from gammon.server import chat
+from gammon.server import chat, plays_text
 from gammon.server.auth import Accounts, UserInfo
 from gammon.server.bots import Bots
 from gammon.server.chatroom import CHAT_MESSAGES, ChatRoom, TournamentRoom
@@ -210,6 +210,7 @@ class Hub:
         await self.cluster.start(self)
         if self.bots is not None:
             self._spawn(self.bots.run(self.bots.warm_up))
+        self._spawn(asyncio.to_thread(plays_text.warm_up))
         self._spawn(self._expiry_loop())
         self.started = True
         log.info("recovered %d unfinished tables", len(tables))

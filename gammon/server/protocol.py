@@ -109,6 +109,9 @@ def _no_constant(name: str) -> Any:
     )
 
 
+_DECODER: Final = json.JSONDecoder(parse_constant=_no_constant)
+
+
 def loads(raw: str | bytes, *, code: str = "bad_json") -> Any:
     """Strict JSON: ``NaN``/``Infinity`` are refused (``bad_message``), and so is deep nesting.
 
@@ -126,7 +129,10 @@ def loads(raw: str | bytes, *, code: str = "bad_json") -> Any:
     gammon.server.protocol.Refused: bad_json: the message is nested too deeply ...
     """
     try:
-        data = json.loads(raw, parse_constant=_no_constant)
+        if isinstance(raw, str) and not raw.startswith("\ufeff"):
+            data = _DECODER.decode(raw)  # json.loads would build a decoder for each message
+        else:  # bytes, or text with a byte order mark: json.loads reads or refuses them
+            data = json.loads(raw, parse_constant=_no_constant)
     except RecursionError:
         raise Refused(
             code, f"the message is nested too deeply (at most {MAX_DEPTH} levels of [ and {{)"
@@ -417,6 +423,7 @@ def moves_notation(moves: Sequence[Sequence[int]]) -> str:
 
 
 # -- writing -------------------------------------------------------------------------------
+
 
 def dumps(value: Any) -> str:
     """Compact JSON, as every server message is sent (orjson: about ten times the standard

@@ -305,7 +305,15 @@ class Store:
 
     def __init__(self, db: Database, *, threads: int = 4) -> None:
         self.db = db
-        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        #: Jobs for the writer thread, handed over together (a list a loop iteration).
+        self._queue: queue.SimpleQueue[list[_Job] | None] = queue.SimpleQueue()
+        #: Jobs asked for in this iteration of the event loop, not handed over yet.
+        self._pending: list[_Job] = []
+        #: Jobs handed over (counted by the event loop) and taken (by the writer thread).
+        self._asked = 0
+        self._taken = 0
+        #: The loop a hand-over is scheduled on, if one is.
+        self._handing_over: asyncio.AbstractEventLoop | None = None
         self._writer = threading.Thread(
             target=self._write_loop, name="gammon-db-writer", daemon=True
         )
@@ -322,7 +330,7 @@ class Store:
     @property
     def write_queue(self) -> int:
         """Writes asked for and not yet taken by the writer thread (``/metrics``)."""
-        return self._queue.qsize()
+        return len(self._pending) + self._asked - self._taken
 
     def start(self) -> None:
         if not self._started:
@@ -331,6 +339,7 @@ class Store:
 
     def stop(self) -> None:
         if self._started:
+            self._hand_over()
             self._queue.put(None)
             self._writer.join(timeout=10)
             self._started = False
@@ -352,7 +361,7 @@ class Store:
         """
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
-        self._queue.put(_Job(fn, future, loop))
+        self._ask(_Job(fn, future, loop))
         return await future
 
     async def append(
@@ -368,8 +377,23 @@ class Store:
         """
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._queue.put(_Job(None, future, loop, (table_id, applied), check))
+        self._ask(_Job(None, future, loop, (table_id, applied), check))
         await future
+
+    def _ask(self, job: _Job) -> None:
+        """Queue ``job`` for the writer thread with the others of this loop iteration: one
+        hand-over (and at most one wake-up of the writer) however many actions it has."""
+        self._pending.append(job)
+        if self._handing_over is not job.loop:  # none scheduled (or on a loop since closed)
+            self._handing_over = job.loop
+            job.loop.call_soon(self._hand_over)
+
+    def _hand_over(self) -> None:
+        self._handing_over = None
+        jobs, self._pending = self._pending, []
+        if jobs:
+            self._asked += len(jobs)
+            self._queue.put(jobs)
 
     # -- the writer thread ---------------------------------------------------------------
 
@@ -378,17 +402,18 @@ class Store:
             first = self._queue.get()
             if first is None:
                 return
-            jobs = [first]
+            jobs = list(first)
             stop = False
             while len(jobs) < _MAX_BATCH:
                 try:
-                    job = self._queue.get_nowait()
+                    more = self._queue.get_nowait()
                 except queue.Empty:
                     break
-                if job is None:
+                if more is None:
                     stop = True
                     break
-                jobs.append(job)
+                jobs.extend(more)
+            self._taken += len(jobs)
             self._commit(jobs)
             if stop:
                 return

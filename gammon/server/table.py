@@ -289,13 +289,7 @@ class Table:
         """
         if side is None or self.status != "playing" or self.series is None:
             return []
-        names = list(
-            dict.fromkeys(
-                action.name
-                for action in self.series.legal_actions(side)
-                if action.name != OutOfTime.name
-            )
-        )
+        names = [n for n in self.series.legal_action_names(side) if n != OutOfTime.name]
         if practice_on(self) and any(name in names for name in ("play", "double", "take")):
             names.insert(names.index(Forfeit.name), "hint")
         if can_take_back(self, side):
@@ -471,7 +465,9 @@ class Table:
             reason = (
                 str(game.result.reason)
                 if series.forfeited
-                else "match" if isinstance(series, Match) else "session"
+                else "match"
+                if isinstance(series, Match)
+                else "session"
             )
             self.status = changes.status = "finished"
             self.result = changes.result = {

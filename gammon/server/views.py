@@ -28,6 +28,8 @@ from typing import Any
 
 from gammon.game import Phase
 from gammon.match import Match
+from gammon.play import Play
+from gammon.server.plays_text import board_text, legal_plays_text
 from gammon.server.protocol import Refused, board_json, dumps, play_json, position_id
 from gammon.server.table import Table, result_json
 
@@ -127,6 +129,12 @@ class TableView:
 
     def _game_head_json(self, view: int) -> dict[str, Any]:
         """The current game's fields before ``actions``, with the board from side ``view``."""
+        game = self.table.game
+        assert game is not None
+        return {**self._game_common_json(), "board": board_json(game.position_for(view), view)}
+
+    def _game_common_json(self) -> dict[str, Any]:
+        """The head's fields that every receiver sees alike (all but the board, which is last)."""
         table = self.table
         game = table.game
         assert game is not None
@@ -154,8 +162,12 @@ class TableView:
             "crawford": game.rules.crawford,
             "position_id": position_id(game.position),
             "match_id": self._match_id(),
-            "board": board_json(game.position_for(view), view),
         }
+
+    def _board_text(self, view: int) -> str:
+        game = self.table.game
+        assert game is not None
+        return board_text(game.position_for(view), view)
 
     def _match_id(self) -> str:
         """The GNU Match ID of the current state (the game and the series show it)."""
@@ -165,9 +177,12 @@ class TableView:
 
     def _legal_plays_json(self, view: int) -> list[dict[str, Any]]:
         """Every legal play of the side on roll (``view``), with the board after it (R5)."""
+        return [play_json(play, view) for play in self._legal_plays()]
+
+    def _legal_plays(self) -> list[Play]:
         game = self.table.game
         assert game is not None
-        return [play_json(play, view) for play in game.legal_plays()]
+        return game.legal_plays()
 
     def _game_tail_json(self) -> dict[str, Any]:
         table = self.table
@@ -225,7 +240,7 @@ class TableView:
             view = viewer if viewer is not None else 0
             actions = table.actions_for(viewer)
             plays = (
-                self._part(("plays", view), lambda: dumps(self._legal_plays_json(view)))
+                self._part(("plays", view), lambda: legal_plays_text(self._legal_plays(), view))
                 if "play" in actions
                 else "[]"
             )
@@ -236,7 +251,9 @@ class TableView:
                 log = "[" + ",".join(texts[log_from:]) + '],"log_from":' + str(log_from)
             game_text = "".join(
                 (
-                    self._part(("head", view), lambda: dumps(self._game_head_json(view))[:-1]),
+                    self._part("common", lambda: dumps(self._game_common_json())[:-1]),
+                    ',"board":',
+                    self._part(("board", view), lambda: self._board_text(view)),
                     ',"actions":',
                     dumps(actions),
                     ',"legal_plays":',

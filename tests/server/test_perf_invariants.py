@@ -17,8 +17,11 @@ import secrets
 from typing import Any
 
 from gammon.errors import InvalidPositionError
+from gammon.notation import format_moves
+from gammon.position import Position
 from gammon.server.db import Action, Database, TableRow, User, select
-from gammon.server.protocol import board_json, play_json, position_id
+from gammon.server.plays_text import board_text, legal_plays_text
+from gammon.server.protocol import board_json, dumps, play_json, position_id
 from gammon.server.settings import TableSettings
 from gammon.server.store import Store, load_table
 from gammon.server.table import Seat, Table
@@ -133,6 +136,40 @@ def test_fast_position_ids_and_boards_match_the_rules_library() -> None:
             assert entry["moves"] == [[m.source, m.target, m.hit] for m in play.moves]
             plays += 1
     assert plays > 1000
+
+
+def test_compiled_legal_plays_text_is_the_plain_encoding() -> None:
+    """The kernel's ``legal_plays`` is byte for byte ``dumps`` of ``play_json`` of each play,
+    and its board ``dumps`` of ``board_json`` (notation R5-R7 included: hits, the bar,
+    bearing off, repeats), from either side, on random games of every variant (acey-deucey's
+    waiting checkers have no Position ID); the compiled notation is gammon.notation's
+    Python writer's."""
+    rng = random.Random(4)
+    plays = 0
+    kinds: set[str] = set()
+    for variant in ("standard", "acey-deucey", "hypergammon", "nackgammon", "tavla"):
+        for _ in range(8):
+            position = Position.initial(variant)
+            while True:
+                roll = (rng.randint(1, 6), rng.randint(1, 6))
+                legal = position.plays(roll)
+                for side in (0, 1):
+                    assert board_text(position, side) == dumps(board_json(position, side))
+                    assert legal_plays_text(legal, side) == dumps(
+                        [play_json(play, side) for play in legal]
+                    )
+                for play in legal:
+                    text = str(play)
+                    assert text == format_moves(play.moves)  # the Python writer
+                    kinds.update(k for k in ("bar/", "/off", "*", "(", "no play") if k in text)
+                plays += len(legal)
+                after = rng.choice(legal).position
+                if after.winner() is not None:
+                    break
+                position = after.swapped()
+    assert legal_plays_text([], 0) == "[]"
+    assert plays > 20_000
+    assert kinds == {"bar/", "/off", "*", "(", "no play"}
 
 
 def test_group_commit_writes_every_action_in_order() -> None:

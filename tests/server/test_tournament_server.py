@@ -224,9 +224,14 @@ def test_a_no_show_forfeits_on_the_clock_and_a_satellite_seats_its_winner() -> N
             assert q["status"] == "finished" and [e["name"] for e in q["qualified"]] == [
                 q["winner"]["name"]
             ]
-            target_now = await tournament(c, main_event)
+            # The seat is given once the satellite's result is committed: a moment after
+            # the satellite shows "finished".
+            winner = q["winner"]["name"]
+            target_now = await wait_for(
+                c, main_event, lambda t: any(e["name"] == winner for e in t["registered"])
+            )
             seated = {e["name"]: e for e in target_now["registered"]}
-            assert seated[q["winner"]["name"]]["qualified_from"] == qualifier
+            assert seated[winner]["qualified_from"] == qualifier
             for player in (operator, a, b, c, d):
                 await player.close()
 
@@ -339,9 +344,11 @@ def test_a_tournaments_socket_pushes_the_bracket_and_carries_its_chat() -> None:
         await b.until(lambda m: m["type"] == "tournament")
         assert (await bob.post(f"/api/tournaments/{number}/register")).status_code == 200
         running = await a.until(
-            lambda m: m["type"] == "tournament"
-            and m["tournament"]["rounds"]
-            and m["tournament"]["rounds"][0]["matches"][0]["table"] is not None,
+            lambda m: (
+                m["type"] == "tournament"
+                and m["tournament"]["rounds"]
+                and m["tournament"]["rounds"][0]["matches"][0]["table"] is not None
+            ),
             timeout=10,
         )
         assert running["tournament"]["status"] == "running"
@@ -379,7 +386,8 @@ def test_a_tournaments_socket_pushes_the_bracket_and_carries_its_chat() -> None:
         again = await bob.socket(path)
         history = await again.until(lambda m: m["type"] == "chat_history")
         assert [m["text"] for m in history["messages"]] == [
-            "good luck, you *****", "can you hear me"
+            "good luck, you *****",
+            "can you hear me",
         ]
         # It is the tournament's own: the lobby's chat does not have it.
         lobby = await bob.socket("/ws/lobby")

@@ -1,0 +1,106 @@
+"""uvicorn's sans-I/O WebSocket protocol, with the compression and reading this server wants.
+
+Two costs per action that uvicorn's defaults make higher than they need be here:
+
+- permessage-deflate at zlib's default level compressed every message, the
+  acknowledgements and the 1-2 kB states included, and was a fifth of the
+  server's time per action. Here messages under :data:`COMPRESS_FROM` bytes go
+  as they are (RFC 7692 lets each message say whether it is compressed; every
+  client reads both), and the rest (states with legal plays, whole logs) are
+  compressed at level 1, which keeps most of the gain on them for half the time.
+- uvicorn stops reading a socket after every message and starts again once the
+  application has taken it (two ``epoll_ctl`` calls a message). Here reading
+  stops only when :data:`READ_AHEAD` messages wait: the application reads one
+  message at a time either way, and the hub's rate limit answers floods.
+
+The protocol (docs/PROTOCOL.md) does not change: the same messages, the same frames.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any, Final
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.base import Extension
+from websockets.extensions.permessage_deflate import (
+    PerMessageDeflate,
+    ServerPerMessageDeflateFactory,
+)
+from websockets.frames import Frame, Opcode
+from websockets.server import ServerProtocol
+from websockets.typing import ExtensionParameter
+
+__all__ = ["COMPRESS_FROM", "READ_AHEAD", "WebSocketProtocol"]
+
+#: Messages shorter than this (bytes) are sent uncompressed.
+COMPRESS_FROM: Final = 2048
+#: zlib level for the messages that are compressed (1: fastest).
+COMPRESS_LEVEL: Final = 1
+#: Messages read ahead of the application before the socket stops being read.
+READ_AHEAD: Final = 8
+
+
+class _Deflate(PerMessageDeflate):
+    """permessage-deflate that leaves short messages uncompressed (RSV1 unset)."""
+
+    def encode(self, frame: Frame) -> Frame:
+        if (
+            frame.fin
+            and frame.opcode in (Opcode.TEXT, Opcode.BINARY)
+            and len(frame.data) < COMPRESS_FROM
+        ):
+            return frame
+        return super().encode(frame)
+
+
+class _DeflateFactory(ServerPerMessageDeflateFactory):
+    def process_request_params(
+        self,
+        params: Sequence[ExtensionParameter],
+        accepted_extensions: Sequence[Extension],
+    ) -> tuple[list[ExtensionParameter], PerMessageDeflate]:
+        response, agreed = super().process_request_params(params, accepted_extensions)
+        return response, _Deflate(
+            agreed.remote_no_context_takeover,
+            agreed.local_no_context_takeover,
+            agreed.remote_max_window_bits,
+            agreed.local_max_window_bits,
+            agreed.compress_settings,
+        )
+
+
+class WebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's ``websockets-sansio`` protocol (pinned: uvicorn 0.54) with the settings above."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.config.ws_per_message_deflate:
+            # The same window settings as uvicorn's own, at level 1 and with short
+            # messages left alone.
+            self.conn = ServerProtocol(
+                extensions=[
+                    _DeflateFactory(
+                        server_max_window_bits=12,
+                        client_max_window_bits=12,
+                        compress_settings={"memLevel": 5, "level": COMPRESS_LEVEL},
+                    )
+                ],
+                max_size=self.config.ws_max_size,
+                logger=logging.getLogger("uvicorn.error"),
+            )
+
+    def send_receive_event_to_app(self) -> None:
+        # uvicorn pauses reading after every message (read_paused) and resumes once the
+        # queue is empty: pretend to be paused while it queues the message, then pause
+        # for real only when READ_AHEAD messages wait.
+        paused = self.read_paused
+        self.read_paused = True
+        try:
+            super().send_receive_event_to_app()
+        finally:
+            self.read_paused = paused
+        if not paused and self.queue.qsize() >= READ_AHEAD:
+            self.read_paused = True
+            self.transport.pause_reading()
