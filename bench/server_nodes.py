@@ -50,6 +50,12 @@ class _Figures:
     p99: float
     cpu: list[float]
     load: float
+    #: Over the measured time: Redis PUBLISH calls and all commands; PostgreSQL commits
+    #: and rows inserted + updated in the database.
+    publishes: float = 0.0
+    commands: float = 0.0
+    commits: float = 0.0
+    rows: float = 0.0
 
     @property
     def rate(self) -> float:
@@ -157,7 +163,36 @@ async def _game(
         await second.aclose()
 
 
-async def _measure(args: argparse.Namespace, bases: list[str], pids: list[int]) -> _Figures:
+def _counters(redis: str, database: str) -> tuple[float, float, float, float]:
+    """Redis's PUBLISH calls and commands, PostgreSQL's commits and rows written so far."""
+    from redis import Redis
+
+    client = Redis.from_url(redis)
+    try:
+        publish = client.info("commandstats").get("cmdstat_publish", {}).get("calls", 0)
+        commands = client.info("stats")["total_commands_processed"]
+    finally:
+        client.close()
+    url = sqlalchemy.make_url(database)
+    engine = sqlalchemy.create_engine(url)
+    try:
+        with engine.connect() as connection:
+            connection.execute(sqlalchemy.text("SELECT pg_stat_force_next_flush()"))
+            commits, rows = connection.execute(
+                sqlalchemy.text(
+                    "SELECT xact_commit, tup_inserted + tup_updated FROM pg_stat_database "
+                    "WHERE datname = :name"
+                ),
+                {"name": url.database},
+            ).one()
+    finally:
+        engine.dispose()
+    return float(publish), float(commands), float(commits), float(rows)
+
+
+async def _measure(
+    args: argparse.Namespace, bases: list[str], pids: list[int], redis: str, database: str
+) -> _Figures:
     run = _Run(args, bases[0], "")
     rng = random.Random(1)
     limit = asyncio.Semaphore(8)
@@ -177,9 +212,12 @@ async def _measure(args: argparse.Namespace, bases: list[str], pids: list[int]) 
     ]
     await asyncio.sleep(args.warmup)
     cpu = [_cpu_seconds(pid) for pid in pids]
+    counted = await asyncio.to_thread(_counters, redis, database)
     load = os.getloadavg()[0]
     await asyncio.sleep(max(0.0, run.deadline - time.monotonic()))
     cpu = [_cpu_seconds(pid) - before for pid, before in zip(pids, cpu, strict=True)]
+    after = await asyncio.to_thread(_counters, redis, database)
+    counts = [b - a for a, b in zip(counted, after, strict=True)]
     load = max(load, os.getloadavg()[0])
     elapsed = time.monotonic() - run.start
     await asyncio.gather(*tasks)
@@ -188,7 +226,7 @@ async def _measure(args: argparse.Namespace, bases: list[str], pids: list[int]) 
     def pct(p: float) -> float:
         return 1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))]
 
-    return _Figures(count, run.actions, elapsed, pct(0.50), pct(0.99), cpu, load)
+    return _Figures(count, run.actions, elapsed, pct(0.50), pct(0.99), cpu, load, *counts)
 
 
 def _report(figures: _Figures, first: _Figures) -> None:
@@ -202,6 +240,10 @@ def _report(figures: _Figures, first: _Figures) -> None:
     print(f"server CPU in all    {1000 * sum(figures.cpu) / actions:.2f} ms per action")
     print(f"scaling factor       {figures.rate / max(first.rate, 1e-9):.2f} "
           f"(actions/s against {first.nodes} node(s), this invocation)")  # fmt: skip
+    print(f"Redis per action     {figures.publishes / actions:.2f} PUBLISH, "
+          f"{figures.commands / actions:.2f} commands (all nodes)")  # fmt: skip
+    print(f"PostgreSQL           {figures.commits / actions:.2f} commits, "
+          f"{figures.rows / actions:.2f} rows inserted or updated per action")  # fmt: skip
     print(f"load average         {figures.load:.1f} on {os.cpu_count()} cores")
 
 
@@ -223,7 +265,8 @@ def run_nodes(args: argparse.Namespace) -> int:
                         server, base = _start(database, redis)
                         servers.append(server)
                         bases.append(base)
-                    figures = asyncio.run(_measure(args, bases, [s.pid for s in servers]))
+                    pids = [server.pid for server in servers]
+                    figures = asyncio.run(_measure(args, bases, pids, redis, database))
                 finally:
                     for server in servers:
                         server.terminate()
