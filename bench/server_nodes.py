@@ -220,7 +220,9 @@ async def _measure(
     counts = [b - a for a, b in zip(counted, after, strict=True)]
     load = max(load, os.getloadavg()[0])
     elapsed = time.monotonic() - run.start
-    await asyncio.gather(*tasks)
+    failed = [r for r in await asyncio.gather(*tasks, return_exceptions=True) if r is not None]
+    for failure in failed[:3]:
+        print(f"a game stopped: {failure!r}")  # an overloaded machine: a socket timed out
     latencies = sorted(run.latencies) or [0.0]
 
     def pct(p: float) -> float:

@@ -605,6 +605,7 @@ class RedisCluster(Cluster):
         """Another node runs the table now: keep it as a replica."""
         if self.owned.pop(table_id, None) is None:
             return
+        self._written.pop(table_id, None)  # the new owner writes its entry now
         log.warning(
             "table %s: node %s lost its lease", table_id, self.node, extra={"table_id": table_id}
         )
