@@ -8,7 +8,9 @@ broadcast the new state; a table's actions are taken one at a time under its
 lock. The sockets themselves are :mod:`gammon.server.connections`; the chat,
 with its moderation, is :mod:`gammon.server.chatroom`. With several nodes
 (:mod:`gammon.server.cluster`) a table is run by one of them: an action at a table
-another node runs goes there, and this node's copy follows that node's records.
+another node runs goes there, and this node keeps a copy that follows that node's
+records only while one of its sockets is at the table; the lobby then comes from the
+entries every node writes for its own tables (:meth:`Hub.lobby_entry`).
 
 (Past 600 lines, for now: the tables' life cycle in one place (acting, broadcast,
 timers, expiry, the lobby and the listeners that tournaments and analyses hang on).
