@@ -23,6 +23,9 @@ the bracket got.
 
     python -m bench.server_load --tournament 64 --seconds 60
 
+``--nodes 1,2,4 --database postgresql+psycopg://...`` runs the games on 1, 2 and 4 nodes
+in turn (bench/server_nodes.py) and prints the scaling factor.
+
 Client and server share the machine's cores, so the figures are conservative.
 As fast as possible, N games are N actions always in flight: the latency is
 N / (actions per second) (Little's law), so a latency target at N games is a
@@ -451,9 +454,22 @@ def main() -> int:
     parser.add_argument(
         "--profile-gil", action="store_true", help="--profile samples only the GIL's holder"
     )
+    parser.add_argument(
+        "--nodes",
+        default=None,
+        metavar="N[,N...]",
+        help="N nodes over PostgreSQL and Redis, each count in turn (bench/server_nodes.py)",
+    )
+    parser.add_argument(
+        "--redis", default=None, help="with --nodes: default, a redis-server of its own"
+    )
     args = parser.parse_args()
     if args.think is None:
         args.think = 1500.0 if args.tournament else 0.0
+    if args.nodes:
+        from bench.server_nodes import run_nodes
+
+        return run_nodes(args)
     port = _free_port()
     database = args.database or f"sqlite:///{tempfile.mkdtemp(prefix='gammon-bench-')}/load.db"
     server = subprocess.Popen(

@@ -19,11 +19,18 @@ process on SQLite is exactly what it was. :class:`RedisCluster` is the shared on
   action to the owner over Redis (``node:{id}``, answered on the sender's own
   channel with the request's id), where it is applied exactly as a local one.
 - **Relay.** After each commit the owner publishes the action record on
-  ``table:{id}``; every other node applies it to its replica of the table (the
-  same code as replaying the log, so dice and clock agree) and sends the new state to
-  its own sockets. Every node keeps a replica of every unfinished table, which is
-  what makes its lobby the whole lobby. Chat lines go out on ``chat`` and
-  operators' bans on ``moderation`` (each channel named after ``gammon:{database}:``).
+  ``table:{id}``; a node keeps a replica of a table only while one of its own sockets
+  is at it (or it was read for a page within a lease time): it subscribes to
+  ``table:{id}`` when the replica is loaded, brings it up from the log, applies each
+  record to it (the same code as replaying the log, so dice and clock agree), sends
+  the new state to its sockets, and unsubscribes and drops the replica when its last
+  socket there leaves. So the work of an action does not grow with the number of nodes.
+- **Lobby.** The owner of a table writes its lobby entry to the Redis hash ``lobby``
+  (field: the table's id) on each change of status or spectators, removes it when the
+  table ends, and publishes the entry on ``lobby``; every node keeps a copy of the hash
+  (read whole at start and every minute) and builds its lobby from it. Chat lines go
+  out on ``chat`` and operators' bans on ``moderation`` (each channel named after
+  ``gammon:{database}:``).
 - **Fail-over.** A node that dies stops renewing; once its leases expire, the others
   (each sweeping for tables without a live lease, and any node whose socket acts
   there) take its tables over by replaying their logs, and clients reconnect to any
@@ -88,6 +95,9 @@ _CHAT: Final = "chat"
 _MODERATION: Final = "moderation"
 _SESSIONS: Final = "sessions"
 _PRESENCE: Final = "presence"
+_LOBBY: Final = "lobby"
+#: How often a node reads the whole lobby hash again (entries it missed, a restarted Redis).
+LOBBY_RELOAD_S: Final = 60.0
 #: The database's clock, in seconds since the epoch: leases never depend on a node's clock.
 _DB_NOW: Final = "EXTRACT(EPOCH FROM clock_timestamp())"
 
@@ -238,6 +248,19 @@ class Cluster:
     def present(self, live: LiveTable) -> None:
         """Who is connected to the table here changed: tell the other nodes."""
 
+    async def loaded(self, live: LiveTable) -> None:
+        """The hub read a table it does not run into memory: follow its owner's records."""
+
+    def unwatched(self, live: LiveTable) -> None:
+        """The last socket of this node at the table left."""
+
+    def publish_entry(self, live: LiveTable) -> None:
+        """The table's lobby entry changed here, where it runs: tell the other nodes."""
+
+    def lobby_entries(self) -> dict[int, dict[str, Any]] | None:
+        """Every node's lobby entries by table (None: this node's own tables are the lobby)."""
+        return None
+
 
 class RedisCluster(Cluster):
     """This node among others on one PostgreSQL database and one Redis (see the module)."""
@@ -279,6 +302,15 @@ class RedisCluster(Cluster):
         self._created: dict[int, int] = {}
         #: Replicas being brought up to date from the log (one catch-up at a time each).
         self._catching_up: set[int] = set()
+        #: The tables whose records this node follows (``table:{id}``), and since when.
+        self.watched: dict[int, float] = {}
+        #: Every table's lobby entry, as the owners wrote them (a copy of the hash).
+        self.entries: dict[int, dict[str, Any]] = {}
+        #: Entries of this node's tables waiting to be written, and the last ones written.
+        self._dirty: dict[int, LiveTable] = {}
+        self._written: dict[int, dict[str, Any] | None] = {}
+        self._flushing = False
+        self._entries_read = 0.0
 
     @property
     def hub(self) -> Hub:
@@ -325,6 +357,7 @@ class RedisCluster(Cluster):
             if fence is None:
                 return False
             self.owned[table_id] = fence
+            await self._unfollow(table_id)  # this node makes the records now
             log.info(
                 "table %s: taken over by node %s (fence %s)",
                 table_id,
@@ -363,12 +396,18 @@ class RedisCluster(Cluster):
         """Extend every lease of this node in one statement; drop the tables it lost."""
 
         def renew(session: Session) -> dict[int, int]:
-            rows = session.execute(
+            # Rows an append holds are skipped (it extends them itself): waiting for them, in
+            # another order than a batch of appends takes them, could deadlock.
+            session.execute(
                 text(
-                    f"UPDATE table_leases SET expires_at = {_DB_NOW} + :ttl "
-                    "WHERE node = :node RETURNING table_id, fence"
+                    f"UPDATE table_leases SET expires_at = {_DB_NOW} + :ttl WHERE table_id IN "
+                    "(SELECT table_id FROM table_leases WHERE node = :node FOR UPDATE SKIP LOCKED)"
                 ),
                 {"node": self.node, "ttl": self.ttl},
+            )
+            rows = session.execute(
+                text("SELECT table_id, fence FROM table_leases WHERE node = :node"),
+                {"node": self.node},
             ).all()
             session.commit()
             return {int(table): int(fence) for table, fence in rows}
@@ -424,50 +463,159 @@ class RedisCluster(Cluster):
             try:
                 await self._sweep()
                 await self._resync()
+                if time.monotonic() - self._entries_read >= LOBBY_RELOAD_S:
+                    await self._read_entries()
             except Exception as exc:
                 self.hub.faults.report("taking over tables", exc)
 
     async def _resync(self) -> None:
-        """Bring every replica up to the log (a record missed while a table was being read,
-        or before this node subscribed): replicas are never more than a renewal behind."""
+        """Drop the replicas no socket here watches any more, and bring the others up to the
+        log (a record missed while a table was being read, or before the subscription took):
+        replicas are never more than a sweep behind."""
+        hub = self.hub
+        quiet = time.monotonic() - self.ttl
+        for table_id, since in list(self.watched.items()):
+            live = hub.tables.get(table_id)
+            if table_id in self.owned or live is None or (not live.conns and since < quiet):
+                await self._drop(table_id)
+        replicas = [
+            table_id
+            for table_id, live in hub.tables.items()
+            if table_id not in self.owned and live.table.status in ("open", "playing")
+        ]
+        if not replicas:
+            return
 
         def heads(session: Session) -> dict[int, int]:
             rows = session.execute(
                 text(
-                    "SELECT t.id, COALESCE(MAX(a.seq), 0) FROM tables t "
-                    "LEFT JOIN actions a ON a.table_id = t.id "
-                    "WHERE t.status IN ('open', 'playing') GROUP BY t.id"
-                )
+                    "SELECT table_id, MAX(seq) FROM actions "
+                    "WHERE table_id = ANY(:tables) GROUP BY table_id"
+                ),
+                {"tables": replicas},
             ).all()
             return {int(table_id): int(seq) for table_id, seq in rows}
 
-        found = await self.store.run(heads)
-        hub = self.hub
-        for table_id, replica in list(hub.tables.items()):
-            if table_id in self.owned or table_id in found:
-                continue
-            if replica.table.status in ("open", "playing"):
-                await hub.reload(replica)  # it ended, and the record of its end was missed
-        for table_id, seq in found.items():
-            if table_id in self.owned:
-                continue
+        for table_id, seq in (await self.store.run(heads)).items():
             live = hub.tables.get(table_id)
-            if live is None:
-                await hub.live_table(table_id)
-                hub.lobby_changed()
-            elif live.table.seq < seq:
+            if live is not None and table_id not in self.owned and live.table.seq < seq:
                 await self.catch_up(live)
+
+    # -- replicas where they are watched ---------------------------------------------------
+
+    async def loaded(self, live: LiveTable) -> None:
+        """Follow the records of a table read here that another node runs, from the log up."""
+        table_id = live.table.id
+        if table_id in self.owned or live.table.status not in ("open", "playing"):
+            return
+        await self._follow(table_id)
+        await self.catch_up(live)  # what was committed between the reading and subscribing
+
+    def unwatched(self, live: LiveTable) -> None:
+        if live.table.id not in self.owned:
+            self.hub.spawn(self._drop(live.table.id))
+
+    async def _follow(self, table_id: int) -> None:
+        if table_id in self.watched:
+            self.watched[table_id] = time.monotonic()
+            return
+        self.watched[table_id] = time.monotonic()
+        if self._pubsub is not None:
+            await self._pubsub.subscribe(self.prefix + _TABLE + str(table_id))
+
+    async def _unfollow(self, table_id: int) -> None:
+        if self.watched.pop(table_id, None) is not None and self._pubsub is not None:
+            await self._pubsub.unsubscribe(self.prefix + _TABLE + str(table_id))
+
+    async def _drop(self, table_id: int) -> None:
+        """Stop following a table no socket here is at, and forget the replica (unless it
+        runs here, or a socket came back meanwhile)."""
+        live = self.hub.tables.get(table_id)
+        if live is not None and (live.conns or table_id in self.owned):
+            return
+        await self._unfollow(table_id)
+        self._owners.pop(table_id, None)
+        if live is not None and live.table.status in ("open", "playing"):
+            self.hub.forget(live)
+
+    # -- the lobby -------------------------------------------------------------------------
+
+    def lobby_entries(self) -> dict[int, dict[str, Any]]:
+        return self.entries
+
+    def publish_entry(self, live: LiveTable) -> None:
+        """Write the table's entry (from its state when the write goes out) to the hash."""
+        self._dirty[live.table.id] = live
+        if not self._flushing:
+            self._flushing = True
+            self.hub.spawn(self._flush_entries())
+
+    async def _flush_entries(self) -> None:
+        """Write the changed entries in one round trip: a hash field and a message each."""
+        try:
+            while self._dirty:
+                batch, self._dirty = self._dirty, {}
+                pipe = self.redis.pipeline(transaction=False)
+                key = self.prefix + _LOBBY
+                count = 0
+                for table_id, live in batch.items():
+                    entry = self.hub.lobby_entry(live)
+                    if table_id in self._written and self._written[table_id] == entry:
+                        continue
+                    message: dict[str, Any] = {"node": self.node, "t": table_id, "entry": entry}
+                    if entry is None:
+                        self._written.pop(table_id, None)
+                        self.entries.pop(table_id, None)
+                        pipe.hdel(key, str(table_id))
+                        table = live.table
+                        if table.status == "finished" and table.seats is not None:
+                            message["rated"] = [s.user_id for s in table.seats if s.user_id]
+                    else:
+                        self._written[table_id] = self.entries[table_id] = entry
+                        pipe.hset(key, str(table_id), json.dumps(entry, separators=(",", ":")))
+                    pipe.publish(key, json.dumps(message, separators=(",", ":")))
+                    count += 1
+                if count:
+                    await pipe.execute()
+                    self.hub.lobby_changed()
+        except Exception as exc:  # the next change, or the next whole read, puts it right
+            self.hub.faults.report("writing the lobby's entries", exc)
+        finally:
+            self._flushing = False
+
+    async def _read_entries(self) -> None:
+        """The whole lobby hash (at start, and now and then: anything missed)."""
+        raw = await self.redis.hgetall(self.prefix + _LOBBY)
+        self.entries = {int(table_id): json.loads(entry) for table_id, entry in raw.items()}
+        self._entries_read = time.monotonic()
+        self.hub.lobby_changed()
+
+    def _on_entry(self, data: dict[str, Any]) -> None:
+        table_id, entry = int(data["t"]), data["entry"]
+        if entry is None:
+            self.entries.pop(table_id, None)
+        else:
+            self.entries[table_id] = entry
+        rated = data.get("rated")
+        if rated:
+            self.hub.spawn(self.hub.refresh_ratings(rated))
+        self.hub.lobby_changed()
 
     async def lost(self, table_id: int) -> None:
         """Another node runs the table now: keep it as a replica."""
         if self.owned.pop(table_id, None) is None:
             return
+        self._written.pop(table_id, None)  # the new owner writes its entry now
         log.warning(
             "table %s: node %s lost its lease", table_id, self.node, extra={"table_id": table_id}
         )
         live = self.hub.tables.get(table_id)
         if live is not None:
             await self.hub.demote(live)
+            if live.conns:
+                await self._follow(table_id)  # a replica now, for this node's sockets
+            else:
+                await self._drop(table_id)
 
     async def _release(self, table_id: int) -> None:
         """A finished table needs no owner: its lease row goes."""
@@ -508,11 +656,10 @@ class RedisCluster(Cluster):
         except Exception as exc:
             raise ClusterError(f"cannot reach Redis at {self.redis_url}: {exc}") from None
         self._pubsub = self.redis.pubsub()
-        channels = (_NODE + self.node, _CHAT, _MODERATION, _SESSIONS, _PRESENCE)
+        channels = (_NODE + self.node, _CHAT, _MODERATION, _SESSIONS, _PRESENCE, _LOBBY)
         await self._pubsub.subscribe(*(self.prefix + name for name in channels))
-        await self._pubsub.psubscribe(self.prefix + _TABLE + "*")
         self._tasks.append(asyncio.ensure_future(self._listen(self._pubsub)))
-        await self._resync()  # what was committed between the hub's loading and subscribing
+        await self._read_entries()
         await self._sweep()
         self._tasks.append(asyncio.ensure_future(self._renew_loop()))
         self._tasks.append(asyncio.ensure_future(self._sweep_loop()))
@@ -568,7 +715,6 @@ class RedisCluster(Cluster):
         fence = self._created.pop(table_id, None)
         if fence is not None:
             self.owned[table_id] = fence
-        await self._publish(_TABLE + str(table_id), {"t": table_id, "node": self.node, "new": 1})
 
     def _chat_out(
         self, table_id: int | None, tournament_id: int | None, author: str, entry: dict[str, Any]
@@ -634,6 +780,8 @@ class RedisCluster(Cluster):
             live = self.hub.tables.get(table_id)
             if live is not None and live.conns:
                 self.hub.broadcast_state(live)
+            if live is not None and table_id in self.owned:
+                self.publish_entry(live)  # its spectators elsewhere changed
 
     # -- listening ----------------------------------------------------------------------------
 
@@ -666,6 +814,9 @@ class RedisCluster(Cluster):
                 self.hub.chat.follow(
                     data["kind"], data["user_id"], data["user"], data["until"], live
                 )
+        elif channel == _LOBBY:
+            if data["node"] != self.node:
+                self._on_entry(data)
         elif channel == _PRESENCE:
             if data["node"] != self.node:
                 self._on_presence(data)
@@ -690,10 +841,9 @@ class RedisCluster(Cluster):
         self._owners[table_id] = data["node"]
         hub = self.hub
         live = hub.tables.get(table_id)
-        seq = int(data.get("seq", 0))
-        if live is None:
-            hub.spawn(self._load(table_id, seq))
-            return
+        if live is None or "seq" not in data:
+            return  # a replica just dropped
+        seq = int(data["seq"])
         if seq > live.table.seq + 1:
             hub.spawn(self.catch_up(live))
             return
@@ -767,12 +917,6 @@ class RedisCluster(Cluster):
         finally:
             self._catching_up.discard(table_id)
 
-    async def _load(self, table_id: int, seq: int) -> None:
-        live = await self.hub.live_table(table_id)
-        if live is not None and live.table.seq < seq and table_id not in self.owned:
-            await self.catch_up(live)  # the record came while the table was being read
-        self.hub.lobby_changed()
-
     # -- forwarding ------------------------------------------------------------------------------
 
     async def route(self, live: LiveTable, request: Request) -> Applied | Request:
@@ -797,6 +941,8 @@ class RedisCluster(Cluster):
             owner = self._owners.get(table_id) if attempt == 1 else None
             if owner is None:
                 owner = await self._owner(table_id)
+                if owner is not None:
+                    self._owners[table_id] = owner
             if owner is None or owner == self.node:
                 if await self.take_over(table_id):
                     return pinned

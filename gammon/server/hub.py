@@ -8,7 +8,9 @@ broadcast the new state; a table's actions are taken one at a time under its
 lock. The sockets themselves are :mod:`gammon.server.connections`; the chat,
 with its moderation, is :mod:`gammon.server.chatroom`. With several nodes
 (:mod:`gammon.server.cluster`) a table is run by one of them: an action at a table
-another node runs goes there, and this node's copy follows that node's records.
+another node runs goes there, and this node keeps a copy that follows that node's
+records only while one of its sockets is at the table; the lobby then comes from the
+entries every node writes for its own tables (:meth:`Hub.lobby_entry`).
 
 (Past 600 lines, for now: the tables' life cycle in one place (acting, broadcast,
 timers, expiry, the lobby and the listeners that tournaments and analyses hang on).
@@ -197,8 +199,12 @@ class Hub:
     # -- start and stop -----------------------------------------------------------------
 
     async def start(self) -> None:
-        """Rebuild every unfinished table from its log and set its clock and bot going."""
-        tables = await self.store.run(load_unfinished)
+        """Rebuild every unfinished table from its log and set its clock and bot going.
+
+        With several nodes the tables come as this node takes them over (the cluster's
+        sweep), and replicas as its sockets open them.
+        """
+        tables = [] if self.cluster.shared else await self.store.run(load_unfinished)
         at = now()
         for table in tables:
             table.resume(at)
@@ -292,6 +298,7 @@ class Hub:
         live = LiveTable(table)
         self.tables[table.id] = live
         await self.cluster.table_created(table.id)
+        self.cluster.publish_entry(live)
         self._schedule(live)
         self.lobby_changed()
         log.info(
@@ -323,6 +330,7 @@ class Hub:
         live = LiveTable(table)
         self.tables[table.id] = live
         await self.cluster.table_created(table.id)
+        self.cluster.publish_entry(live)
         self._schedule(live)
         self.lobby_changed()
         return table
@@ -343,6 +351,7 @@ class Hub:
                     live = LiveTable(table)
                     self.tables[table_id] = live
                     self._evict_finished()
+                    await self.cluster.loaded(live)
                 pending.set_result(live)
             except Exception as exc:
                 pending.set_exception(exc)
@@ -351,6 +360,14 @@ class Hub:
                 self._table_loads.pop(table_id, None)
             return live
         return await pending
+
+    def forget(self, live: LiveTable) -> None:
+        """Drop a replica of a table another node runs (no socket here is at it)."""
+        if self.tables.get(live.table.id) is live and not live.conns:
+            del self.tables[live.table.id]
+            if live.timer is not None:
+                live.timer.cancel()
+            self.lobby_changed()
 
     def _evict_finished(self) -> None:
         finished = [
@@ -460,6 +477,7 @@ class Hub:
                            "user_id": actor_id, "action": action["type"]},
                 )  # fmt: skip
             if table.status != was_status or action["type"] == "start":
+                self.cluster.publish_entry(live)
                 self.lobby_changed()
                 self._tell("status", live)
                 if table.status == "finished" and table.seats is not None:
@@ -473,16 +491,22 @@ class Hub:
 
     async def _refresh_ratings(self, table: Table) -> None:
         """The lobby's ratings of a finished table's players (rated in the commit that ended it)."""
-        users = [seat.user_id for seat in table.seats or [] if seat.user_id is not None]
+        await self.refresh_ratings(
+            [seat.user_id for seat in table.seats or [] if seat.user_id is not None]
+        )
+
+    async def refresh_ratings(self, users: list[int]) -> None:
+        """Read these users' ratings again (a table of theirs finished, here or elsewhere)."""
         self.ratings.update(await self.store.run(lambda s: all_ratings(s, users)))
         self.lobby_changed()
 
     def rating_of(self, seat: Seat | None) -> float | None:
-        if seat is None:
-            return None
-        if seat.bot is not None:
-            return BOT_RATINGS.get(seat.bot)
-        return self.ratings.get(seat.user_id) if seat.user_id is not None else None
+        return self._rating(seat.user_id, seat.bot) if seat is not None else None
+
+    def _rating(self, user_id: int | None, bot: str | None) -> float | None:
+        if bot is not None:
+            return BOT_RATINGS.get(bot)
+        return self.ratings.get(user_id) if user_id is not None else None
 
     async def adopt(self, table_id: int) -> LiveTable | None:
         """This node runs the table now (it took the lease): rebuild it from its log, which
@@ -498,6 +522,7 @@ class Hub:
             live.table = table
         self.broadcast_state(live)
         self._schedule(live)
+        self.cluster.publish_entry(live)
         self.lobby_changed()
         return live
 
@@ -671,6 +696,11 @@ class Hub:
 
     async def join_table(self, live: LiveTable, conn: Connection) -> None:
         """Send what a new table connection needs: hello, chat history, the state."""
+        table_id = live.table.id
+        if self.cluster.shared and table_id not in self.tables:
+            # Its replica was dropped after the last socket left (a page reloaded): again.
+            self.tables[table_id] = live
+            await self.cluster.loaded(live)
         live.conns.add(conn)
         conn.table = live
         self.sockets.register(conn)
@@ -678,6 +708,7 @@ class Hub:
         conn.send({"type": "chat_history", "messages": list(await self.chat.history(live))})
         self.broadcast_state(live)
         self.cluster.present(live)
+        self._spectators_changed(live)
         if conn.user is not None:
             self._tell("joined", live, conn.user.id)
 
@@ -690,6 +721,14 @@ class Hub:
             conn.close(1000)
         self.broadcast_state(live)
         self.cluster.present(live)
+        self._spectators_changed(live)
+        if not live.conns:
+            self.cluster.unwatched(live)
+
+    def _spectators_changed(self, live: LiveTable) -> None:
+        """Someone came or went: the lobby entry's spectators follow (where the table runs)."""
+        if self.cluster.shared and self.cluster.owns(live.table.id):
+            self.cluster.publish_entry(live)
 
     async def on_table_message(self, live: LiveTable, conn: Connection, raw: str | None) -> None:
         """One message from a table socket (``raw`` None: a binary frame, which is refused)."""
@@ -825,24 +864,49 @@ class Hub:
 
     # -- the lobby ---------------------------------------------------------------------------
 
+    def lobby_entry(self, live: LiveTable) -> dict[str, Any] | None:
+        """What the lobby needs of the table, viewer aside (None: it is not listed).
+
+        With several nodes the node running the table writes this for every node
+        (:meth:`Cluster.publish_entry`): ``summary`` is its entry in docs/PROTOCOL.md 1.3
+        less ``ratings`` (each node has its own), which come from ``seats``.
+        """
+        table = live.table
+        if table.status not in ("open", "playing"):
+            return None
+        spectators = sum(1 for c in live.conns if live.side(c) is None)
+        elsewhere = self.cluster.elsewhere(table.id)
+        if elsewhere:
+            spectators += len(elsewhere - {seat.user_id for seat in table.seats or []})
+        seats = table.seats if table.seats is not None else [table.creator, None]
+        return {
+            "summary": summary_json(table, spectators),
+            "seats": [[seat.user_id, seat.bot] if seat is not None else None for seat in seats],
+            "invite_id": table.invite_id,
+            "creator_id": table.creator.user_id,
+        }
+
     def lobby_json(self, viewer: UserInfo | None) -> dict[str, Any]:
+        shared = self.cluster.lobby_entries()
+        if shared is None:
+            entries = [entry for live in self.tables.values() if (entry := self.lobby_entry(live))]
+        else:
+            mine = {table_id: self.lobby_entry(live) for table_id, live in self.tables.items()
+                    if self.cluster.owns(table_id)}  # fmt: skip
+            entries = [entry for table_id, entry in shared.items() if table_id not in mine]
+            entries += [entry for entry in mine.values() if entry is not None]
         tables = []
-        for live in self.tables.values():
-            table = live.table
-            if table.status == "playing" or (
-                table.status == "open"
+        for entry in entries:
+            summary, invite = entry["summary"], entry["invite_id"]
+            if summary["status"] == "playing" or (
+                summary["status"] == "open"
                 and (
-                    table.invite_id is None
-                    or (
-                        viewer is not None and viewer.id in (table.invite_id, table.creator.user_id)
-                    )
+                    invite is None
+                    or (viewer is not None and viewer.id in (invite, entry["creator_id"]))
                 )
             ):
-                spectators = sum(1 for c in live.conns if live.side(c) is None)
-                summary = summary_json(table, spectators)
-                seats = table.seats if table.seats is not None else [table.creator, None]
-                summary["ratings"] = [self.rating_of(seat) for seat in seats]
-                tables.append(summary)
+                ratings = [self._rating(*seat) if seat else None for seat in entry["seats"]]
+                tables.append({**summary, "ratings": ratings})
         tables.sort(key=lambda t: (t["status"] != "open", -t["id"]))
         extras = self.lobby_extras() if self.lobby_extras is not None else {}
         you = viewer.to_json() if viewer else None

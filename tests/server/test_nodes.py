@@ -11,6 +11,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -168,6 +169,82 @@ def test_chat_and_the_lobby_are_shared(nodes: Nodes) -> None:
             await p.close()
 
     asyncio.run(go())
+
+
+def _tables_in_memory(server: Any, status: str) -> float:
+    """The node's ``gammon_tables`` gauge for ``status``: the tables it holds in memory."""
+    for line in httpx.get(f"{server.url}/metrics", timeout=10).text.splitlines():
+        if line.startswith(f'gammon_tables{{status="{status}"}}'):
+            return float(line.rsplit(" ", 1)[1])
+    raise AssertionError(f"no gammon_tables for {status}")
+
+
+def test_a_node_holds_replicas_only_of_tables_its_sockets_are_at_and_lists_every_table(
+    redis: str,
+) -> None:
+    """Node 3 has only a lobby socket: it holds no replica of a match played through nodes 1
+    and 2, yet its lobby lists it exactly as node 1's does; a spectator there brings a replica
+    up (and is counted in every lobby), and leaving drops it again."""
+    three = Nodes(redis, 3, "replicas").start()
+
+    def listed(message: dict[str, Any], table: int) -> dict[str, Any] | None:
+        return next((t for t in message["tables"] if t["id"] == table), None)
+
+    def spectators(message: dict[str, Any]) -> int | None:
+        entry = listed(message, table)
+        return entry["spectators"] if entry is not None else None
+
+    table = 0
+
+    async def go() -> None:
+        nonlocal table
+        carol = await Player(three[2]).signup()
+        lobby3 = await carol.socket("/ws/lobby")
+        await lobby3.until(lambda m: m["type"] == "lobby")
+        alice, bob, table, a, b = await two_players(three, 0, 1, length=3)
+        seen3 = await lobby3.until(
+            lambda m: m["type"] == "lobby" and (listed(m, table) or {}).get("status") == "playing",
+            15,
+        )
+        lobby1 = await alice.socket("/ws/lobby")
+        seen1 = await lobby1.until(lambda m: m["type"] == "lobby")
+        assert listed(seen3, table) == listed(seen1, table) is not None
+        assert set(listed(seen3, table) or {}) == {
+            "id", "status", "created_by", "players", "settings", "invite", "bot", "score",
+            "spectators", "created_ms", "ratings",
+        }  # fmt: skip
+        await play([a, b], random.Random(11), {}, steps=6)
+        assert _tables_in_memory(three[2], "playing") == 0
+        assert _tables_in_memory(three[0], "playing") == 1
+        assert _tables_in_memory(three[1], "playing") == 1
+        # A spectator on node 3: a replica from the log, then each move relayed to it.
+        c = await carol.table(table)
+        await caught_up([a, b, c])
+        assert _tables_in_memory(three[2], "playing") == 1
+        await lobby3.until(lambda m: m["type"] == "lobby" and spectators(m) == 1, 15)
+        await play([a, b], random.Random(12), {}, steps=6)
+        await caught_up([a, b, c])
+        # The spectator sees the board as side 0 does.
+        side0 = next(s.state for s in (a, b) if s.state and s.state["you"] == 0)
+        assert c.state is not None and c.state["seq"] == side0["seq"]
+        assert c.state["game"]["board"] == side0["game"]["board"]
+        await c.close()
+        for _ in range(100):
+            if _tables_in_memory(three[2], "playing") == 0:
+                break
+            await asyncio.sleep(0.1)
+        assert _tables_in_memory(three[2], "playing") == 0
+        await lobby3.until(lambda m: m["type"] == "lobby" and spectators(m) == 0, 15)
+        # The match ends on nodes 1 and 2: it leaves node 3's lobby too.
+        await a.act({"type": "forfeit"})
+        await lobby3.until(lambda m: m["type"] == "lobby" and listed(m, table) is None, 15)
+        for p in (alice, bob, carol):
+            await p.close()
+
+    try:
+        asyncio.run(go())
+    finally:
+        three.stop()
 
 
 def test_a_node_killed_mid_game_its_tables_go_on_elsewhere_nothing_lost(redis: str) -> None:
