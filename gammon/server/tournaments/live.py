@@ -322,9 +322,7 @@ class Tournaments:
         live = self._install(tournament)
         if tournament.status == "running":
             await self._catch_up(live)
-        self._schedule(live)
-        if live.tournament.due(now()):
-            await self._on_timer(live)
+        self._schedule(live)  # what fell due while nobody ran it is applied at once
 
     async def demote(self, tournament_id: int) -> None:
         """Another node runs the tournament now: stop its timer here, keep it as a replica."""
