@@ -147,12 +147,36 @@ def test_a_sit_and_go_made_on_one_node_registered_through_three_played_to_its_wi
             )
             assert created.status_code == 201, created.text
             number = created.json()["tournament"]["id"]
-            # Every node lists it at once (the lobby of each), and registers through itself.
+            # A page and a lobby open on node 3 (not the runner): pushed every change.
+            watcher = players[2]
+            await _visible(watcher, number)
+            page = await watcher.socket(f"/ws/tournaments/{number}")
+            await page.until(lambda m: m["type"] == "tournament")
+            lobby = await watcher.socket("/ws/lobby")
+            await lobby.until(lambda m: m["type"] == "lobby")
+            # Each player registers through their own node; node 3's page and lobby follow.
             for i, player in enumerate(players):
                 await _visible(player, number)
                 answer = await player.post(f"/api/tournaments/{number}/register")
                 assert answer.status_code == 200, (i, answer.text)
                 assert len(answer.json()["tournament"]["registered"]) == i + 1
+                await page.until(
+                    lambda m, n=i + 1: (
+                        m["type"] == "tournament" and len(m["tournament"]["registered"]) == n
+                    ),
+                    timeout=10,
+                )
+            await lobby.until(
+                lambda m: (
+                    m["type"] == "lobby"
+                    and any(
+                        s["id"] == number and s["status"] == "running" for s in m["tournaments"]
+                    )
+                ),
+                timeout=10,
+            )
+            await page.close()
+            await lobby.close()
             again = await on(players[1], nodes[2]).post(f"/api/tournaments/{number}/register")
             assert again.json()["error"]["code"] == "not_registering", again.text
             for player in players:
