@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from gammon.actions import Forfeit
 from gammon.server.chatroom import TournamentRoom
-from gammon.server.db import now
+from gammon.server.db import TableRow, now, select
 from gammon.server.protocol import Refused, dumps
 from gammon.server.settings import TableSettings
 from gammon.server.store import (
@@ -337,14 +337,18 @@ class Tournaments:
         tables = [
             m.table for m in live.tournament.matches if m.status == "ready" and m.table is not None
         ]
-        for table_id in tables:
+        if not tables:
+            return
 
-            def load(session: Session, table_id: int = table_id) -> Table | None:
-                return load_table(session, table_id)
+        def finished(session: Session) -> list[Table]:
+            ended = session.scalars(
+                select(TableRow.id).where(TableRow.id.in_(tables), TableRow.status == "finished")
+            ).all()
+            loaded = (load_table(session, table_id) for table_id in ended)
+            return [table for table in loaded if table is not None]
 
-            table = await self.store.run(load)
-            if table is not None and table.status == "finished":
-                await self._report(table)
+        for table in await self.store.run(finished):
+            await self._report(table)
 
     async def _reload(self, live: LiveTournament) -> None:
         tournament_id = live.tournament.id
