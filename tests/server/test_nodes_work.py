@@ -86,16 +86,22 @@ def test_analysis_jobs_uploaded_through_two_nodes_each_run_once(redis: str) -> N
 
     try:
         asyncio.run(queue_on_paused())
+        # The first as if a worker of the paused node were running it.
+        nodes.query(
+            "UPDATE analyses SET status = 'running' WHERE key = :k RETURNING key",
+            k=keys["paused"][0],
+        )
         working.start()
         asyncio.run(queue_on_working_and_wait())
-        # The paused node lives and renews its claims: its jobs stay queued there.
+        # The paused node lives and renews its claims: the node started after it takes
+        # neither its running job nor its queued one.
         time.sleep(3)
         rows = nodes.query(
-            "SELECT status, runs FROM analyses WHERE key IN (:a, :b)",
+            "SELECT status, runs FROM analyses WHERE key IN (:a, :b) ORDER BY id",
             a=keys["paused"][0],
             b=keys["paused"][1],
         )
-        assert [tuple(row) for row in rows] == [("queued", 0), ("queued", 0)]
+        assert [tuple(row) for row in rows] == [("running", 0), ("queued", 0)]
         paused.kill()
         asyncio.run(wait_for_paused_jobs())
         runs = nodes.query("SELECT key, status, runs, node FROM analyses ORDER BY id")
