@@ -213,10 +213,11 @@ class Tournaments:
         """An action from outside (a player, an operator, a table's result): carried out by
         the node running the tournament, this one or another."""
         for _ in range(8):
-            nodes = self.nodes
-            if nodes is not None and not self.runs(live.tournament.id):  # noqa: SIM102
-                if await nodes.route(live, action, actor_id, operator):
-                    return
+            nodes, routed = self.nodes, False
+            if nodes is not None and not self.runs(live.tournament.id):
+                routed = await nodes.route(live, action, actor_id, operator)
+            if routed:
+                return
             try:
                 await self.act_here(live, action, actor_id=actor_id, operator=operator)
                 return
@@ -295,12 +296,14 @@ class Tournaments:
             return
         self._install(tournament)
 
-    def _install(self, tournament: Tournament) -> LiveTournament:
+    def _install(self, tournament: Tournament, *, final: bool = False) -> LiveTournament:
+        """Put a tournament read from the log in place (``final``: even if older than the
+        copy here, which a takeover's read of the fenced log is), for pages and lobby."""
         live = self.live.get(tournament.id)
         before = live.tournament.status if live is not None else None
         if live is None:
             live = self.live[tournament.id] = LiveTournament(tournament)
-        elif tournament.seq < live.tournament.seq:
+        elif tournament.seq < live.tournament.seq and not final:
             return live  # an older read than the one already here
         live.tournament = tournament
         for match in tournament.matches:
@@ -316,10 +319,7 @@ class Tournaments:
         tournament = await self.store.run(lambda s: load_tournament(s, tournament_id))
         if tournament is None:
             return
-        live = self.live.get(tournament_id)
-        if live is not None:
-            live.tournament = tournament  # the log is the last runner's final word
-        live = self._install(tournament)
+        live = self._install(tournament, final=True)
         if tournament.status == "running":
             await self._catch_up(live)
         self._schedule(live)  # what fell due while nobody ran it is applied at once
