@@ -277,3 +277,48 @@ def test_the_node_running_a_tournament_killed_mid_round_it_finishes_on_the_other
         asyncio.run(main())
     finally:
         nodes.stop()
+
+
+def test_a_scheduled_tournament_whose_node_died_starts_on_time_on_another(redis: str) -> None:
+    """Its runner killed before the start: a registration arriving meanwhile waits for the
+    takeover, and the new runner's timer starts it and the field plays it out."""
+    nodes = Nodes(redis, 3, "nodes_scheduled").start()
+    try:
+
+        async def main() -> None:
+            operator = await Player(nodes[0]).signup("nsop")  # the server's first account
+            ann = await Player(nodes[1]).signup("nsann")
+            bob = await Player(nodes[2]).signup("nsbob")
+            cyd = await Player(nodes[2]).signup("nscyd")
+            start_at = time.time() + 12
+            created = await operator.post(
+                "/api/tournaments",
+                {"name": "Evening cup", "kind": "scheduled", "seats": 8, "start_at": start_at,
+                 "lengths": [1, 1]},
+            )  # fmt: skip
+            assert created.status_code == 201, created.text
+            number = created.json()["tournament"]["id"]
+            for player in (ann, bob):
+                await _visible(player, number)
+                answer = await player.post(f"/api/tournaments/{number}/register")
+                assert answer.status_code == 200, answer.text
+            nodes[0].kill()
+            # Its lease is still live: this one waits until a node takes the tournament over.
+            await _visible(cyd, number)
+            answer = await cyd.post(f"/api/tournaments/{number}/register")
+            assert answer.status_code == 200, answer.text
+            assert len(answer.json()["tournament"]["registered"]) == 3
+            t = await wait_for(ann, number, lambda t: t["status"] == "running", 30)
+            assert t["started_at"] >= start_at
+            await asyncio.gather(
+                *(play_tournament(p, number, random.Random(40 + i))
+                  for i, p in enumerate((ann, bob, cyd)))
+            )  # fmt: skip
+            page = await _same_everywhere(nodes.servers[1:], number)
+            assert page["winner"]["name"] in ("nsann", "nsbob", "nscyd")
+            for player in (operator, ann, bob, cyd):
+                await player.close()
+
+        asyncio.run(main())
+    finally:
+        nodes.stop()
