@@ -809,6 +809,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             tournaments.stop()
             await tournaments.close()
             analyses.stop()
+            await analyses.release()
             await hub.stop()
             store.stop()
             db.dispose()

@@ -109,6 +109,26 @@ def test_analysis_jobs_uploaded_through_two_nodes_each_run_once(redis: str) -> N
         assert all(row.status == "done" and row.runs == 1 for row in runs), runs
         # The dead node's jobs were claimed by the living one before they ran.
         assert {row.node for row in runs} == {runs[-1].node}
+        # A node stopped gently hands its jobs on at once, not after its claims' time.
+        paused.start()
+        keys["paused"].clear()
+        asyncio.run(queue_on_paused())
+        held = {
+            row.node for row in nodes.query("SELECT node FROM analyses WHERE status = 'queued'")
+        }
+        paused.stop()
+        # Each is free at once, or already taken by the living node.
+        handed = nodes.query(
+            "SELECT key FROM analyses WHERE key IN (:a, :b) AND (node <> :held "
+            "OR claimed_until < EXTRACT(EPOCH FROM clock_timestamp()))",
+            a=keys["paused"][0],
+            b=keys["paused"][1],
+            held=held.pop(),
+        )
+        assert sorted(row.key for row in handed) == sorted(keys["paused"])
+        asyncio.run(wait_for_paused_jobs())
+        runs = nodes.query("SELECT status, runs FROM analyses")
+        assert len(runs) == 6 and all(tuple(row) == ("done", 1) for row in runs), runs
     finally:
         working.stop()
         nodes.stop()
