@@ -218,6 +218,10 @@ def test_a_sit_and_go_made_on_one_node_registered_through_three_played_to_its_wi
                 t=number,
             )
             assert [row.seq for row in seqs] == list(range(1, len(seqs) + 1))
+            # An ended tournament is run by nobody: refused where it is asked, not taken over.
+            for node in nodes.servers:
+                late = await on(players[0], node).post(f"/api/tournaments/{number}/register")
+                assert late.json()["error"]["code"] == "not_registering", late.text
             leases = nodes.query(
                 "SELECT * FROM tournament_leases WHERE tournament_id = :t", t=number
             )

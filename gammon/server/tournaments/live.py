@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import logging
 import secrets
 from collections.abc import Callable
@@ -212,6 +213,11 @@ class Tournaments:
     ) -> None:
         """An action from outside (a player, an operator, a table's result): carried out by
         the node running the tournament, this one or another."""
+        tournament = live.tournament
+        if not self.runs(tournament.id) and tournament.status in ("finished", "cancelled"):
+            # Nobody runs an ended tournament (its lease is gone): refused as it would be
+            # there, on a copy, rather than taken over for nothing.
+            copy.deepcopy(tournament).apply(action, actor_id=actor_id, operator=operator, at=now())
         for _ in range(8):
             nodes, routed = self.nodes, False
             if nodes is not None and not self.runs(live.tournament.id):

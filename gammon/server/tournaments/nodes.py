@@ -202,6 +202,8 @@ class TournamentNodes:
         """Take over the unfinished tournaments nobody runs; bring the replicas up to the log;
         put the ones run here in step with their tables."""
 
+        known = max(self.tournaments.live, default=0)
+
         def heads(session: Session) -> tuple[list[int], dict[int, int]]:
             orphans = session.execute(
                 text(
@@ -218,7 +220,7 @@ class TournamentNodes:
                     "WHERE t.status IN ('registering', 'running') OR t.id > :known "
                     "GROUP BY t.id"
                 ),
-                {"known": max(self.tournaments.live, default=0)},
+                {"known": known},
             ).all()
             return [int(t) for t in orphans], {int(t): int(seq) for t, seq in seqs}
 
