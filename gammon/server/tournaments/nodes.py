@@ -70,6 +70,9 @@ class TournamentNodes:
         self._tasks: list[asyncio.Task[Any]] = []
         self._pubsub: PubSub | None = None
         self._taking: set[int] = set()
+        #: Replicas being read from the log, and those changed again meanwhile.
+        self._reading: set[int] = set()
+        self._again: set[int] = set()
 
     # -- leases --------------------------------------------------------------------------------
 
@@ -336,8 +339,25 @@ class TournamentNodes:
         if data["node"] == self.node or tournament_id in self.owned:
             return
         replica = self.tournaments.live.get(tournament_id)
-        if replica is None or replica.tournament.seq < int(data["seq"]):
-            self.tournaments.hub.spawn(self.tournaments.reload(tournament_id))
+        if replica is not None and replica.tournament.seq >= int(data["seq"]):
+            return
+        if tournament_id in self._reading:
+            self._again.add(tournament_id)  # read once more when this read is done
+        else:
+            self.tournaments.hub.spawn(self._read(tournament_id))
+
+    async def _read(self, tournament_id: int) -> None:
+        """Read a replica again from the log; changes heard meanwhile make one more read,
+        not one each (a busy tournament's replicas never queue reads)."""
+        self._reading.add(tournament_id)
+        try:
+            while True:
+                self._again.discard(tournament_id)
+                await self.tournaments.reload(tournament_id)
+                if tournament_id not in self._again:
+                    return
+        finally:
+            self._reading.discard(tournament_id)
 
     # -- forwarding --------------------------------------------------------------------------------
 
