@@ -32,6 +32,14 @@ review is the same as the pool's.
 Jobs and results are rows of :class:`~gammon.server.db.AnalysisRow` (the review
 as JSON, and the HTML report), so a review survives restarts; a job still queued
 or running when the server stopped is queued again at start, in its old order.
+
+**On several nodes** (``--redis``, :mod:`gammon.server.cluster`) each job is claimed
+in the database by the node whose queue holds it (``node``, and ``claimed_until`` by
+the database's clock, renewed by that node every third of ``claim_ttl``); a worker
+starts on a job only by one ``UPDATE ... WHERE node = this node``, which adds one to
+``runs``. A node starting, and every node now and then, queues only the jobs whose
+claim has run out (their node died or stopped), each taken by one ``UPDATE`` with
+``FOR UPDATE SKIP LOCKED``: no job is queued on two nodes, so none is analysed twice.
 Every analysis has a random ``key``: its shareable link is ``/#/analysis/{key}``.
 """
 
@@ -45,13 +53,14 @@ import multiprocessing
 import os
 import secrets
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from sqlalchemy import update
+from sqlalchemy import text, update
 from sqlalchemy.orm import Session, defer
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -77,6 +86,9 @@ __all__ = [
 ]
 
 log = logging.getLogger("gammon.server")
+
+#: The database's clock, in seconds since the epoch (PostgreSQL: several nodes only).
+_DB_NOW: Final = "EXTRACT(EPOCH FROM clock_timestamp())"
 
 #: The largest file accepted (a long match as .mat is well under 100 KB).
 MAX_UPLOAD_BYTES: Final = 512 * 1024
@@ -118,8 +130,13 @@ class Analyses:
         workers: int | None = None,
         ply: int | None = None,
         ray: str | None = None,
+        node: str | None = None,
+        claim_ttl: float = 5.0,
     ) -> None:
         self.store = store
+        #: Several nodes: this node's name, which its claims on jobs carry; None: alone.
+        self.node = node
+        self.claim_ttl = claim_ttl
         self.tables = tables
         #: The Ray cluster the jobs go to (``--ray``: local, auto or an address), or None.
         self.ray = ray
@@ -149,6 +166,10 @@ class Analyses:
     async def start(self) -> None:
         """Queue again every job a stop or crash interrupted, in its old order."""
         self._loop = asyncio.get_running_loop()
+        if self.node is not None:
+            await self._adopt()
+            self._spawn(self._claims_loop())
+            return
         rows = await self.store.run(_unfinished)
         for key, owner in rows:
             self.queue.append(key)
@@ -157,6 +178,90 @@ class Analyses:
             await self.store.write(_requeue_all)
             log.info("analysis: %d interrupted jobs queued again", len(rows))
         self._pump()
+
+    # -- several nodes: claims on jobs ---------------------------------------------------
+
+    def _claim(self) -> dict[str, Any]:
+        """The columns of a job this node queues: its claim (nothing on a single node)."""
+        if self.node is None:
+            return {}
+        return {"node": self.node, "claimed_until": time.time() + self.claim_ttl}
+
+    async def _adopt(self) -> None:
+        """Queue here the jobs whose claim ran out (their node died or stopped), oldest first."""
+        assert self.node is not None
+        node, ttl = self.node, self.claim_ttl
+
+        def adopt(session: Session) -> list[tuple[int, str, int | None]]:
+            rows = session.execute(
+                text(
+                    f"UPDATE analyses SET node = :node, claimed_until = {_DB_NOW} + :ttl, "
+                    "status = 'queued' WHERE id IN (SELECT id FROM analyses "
+                    "WHERE status IN ('queued', 'running') "
+                    f"AND (claimed_until IS NULL OR claimed_until < {_DB_NOW}) "
+                    "ORDER BY id FOR UPDATE SKIP LOCKED) RETURNING id, key, requested_by"
+                ),
+                {"node": node, "ttl": ttl},
+            ).all()
+            session.commit()
+            return sorted((int(i), str(k), r) for i, k, r in rows)
+
+        rows = await self.store.run(adopt)
+        for _, key, owner in rows:
+            if key not in self.queue and key not in self.running:
+                self.queue.append(key)
+                self._owners[key] = owner
+        if rows:
+            log.info("analysis: %d jobs of stopped nodes queued here", len(rows))
+            self._pump()
+
+    async def _renew(self) -> None:
+        """Extend this node's claims on its queued and running jobs."""
+        node, ttl = self.node, self.claim_ttl
+
+        def renew(session: Session) -> None:
+            session.execute(
+                text(
+                    f"UPDATE analyses SET claimed_until = {_DB_NOW} + :ttl "
+                    "WHERE node = :node AND status IN ('queued', 'running')"
+                ),
+                {"node": node, "ttl": ttl},
+            )
+            session.commit()
+
+        await self.store.run(renew)
+
+    async def _claims_loop(self) -> None:
+        """Renew this node's claims every third of their time, and adopt the orphans."""
+        while True:
+            await asyncio.sleep(self.claim_ttl / 3)
+            try:
+                await self._renew()
+                await self._adopt()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("analysis: renewing the claims on jobs failed")
+
+    async def release(self) -> None:
+        """Several nodes, on a stop: this node's jobs go to the others at once, not after
+        their claims' time (a job interrupted here runs again there)."""
+        if self.node is None:
+            return
+        node = self.node
+
+        def release(session: Session) -> None:
+            session.execute(
+                text(
+                    f"UPDATE analyses SET claimed_until = {_DB_NOW} - 1 "
+                    "WHERE node = :node AND status IN ('queued', 'running')"
+                ),
+                {"node": node},
+            )
+            session.commit()
+
+        with contextlib.suppress(Exception):
+            await self.store.run(release)
 
     def stop(self) -> None:
         for task in list(self._tasks):
@@ -251,7 +356,9 @@ class Analyses:
     async def _run(self, key: str) -> None:
         try:
             source, ply = await self._source(key)
-            await self.store.write(lambda s: _set_status(s, key, "running"))
+            if not await self.store.write(lambda s: _start(s, key, self.node)):
+                log.warning("analysis %s: another node has it", key, extra={"analysis": key})
+                return
             loop = asyncio.get_running_loop()
             try:
                 if self.ray is not None:
@@ -263,9 +370,7 @@ class Analyses:
                         self._ray_threads, self._on_ray, key, source, ply
                     )
                 else:
-                    result = await loop.run_in_executor(
-                        self._executor(), run_job, key, source, ply
-                    )
+                    result = await loop.run_in_executor(self._executor(), run_job, key, source, ply)
             except BrokenProcessPool:
                 self._pool = None  # a worker died (killed, out of memory): a fresh pool next time
                 raise RuntimeError("the analysis worker stopped unexpectedly") from None
@@ -347,7 +452,8 @@ class Analyses:
         ply = self.ply
         user_id = user.id if user is not None else None
         if existing is not None:
-            await self.store.write(lambda s: _set_status(s, key, "queued"))
+            claim = self._claim()
+            await self.store.write(lambda s: _set_status(s, key, "queued", **claim))
         else:
             await self.store.write(
                 lambda s: _add(
@@ -362,6 +468,7 @@ class Analyses:
                         status="queued",
                         requested_by=user_id,
                         created=now(),
+                        **self._claim(),
                     ),
                 )
             )
@@ -423,6 +530,7 @@ class Analyses:
                     status="queued",
                     requested_by=user.id,
                     created=now(),
+                    **self._claim(),
                 ),
             )
         )
@@ -545,10 +653,23 @@ def _requeue_all(session: Session) -> None:
     )
 
 
-def _set_status(session: Session, key: str, status: str) -> None:
+def _set_status(session: Session, key: str, status: str, **claim: Any) -> None:
     session.execute(
-        update(AnalysisRow).where(AnalysisRow.key == key).values(status=status, error=None)
+        update(AnalysisRow).where(AnalysisRow.key == key).values(status=status, error=None, **claim)
     )
+
+
+def _start(session: Session, key: str, node: str | None) -> bool:
+    """Mark the job running, counting the run; False if it is not this node's (several
+    nodes: its claim ran out and another node took it)."""
+    query = (
+        update(AnalysisRow)
+        .where(AnalysisRow.key == key, AnalysisRow.status.in_(("queued", "running")))
+        .values(status="running", error=None, runs=AnalysisRow.runs + 1)
+    )
+    if node is not None:
+        query = query.where(AnalysisRow.node == node)
+    return bool(session.execute(query).rowcount)  # type: ignore[attr-defined]
 
 
 def _save(session: Session, key: str, document: dict[str, Any], html: str) -> None:

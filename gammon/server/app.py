@@ -280,6 +280,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         workers=config.analysis_workers,
         ply=config.analysis_ply,
         ray=config.analysis_ray,
+        node=cluster.node if cluster is not None else None,
+        claim_ttl=config.lease_ttl_s,
     )
     hub.listen("finished", lambda event: analyses.table_finished(event.live))
     login_ip = TokenBuckets(*config.limits.login, name="login_ip")
@@ -553,9 +555,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             action["seed"] = secrets.token_hex(16)
         else:
             raise Refused("unknown_type", f"there is no tournament action {kind!r}")
-        await tournaments.act(live, action, actor_id=user.id, operator=user.operator)
-        if kind == "register":
-            await tournaments.after_register(live)
+        await tournaments.request(live, action, actor_id=user.id, operator=user.operator)
         return JSONResponse({"tournament": live.tournament.to_json()})
 
     @handler
@@ -807,7 +807,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             yield
         finally:
             tournaments.stop()
+            await tournaments.close()
             analyses.stop()
+            await analyses.release()
             await hub.stop()
             store.stop()
             db.dispose()

@@ -35,6 +35,10 @@ process on SQLite is exactly what it was. :class:`RedisCluster` is the shared on
   (each sweeping for tables without a live lease, and any node whose socket acts
   there) take its tables over by replaying their logs, and clients reconnect to any
   node.
+
+Tournaments are run the same way, each by one node under a lease of its own
+(:mod:`gammon.server.tournaments.nodes`); analysis jobs are claimed in the database by
+one node each (:mod:`gammon.server.analysis`).
 """
 
 from __future__ import annotations

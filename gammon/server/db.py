@@ -56,6 +56,7 @@ __all__ = [
     "TableLease",
     "TableRow",
     "TournamentAction",
+    "TournamentLease",
     "TournamentRow",
     "User",
     "now",
@@ -315,6 +316,12 @@ class AnalysisRow(Base):
     #: The review document (gammon-analysis/1) and the HTML report, once done.
     document: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     html: Mapped[str | None] = mapped_column(Text, default=None)
+    #: Several nodes: the node whose queue holds the job, and until when (the database's
+    #: clock) its claim lasts unless renewed; None on a single node (migration 0006).
+    node: Mapped[str | None] = mapped_column(String(64), default=None, index=True)
+    claimed_until: Mapped[float | None] = mapped_column(Float, default=None)
+    #: How many times a worker started on the job (so "run once" can be counted).
+    runs: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class TableLease(Base):
@@ -329,6 +336,18 @@ class TableLease(Base):
     __tablename__ = "table_leases"
 
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    node: Mapped[str] = mapped_column(String(64), index=True)
+    fence: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[float] = mapped_column(Float)
+
+
+class TournamentLease(Base):
+    """Which node runs a tournament, until when, under which fence: a table's lease's twin
+    (:class:`TableLease`), for :mod:`gammon.server.tournaments.nodes`."""
+
+    __tablename__ = "tournament_leases"
+
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
     node: Mapped[str] = mapped_column(String(64), index=True)
     fence: Mapped[int] = mapped_column(BigInteger)
     expires_at: Mapped[float] = mapped_column(Float)

@@ -66,6 +66,7 @@ __all__ = [
     "create_table",
     "create_tournament",
     "load_table",
+    "load_tournament",
     "load_tournaments",
     "load_unfinished",
     "moderation_state",
@@ -614,10 +615,21 @@ def add_tournament_action(
     )
 
 
+def load_tournament(session: Session, tournament_id: int) -> Tournament | None:
+    """One tournament, replayed from its log (another node's, several nodes); None if it
+    does not exist or does not replay."""
+    rows = session.scalars(select(TournamentRow).where(TournamentRow.id == tournament_id)).all()
+    return next(iter(_replay_tournaments(session, rows)), None)
+
+
 def load_tournaments(session: Session) -> list[Tournament]:
     """Every tournament, replayed from its log; one whose log does not replay is left out."""
-    tournaments = []
     rows = session.scalars(select(TournamentRow).order_by(TournamentRow.id)).all()
+    return _replay_tournaments(session, rows)
+
+
+def _replay_tournaments(session: Session, rows: Sequence[TournamentRow]) -> list[Tournament]:
+    tournaments = []
     for row in rows:
         actions = session.scalars(
             select(TournamentAction)

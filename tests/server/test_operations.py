@@ -102,16 +102,16 @@ def test_a_database_at_0001_upgrades_with_its_data_and_the_server_starts_on_it()
     try:
         assert migrate.upgrade(db, "0001") == (None, "0001")
         table_id, result = _finished_table_at_0001(db)
-        assert migrate.pending(db) == ["0002", "0003", "0004", "0005"]
+        assert migrate.pending(db) == ["0002", "0003", "0004", "0005", "0006"]
     finally:
         db.dispose()
-    # The operator's command: runs 0002 to 0005, says so.
+    # The operator's command: runs 0002 to 0006, says so.
     done = subprocess.run(
         [sys.executable, "-m", "gammon.server", "--database", url, "--migrate-only"],
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert "upgraded from 0001 to 0005 (ran 0002, 0003, 0004, 0005)" in done.stdout
+    assert "upgraded from 0001 to 0006 (ran 0002, 0003, 0004, 0005, 0006)" in done.stdout
     db = Database(url)
     try:
         assert migrate.current(db) == migrate.head()
@@ -157,8 +157,8 @@ def test_a_database_made_before_migrations_is_adopted() -> None:
         with db.engine.begin() as connection:
             connection.execute(text("DROP TABLE alembic_version"))
         assert migrate.current(db) is None
-        assert migrate.pending(db) == ["0002", "0003", "0004", "0005"]
-        assert migrate.upgrade(db) == (None, "0005")
+        assert migrate.pending(db) == ["0002", "0003", "0004", "0005", "0006"]
+        assert migrate.upgrade(db) == (None, "0006")
         assert migrate.current(db) == migrate.head()
     finally:
         db.dispose()

@@ -8,27 +8,34 @@ player opening their match's table has come; the timers apply what is due (the s
 bots filling seats, no-shows). Every action is committed to the tournament's log
 before anything follows from it, and on a restart each unfinished tournament is
 replayed from its log and put in step with its tables (one created, or one finished,
-while the server was going down).
+while the server was going down). On several nodes one node runs each tournament, the
+others keep replicas and forward actions to it (:mod:`gammon.server.tournaments.nodes`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
+from sqlalchemy.orm import Session
+
 from gammon.actions import Forfeit
 from gammon.server.chatroom import TournamentRoom
-from gammon.server.db import now
+from gammon.server.db import TableRow, now, select
 from gammon.server.protocol import Refused, dumps
 from gammon.server.settings import TableSettings
 from gammon.server.store import (
+    Fenced,
     add_tournament_action,
     create_tournament,
+    load_table,
+    load_tournament,
     load_tournaments,
     tournament_tables,
 )
@@ -41,6 +48,7 @@ if TYPE_CHECKING:
     from gammon.server.auth import UserInfo
     from gammon.server.connections import Connection
     from gammon.server.hub import Hub, TableEvent
+    from gammon.server.tournaments.nodes import TournamentNodes
 
 __all__ = ["LiveTournament", "Tournaments"]
 
@@ -59,6 +67,15 @@ class LiveTournament:
     timer: asyncio.TimerHandle | None = None
 
 
+class _Moved(Refused):
+    """The tournament's lease was taken by another node as this one appended: route again."""
+
+    def __init__(self, tournament_id: int) -> None:
+        super().__init__(
+            "server_error", f"tournament {tournament_id} moved to another server: act again"
+        )
+
+
 class Tournaments:
     """Every tournament of one server, in memory, and their tables through the hub."""
 
@@ -73,6 +90,8 @@ class Tournaments:
         #: Each tournament's socket room: its pages, live, and its chat (PROTOCOL.md 6.1).
         self.rooms: dict[int, TournamentRoom] = {}
         self._pushes: set[int] = set()
+        #: Several nodes: which tournaments this node runs (None: a single node runs all).
+        self.nodes: TournamentNodes | None = None
         hub.listen("status", self._on_table_changed)
         hub.listen("joined", self._on_table_joined)
 
@@ -87,9 +106,14 @@ class Tournaments:
             for match in tournament.matches:
                 if match.table is not None:
                     self.by_table[match.table] = (tournament.id, match.number)
-        if self.hub.cluster.shared:
-            # Several nodes would each run every tournament: they are shown, not run, until
-            # a tournament has an owner of its own like a table (docs/DEPLOY.md 9).
+        cluster = self.hub.cluster
+        if cluster.shared:
+            from gammon.server.cluster import RedisCluster
+            from gammon.server.tournaments.nodes import TournamentNodes
+
+            assert isinstance(cluster, RedisCluster)
+            self.nodes = TournamentNodes(cluster, self)
+            await self.nodes.start()  # takes over the tournaments nobody runs
             return
         for live in list(self.live.values()):
             if live.tournament.status == "running":
@@ -140,11 +164,6 @@ class Tournaments:
         """A new tournament; operators create any, other accounts Sit & Go's only."""
         if user.guest:
             raise Refused("forbidden", "tournaments are for accounts: sign up to create one")
-        if self.hub.cluster.shared:
-            raise Refused(
-                "not_available",
-                "tournaments are not run on a server of several nodes yet: ask the operator",
-            )
         settings = TournamentSettings.from_json(data, bot_levels=self.hub.bot_levels)
         if settings.kind == "scheduled" and not user.operator:
             raise Refused(
@@ -164,14 +183,66 @@ class Tournaments:
                     "The satellite's target tournament must exist and be open for registration",
                     field="satellite.target",
                 )
-        tournament = await self.store.write(
-            lambda s: create_tournament(s, settings, creator_id=user.id, at=at)
-        )
+        nodes = self.nodes
+
+        def create(session: Session) -> tuple[Tournament, int | None]:
+            made = create_tournament(session, settings, creator_id=user.id, at=at)
+            return made, nodes.acquire(session, made.id) if nodes is not None else None
+
+        tournament, fence = await self.store.write(create)
         live = LiveTournament(tournament)
         self.live[tournament.id] = live
+        if nodes is not None and fence is not None:
+            nodes.owned[tournament.id] = fence
+            await nodes.changed(tournament.id, tournament.seq, finished=False)
         self._schedule(live)
         self._changed(tournament)
         return tournament
+
+    def runs(self, tournament_id: int) -> bool:
+        """Whether this node runs the tournament (a single node runs every one)."""
+        return self.nodes is None or self.nodes.owns(tournament_id)
+
+    async def request(
+        self,
+        live: LiveTournament,
+        action: dict[str, Any],
+        *,
+        actor_id: int | None = None,
+        operator: bool = False,
+    ) -> None:
+        """An action from outside (a player, an operator, a table's result): carried out by
+        the node running the tournament, this one or another."""
+        tournament = live.tournament
+        if not self.runs(tournament.id) and tournament.status in ("finished", "cancelled"):
+            # Nobody runs an ended tournament (its lease is gone): refused as it would be
+            # there, on a copy, rather than taken over for nothing.
+            copy.deepcopy(tournament).apply(action, actor_id=actor_id, operator=operator, at=now())
+        for _ in range(8):
+            nodes, routed = self.nodes, False
+            if nodes is not None and not self.runs(live.tournament.id):
+                routed = await nodes.route(live, action, actor_id, operator)
+            if routed:
+                return
+            try:
+                await self.act_here(live, action, actor_id=actor_id, operator=operator)
+                return
+            except _Moved:
+                continue
+        raise _Moved(live.tournament.id)
+
+    async def act_here(
+        self,
+        live: LiveTournament,
+        action: dict[str, Any],
+        *,
+        actor_id: int | None = None,
+        operator: bool = False,
+    ) -> None:
+        """On the node running the tournament: the action, and a full Sit & Go's start."""
+        await self.act(live, action, actor_id=actor_id, operator=operator)
+        if action.get("type") == "register":
+            await self.after_register(live)
 
     async def act(
         self,
@@ -185,11 +256,23 @@ class Tournaments:
         async with live.lock:
             tournament = live.tournament
             before = tournament.status
+            if not self.runs(tournament.id):
+                raise _Moved(tournament.id)
             applied = tournament.apply(action, actor_id=actor_id, operator=operator, at=now())
+            check = self.nodes.fence_check(tournament.id) if self.nodes is not None else None
+
+            def append(session: Session) -> None:
+                if check is not None:
+                    check(session)
+                add_tournament_action(session, tournament, applied)
+
             try:
-                await asyncio.shield(
-                    self.store.write(lambda s: add_tournament_action(s, tournament, applied))
-                )
+                await asyncio.shield(self.store.write(append))
+            except Fenced:
+                await self._reload(live)
+                if self.nodes is not None:
+                    self.hub.spawn(self.nodes.lost(tournament.id))
+                raise _Moved(tournament.id) from None
             except Exception:
                 log.exception(
                     "tournament %s: action not recorded; rebuilding",
@@ -200,12 +283,78 @@ class Tournaments:
                 raise Refused(
                     "server_error", "the action could not be recorded; nothing changed"
                 ) from None
+        if self.nodes is not None:
+            done = tournament.status in ("finished", "cancelled")
+            await self.nodes.changed(tournament.id, tournament.seq, finished=done)
         self._schedule(live)
         self._changed(tournament)
         if before != tournament.status:
             self.hub.lobby_changed()
         await self._follow(live, applied.events)
         return applied
+
+    # -- several nodes: replicas and takeovers (gammon.server.tournaments.nodes) --------------
+
+    async def reload(self, tournament_id: int) -> None:
+        """A replica as the log has it (another node runs the tournament, and changed it)."""
+        tournament = await self.store.run(lambda s: load_tournament(s, tournament_id))
+        if tournament is None or self.runs(tournament_id):
+            return
+        self._install(tournament)
+
+    def _install(self, tournament: Tournament, *, final: bool = False) -> LiveTournament:
+        """Put a tournament read from the log in place (``final``: even if older than the
+        copy here, which a takeover's read of the fenced log is), for pages and lobby."""
+        live = self.live.get(tournament.id)
+        before = live.tournament.status if live is not None else None
+        if live is None:
+            live = self.live[tournament.id] = LiveTournament(tournament)
+        elif tournament.seq < live.tournament.seq and not final:
+            return live  # an older read than the one already here
+        live.tournament = tournament
+        for match in tournament.matches:
+            if match.table is not None:
+                self.by_table[match.table] = (tournament.id, match.number)
+        self._changed(tournament)
+        if before != tournament.status:
+            self.hub.lobby_changed()
+        return live
+
+    async def adopt(self, tournament_id: int) -> None:
+        """This node took the tournament over: run it from its log, in step with its tables."""
+        tournament = await self.store.run(lambda s: load_tournament(s, tournament_id))
+        if tournament is None:
+            return
+        live = self._install(tournament, final=True)
+        if tournament.status == "running":
+            await self._catch_up(live)
+        self._schedule(live)  # what fell due while nobody ran it is applied at once
+
+    async def demote(self, tournament_id: int) -> None:
+        """Another node runs the tournament now: stop its timer here, keep it as a replica."""
+        live = self.live.get(tournament_id)
+        if live is not None and live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+        await self.reload(tournament_id)
+
+    async def check_tables(self, live: LiveTournament) -> None:
+        """Report the matches whose tables finished (on whichever node ran them)."""
+        tables = [
+            m.table for m in live.tournament.matches if m.status == "ready" and m.table is not None
+        ]
+        if not tables:
+            return
+
+        def finished(session: Session) -> list[Table]:
+            ended = session.scalars(
+                select(TableRow.id).where(TableRow.id.in_(tables), TableRow.status == "finished")
+            ).all()
+            loaded = (load_table(session, table_id) for table_id in ended)
+            return [table for table in loaded if table is not None]
+
+        for table in await self.store.run(finished):
+            await self._report(table)
 
     async def _reload(self, live: LiveTournament) -> None:
         tournament_id = live.tournament.id
@@ -273,7 +422,7 @@ class Tournaments:
                 "qualified_from": tournament.id,
             }
             try:
-                await self.act(target, action)
+                await self.request(target, action)
             except Refused as exc:
                 log.warning(
                     "tournament %s: %s's seat in tournament %s was not given: %s",
@@ -316,7 +465,7 @@ class Tournaments:
             return
         how = str(table.result.get("reason") or "played")
         with contextlib.suppress(Refused):
-            await self.act(
+            await self.request(
                 live, {"type": "result", "match": match.number, "winner": winner, "how": how}
             )
 
@@ -342,7 +491,7 @@ class Tournaments:
 
     async def _quietly(self, live: LiveTournament, action: dict[str, Any]) -> None:
         with contextlib.suppress(Refused):
-            await self.act(live, action)
+            await self.request(live, action)
 
     # -- timers ----------------------------------------------------------------------------------
 
@@ -351,7 +500,7 @@ class Tournaments:
             live.timer.cancel()
             live.timer = None
         deadline = live.tournament.next_deadline()
-        if deadline is None:
+        if deadline is None or not self.runs(live.tournament.id):
             return
         delay = max(0.0, deadline - now()) + 0.005
         loop = asyncio.get_running_loop()
@@ -374,6 +523,11 @@ class Tournaments:
         for live in self.live.values():
             if live.timer is not None:
                 live.timer.cancel()
+
+    async def close(self) -> None:
+        """Several nodes: hand this node's tournaments back at once."""
+        if self.nodes is not None:
+            await self.nodes.stop()
 
     def _changed(self, tournament: Tournament) -> None:
         for listener in list(self.listeners):

@@ -1,0 +1,114 @@
+"""Tournament leases and their fences on PostgreSQL (gammon.server.tournaments.nodes),
+without processes: a live lease is not taken, and a runner whose lease was taken over can
+never append to the tournament's log again."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from gammon.server import migrate
+from gammon.server.auth import Accounts
+from gammon.server.cluster import RedisCluster
+from gammon.server.db import Database, User, now
+from gammon.server.hub import Hub
+from gammon.server.store import (
+    Fenced,
+    Store,
+    add_tournament_action,
+    create_tournament,
+    load_tournament,
+)
+from gammon.server.tournaments import Tournament, TournamentSettings
+from gammon.server.tournaments.live import Tournaments
+from gammon.server.tournaments.nodes import TournamentNodes
+from tests.server.client import database_url
+
+
+@pytest.fixture(scope="module")
+def store() -> Iterator[Store]:
+    if not os.environ.get("GAMMON_TEST_DATABASE_URL"):
+        pytest.skip("leases live in PostgreSQL: set GAMMON_TEST_DATABASE_URL (test.sh does)")
+    db = Database(database_url("tournament_leases"))
+    migrate.upgrade(db)
+    with db.session() as session:
+        for name in ("ann", "bob"):
+            session.add(User(name=name, name_key=name, created=0.0))
+        session.commit()
+    store = Store(db)
+    try:
+        yield store
+    finally:
+        store.stop()
+        db.dispose()
+
+
+def _node(store: Store) -> TournamentNodes:
+    # No Redis is reached: only the leases (PostgreSQL) are used here.
+    cluster = RedisCluster(store, "redis://127.0.0.1:1/0", ttl=30.0)
+    return TournamentNodes(cluster, Tournaments(Hub(store, Accounts(), cluster=cluster)))
+
+
+def _take(store: Store, node: TournamentNodes, tournament_id: int) -> bool:
+    with store.db.session() as session:
+        fence = node.acquire(session, tournament_id)
+        session.commit()
+    if fence is not None:
+        node.owned[tournament_id] = fence
+    return fence is not None
+
+
+def _register(store: Store, node: TournamentNodes, tournament: Tournament, user: int) -> bool:
+    """One registration appended by ``node`` as a runner does: True if it committed."""
+    applied = tournament.apply(
+        {"type": "register", "user": user, "name": f"user{user}"}, actor_id=user, at=now()
+    )
+    check = node.fence_check(tournament.id)
+    with store.db.session() as session:
+        try:
+            check(session)
+        except Fenced:
+            session.rollback()
+            return False
+        add_tournament_action(session, tournament, applied)
+        session.commit()
+        return True
+
+
+def _expire(session: Session, tournament_id: int) -> None:
+    session.execute(
+        text("UPDATE tournament_leases SET expires_at = 0 WHERE tournament_id = :t"),
+        {"t": tournament_id},
+    )
+    session.commit()
+
+
+def test_a_live_tournament_lease_is_not_taken_and_a_stale_runner_is_fenced(store: Store) -> None:
+    a, b = _node(store), _node(store)
+    settings = TournamentSettings.from_json({"name": "Leased", "seats": 4, "lengths": [1, 1]})
+    with store.db.session() as session:
+        made = create_tournament(session, settings, creator_id=1, at=now())
+        session.commit()
+    number = made.id
+    assert _take(store, a, number)
+    assert not _take(store, b, number)  # a's lease is live
+    assert _register(store, a, made, 1)
+    with store.db.session() as session:
+        _expire(session, number)
+    assert _take(store, b, number)
+    assert b.owned[number] == a.owned[number] + 1
+    # a, paused past its lease, wakes up and appends: refused, the log does not move.
+    assert not _register(store, a, made, 2)
+    with store.db.session() as session:
+        replayed = load_tournament(session, number)
+    assert replayed is not None and replayed.seq == 1
+    # b runs it from the log, as a takeover does, and appends.
+    assert _register(store, b, replayed, 2)
+    with store.db.session() as session:
+        after = load_tournament(session, number)
+    assert after is not None and after.seq == 2
+    assert [after.entry(no).name for no in after.registered] == ["user1", "user2"]
