@@ -38,7 +38,13 @@ env -u GAMMON_TEST_DATABASE_URL pytest -n "${PYTEST_WORKERS:-auto}" -q "$@"
 if [ -n "$postgres_url" ]; then
     echo "== pytest: the server on PostgreSQL"
     GAMMON_TEST_DATABASE_URL="$postgres_url" GAMMON_TEST_REDIS_URL="$redis_url" pytest -n "${PYTEST_WORKERS:-auto}" -q \
-        tests/server --ignore=tests/server/test_browser.py "$@"
+        tests/server --ignore=tests/server/test_browser.py \
+        --ignore=tests/server/test_nodes.py --ignore=tests/server/test_nodes_work.py "$@"
+    # Three server processes each, with leases of 2 s: one at a time, so a busy
+    # machine does not starve a node into losing its leases.
+    echo "== pytest: several nodes (PostgreSQL and Redis), one test at a time"
+    GAMMON_TEST_DATABASE_URL="$postgres_url" GAMMON_TEST_REDIS_URL="$redis_url" pytest -q \
+        tests/server/test_nodes.py tests/server/test_nodes_work.py "$@"
 else
     echo "== PostgreSQL not available: the server suite ran on SQLite only"
 fi
