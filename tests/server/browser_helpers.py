@@ -30,7 +30,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-TIMEOUT_MS = 20_000
+TIMEOUT_MS = 45_000
 
 
 def have_chromium() -> bool:

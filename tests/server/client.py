@@ -74,6 +74,9 @@ def _fresh_postgres_database(url: str, name: str) -> str:
 
 
 _DATABASES = itertools.count()
+#: Seconds to wait for an answer the server owes: generous, because CI runs the tests
+#: two at a time on two cores beside their servers and browsers (a hang still fails).
+WAIT = 60.0
 
 
 class ServerProcess:
@@ -161,7 +164,7 @@ class Player:
 
     def __init__(self, server: ServerProcess) -> None:
         self.server = server
-        self.http = httpx.AsyncClient(base_url=server.url, timeout=30)
+        self.http = httpx.AsyncClient(base_url=server.url, timeout=WAIT)
         self.user: dict[str, Any] | None = None
 
     async def close(self) -> None:
@@ -231,7 +234,7 @@ class Socket:
     async def send(self, message: dict[str, Any] | str) -> None:
         await self.ws.send(message if isinstance(message, str) else json.dumps(message))
 
-    async def receive(self, timeout: float = 30) -> dict[str, Any]:
+    async def receive(self, timeout: float = WAIT) -> dict[str, Any]:
         raw = await asyncio.wait_for(self.ws.recv(), timeout)
         message = json.loads(raw)
         assert isinstance(message, dict)
@@ -241,7 +244,7 @@ class Socket:
         return message
 
     async def until(
-        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 30
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = WAIT
     ) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         while True:
@@ -249,7 +252,7 @@ class Socket:
             if predicate(message):
                 return message
 
-    async def request(self, message: dict[str, Any], timeout: float = 30) -> dict[str, Any]:
+    async def request(self, message: dict[str, Any], timeout: float = WAIT) -> dict[str, Any]:
         """Send with a fresh id; return the ``ack`` or ``error`` answering it."""
         self._next_id += 1
         ident = self._next_id
