@@ -169,7 +169,7 @@ def test_rate_limits_on_login_and_signup() -> None:
             async def read() -> int | None:
                 try:
                     while True:
-                        message = await sock.receive(10)
+                        message = await sock.receive()
                         key = message.get("code", message["type"])
                         seen[key] = seen.get(key, 0) + 1
                 except ConnectionClosed as exc:
