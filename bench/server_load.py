@@ -85,9 +85,8 @@ class _Seat:
 class _Run:
     """What every game shares: the options, the clock and the figures."""
 
-    def __init__(self, args: argparse.Namespace, base: str, base_ws: str) -> None:
+    def __init__(self, args: argparse.Namespace, base: str) -> None:
         self.base = base
-        self.base_ws = base_ws
         self.lean = args.client == "lean"
         self.compression = "deflate" if args.compression else None
         self.think = args.think / 1000.0
@@ -107,9 +106,11 @@ async def _guest(base: str) -> httpx.AsyncClient:
 
 
 async def _open(run: _Run, client: httpx.AsyncClient, table: int) -> ClientConnection:
+    """The table's socket on the client's own server (with several nodes: its own node)."""
+    base_ws = str(client.base_url).replace("http://", "ws://").rstrip("/")
     cookies = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
     ws = await connect(
-        f"{run.base_ws}/ws/tables/{table}",
+        f"{base_ws}/ws/tables/{table}",
         additional_headers={"Cookie": cookies},
         max_size=1 << 24,
         compression=run.compression,
@@ -283,10 +284,8 @@ async def _entrant(
         await client.aclose()
 
 
-async def _run_tournament(
-    args: argparse.Namespace, base: str, base_ws: str, server_pid: int
-) -> None:
-    run = _Run(args, base, base_ws)
+async def _run_tournament(args: argparse.Namespace, base: str, server_pid: int) -> None:
+    run = _Run(args, base)
     rng = random.Random(1)
     stamp = secrets.token_hex(2)
     organiser = await _account(base, f"org{stamp}")  # the server's first account: its operator
@@ -378,8 +377,8 @@ def _choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     return None
 
 
-async def _run(args: argparse.Namespace, base: str, base_ws: str, server_pid: int) -> None:
-    run = _Run(args, base, base_ws)
+async def _run(args: argparse.Namespace, base: str, server_pid: int) -> None:
+    run = _Run(args, base)
     rng = random.Random(1)
     limit = asyncio.Semaphore(8)
     # Every guest signs up before the clock starts.
@@ -481,7 +480,7 @@ def main() -> int:
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
         stdout=subprocess.DEVNULL,
     )  # fmt: skip
-    base, base_ws = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(600):
             try:
@@ -490,9 +489,9 @@ def main() -> int:
             except httpx.HTTPError:
                 time.sleep(0.1)
         if args.tournament:
-            asyncio.run(_run_tournament(args, base, base_ws, server.pid))
+            asyncio.run(_run_tournament(args, base, server.pid))
         else:
-            asyncio.run(_run(args, base, base_ws, server.pid))
+            asyncio.run(_run(args, base, server.pid))
     finally:
         server.terminate()
         server.wait(10)

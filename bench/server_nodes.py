@@ -28,13 +28,13 @@ from dataclasses import dataclass
 
 import httpx
 import sqlalchemy
-from websockets.asyncio.client import ClientConnection, connect
 
 from bench.server_load import (
     ROOT,
     _cpu_seconds,
     _free_port,
     _guest,
+    _open,
     _play,
     _Run,
     _Seat,
@@ -127,21 +127,6 @@ def _start(database: str, redis: str) -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit("a node did not start within 120 s")
 
 
-async def _open_at(run: _Run, client: httpx.AsyncClient, table: int) -> ClientConnection:
-    """The table's socket on the client's own node."""
-    base_ws = str(client.base_url).replace("http://", "ws://").rstrip("/")
-    cookies = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
-    ws = await connect(
-        f"{base_ws}/ws/tables/{table}",
-        additional_headers={"Cookie": cookies},
-        max_size=1 << 24,
-        compression=run.compression,
-    )
-    if run.lean:
-        await ws.send('{"type":"hello","features":["log_delta"]}')
-    return ws
-
-
 async def _game(
     run: _Run, first: httpx.AsyncClient, second: httpx.AsyncClient, rng: random.Random
 ) -> None:
@@ -153,7 +138,7 @@ async def _game(
                 "/api/tables", json={"length": 3}, headers={"X-CSRF-Token": csrf}
             )
             table = int(created.json()["table"]["id"])
-            seats = [_Seat(c, await _open_at(run, c, table)) for c in (first, second)]
+            seats = [_Seat(c, await _open(run, c, table)) for c in (first, second)]
             await seats[1].ws.send('{"type":"join"}')
             await _play(run, seats, rng)
             for seat in seats:
@@ -193,7 +178,7 @@ def _counters(redis: str, database: str) -> tuple[float, float, float, float]:
 async def _measure(
     args: argparse.Namespace, bases: list[str], pids: list[int], redis: str, database: str
 ) -> _Figures:
-    run = _Run(args, bases[0], "")
+    run = _Run(args, bases[0])
     rng = random.Random(1)
     limit = asyncio.Semaphore(8)
     count = len(bases)
