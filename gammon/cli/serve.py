@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import faulthandler
 import math
+import signal
 import socket
 import sys
 from typing import TextIO
@@ -252,6 +254,10 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
             log_config=None,
         )
     )
+    # `kill -USR1 PID` writes every thread's stack to stderr: what a stuck server is doing,
+    # without stopping it (DEPLOY.md).
+    if hasattr(signal, "SIGUSR1"):
+        faulthandler.register(signal.SIGUSR1, all_threads=True)
     server.run()
     return 0 if server.started else 2
 

@@ -44,6 +44,7 @@ __all__ = [
     "best_play",
     "default_evaluator",
     "evaluate",
+    "one_blas_thread",
     "rank_plays",
     "swap_boards",
     "won_outcome",
@@ -286,14 +287,23 @@ WEIGHTS = Path(str(resources.files("gammon.engine") / "weights"))
 
 
 @functools.cache
-def default_evaluator() -> Evaluator:
-    """The shipped network, loaded once.
+def one_blas_thread() -> None:
+    """Limit BLAS to one thread, once per process: the engine multiplies small matrices,
+    where extra threads only wait on each other (measured: a 0-ply game took 0.41 s with
+    OpenBLAS's default threads on a busy 2-core machine, 0.056 s with one).
 
-    Also limits BLAS to one thread: the engine multiplies small matrices, where
-    extra threads only wait on each other (measured: a 0-ply game took 0.41 s
-    with OpenBLAS's default threads on a busy 2-core machine, 0.056 s with one).
+    A threaded program calls it before its threads start: threadpoolctl walks the loaded
+    libraries with a Python callback under the dynamic loader's lock, and a thread loading
+    an extension module meanwhile holds the GIL while it waits for that lock, so both
+    wait forever (seen as a server that stopped answering during its warm-up).
     """
     threadpool_limits(limits=1, user_api="blas")
+
+
+@functools.cache
+def default_evaluator() -> Evaluator:
+    """The shipped network, loaded once (BLAS limited to one thread: :func:`one_blas_thread`)."""
+    one_blas_thread()
     race = WEIGHTS / "race.npz"
     return Evaluator(
         Network.load(WEIGHTS / "contact.npz"),

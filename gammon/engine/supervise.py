@@ -28,11 +28,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-from threadpoolctl import threadpool_limits
 
 from gammon.engine.bearoff import is_bearoff_batch
 from gammon.engine.encoding import encoder_for
-from gammon.engine.evaluator import WEIGHTS, Evaluator, default_evaluator
+from gammon.engine.evaluator import WEIGHTS, Evaluator, default_evaluator, one_blas_thread
 from gammon.engine.network import Network
 from gammon.engine.rollout import rollout
 from gammon.engine.train import Adam, train_step
@@ -169,7 +168,7 @@ def fit(
 
 
 def main(argv: list[str] | None = None) -> None:
-    threadpool_limits(limits=1, user_api="blas")
+    one_blas_thread()
     parser = argparse.ArgumentParser(description="Supervised training on rolled-out positions.")
     commands = parser.add_subparsers(dest="command", required=True)
     gather = commands.add_parser("collect", help="roll out positions from self-play")

@@ -35,7 +35,6 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-from threadpoolctl import threadpool_limits
 
 from gammon import movegen
 from gammon.engine.bearoff import bearoff_probabilities_batch, is_bearoff_batch
@@ -46,7 +45,7 @@ from gammon.engine.encoding import (
     encoder_for,
     is_contact_boards,
 )
-from gammon.engine.evaluator import Evaluator, swap_boards
+from gammon.engine.evaluator import Evaluator, one_blas_thread, swap_boards
 from gammon.engine.network import Network, equity
 from gammon.position import Position
 
@@ -359,7 +358,7 @@ def main(argv: list[str] | None = None) -> None:
             race_saved[0].save(args.export_race)
             print(f"exported the race network to {args.export_race}")
         return
-    threadpool_limits(limits=1, user_api="blas")  # small matrices: see evaluator.default_evaluator
+    one_blas_thread()
 
     inputs = CONTACT_INPUTS if args.inputs == "contact" else INPUT_SIZE
     race: tuple[Network, Adam] | None = None

@@ -33,6 +33,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from gammon.engine.evaluator import one_blas_thread
 from gammon.matfile import write_mat
 from gammon.position import Position
 from gammon.server import metrics, migrate, views
@@ -254,6 +255,7 @@ class _SecurityHeaders:
 def create_app(config: ServerConfig | None = None) -> Starlette:
     """The server application for ``config`` (the database is opened at start-up)."""
     config = config or ServerConfig()
+    one_blas_thread()  # before any thread starts (its docstring says why)
     db = Database(config.database)
     store = Store(db)
     accounts = Accounts()
@@ -830,9 +832,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/api/tables/{table_id:int}/mat", table_mat, methods=["GET"]),
         Route("/api/tournaments", tournament_list, methods=["GET", "POST"]),
         Route("/api/tournaments/{tournament_id:int}", tournament_state, methods=["GET"]),
-        Route(
-            "/api/tournaments/{tournament_id:int}/{action}", tournament_action, methods=["POST"]
-        ),
+        Route("/api/tournaments/{tournament_id:int}/{action}", tournament_action, methods=["POST"]),
         Route("/api/players", players, methods=["GET"]),
         Route("/api/players/{name}", player, methods=["GET"]),
         # Post-game analysis (gammon.server.analysis, docs/PROTOCOL.md 9).

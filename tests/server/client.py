@@ -141,6 +141,18 @@ class ServerProcess:
             f"the server did not start within 60 s (last answer: {last}); its log:\n{err[-20000:]}"
         )
 
+    def stacks(self) -> str:
+        """Every thread's stack of the running server (SIGUSR1, which it answers by
+        writing them to its log) and the log's end: what a server that owes an answer
+        is doing."""
+        if self.process is None or self.process.poll() is not None:
+            return "(the server is not running)"
+        before = Path(self.log_path).stat().st_size
+        self.process.send_signal(signal.SIGUSR1)
+        time.sleep(2)
+        text = Path(self.log_path).read_text()
+        return f"its log (the stacks at the end):\n{text[max(0, before - 4000) :][-30000:]}"
+
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs (the crash the durability promise is about)."""
         if self.process is not None:
@@ -159,12 +171,29 @@ class ServerProcess:
             self.process = None
 
 
+class _Client(httpx.AsyncClient):
+    """httpx, whose timeouts carry the server's thread stacks (the cause of a hang)."""
+
+    def __init__(self, server: ServerProcess, **options: Any) -> None:
+        super().__init__(**options)
+        self.server = server
+
+    async def send(self, request: httpx.Request, **options: Any) -> httpx.Response:
+        try:
+            return await super().send(request, **options)
+        except httpx.TimeoutException as error:
+            stacks = await asyncio.to_thread(self.server.stacks)
+            raise AssertionError(
+                f"{request.method} {request.url.path}: no answer ({error!r}); {stacks}"
+            ) from error
+
+
 class Player:
     """One user agent: a cookie jar for HTTP, and WebSockets opened with its cookies."""
 
     def __init__(self, server: ServerProcess) -> None:
         self.server = server
-        self.http = httpx.AsyncClient(base_url=server.url, timeout=WAIT)
+        self.http = _Client(server, base_url=server.url, timeout=WAIT)
         self.user: dict[str, Any] | None = None
 
     async def close(self) -> None:

@@ -293,3 +293,35 @@ def _lose_database(url: str) -> None:
             connection.execute(text(f'DROP DATABASE "{parsed.database}" WITH (FORCE)'))
     finally:
         admin.dispose()
+
+
+def test_sigusr1_writes_every_threads_stack_to_the_log() -> None:
+    """`kill -USR1` shows what a stuck server is doing, and the server goes on."""
+    server = ServerProcess(database_url("stacks"), "--no-bot").start()
+    try:
+        stacks = server.stacks()
+        assert "in _write_loop" in stacks  # the database writer thread
+        assert "in run_serve" in stacks  # the event loop's thread
+        assert httpx.get(f"{server.url}/healthz").json() == {"status": "ok"}
+    finally:
+        server.stop()
+
+
+def test_blas_is_limited_before_the_server_starts_a_thread() -> None:
+    """threadpoolctl, which limits BLAS to one thread, walks the loaded libraries under the
+    dynamic loader's lock with a Python callback: run while another thread loads an
+    extension module, both wait forever (a server froze at start that way, its bot's
+    warm-up against its move generator's). So the app limits BLAS while it is alone."""
+    script = (
+        "import threading, threadpoolctl\n"
+        "from gammon.server.app import ServerConfig, create_app\n"
+        "create_app(ServerConfig(database='sqlite://'))\n"
+        "assert threading.active_count() == 1, threading.enumerate()\n"
+        "blas = [i for i in threadpoolctl.threadpool_info() if i['user_api'] == 'blas']\n"
+        "assert blas and all(i['num_threads'] == 1 for i in blas), blas\n"
+    )
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "", "OMP_NUM_THREADS": ""}
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
