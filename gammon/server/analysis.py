@@ -70,6 +70,7 @@ from gammon.server.analysis_worker import UploadError, check_upload, init_worker
 from gammon.server.auth import TokenBuckets, UserInfo
 from gammon.server.connections import LiveTable
 from gammon.server.db import AnalysisRow, now, select
+from gammon.server.leases import DB_NOW
 from gammon.server.protocol import Refused
 from gammon.server.store import Store
 
@@ -88,7 +89,6 @@ __all__ = [
 log = logging.getLogger("gammon.server")
 
 #: The database's clock, in seconds since the epoch (PostgreSQL: several nodes only).
-_DB_NOW: Final = "EXTRACT(EPOCH FROM clock_timestamp())"
 
 #: The largest file accepted (a long match as .mat is well under 100 KB).
 MAX_UPLOAD_BYTES: Final = 512 * 1024
@@ -195,10 +195,10 @@ class Analyses:
         def adopt(session: Session) -> list[tuple[int, str, int | None]]:
             rows = session.execute(
                 text(
-                    f"UPDATE analyses SET node = :node, claimed_until = {_DB_NOW} + :ttl, "
+                    f"UPDATE analyses SET node = :node, claimed_until = {DB_NOW} + :ttl, "
                     "status = 'queued' WHERE id IN (SELECT id FROM analyses "
                     "WHERE status IN ('queued', 'running') "
-                    f"AND (claimed_until IS NULL OR claimed_until < {_DB_NOW}) "
+                    f"AND (claimed_until IS NULL OR claimed_until < {DB_NOW}) "
                     "ORDER BY id FOR UPDATE SKIP LOCKED) RETURNING id, key, requested_by"
                 ),
                 {"node": node, "ttl": ttl},
@@ -222,7 +222,7 @@ class Analyses:
         def renew(session: Session) -> None:
             session.execute(
                 text(
-                    f"UPDATE analyses SET claimed_until = {_DB_NOW} + :ttl "
+                    f"UPDATE analyses SET claimed_until = {DB_NOW} + :ttl "
                     "WHERE node = :node AND status IN ('queued', 'running')"
                 ),
                 {"node": node, "ttl": ttl},
@@ -253,7 +253,7 @@ class Analyses:
         def release(session: Session) -> None:
             session.execute(
                 text(
-                    f"UPDATE analyses SET claimed_until = {_DB_NOW} - 1 "
+                    f"UPDATE analyses SET claimed_until = {DB_NOW} - 1 "
                     "WHERE node = :node AND status IN ('queued', 'running')"
                 ),
                 {"node": node},

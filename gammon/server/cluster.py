@@ -6,15 +6,13 @@ default one is a single node that runs every table and does nothing else, so one
 process on SQLite is exactly what it was. :class:`RedisCluster` is the shared one:
 
 - **Ownership.** Each unfinished table is run by one node at a time, the holder of its
-  row in ``table_leases`` (PostgreSQL). The lease is taken with one
-  ``INSERT ... ON CONFLICT DO UPDATE ... WHERE expired`` that adds one to its
-  ``fence``, and renewed for all of a node's tables in one statement every third of
-  its time to live. Only the owner applies actions, runs the clocks and the bots.
-- **Fencing.** The owner's append of an action checks, in the transaction that writes
-  it, that the lease row still names this node and fence (and extends it). PostgreSQL
-  serialises the check and a takeover on that row, so once another node has taken a
-  table over, the old owner can never commit to it again: its action is refused and
-  the table becomes a replica.
+  lease in ``table_leases`` (PostgreSQL; :mod:`gammon.server.leases`), renewed for all
+  of a node's tables every third of its time to live. Only the owner applies actions,
+  runs the clocks and the bots.
+- **Fencing.** The owner's append of an action checks the lease's node and fence in the
+  transaction that writes it, so once another node has taken a table over, the old
+  owner can never commit to it again: its action is refused and the table becomes a
+  replica.
 - **Forwarding.** A socket on another node acting at the table: its node sends the
   action to the owner over Redis (``node:{id}``, answered on the sender's own
   channel with the request's id), where it is applied exactly as a local one.
@@ -64,8 +62,9 @@ from gammon.errors import GammonError
 from gammon.server.auth import TokenBuckets
 from gammon.server.connections import LiveTable
 from gammon.server.db import Action, GameRow
+from gammon.server.leases import Leases
 from gammon.server.protocol import Refused
-from gammon.server.store import Fenced, Store
+from gammon.server.store import Store
 from gammon.server.table import Applied, Changes, Table
 
 if TYPE_CHECKING:
@@ -102,8 +101,6 @@ _PRESENCE: Final = "presence"
 _LOBBY: Final = "lobby"
 #: How often a node reads the whole lobby hash again (entries it missed, a restarted Redis).
 LOBBY_RELOAD_S: Final = 60.0
-#: The database's clock, in seconds since the epoch: leases never depend on a node's clock.
-_DB_NOW: Final = "EXTRACT(EPOCH FROM clock_timestamp())"
 
 
 _NOBODY: Final[frozenset[int]] = frozenset()
@@ -290,6 +287,8 @@ class RedisCluster(Cluster):
         #: numbers) never hear each other.
         self.prefix = f"gammon:{store.db.engine.url.database}:"
         self._pubsub: PubSub | None = None
+        #: This node's leases on tables (gammon.server.leases).
+        self.leases = Leases("table_leases", "table_id", self.node, ttl)
         #: The tables this node runs, and the fence of each one's lease.
         self.owned: dict[int, int] = {}
         #: The last owner heard of for each table (from its records), to forward to.
@@ -326,21 +325,6 @@ class RedisCluster(Cluster):
     def owns(self, table_id: int) -> bool:
         return table_id in self.owned
 
-    def _acquire(self, session: Session, table_id: int) -> int | None:
-        """Take the table's lease if nobody holds a live one; its new fence, or None."""
-        fence = session.execute(
-            text(
-                "INSERT INTO table_leases (table_id, node, fence, expires_at) "
-                f"VALUES (:table, :node, 1, {_DB_NOW} + :ttl) "
-                "ON CONFLICT (table_id) DO UPDATE SET node = EXCLUDED.node, "
-                "fence = table_leases.fence + 1, expires_at = EXCLUDED.expires_at "
-                f"WHERE table_leases.expires_at < {_DB_NOW} OR table_leases.node = :node "
-                "RETURNING fence"
-            ),
-            {"table": table_id, "node": self.node, "ttl": self.ttl},
-        ).scalar()
-        return int(fence) if fence is not None else None
-
     async def take_over(self, table_id: int) -> bool:
         """Take the table's lease if it is free or expired, and run the table from its log.
 
@@ -349,7 +333,7 @@ class RedisCluster(Cluster):
         """
 
         def take(session: Session) -> int | None:
-            fence = self._acquire(session, table_id)
+            fence = self.leases.acquire(session, table_id)
             session.commit()
             return fence
 
@@ -373,24 +357,10 @@ class RedisCluster(Cluster):
         return True
 
     def fence_check(self, table_id: int) -> Callable[[Session], None] | None:
-        fence = self.owned.get(table_id)
-        node, ttl = self.node, self.ttl
-
-        def check(session: Session) -> None:
-            held = session.execute(
-                text(
-                    f"UPDATE table_leases SET expires_at = GREATEST(expires_at, {_DB_NOW} + :ttl) "
-                    "WHERE table_id = :table AND node = :node AND fence = :fence"
-                ),
-                {"table": table_id, "node": node, "fence": fence, "ttl": ttl},
-            )
-            if held.rowcount != 1:  # type: ignore[attr-defined]
-                raise Fenced(f"table {table_id}: node {node} no longer holds its lease")
-
-        return check
+        return self.leases.fence_check(table_id, self.owned.get(table_id), f"table {table_id}")
 
     def created(self, session: Session, table: Table) -> Table:
-        fence = self._acquire(session, table.id)
+        fence = self.leases.acquire(session, table.id)
         assert fence is not None, "a new table has no lease yet"
         # Ours once committed (table_created): a renewal now would not see the row yet.
         self._created[table.id] = fence
@@ -399,25 +369,8 @@ class RedisCluster(Cluster):
     async def _renew(self) -> None:
         """Extend every lease of this node in one statement; drop the tables it lost."""
 
-        def renew(session: Session) -> dict[int, int]:
-            # Rows an append holds are skipped (it extends them itself): waiting for them, in
-            # another order than a batch of appends takes them, could deadlock.
-            session.execute(
-                text(
-                    f"UPDATE table_leases SET expires_at = {_DB_NOW} + :ttl WHERE table_id IN "
-                    "(SELECT table_id FROM table_leases WHERE node = :node FOR UPDATE SKIP LOCKED)"
-                ),
-                {"node": self.node, "ttl": self.ttl},
-            )
-            rows = session.execute(
-                text("SELECT table_id, fence FROM table_leases WHERE node = :node"),
-                {"node": self.node},
-            ).all()
-            session.commit()
-            return {int(table): int(fence) for table, fence in rows}
-
         before = dict(self.owned)
-        held = await self.store.run(renew)
+        held = await self.store.run(self.leases.renew)
         for table_id, fence in before.items():
             if held.get(table_id) != fence and self.owned.get(table_id) == fence:
                 await self.lost(table_id)
@@ -427,19 +380,9 @@ class RedisCluster(Cluster):
     async def _orphans(self) -> list[int]:
         """Unfinished tables whose lease is missing or expired."""
 
-        def find(session: Session) -> list[int]:
-            return [
-                int(table_id)
-                for table_id in session.execute(
-                    text(
-                        "SELECT t.id FROM tables t LEFT JOIN table_leases l ON l.table_id = t.id "
-                        "WHERE t.status IN ('open', 'playing') "
-                        f"AND (l.table_id IS NULL OR l.expires_at < {_DB_NOW})"
-                    )
-                ).scalars()
-            ]
-
-        return await self.store.run(find)
+        return await self.store.run(
+            lambda session: self.leases.orphans(session, "tables", ("open", "playing"))
+        )
 
     async def _sweep(self) -> None:
         """Take over the tables nobody runs (their node died, or stopped)."""
@@ -627,29 +570,12 @@ class RedisCluster(Cluster):
         if fence is None:
             return
 
-        def release(session: Session) -> None:
-            session.execute(
-                text("DELETE FROM table_leases WHERE table_id = :table AND fence = :fence"),
-                {"table": table_id, "fence": fence},
-            )
-            session.commit()
-
-        await self.store.run(release)
+        await self.store.run(lambda session: self.leases.release(session, table_id, fence))
 
     async def _owner(self, table_id: int) -> str | None:
         """The node holding a live lease on the table (the database's word), or None."""
 
-        def find(session: Session) -> str | None:
-            node = session.execute(
-                text(
-                    "SELECT node FROM table_leases "
-                    f"WHERE table_id = :table AND expires_at >= {_DB_NOW}"
-                ),
-                {"table": table_id},
-            ).scalar()
-            return str(node) if node is not None else None
-
-        return await self.store.run(find)
+        return await self.store.run(lambda session: self.leases.owner(session, table_id))
 
     # -- start and stop -------------------------------------------------------------------
 
@@ -682,16 +608,8 @@ class RedisCluster(Cluster):
         owned = list(self.owned)
         self.owned.clear()
         if owned:
-
-            def release(session: Session) -> None:
-                session.execute(
-                    text(f"UPDATE table_leases SET expires_at = {_DB_NOW} - 1 WHERE node = :node"),
-                    {"node": self.node},
-                )
-                session.commit()
-
             with contextlib.suppress(Exception):
-                await self.store.run(release)
+                await self.store.run(self.leases.hand_back)
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()  # type: ignore[no-untyped-call]

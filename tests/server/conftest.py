@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
 
+from gammon.server import migrate
+from gammon.server.db import Database, User
+from gammon.server.store import Store
 from tests.server.client import ServerProcess, database_url
 
 
@@ -23,3 +27,23 @@ def server() -> Iterator[ServerProcess]:
     ).start()
     yield process
     process.stop()
+
+
+@pytest.fixture(scope="module")
+def postgres_store(request: pytest.FixtureRequest) -> Iterator[Store]:
+    """A store on a fresh PostgreSQL database of the module's own, with the accounts ann
+    (id 1) and bob (id 2): for what only PostgreSQL has (the leases of several nodes)."""
+    if not os.environ.get("GAMMON_TEST_DATABASE_URL"):
+        pytest.skip("leases live in PostgreSQL: set GAMMON_TEST_DATABASE_URL (test.sh does)")
+    db = Database(database_url(request.module.__name__.rsplit(".", 1)[-1]))
+    migrate.upgrade(db)
+    with db.session() as session:
+        for name in ("ann", "bob"):
+            session.add(User(name=name, name_key=name, created=0.0))
+        session.commit()
+    store = Store(db)
+    try:
+        yield store
+    finally:
+        store.stop()
+        db.dispose()

@@ -1,11 +1,13 @@
-"""Table leases and their fences on PostgreSQL (gammon.server.cluster), without processes:
-whatever the order of takeovers, expiries and appends, only the newest holder of a
-table's lease can commit to it."""
+"""Leases and their fences on PostgreSQL (gammon.server.leases), without processes, for
+both kinds of lease (tables and tournaments): whatever the order of takeovers, expiries
+and writes, only the newest holder of a lease can commit; renewals, the sweep's orphans,
+releases and a stopping node's hand-back."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
+import secrets
+import threading
+from dataclasses import dataclass, field
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,60 +15,68 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 
 from gammon.match import SeriesRules
-from gammon.server import migrate
-from gammon.server.cluster import RedisCluster
-from gammon.server.db import Database, User, now
+from gammon.server.db import now
+from gammon.server.leases import Leases
 from gammon.server.settings import TableSettings
-from gammon.server.store import Fenced, Store, create_table
+from gammon.server.store import Fenced, Store, create_table, create_tournament
 from gammon.server.table import Seat
-from tests.server.client import database_url
+from gammon.server.tournaments import TournamentSettings
+
+#: The two kinds of lease: (lease table, key column, the leased things' table).
+KINDS = {
+    "table": ("table_leases", "table_id", "tables"),
+    "tournament": ("tournament_leases", "tournament_id", "tournaments"),
+}
 
 
 @pytest.fixture(scope="module")
-def store() -> Iterator[Store]:
-    if not os.environ.get("GAMMON_TEST_DATABASE_URL"):
-        pytest.skip("leases live in PostgreSQL: set GAMMON_TEST_DATABASE_URL (test.sh does)")
-    db = Database(database_url("leases"))
-    migrate.upgrade(db)
-    with db.session() as session:
-        session.add(User(name="ann", name_key="ann", created=0.0))
-        session.commit()
-    store = Store(db)
-    try:
-        yield store
-    finally:
-        store.stop()
-        db.dispose()
+def store(postgres_store: Store) -> Store:
+    return postgres_store
 
 
-def _table(store: Store) -> int:
+@dataclass
+class Node:
+    """One node's leases of one kind, and the fences it holds (as its runner keeps them)."""
+
+    leases: Leases
+    owned: dict[int, int] = field(default_factory=dict)
+
+
+def _thing(store: Store, kind: str) -> int:
+    """A new unfinished table or tournament."""
     with store.db.session() as session:
-        creator = Seat(1, "ann")
-        table = create_table(
-            session, TableSettings(SeriesRules(length=1)), creator, at=now(), invite_id=None
-        )
+        if kind == "table":
+            made = create_table(
+                session,
+                TableSettings(SeriesRules(length=1)),
+                Seat(1, "ann"),
+                at=now(),
+                invite_id=None,
+            ).id
+        else:
+            settings = TournamentSettings.from_json({"name": "Leased", "seats": 4})
+            made = create_tournament(session, settings, creator_id=1, at=now()).id
         session.commit()
-        return table.id
+        return made
 
 
-def _nodes(store: Store, count: int) -> list[RedisCluster]:
-    # No Redis is reached: only the leases (PostgreSQL) are used here.
-    return [RedisCluster(store, "redis://127.0.0.1:1/0", ttl=30.0) for _ in range(count)]
+def _nodes(kind: str, count: int) -> list[Node]:
+    leases, key, _things = KINDS[kind]
+    return [Node(Leases(leases, key, f"node-{secrets.token_hex(4)}", 30.0)) for _ in range(count)]
 
 
-def _take(store: Store, node: RedisCluster, table_id: int) -> bool:
+def _take(store: Store, node: Node, thing: int) -> bool:
     with store.db.session() as session:
-        fence = node._acquire(session, table_id)
+        fence = node.leases.acquire(session, thing)
         session.commit()
     if fence is not None:
-        node.owned[table_id] = fence
+        node.owned[thing] = fence
     return fence is not None
 
 
-def _append(store: Store, node: RedisCluster, table_id: int) -> bool:
-    """The fenced part of an append: True if it would commit."""
-    check = node.fence_check(table_id)
-    assert check is not None
+def _write(store: Store, node: Node, thing: int) -> bool:
+    """The fenced part of a write to the thing's log: True if it would commit."""
+    check = node.leases.fence_check(thing, node.owned.get(thing), f"thing {thing}")
     with store.db.session() as session:
         try:
             check(session)
@@ -77,66 +87,118 @@ def _append(store: Store, node: RedisCluster, table_id: int) -> bool:
         return True
 
 
-def _expire(store: Store, table_id: int) -> None:
+def _expire(store: Store, kind: str, thing: int) -> None:
+    leases, key, _things = KINDS[kind]
     with store.db.session() as session:
-        session.execute(
-            text("UPDATE table_leases SET expires_at = 0 WHERE table_id = :t"), {"t": table_id}
-        )
+        session.execute(text(f"UPDATE {leases} SET expires_at = 0 WHERE {key} = :t"), {"t": thing})
         session.commit()
 
 
-def test_a_live_lease_is_not_taken_and_a_stale_owner_is_fenced(store: Store) -> None:
-    a, b = _nodes(store, 2)
-    table_id = _table(store)
-    assert _take(store, a, table_id)
-    assert not _take(store, b, table_id)  # a's lease is live
-    assert _append(store, a, table_id)
-    _expire(store, table_id)
-    assert _append(store, a, table_id)  # expired but nobody took it: a may still commit
-    _expire(store, table_id)
-    assert _take(store, b, table_id)
-    assert not _append(store, a, table_id)  # a's fence is stale: never again
-    assert _append(store, b, table_id)
-    assert b.owned[table_id] == a.owned[table_id] + 1
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_live_lease_is_not_taken_and_a_stale_holder_is_fenced(store: Store, kind: str) -> None:
+    a, b = _nodes(kind, 2)
+    thing = _thing(store, kind)
+    assert _take(store, a, thing)
+    assert not _take(store, b, thing)  # a's lease is live
+    assert _write(store, a, thing)
+    _expire(store, kind, thing)
+    assert _write(store, a, thing)  # expired but nobody took it: a may still commit
+    _expire(store, kind, thing)
+    assert _take(store, b, thing)
+    assert not _write(store, a, thing)  # a's fence is stale: never again
+    assert _write(store, b, thing)
+    assert b.owned[thing] == a.owned[thing] + 1
 
 
 @settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(steps=st.lists(st.tuples(st.sampled_from(["take", "append", "expire"]), st.integers(0, 2))))
-def test_only_the_newest_holder_ever_commits(store: Store, steps: list[tuple[str, int]]) -> None:
-    nodes = _nodes(store, 3)
-    table_id = _table(store)
+@given(
+    kind=st.sampled_from(sorted(KINDS)),
+    steps=st.lists(st.tuples(st.sampled_from(["take", "write", "expire"]), st.integers(0, 2))),
+)
+def test_only_the_newest_holder_ever_commits(
+    store: Store, kind: str, steps: list[tuple[str, int]]
+) -> None:
+    nodes = _nodes(kind, 3)
+    thing = _thing(store, kind)
     holder: int | None = None
     live = False
-    for kind, index in steps:
+    for step, index in steps:
         node = nodes[index]
-        if kind == "expire":
-            _expire(store, table_id)
+        if step == "expire":
+            _expire(store, kind, thing)
             live = False
-        elif kind == "take":
-            taken = _take(store, node, table_id)
+        elif step == "take":
+            taken = _take(store, node, thing)
             assert taken == (holder is None or not live or holder == index)
             if taken:
                 holder, live = index, True
-        elif table_id in node.owned:
-            committed = _append(store, node, table_id)
+        elif thing in node.owned:
+            committed = _write(store, node, thing)
             assert committed == (holder == index)
             if committed:
-                live = True  # an append extends the lease
+                live = True  # a write extends the lease
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_renewal_keeps_a_node_s_leases_and_shows_the_ones_it_lost(store: Store, kind: str) -> None:
+    a, b = _nodes(kind, 2)
+    kept, lost = _thing(store, kind), _thing(store, kind)
+    assert _take(store, a, kept) and _take(store, a, lost)
+    _expire(store, kind, kept)
+    _expire(store, kind, lost)
+    assert _take(store, b, lost)
+    with store.db.session() as session:
+        held = a.leases.renew(session)
+    assert held == {kept: a.owned[kept]}  # lost is b's now
+    assert not _take(store, b, kept)  # the renewal made a's lease on kept live again
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_orphans_are_the_unfinished_things_without_a_live_lease(store: Store, kind: str) -> None:
+    (a,) = _nodes(kind, 1)
+    _leases, _key, things = KINDS[kind]
+    statuses = ("open", "playing") if kind == "table" else ("registering", "running")
+    never, expired, held = _thing(store, kind), _thing(store, kind), _thing(store, kind)
+    assert _take(store, a, expired) and _take(store, a, held)
+    _expire(store, kind, expired)
+    with store.db.session() as session:
+        orphans = set(a.leases.orphans(session, things, statuses))
+    assert {never, expired} <= orphans
+    assert held not in orphans
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_release_and_hand_back(store: Store, kind: str) -> None:
+    """A finished thing's lease row goes, but only with its holder's fence; a stopping
+    node's leases are free for the others at once."""
+    a, b = _nodes(kind, 2)
+    finished, running = _thing(store, kind), _thing(store, kind)
+    assert _take(store, a, finished) and _take(store, a, running)
+    with store.db.session() as session:
+        a.leases.release(session, finished, a.owned[finished] + 1)  # not its fence: kept
+    assert not _take(store, b, finished)
+    with store.db.session() as session:
+        a.leases.release(session, finished, a.owned[finished])
+    assert _take(store, b, finished)
+    assert b.owned[finished] == 1  # a new row: the fences start again
+    with store.db.session() as session:
+        a.leases.hand_back(session)
+        assert a.leases.owner(session, running) is None
+    assert _take(store, b, running)
+    with store.db.session() as session:
+        assert b.leases.owner(session, running) == b.leases.node
 
 
 def test_a_takeover_racing_an_owner_s_appends_leaves_it_nothing_after(store: Store) -> None:
     """Node A appends as fast as it can from a thread while its lease is expired and node B
     takes the table over: B's takeover waits for A's transaction in flight, so once B
     holds the lease the log never grows by A again."""
-    import threading
-
-    a, b = _nodes(store, 2)
-    table_id = _table(store)
+    a, b = _nodes("table", 2)
+    table_id = _thing(store, "table")
     assert _take(store, a, table_id)
-    check = a.fence_check(table_id)
-    assert check is not None
+    check = a.leases.fence_check(table_id, a.owned[table_id], f"table {table_id}")
     stop = threading.Event()
     refused = threading.Event()
 
@@ -167,7 +229,7 @@ def test_a_takeover_racing_an_owner_s_appends_leaves_it_nothing_after(store: Sto
         # A alive renews its lease with each append: B gets it only when its takeover
         # lands just after an expiry, between (or waiting on) A's transactions.
         for _ in range(10_000):
-            _expire(store, table_id)
+            _expire(store, "table", table_id)
             if _take(store, b, table_id):
                 break
         else:

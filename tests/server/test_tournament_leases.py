@@ -1,20 +1,16 @@
-"""Tournament leases and their fences on PostgreSQL (gammon.server.tournaments.nodes),
-without processes: a live lease is not taken, and a runner whose lease was taken over can
-never append to the tournament's log again."""
+"""Tournament leases as the runner uses them (gammon.server.tournaments.nodes), without
+processes: a runner whose lease was taken over can never append a tournament action to the
+log again. The leases themselves are tested in test_leases.py, for tables and tournaments."""
 
 from __future__ import annotations
-
-import os
-from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from gammon.server import migrate
 from gammon.server.auth import Accounts
 from gammon.server.cluster import RedisCluster
-from gammon.server.db import Database, User, now
+from gammon.server.db import now
 from gammon.server.hub import Hub
 from gammon.server.store import (
     Fenced,
@@ -26,25 +22,11 @@ from gammon.server.store import (
 from gammon.server.tournaments import Tournament, TournamentSettings
 from gammon.server.tournaments.live import Tournaments
 from gammon.server.tournaments.nodes import TournamentNodes
-from tests.server.client import database_url
 
 
 @pytest.fixture(scope="module")
-def store() -> Iterator[Store]:
-    if not os.environ.get("GAMMON_TEST_DATABASE_URL"):
-        pytest.skip("leases live in PostgreSQL: set GAMMON_TEST_DATABASE_URL (test.sh does)")
-    db = Database(database_url("tournament_leases"))
-    migrate.upgrade(db)
-    with db.session() as session:
-        for name in ("ann", "bob"):
-            session.add(User(name=name, name_key=name, created=0.0))
-        session.commit()
-    store = Store(db)
-    try:
-        yield store
-    finally:
-        store.stop()
-        db.dispose()
+def store(postgres_store: Store) -> Store:
+    return postgres_store
 
 
 def _node(store: Store) -> TournamentNodes:

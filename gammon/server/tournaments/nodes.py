@@ -2,9 +2,9 @@
 
 With ``--redis`` (:mod:`gammon.server.cluster`) every node keeps a replica of every
 tournament for its pages and its lobby, but only one runs each: the holder of its row in
-``tournament_leases`` (migration 0006), taken like a table's lease (one ``INSERT ... ON
-CONFLICT DO UPDATE ... WHERE expired`` adding one to ``fence``) and renewed for all of a
-node's tournaments every third of its time to live. Only the runner applies actions,
+``tournament_leases`` (migration 0006), taken and fenced like a table's lease
+(:mod:`gammon.server.leases`) and renewed for all of a node's tournaments every third of
+its time to live. Only the runner applies actions,
 keeps the timers and opens the matches' tables; each append to the tournament's log
 checks the lease's node and fence in its own transaction, so a runner that lost the
 tournament never writes to it again.
@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any, Final
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from gammon.server.leases import Leases
 from gammon.server.protocol import Refused
-from gammon.server.store import Fenced
 
 if TYPE_CHECKING:
     from redis.asyncio.client import PubSub
@@ -51,7 +51,6 @@ log = logging.getLogger("gammon.server")
 FORWARD_TIMEOUT_S: Final = 5.0
 _NODE: Final = "tnode:"
 _TOURNAMENT: Final = "tournament:"
-_DB_NOW: Final = "EXTRACT(EPOCH FROM clock_timestamp())"
 
 
 class TournamentNodes:
@@ -64,6 +63,8 @@ class TournamentNodes:
         self.node = cluster.node
         self.ttl = cluster.ttl
         self.prefix = cluster.prefix
+        #: This node's leases on tournaments (gammon.server.leases).
+        self.leases = Leases("tournament_leases", "tournament_id", self.node, self.ttl)
         #: The tournaments this node runs, and the fence of each one's lease.
         self.owned: dict[int, int] = {}
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -81,37 +82,13 @@ class TournamentNodes:
 
     def acquire(self, session: Session, tournament_id: int) -> int | None:
         """Take the tournament's lease if nobody holds a live one; its new fence, or None."""
-        fence = session.execute(
-            text(
-                "INSERT INTO tournament_leases (tournament_id, node, fence, expires_at) "
-                f"VALUES (:t, :node, 1, {_DB_NOW} + :ttl) "
-                "ON CONFLICT (tournament_id) DO UPDATE SET node = EXCLUDED.node, "
-                "fence = tournament_leases.fence + 1, expires_at = EXCLUDED.expires_at "
-                f"WHERE tournament_leases.expires_at < {_DB_NOW} "
-                "OR tournament_leases.node = :node RETURNING fence"
-            ),
-            {"t": tournament_id, "node": self.node, "ttl": self.ttl},
-        ).scalar()
-        return int(fence) if fence is not None else None
+        return self.leases.acquire(session, tournament_id)
 
     def fence_check(self, tournament_id: int) -> Callable[[Session], None]:
         """What an append to the tournament's log checks in its transaction."""
-        fence = self.owned.get(tournament_id)
-        node, ttl = self.node, self.ttl
-
-        def check(session: Session) -> None:
-            held = session.execute(
-                text(
-                    "UPDATE tournament_leases SET expires_at = "
-                    f"GREATEST(expires_at, {_DB_NOW} + :ttl) "
-                    "WHERE tournament_id = :t AND node = :node AND fence = :fence"
-                ),
-                {"t": tournament_id, "node": node, "fence": fence, "ttl": ttl},
-            )
-            if held.rowcount != 1:  # type: ignore[attr-defined]
-                raise Fenced(f"tournament {tournament_id}: node {node} no longer holds its lease")
-
-        return check
+        return self.leases.fence_check(
+            tournament_id, self.owned.get(tournament_id), f"tournament {tournament_id}"
+        )
 
     async def take_over(self, tournament_id: int) -> bool:
         """Take the tournament's lease if it is free or expired, and run it from its log."""
@@ -161,45 +138,17 @@ class TournamentNodes:
         if fence is None:
             return
 
-        def release(session: Session) -> None:
-            session.execute(
-                text("DELETE FROM tournament_leases WHERE tournament_id = :t AND fence = :fence"),
-                {"t": tournament_id, "fence": fence},
-            )
-            session.commit()
-
-        await self.store.run(release)
+        await self.store.run(lambda session: self.leases.release(session, tournament_id, fence))
 
     async def _renew(self) -> None:
-        def renew(session: Session) -> dict[int, int]:
-            rows = session.execute(
-                text(
-                    f"UPDATE tournament_leases SET expires_at = {_DB_NOW} + :ttl "
-                    "WHERE node = :node RETURNING tournament_id, fence"
-                ),
-                {"node": self.node, "ttl": self.ttl},
-            ).all()
-            session.commit()
-            return {int(t): int(fence) for t, fence in rows}
-
         before = dict(self.owned)
-        held = await self.store.run(renew)
+        held = await self.store.run(self.leases.renew)
         for tournament_id, fence in before.items():
             if held.get(tournament_id) != fence and self.owned.get(tournament_id) == fence:
                 await self.lost(tournament_id)
 
     async def _owner(self, tournament_id: int) -> str | None:
-        def find(session: Session) -> str | None:
-            node = session.execute(
-                text(
-                    "SELECT node FROM tournament_leases "
-                    f"WHERE tournament_id = :t AND expires_at >= {_DB_NOW}"
-                ),
-                {"t": tournament_id},
-            ).scalar()
-            return str(node) if node is not None else None
-
-        return await self.store.run(find)
+        return await self.store.run(lambda session: self.leases.owner(session, tournament_id))
 
     async def _sweep(self) -> None:
         """Take over the unfinished tournaments nobody runs; bring the replicas up to the log;
@@ -208,14 +157,7 @@ class TournamentNodes:
         known = max(self.tournaments.live, default=0)
 
         def heads(session: Session) -> tuple[list[int], dict[int, int]]:
-            orphans = session.execute(
-                text(
-                    "SELECT t.id FROM tournaments t "
-                    "LEFT JOIN tournament_leases l ON l.tournament_id = t.id "
-                    "WHERE t.status IN ('registering', 'running') "
-                    f"AND (l.tournament_id IS NULL OR l.expires_at < {_DB_NOW})"
-                )
-            ).scalars()
+            orphans = self.leases.orphans(session, "tournaments", ("registering", "running"))
             seqs = session.execute(
                 text(
                     "SELECT t.id, COALESCE(MAX(a.seq), 0) FROM tournaments t "
@@ -225,7 +167,7 @@ class TournamentNodes:
                 ),
                 {"known": known},
             ).all()
-            return [int(t) for t in orphans], {int(t): int(seq) for t, seq in seqs}
+            return orphans, {int(t): int(seq) for t, seq in seqs}
 
         orphans, seqs = await self.store.run(heads)
         live = self.tournaments.live
@@ -277,21 +219,9 @@ class TournamentNodes:
                 await task
         self._tasks.clear()
         if self.owned:
-            node = self.node
-
-            def release(session: Session) -> None:
-                session.execute(
-                    text(
-                        f"UPDATE tournament_leases SET expires_at = {_DB_NOW} - 1 "
-                        "WHERE node = :node"
-                    ),
-                    {"node": node},
-                )
-                session.commit()
-
             self.owned.clear()
             with contextlib.suppress(Exception):
-                await self.store.run(release)
+                await self.store.run(self.leases.hand_back)
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()  # type: ignore[no-untyped-call]
