@@ -65,16 +65,23 @@ ESCAPES = _escape_table()
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _escapes(runner: Any, blocker: Any, rb: int, bb: int, p: int, table: Any) -> float:
-    """Escaping rolls for a ``runner`` checker on its point ``p`` past ``blocker``'s points."""
-    mask = 0
-    for k in range(1, 13):
-        t = p - k
-        if t < 1:
-            break
+def blocks(blocker: Any, bb: int) -> int:
+    """The points ``blocker`` has made, as its opponent (the runner) numbers them, in bits.
+
+    Bit ``24 - t`` is set when the runner's point ``t`` (1-24) is made, so the
+    12 points ahead of a runner on ``p`` are the 12 bits from ``25 - p`` up.
+    """
+    bits = 0
+    for t in range(1, 25):
         if blocker[bb + 25 - t] >= 2:
-            mask |= 1 << (k - 1)
-    return float(table[mask])
+            bits |= 1 << (24 - t)
+    return bits
+
+
+@njit(cache=True, nogil=True, inline="always")
+def escapes(blocked: int, p: int, table: Any) -> float:
+    """Escaping rolls for a checker on its point ``p`` (25 the bar) past :func:`blocks`."""
+    return float(table[(blocked >> (25 - p)) & 0xFFF])
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -175,6 +182,17 @@ _DIE_ROLLS = np.array(
 
 
 @njit(cache=True, nogil=True)
+def shot_scratch() -> tuple[Any, Any, Any]:
+    """Working arrays of the shot counters: blots' points, each roll's hits (a bit per
+    blot), the points one roll hits; made once per batch, not once per board."""
+    return (
+        np.zeros(15, dtype=np.int64),
+        np.zeros(21, dtype=np.int64),
+        np.zeros(25, dtype=np.bool_),
+    )
+
+
+@njit(cache=True, nogil=True)
 def _score_hits(hits: Any, blot_points: Any) -> tuple[float, float, float]:
     """Rolls (of 36) that hit, that hit two blots, and the summed pips of the worst hits."""
     shots = 0.0
@@ -197,11 +215,15 @@ def _score_hits(hits: Any, blot_points: Any) -> tuple[float, float, float]:
 
 
 @njit(cache=True, nogil=True)
-def _shots_by_roll(me: Any, mb: int, opp: Any, ob: int, on_bar: int) -> tuple[float, float, float]:
-    """Shots at my blots, roll by roll (the general case: the opponent has checkers on the bar)."""
-    blot_points = np.zeros(15, dtype=np.int64)
-    hits = np.zeros(21, dtype=np.int64)
-    hit = np.zeros(25, dtype=np.bool_)
+def _shots_by_roll(
+    me: Any, mb: int, opp: Any, ob: int, on_bar: int, scratch: Any
+) -> tuple[float, float, float]:
+    """Shots at my blots, roll by roll (the general case: the opponent has checkers on the bar).
+
+    ``scratch`` is :func:`shot_scratch`'s, reused from board to board.
+    """
+    blot_points, hits, hit = scratch
+    hits[:] = 0
     for r in range(21):
         hit[:] = False
         _mark_hits(hit, me, mb, opp, ob, _ROLL_HIGH[r], _ROLL_LOW[r], on_bar)
@@ -216,15 +238,15 @@ def _shots_by_roll(me: Any, mb: int, opp: Any, ob: int, on_bar: int) -> tuple[fl
 
 
 @njit(cache=True, nogil=True)
-def _shots_by_pair(me: Any, mb: int, opp: Any, ob: int) -> tuple[float, float, float]:
+def _shots_by_pair(me: Any, mb: int, opp: Any, ob: int, scratch: Any) -> tuple[float, float, float]:
     """Shots at my blots with nobody on the opponent's bar: each (checker, blot) pair once.
 
     Same answer as :func:`_shots_by_roll` there (a test checks), several times faster:
     a blot is only looked at from the checkers in front of it, and only with the
     rolls whose dice can cover the distance.
     """
-    blot_points = np.zeros(15, dtype=np.int64)
-    hits = np.zeros(21, dtype=np.int64)
+    blot_points, hits, _ = scratch
+    hits[:] = 0
     j = 0
     for p in range(1, 25):
         if me[mb + p] != 1:
@@ -267,7 +289,7 @@ def _shots_by_pair(me: Any, mb: int, opp: Any, ob: int) -> tuple[float, float, f
 
 @njit(cache=True, nogil=True)
 def _contact_side(
-    me: Any, mb: int, opp: Any, ob: int, out: Any, row: int, col: int, table: Any
+    me: Any, mb: int, opp: Any, ob: int, out: Any, row: int, col: int, table: Any, scratch: Any
 ) -> None:
     """The :data:`CONTACT_FEATURES` inputs of the side at ``me[mb:]`` against ``opp[ob:]``."""
     my_bar = me[mb + 25] + me[mb + 26]
@@ -287,7 +309,8 @@ def _contact_side(
                 break
 
     # 0, 1: escapes of my rearmost checker and of the next one behind.
-    out[row, col + 0] = _escapes(me, opp, mb, ob, back, table) / 36.0 if back > 0 else 1.0
+    mine_blocked = blocks(opp, ob)
+    out[row, col + 0] = escapes(mine_blocked, back, table) / 36.0 if back > 0 else 1.0
     second = back
     count_back = my_bar if back == 25 else (me[mb + back] if back > 0 else 0)
     if count_back < 2:
@@ -296,12 +319,13 @@ def _contact_side(
             if me[mb + p] > 0:
                 second = p
                 break
-    out[row, col + 1] = _escapes(me, opp, mb, ob, second, table) / 36.0 if second > 0 else 1.0
+    out[row, col + 1] = escapes(mine_blocked, second, table) / 36.0 if second > 0 else 1.0
 
     # 2: my containment: the fewest escaping rolls of an opponent checker on its 15-24 points.
     fewest = 36.0
+    theirs_blocked = blocks(me, mb)
     for q in range(15, 25):
-        e = _escapes(opp, me, ob, mb, q, table)
+        e = escapes(theirs_blocked, q, table)
         if e < fewest:
             fewest = e
     out[row, col + 2] = (36.0 - fewest) / 36.0
@@ -338,9 +362,9 @@ def _contact_side(
     # rolls that can hit two blots, and the pips the worst hit costs me.
     if opp_back > 0:
         if opp_bar > 0:
-            shots, doubles, loss = _shots_by_roll(me, mb, opp, ob, opp_bar)
+            shots, doubles, loss = _shots_by_roll(me, mb, opp, ob, opp_bar, scratch)
         else:
-            shots, doubles, loss = _shots_by_pair(me, mb, opp, ob)
+            shots, doubles, loss = _shots_by_pair(me, mb, opp, ob, scratch)
     else:
         shots, doubles, loss = 0.0, 0.0, 0.0
     out[row, col + 6] = shots / 36.0
@@ -430,10 +454,11 @@ def _contact_side(
 @njit(cache=True, nogil=True)
 def contact_features(boards: Any, out: Any, col: int, table: Any) -> None:
     """Write both sides' contact inputs of each board into ``out[:, col:]`` (mine first)."""
+    scratch = shot_scratch()
     for row in range(boards.shape[0]):
         board = boards[row]
-        _contact_side(board, 0, board, _SIDE, out, row, col, table)
-        _contact_side(board, _SIDE, board, 0, out, row, col + CONTACT_FEATURES, table)
+        _contact_side(board, 0, board, _SIDE, out, row, col, table, scratch)
+        _contact_side(board, _SIDE, board, 0, out, row, col + CONTACT_FEATURES, table, scratch)
 
 
 @njit(cache=True, nogil=True)

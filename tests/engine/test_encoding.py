@@ -215,8 +215,9 @@ def _random_board(seed: int, bar: bool) -> np.ndarray:
 @given(st.integers(0, 10**6))
 def test_shots_by_pair_agree_with_roll_by_roll(seed: int) -> None:
     board = _random_board(seed, bar=False)
-    fast = kernels._shots_by_pair(board, 0, board, 27)
-    slow = kernels._shots_by_roll(board, 0, board, 27, 0)
+    scratch = kernels.shot_scratch()
+    fast = kernels._shots_by_pair(board, 0, board, 27, scratch)
+    slow = kernels._shots_by_roll(board, 0, board, 27, 0, scratch)
     assert fast == pytest.approx(slow)
 
 
@@ -269,3 +270,18 @@ def test_raw_kernel_matches_the_numpy_reference(seed: int) -> None:
     boards = np.stack([_random_board(seed + k, bar=k % 2 == 0) for k in range(16)])
     boards[3, 26] = 2  # acey-deucey's waiting checkers count as on the bar
     np.testing.assert_allclose(encode_boards(boards), _raw_reference(boards), rtol=1e-6)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6))
+def test_escapes_read_from_the_block_bits_count_the_points_ahead(seed: int) -> None:
+    """The bit masks give each point's 12 points ahead, as the escape table's definition reads."""
+    board = _random_board(seed, bar=True)
+    for blocker in (27, 0):
+        blocked = kernels.blocks(board, blocker)
+        for p in range(1, 26):
+            mask = 0
+            for k in range(1, 13):
+                if p - k >= 1 and board[blocker + 25 - (p - k)] >= 2:
+                    mask |= 1 << (k - 1)
+            assert kernels.escapes(blocked, p, kernels.ESCAPES) == kernels.ESCAPES[mask]
