@@ -27,12 +27,12 @@ from numba import njit
 from gammon.engine._bearoff_kernels import home_index, race
 from gammon.engine._feature_kernels import (
     contact_features,
-    contact_flags,
+    has_contact,
     race_features,
     raw_inputs,
 )
 
-__all__ = ["CONTACT", "RACE", "RAW", "zero_ply"]
+__all__ = ["CONTACT", "RACE", "RAW", "best_equity", "zero_ply"]
 
 #: Encodings a net may read, named by :func:`zero_ply`'s ``kind`` arguments.
 RAW = 0
@@ -92,6 +92,7 @@ def _forward(x: Any, count: int, net: Any, rows: Any, out: Any) -> None:
     w1, b1, w2, b2 = net
     inputs, hidden = w1.shape
     h = np.empty(hidden, dtype=np.float32)
+    y = np.empty(5, dtype=np.float32)
     for r in range(count):
         h[:] = 0.0
         for i in range(inputs):
@@ -99,14 +100,14 @@ def _forward(x: Any, count: int, net: Any, rows: Any, out: Any) -> None:
             if v != 0.0:
                 for j in range(hidden):
                     h[j] += v * w1[i, j]
+        y[:] = 0.0
         for j in range(hidden):
-            h[j] = _sigmoid(h[j] + b1[j])
+            hj = _sigmoid(h[j] + b1[j])
+            for o in range(5):  # five sums side by side, each in the order of j
+                y[o] += hj * w2[j, o]
         k = rows[r]
         for o in range(5):
-            s = np.float32(0.0)
-            for j in range(hidden):
-                s += h[j] * w2[j, o]
-            out[k, o] = _sigmoid(s + b2[o])
+            out[k, o] = _sigmoid(y[o] + b2[o])
         win = out[k, 0]
         out[k, 1] = min(out[k, 1], win)
         out[k, 2] = min(out[k, 2], out[k, 1])
@@ -177,7 +178,7 @@ def zero_ply(
         elif bearoff is not None and _counted(seen, row, bearoff, out):
             pass
         else:
-            kind[row] = 0 if contact_flags(seen[row : row + 1])[0] else 1
+            kind[row] = 0 if has_contact(seen, row) else 1
             continue
         if after:
             _invert_row(out, row)
@@ -216,3 +217,17 @@ def _counted(seen: Any, row: int, bearoff: Any, out: Any) -> bool:
         _won(seen, row, 0, out, row)
         return True
     return False
+
+
+@njit(cache=True, nogil=True)
+def best_equity(values: Any) -> int:
+    """The first row of the highest cubeless equity (:func:`gammon.engine.network.equity`)."""
+    best = 0
+    top = -np.inf
+    for row in range(values.shape[0]):
+        p = values[row]
+        e = 2.0 * np.float64(p[0]) - 1.0 + np.float64(p[1]) - np.float64(p[3])
+        e = e + np.float64(p[2]) - np.float64(p[4])
+        if e > top:
+            best, top = row, e
+    return best

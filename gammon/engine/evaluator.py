@@ -166,16 +166,18 @@ class Evaluator:
         out = np.empty((boards.shape[0], 5), dtype=np.float32)
         contact = self.network
         race = self.race or contact
+        contact_kind = _encoding_kind(contact.w1.shape[0])
+        race_kind = _encoding_kind(race.w1.shape[0])
         kernels.zero_ply(
             boards,
             after,
             out,
             _bearoff_arrays() if self.bearoff else None,
             (contact.w1, contact.b1, contact.w2, contact.b2),
-            _encoding_kind(contact.inputs),
+            contact_kind,
             (race.w1, race.b1, race.w2, race.b2),
-            _encoding_kind(race.inputs),
-            _encoder_tables(RACE_INPUTS in (contact.inputs, race.inputs)),
+            race_kind,
+            _encoder_tables(kernels.RACE in (contact_kind, race_kind)),
         )
         return out
 
@@ -269,9 +271,10 @@ class Evaluator:
         if len(plays) == 1:
             return plays[0]
         after = np.frombuffer(packed_boards(plays), dtype=np.int8).reshape(-1, _BOARD)
-        return plays[int(np.argmax(equity(self.after_play(after, 0))))]
+        return plays[kernels.best_equity(self._zero_ply(after, after=True))]
 
 
+@functools.cache
 def _encoding_kind(inputs: int) -> int:
     """The kernels' name of the encoding a net of ``inputs`` inputs reads."""
     encoder_for(inputs)  # the error for a net no encoding fits
