@@ -92,7 +92,6 @@ def _forward(x: Any, count: int, net: Any, rows: Any, out: Any) -> None:
     w1, b1, w2, b2 = net
     inputs, hidden = w1.shape
     h = np.empty(hidden, dtype=np.float32)
-    y = np.empty(5, dtype=np.float32)
     for r in range(count):
         h[:] = 0.0
         for i in range(inputs):
@@ -100,14 +99,22 @@ def _forward(x: Any, count: int, net: Any, rows: Any, out: Any) -> None:
             if v != 0.0:
                 for j in range(hidden):
                     h[j] += v * w1[i, j]
-        y[:] = 0.0
         for j in range(hidden):
-            hj = _sigmoid(h[j] + b1[j])
-            for o in range(5):  # five sums side by side, each in the order of j
-                y[o] += hj * w2[j, o]
+            h[j] = _sigmoid(h[j] + b1[j])
         k = rows[r]
-        for o in range(5):
-            out[k, o] = _sigmoid(y[o] + b2[o])
+        s0 = s1 = s2 = s3 = s4 = np.float32(0.0)
+        for j in range(hidden):  # five sums side by side, each in the order of j
+            hj = h[j]
+            s0 += hj * w2[j, 0]
+            s1 += hj * w2[j, 1]
+            s2 += hj * w2[j, 2]
+            s3 += hj * w2[j, 3]
+            s4 += hj * w2[j, 4]
+        out[k, 0] = _sigmoid(s0 + b2[0])
+        out[k, 1] = _sigmoid(s1 + b2[1])
+        out[k, 2] = _sigmoid(s2 + b2[2])
+        out[k, 3] = _sigmoid(s3 + b2[3])
+        out[k, 4] = _sigmoid(s4 + b2[4])
         win = out[k, 0]
         out[k, 1] = min(out[k, 1], win)
         out[k, 2] = min(out[k, 2], out[k, 1])
