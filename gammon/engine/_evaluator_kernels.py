@@ -159,7 +159,8 @@ def zero_ply(
     (``ESCAPES``, ``BINOM`` and the one-sided means).
     """
     n = boards.shape[0]
-    # Every board from the side on roll; -1 for the rows that are counted here.
+    # ``seen``: each board from the side on roll; ``kind``: 0 for the contact net, 1 for
+    # the race net, -1 for a board counted here.
     seen = np.empty((n, _BOARD), dtype=np.int8)
     kind = np.empty(n, dtype=np.int64)
     for row in range(n):

@@ -274,13 +274,14 @@ class Evaluator:
         return plays[kernels.best_equity(self._zero_ply(after, after=True))]
 
 
+_KINDS = {INPUT_SIZE: kernels.RAW, CONTACT_INPUTS: kernels.CONTACT, RACE_INPUTS: kernels.RACE}
+
+
 @functools.cache
 def _encoding_kind(inputs: int) -> int:
     """The kernels' name of the encoding a net of ``inputs`` inputs reads."""
     encoder_for(inputs)  # the error for a net no encoding fits
-    return {INPUT_SIZE: kernels.RAW, CONTACT_INPUTS: kernels.CONTACT, RACE_INPUTS: kernels.RACE}[
-        inputs
-    ]
+    return _KINDS[inputs]
 
 
 @functools.cache
