@@ -38,6 +38,7 @@ __all__ = [
     "race",
     "race_batch",
     "board_indices",
+    "home_index",
     "home_indices",
 ]
 
@@ -335,6 +336,29 @@ def race_batch(
 
 
 @njit(cache=True, nogil=True)
+def home_index(boards: Any, row: int, base: int) -> int:
+    """The index of the home board of the side at ``boards[row, base:base + 27]``, or -1.
+
+    -1 when that side has a checker outside its home board (points 7-24, the bar,
+    waiting) or none or more than 15 on it.
+    """
+    for p in range(7, 27):
+        if boards[row, base + p] != 0:
+            return -1
+    on_board = 0
+    for p in range(1, 7):
+        on_board += boards[row, base + p]
+    if on_board == 0 or on_board > MAX_CHECKERS:
+        return -1
+    index = 0
+    s = -1
+    for k in range(1, POINTS + 1):
+        s += boards[row, base + POINTS + 1 - k] + 1
+        index += BINOM[s, k]
+    return index
+
+
+@njit(cache=True, nogil=True)
 def board_indices(boards: Any) -> tuple[Any, Any, Any]:
     """For raw (n, 54) generator boards: which are bear-offs, and both sides' indices.
 
@@ -346,29 +370,12 @@ def board_indices(boards: Any) -> tuple[Any, Any, Any]:
     mine = np.zeros(n, dtype=np.int64)
     theirs = np.zeros(n, dtype=np.int64)
     for row in range(n):
-        ok = True
-        for base in (0, 27):
-            for p in range(7, 27):
-                if boards[row, base + p] != 0:
-                    ok = False
-            on_board = 0
-            for p in range(1, 7):
-                on_board += boards[row, base + p]
-            if on_board == 0 or on_board > MAX_CHECKERS:
-                ok = False
-        if not ok:
-            continue
-        valid[row] = True
-        for side in range(2):
-            index = 0
-            s = -1
-            for k in range(1, POINTS + 1):
-                s += boards[row, 27 * side + POINTS + 1 - k] + 1
-                index += BINOM[s, k]
-            if side == 0:
-                mine[row] = index
-            else:
-                theirs[row] = index
+        my_index = home_index(boards, row, 0)
+        their_index = home_index(boards, row, 27)
+        if my_index >= 0 and their_index >= 0:
+            valid[row] = True
+            mine[row] = my_index
+            theirs[row] = their_index
     return valid, mine, theirs
 
 
@@ -376,28 +383,10 @@ def board_indices(boards: Any) -> tuple[Any, Any, Any]:
 def home_indices(boards: Any) -> Any:
     """For raw (n, 54) boards: the index of the player on roll's home board, or -1.
 
-    -1 when that side has a checker outside its home board (points 7-24, the bar,
-    waiting) or none or more than 15 on it.  The opponent's side is not looked at.
+    The opponent's side is not looked at (see :func:`home_index`).
     """
     n = boards.shape[0]
     out = np.full(n, -1, dtype=np.int64)
     for row in range(n):
-        outside = False
-        for p in range(7, 27):
-            if boards[row, p] != 0:
-                outside = True
-                break
-        if outside:
-            continue
-        on_board = 0
-        for p in range(1, 7):
-            on_board += boards[row, p]
-        if on_board == 0 or on_board > MAX_CHECKERS:
-            continue
-        index = 0
-        s = -1
-        for k in range(1, POINTS + 1):
-            s += boards[row, POINTS + 1 - k] + 1
-            index += BINOM[s, k]
-        out[row] = index
+        out[row] = home_index(boards, row, 0)
     return out

@@ -25,7 +25,10 @@ __all__ = [
     "ESCAPES",
     "RACE_FEATURES",
     "contact_features",
+    "contact_flags",
+    "has_contact",
     "race_features",
+    "raw_inputs",
 ]
 
 #: Inputs per side written by :func:`contact_features` and :func:`race_features`.
@@ -65,204 +68,115 @@ ESCAPES = _escape_table()
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _escapes(runner: Any, blocker: Any, rb: int, bb: int, p: int, table: Any) -> float:
-    """Escaping rolls for a ``runner`` checker on its point ``p`` past ``blocker``'s points."""
-    mask = 0
-    for k in range(1, 13):
-        t = p - k
-        if t < 1:
-            break
+def blocks(blocker: Any, bb: int) -> int:
+    """The points ``blocker`` has made, as its opponent (the runner) numbers them, in bits.
+
+    Bit ``24 - t`` is set when the runner's point ``t`` (1-24) is made, so the
+    12 points ahead of a runner on ``p`` are the 12 bits from ``25 - p`` up.
+    """
+    bits = 0
+    for t in range(1, 25):
         if blocker[bb + 25 - t] >= 2:
-            mask |= 1 << (k - 1)
-    return float(table[mask])
+            bits |= 1 << (24 - t)
+    return bits
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _mark_hits(hit: Any, me: Any, mb: int, opp: Any, ob: int, a: int, b: int, on_bar: int) -> None:
-    """Mark in ``hit`` (my points 1-24) my blots the opponent can hit with the roll ``a-b``.
-
-    The opponent's checkers (its points, 25 the bar) move toward its point 1;
-    its point ``t`` is my point ``25 - t``.  Checkers on the bar enter first:
-    one on the bar frees the other die (or the rest of a double) once it is in,
-    two or more leave only hits made by entering.
-    """
-    if a != b:
-        if on_bar >= 2:
-            for die in (a, b):
-                if me[mb + die] == 1:
-                    hit[die] = True
-            return
-        if on_bar == 1:
-            enter_a = me[mb + a] < 2
-            enter_b = me[mb + b] < 2
-            if enter_a and me[mb + a] == 1:
-                hit[a] = True
-            if enter_b and me[mb + b] == 1:
-                hit[b] = True
-            t = 25 - a - b  # the entering checker plays on with the other die
-            if t >= 1 and me[mb + 25 - t] == 1 and (enter_a or enter_b):
-                hit[25 - t] = True
-            for q in range(1, 25):
-                if opp[ob + q] == 0:
-                    continue
-                if enter_a:
-                    t = q - b
-                    if t >= 1 and me[mb + 25 - t] == 1:
-                        hit[25 - t] = True
-                if enter_b:
-                    t = q - a
-                    if t >= 1 and me[mb + 25 - t] == 1:
-                        hit[25 - t] = True
-            return
-        for q in range(1, 25):
-            if opp[ob + q] == 0:
-                continue
-            for die in (a, b):
-                t = q - die
-                if t >= 1 and me[mb + 25 - t] == 1:
-                    hit[25 - t] = True
-            t = q - a - b
-            if (
-                t >= 1
-                and me[mb + 25 - t] == 1
-                and (me[mb + 25 - (q - a)] < 2 or me[mb + 25 - (q - b)] < 2)
-            ):
-                hit[25 - t] = True
-        return
-    d = a
-    steps = 4
-    if on_bar > 0:
-        if me[mb + d] >= 2:
-            return  # cannot enter: the whole roll is lost
-        if me[mb + d] == 1:
-            hit[d] = True
-        entered = min(on_bar, 4)
-        steps = 4 - entered
-        # The entered checker may run on with the rest of the double.
-        t = 25 - d
-        for _ in range(steps):
-            t -= d
-            if t < 1 or me[mb + 25 - t] >= 2:
-                break
-            if me[mb + 25 - t] == 1:
-                hit[25 - t] = True
-        if on_bar > 1 or steps == 0:
-            return
-    for q in range(1, 25):
-        if opp[ob + q] == 0:
-            continue
-        t = q
-        for _ in range(steps):
-            t -= d
-            if t < 1 or me[mb + 25 - t] >= 2:
-                break
-            if me[mb + 25 - t] == 1:
-                hit[25 - t] = True
+def escapes(blocked: int, p: int, table: Any) -> float:
+    """Escaping rolls for a checker on its point ``p`` (25 the bar) past :func:`blocks`."""
+    return float(table[(blocked >> (25 - p)) & 0xFFF])
 
 
-#: The 21 rolls (high die, low die), their weight of 36, and the rolls that show each die.
+#: The 21 rolls (high die, low die) and their weight of 36.
 _ROLL_HIGH = np.array([h for h in range(1, 7) for lo in range(1, h + 1)], dtype=np.int64)
 _ROLL_LOW = np.array([lo for h in range(1, 7) for lo in range(1, h + 1)], dtype=np.int64)
 _ROLL_WEIGHT = np.where(_ROLL_HIGH == _ROLL_LOW, 1.0, 2.0)
-_ROLL_INDEX = np.zeros((7, 7), dtype=np.int64)
-for _r in range(21):
-    _ROLL_INDEX[_ROLL_HIGH[_r], _ROLL_LOW[_r]] = _r
-    _ROLL_INDEX[_ROLL_LOW[_r], _ROLL_HIGH[_r]] = _r
-_DIE_ROLLS = np.array(
-    [[r for r in range(21) if die in (_ROLL_HIGH[r], _ROLL_LOW[r])] for die in range(1, 7)],
-    dtype=np.int64,
-)
+#: The opponent's bar as a bit (see :func:`_shots`).
+_BAR_BIT = 1 << 25
 
 
 @njit(cache=True, nogil=True)
-def _score_hits(hits: Any, blot_points: Any) -> tuple[float, float, float]:
-    """Rolls (of 36) that hit, that hit two blots, and the summed pips of the worst hits."""
+def _shots(me: Any, mb: int, opp: Any, ob: int, on_bar: int) -> tuple[float, float, float]:
+    """The opponent's rolls (of 36) that hit a blot of mine, that can hit two, and the
+    pips of the worst hit summed over them.
+
+    Points are bits: bit ``t`` is the opponent's point ``t`` (my ``25 - t``), bit 25
+    its bar, so a checker moving ``d`` pips is a shift right by ``d``.  Each roll's
+    hits are a few shifts of the opponent's checkers, kept to the points it may
+    stop on (fewer than two of mine) between dice and masked by my blots.  With
+    ``on_bar`` checkers on its bar the opponent enters first: one on the bar frees
+    the other die (or the rest of a double) once it is in, two or more leave only
+    what the entering checkers hit.  ``tests/engine/test_encoding.py`` holds this
+    to a roll-by-roll reading of the same rules.
+    """
+    checkers = 0
+    stops = 0
+    blots = 0
+    for t in range(1, 25):
+        if opp[ob + t] > 0:
+            checkers |= 1 << t
+        mine = me[mb + 25 - t]
+        if mine < 2:
+            stops |= 1 << t
+            if mine == 1:
+                blots |= 1 << t
+    if blots == 0:
+        return 0.0, 0.0, 0.0
     shots = 0.0
     doubles = 0.0
     loss = 0.0
     for r in range(21):
-        mask = hits[r]
-        if mask == 0:
+        a = _ROLL_HIGH[r]
+        b = _ROLL_LOW[r]
+        hit = 0
+        if a != b:
+            if on_bar == 0:
+                # Either die alone, or both with a stop between on an open point.
+                hit = (checkers >> a) | (checkers >> b)
+                hit |= ((checkers >> a) & stops) >> b | ((checkers >> b) & stops) >> a
+            else:
+                in_a = (_BAR_BIT >> a) & stops
+                in_b = (_BAR_BIT >> b) & stops
+                hit = in_a | in_b
+                if on_bar == 1:
+                    # The entering checker or any other plays the other die.
+                    hit |= (in_a >> b) | (in_b >> a)
+                    if in_a:
+                        hit |= checkers >> b
+                    if in_b:
+                        hit |= checkers >> a
+        else:
+            # Up to four steps of ``a``, each from a point the checker may stop on.
+            steps = 4
+            if on_bar > 0:
+                reach = (_BAR_BIT >> a) & stops
+                if reach == 0:
+                    continue  # cannot enter: the whole roll is lost
+                hit = reach
+                entered = min(on_bar, 4)
+                steps = 4 - entered
+                for _ in range(steps):  # one entered checker runs on
+                    reach = (reach >> a) & stops
+                    hit |= reach
+            if on_bar <= 1:
+                reach = checkers
+                for _ in range(steps):
+                    reach >>= a
+                    hit |= reach
+                    reach &= stops
+        hit &= blots
+        if hit == 0:
             continue
         weight = _ROLL_WEIGHT[r]
         shots += weight
-        if mask & (mask - 1):
+        if hit & (hit - 1):
             doubles += weight
-        # Blots are listed from my lowest point up: the lowest set bit loses the most.
-        j = 0
-        while not (mask >> j) & 1:
-            j += 1
-        loss += weight * (25 - blot_points[j])
+        # The worst hit is on my lowest point: the opponent's highest.
+        t = 24
+        while not (hit >> t) & 1:
+            t -= 1
+        loss += weight * t
     return shots, doubles, loss
-
-
-@njit(cache=True, nogil=True)
-def _shots_by_roll(me: Any, mb: int, opp: Any, ob: int, on_bar: int) -> tuple[float, float, float]:
-    """Shots at my blots, roll by roll (the general case: the opponent has checkers on the bar)."""
-    blot_points = np.zeros(15, dtype=np.int64)
-    hits = np.zeros(21, dtype=np.int64)
-    hit = np.zeros(25, dtype=np.bool_)
-    for r in range(21):
-        hit[:] = False
-        _mark_hits(hit, me, mb, opp, ob, _ROLL_HIGH[r], _ROLL_LOW[r], on_bar)
-        j = 0
-        for p in range(1, 25):
-            if me[mb + p] == 1:
-                blot_points[j] = p
-                if hit[p]:
-                    hits[r] |= 1 << j
-                j += 1
-    return _score_hits(hits, blot_points)
-
-
-@njit(cache=True, nogil=True)
-def _shots_by_pair(me: Any, mb: int, opp: Any, ob: int) -> tuple[float, float, float]:
-    """Shots at my blots with nobody on the opponent's bar: each (checker, blot) pair once.
-
-    Same answer as :func:`_shots_by_roll` there (a test checks), several times faster:
-    a blot is only looked at from the checkers in front of it, and only with the
-    rolls whose dice can cover the distance.
-    """
-    blot_points = np.zeros(15, dtype=np.int64)
-    hits = np.zeros(21, dtype=np.int64)
-    j = 0
-    for p in range(1, 25):
-        if me[mb + p] != 1:
-            continue
-        blot_points[j] = p
-        bit = 1 << j
-        j += 1
-        t = 25 - p  # the blot, on the opponent's numbering
-        for q in range(t + 1, 25):
-            if opp[ob + q] == 0:
-                continue
-            distance = q - t
-            if distance <= 6:
-                for k in range(6):  # the six rolls showing this die (11 of 36)
-                    hits[_DIE_ROLLS[distance - 1, k]] |= bit
-            if distance <= 12:
-                # Two different dice: the checker stops on one of two points on the way.
-                for a in range(max(1, distance - 6), 7):
-                    b = distance - a
-                    if b >= a or b < 1:
-                        continue
-                    if me[mb + 25 - (q - a)] < 2 or me[mb + 25 - (q - b)] < 2:
-                        hits[_ROLL_INDEX[a, b]] |= bit
-            # Doubles: every stop on the way must be open.
-            for d in range(1, 7):
-                steps = distance // d
-                if steps < 2 or steps > 4 or steps * d != distance:
-                    continue
-                open_path = True
-                for s in range(1, steps):
-                    if me[mb + 25 - (q - s * d)] >= 2:
-                        open_path = False
-                        break
-                if open_path:
-                    hits[_ROLL_INDEX[d, d]] |= bit
-    if j == 0:
-        return 0.0, 0.0, 0.0
-    return _score_hits(hits, blot_points)
 
 
 @njit(cache=True, nogil=True)
@@ -287,7 +201,8 @@ def _contact_side(
                 break
 
     # 0, 1: escapes of my rearmost checker and of the next one behind.
-    out[row, col + 0] = _escapes(me, opp, mb, ob, back, table) / 36.0 if back > 0 else 1.0
+    mine_blocked = blocks(opp, ob)
+    out[row, col + 0] = escapes(mine_blocked, back, table) / 36.0 if back > 0 else 1.0
     second = back
     count_back = my_bar if back == 25 else (me[mb + back] if back > 0 else 0)
     if count_back < 2:
@@ -296,12 +211,13 @@ def _contact_side(
             if me[mb + p] > 0:
                 second = p
                 break
-    out[row, col + 1] = _escapes(me, opp, mb, ob, second, table) / 36.0 if second > 0 else 1.0
+    out[row, col + 1] = escapes(mine_blocked, second, table) / 36.0 if second > 0 else 1.0
 
     # 2: my containment: the fewest escaping rolls of an opponent checker on its 15-24 points.
     fewest = 36.0
+    theirs_blocked = blocks(me, mb)
     for q in range(15, 25):
-        e = _escapes(opp, me, ob, mb, q, table)
+        e = escapes(theirs_blocked, q, table)
         if e < fewest:
             fewest = e
     out[row, col + 2] = (36.0 - fewest) / 36.0
@@ -337,10 +253,7 @@ def _contact_side(
     # 6, 7, 8: the opponent's shots at my blots over its 36 rolls: rolls that hit,
     # rolls that can hit two blots, and the pips the worst hit costs me.
     if opp_back > 0:
-        if opp_bar > 0:
-            shots, doubles, loss = _shots_by_roll(me, mb, opp, ob, opp_bar)
-        else:
-            shots, doubles, loss = _shots_by_pair(me, mb, opp, ob)
+        shots, doubles, loss = _shots(me, mb, opp, ob, opp_bar)
     else:
         shots, doubles, loss = 0.0, 0.0, 0.0
     out[row, col + 6] = shots / 36.0
@@ -493,19 +406,24 @@ def race_features(
 
 
 @njit(cache=True, nogil=True)
+def has_contact(boards: Any, row: int) -> bool:
+    """Whether the board still has contact: some checker must pass an opposing one."""
+    backs = 0
+    for base in (0, _SIDE):
+        for p in range(26, 0, -1):
+            if boards[row, base + p] > 0:
+                backs += min(p, 25)
+                break
+    return backs > 25
+
+
+@njit(cache=True, nogil=True)
 def contact_flags(boards: Any) -> Any:
-    """Whether each board still has contact: some checker must pass an opposing one."""
+    """:func:`has_contact` of each board."""
     n = boards.shape[0]
     out = np.zeros(n, dtype=np.bool_)
     for row in range(n):
-        backs = [0, 0]
-        for side in range(2):
-            base = side * _SIDE
-            for p in range(26, 0, -1):
-                if boards[row, base + p] > 0:
-                    backs[side] = min(p, 25)
-                    break
-        out[row] = backs[0] + backs[1] > 25
+        out[row] = has_contact(boards, row)
     return out
 
 

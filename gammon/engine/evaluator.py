@@ -28,12 +28,16 @@ import numpy.typing as npt
 from threadpoolctl import threadpool_limits
 
 from gammon import movegen
-from gammon.engine.bearoff import (
-    bearoff_probabilities_batch,
-    is_bearoff_batch,
-    sure_to_finish,
+from gammon.engine import _evaluator_kernels as kernels
+from gammon.engine._bearoff_kernels import BINOM
+from gammon.engine._feature_kernels import ESCAPES
+from gammon.engine.bearoff import one_sided_means, one_sided_table
+from gammon.engine.encoding import (
+    CONTACT_INPUTS,
+    INPUT_SIZE,
+    RACE_INPUTS,
+    encoder_for,
 )
-from gammon.engine.encoding import encoder_for, is_contact_boards
 from gammon.engine.network import Network, equity, invert
 from gammon.play import Play, packed_boards
 from gammon.position import ALL_ROLLS, Position, validate_dice
@@ -132,20 +136,6 @@ class Evaluator:
         #: Whether both-sides-bearing-off positions come from the bear-off database.
         self.bearoff = bearoff
 
-    def net_values(self, boards: npt.NDArray[np.int8]) -> FloatArray:
-        """The nets' chances for the player on roll of live boards: race net or contact net."""
-        if self.race is None:
-            return self.network.forward(encoder_for(self.network.inputs)(boards))
-        out = np.empty((boards.shape[0], 5), dtype=np.float32)
-        contact = is_contact_boards(boards)
-        if contact.any():
-            part = boards[contact]
-            out[contact] = self.network.forward(encoder_for(self.network.inputs)(part))
-        if not contact.all():
-            part = boards[~contact]
-            out[~contact] = self.race.forward(encoder_for(self.race.inputs)(part))
-        return out
-
     # -- 0-ply on raw boards -------------------------------------------
 
     def on_roll(self, boards: npt.NDArray[np.int8]) -> FloatArray:
@@ -153,29 +143,14 @@ class Evaluator:
 
         Finished games are scored exactly, and so are games the player on roll
         finishes with any roll; bear-offs come from the database, the rest from
-        the network.
+        the network (one compiled pass: :func:`~gammon.engine._evaluator_kernels.zero_ply`).
         """
-        boards = boards.reshape(-1, _BOARD)
-        out = np.empty((boards.shape[0], 5), dtype=np.float32)
-        lost = boards[:, _SIDE] == boards[:, :_SIDE].sum(axis=1)  # opponent bore off all
-        if lost.any():
-            out[lost] = invert(won_outcome(swap_boards(boards[lost])))
-        live = ~lost
-        if self.bearoff and live.any():
-            exact = live & is_bearoff_batch(boards)
-            if exact.any():
-                out[exact] = bearoff_probabilities_batch(boards[exact])
-                live &= ~exact
-            certain = live & sure_to_finish(boards)
-            if certain.any():  # bears off this roll whatever the dice: decided (R9)
-                out[certain] = won_outcome(boards[certain])
-                live &= ~certain
-        if live.any():
-            out[live] = self.net_values(boards[live])
-        return out
+        return self._zero_ply(boards, after=False)
 
     def after_play(self, boards: npt.NDArray[np.int8], ply: int) -> FloatArray:
         """Chances, for the player who just moved, of each board they moved to."""
+        if ply == 0:
+            return self._zero_ply(boards, after=True)
         boards = boards.reshape(-1, _BOARD)
         out = np.empty((boards.shape[0], 5), dtype=np.float32)
         won = boards[:, 0] == boards[:, :_SIDE].sum(axis=1)
@@ -183,11 +158,27 @@ class Evaluator:
             out[won] = won_outcome(boards[won])
         live = ~won
         if live.any():
-            swapped = swap_boards(boards[live])
-            if ply == 0:
-                out[live] = invert(self.on_roll(swapped))
-            else:
-                out[live] = invert(self._before_roll(swapped, ply))
+            out[live] = invert(self._before_roll(swap_boards(boards[live]), ply))
+        return out
+
+    def _zero_ply(self, boards: npt.NDArray[np.int8], *, after: bool) -> FloatArray:
+        boards = np.ascontiguousarray(boards.reshape(-1, _BOARD), dtype=np.int8)
+        out = np.empty((boards.shape[0], 5), dtype=np.float32)
+        contact = self.network
+        race = self.race or contact
+        contact_kind = _encoding_kind(contact.w1.shape[0])
+        race_kind = _encoding_kind(race.w1.shape[0])
+        kernels.zero_ply(
+            boards,
+            after,
+            out,
+            _bearoff_arrays() if self.bearoff else None,
+            (contact.w1, contact.b1, contact.w2, contact.b2),
+            contact_kind,
+            (race.w1, race.b1, race.w2, race.b2),
+            race_kind,
+            _encoder_tables(kernels.RACE in (contact_kind, race_kind)),
+        )
         return out
 
     def _before_roll(self, boards: npt.NDArray[np.int8], ply: int) -> FloatArray:
@@ -280,7 +271,36 @@ class Evaluator:
         if len(plays) == 1:
             return plays[0]
         after = np.frombuffer(packed_boards(plays), dtype=np.int8).reshape(-1, _BOARD)
-        return plays[int(np.argmax(equity(self.after_play(after, 0))))]
+        return plays[kernels.best_equity(self._zero_ply(after, after=True))]
+
+
+_KINDS = {INPUT_SIZE: kernels.RAW, CONTACT_INPUTS: kernels.CONTACT, RACE_INPUTS: kernels.RACE}
+
+
+@functools.cache
+def _encoding_kind(inputs: int) -> int:
+    """The kernels' name of the encoding a net of ``inputs`` inputs reads."""
+    encoder_for(inputs)  # the error for a net no encoding fits
+    return _KINDS[inputs]
+
+
+@functools.cache
+def _bearoff_arrays() -> tuple[FloatArray, FloatArray]:
+    """The one-sided database as the kernels read it (plain arrays: quicker to pass)."""
+    table = one_sided_table()
+    return np.asarray(table.rolls), np.asarray(table.first_off)
+
+
+_NO_MEANS = np.zeros(1, dtype=np.float64)
+
+
+@functools.cache
+def _encoder_tables(
+    race: bool,
+) -> tuple[FloatArray, npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The encoders' tables; the one-sided means (the database) only for the race encoding."""
+    mean_rolls, mean_first = one_sided_means() if race else (_NO_MEANS, _NO_MEANS)
+    return ESCAPES, BINOM, mean_rolls, mean_first
 
 
 WEIGHTS = Path(str(resources.files("gammon.engine") / "weights"))

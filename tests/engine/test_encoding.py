@@ -211,13 +211,90 @@ def _random_board(seed: int, bar: bool) -> np.ndarray:
     return board
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.integers(0, 10**6))
-def test_shots_by_pair_agree_with_roll_by_roll(seed: int) -> None:
-    board = _random_board(seed, bar=False)
-    fast = kernels._shots_by_pair(board, 0, board, 27)
-    slow = kernels._shots_by_roll(board, 0, board, 27, 0)
-    assert fast == pytest.approx(slow)
+def _hits_of_roll(me: list[int], opp: list[int], a: int, b: int, on_bar: int) -> set[int]:
+    """My points whose blot the opponent can hit with ``a-b``, read move by move.
+
+    The opponent's checkers (its points, 25 the bar) move toward its point 1; its
+    point ``t`` is my point ``25 - t``.  Checkers on the bar enter first: one on
+    the bar frees the other die (or the rest of a double) once it is in, two or
+    more leave only hits made by entering.
+    """
+    blot = [p for p in range(1, 25) if me[p] == 1]
+    hit: set[int] = set()
+
+    def walk(t: int, die: int, steps: int) -> None:  # one checker, every stop open
+        for _ in range(steps):
+            t -= die
+            if t < 1 or me[25 - t] >= 2:
+                return
+            if 25 - t in blot:
+                hit.add(25 - t)
+
+    board = [q for q in range(1, 25) if opp[q] > 0]
+    if a != b:
+        enter = {die: me[die] < 2 for die in (a, b)}
+        if on_bar >= 2:
+            return {die for die in (a, b) if enter[die] and die in blot}
+        if on_bar == 1:
+            for die, other in ((a, b), (b, a)):
+                if enter[die]:
+                    if die in blot:
+                        hit.add(die)
+                    walk(25 - die, other, 1)  # the entering checker plays on
+                    for q in board:
+                        walk(q, other, 1)
+            return hit
+        for q in board:
+            for die in (a, b):
+                walk(q, die, 1)
+            for first, second in ((a, b), (b, a)):
+                if q - first >= 1 and me[25 - (q - first)] < 2:
+                    walk(q - first, second, 1)
+        return hit
+    if on_bar > 0:
+        if me[a] >= 2:
+            return hit  # cannot enter: the whole roll is lost
+        if a in blot:
+            hit.add(a)
+        steps = 4 - min(on_bar, 4)
+        walk(25 - a, a, steps)  # one entered checker runs on
+        if on_bar > 1:
+            return hit
+        for q in board:
+            walk(q, a, steps)
+        return hit
+    for q in board:
+        walk(q, a, 4)
+    return hit
+
+
+def _shots_reference(board: np.ndarray, mb: int, ob: int) -> tuple[float, float, float]:
+    """Rolls of 36 that hit, that hit two, and the pips lost to the worst hit, roll by roll."""
+    me = [int(c) for c in board[mb : mb + 27]]
+    opp = [int(c) for c in board[ob : ob + 27]]
+    on_bar = opp[25] + opp[26]
+    shots = doubles = loss = 0.0
+    for a in range(1, 7):
+        for b in range(1, a + 1):
+            hit = _hits_of_roll(me, opp, a, b, on_bar)
+            weight = 1.0 if a == b else 2.0
+            if hit:
+                shots += weight
+                doubles += weight if len(hit) >= 2 else 0.0
+                loss += weight * (25 - min(hit))  # the worst: my lowest point
+    return shots, doubles, loss
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 4))
+def test_shots_agree_with_a_roll_by_roll_reading(seed: int, waiting: int) -> None:
+    board = _random_board(seed, bar=seed % 3 != 0)
+    board[27 + 26] = waiting  # acey-deucey: waiting checkers enter as from the bar
+    for mb, ob in ((0, 27), (27, 0)):
+        on_bar = int(board[ob + 25] + board[ob + 26])
+        if not any(board[ob + 1 : ob + 25]) and on_bar == 0:
+            continue  # the opponent has nothing that could hit (the kernel is not asked)
+        assert kernels._shots(board, mb, board, ob, on_bar) == _shots_reference(board, mb, ob)
 
 
 @settings(max_examples=30, deadline=None)
@@ -269,3 +346,18 @@ def test_raw_kernel_matches_the_numpy_reference(seed: int) -> None:
     boards = np.stack([_random_board(seed + k, bar=k % 2 == 0) for k in range(16)])
     boards[3, 26] = 2  # acey-deucey's waiting checkers count as on the bar
     np.testing.assert_allclose(encode_boards(boards), _raw_reference(boards), rtol=1e-6)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6))
+def test_escapes_read_from_the_block_bits_count_the_points_ahead(seed: int) -> None:
+    """The bit masks give each point's 12 points ahead, as the escape table's definition reads."""
+    board = _random_board(seed, bar=True)
+    for blocker in (27, 0):
+        blocked = kernels.blocks(board, blocker)
+        for p in range(1, 26):
+            mask = 0
+            for k in range(1, 13):
+                if p - k >= 1 and board[blocker + 25 - (p - k)] >= 2:
+                    mask |= 1 << (k - 1)
+            assert kernels.escapes(blocked, p, kernels.ESCAPES) == kernels.ESCAPES[mask]

@@ -41,14 +41,16 @@ def test_races_go_to_the_race_net_and_bear_offs_to_the_database(race_net: Networ
     evaluator = default_evaluator()
     race = Position.from_points({8: 5, 6: 10}, {9: 4, 5: 11})
     expected = race_net.forward(encode_race(_board(race)))[0]
-    assert evaluator.evaluate(race).probabilities == pytest.approx(expected.tolist())
+    # The compiled pass adds up in another order than BLAS: equal to float32 rounding.
+    assert evaluator.evaluate(race).probabilities == pytest.approx(expected.tolist(), abs=1e-6)
     bearoff = Position.from_points({6: 3, 2: 4}, {5: 5, 1: 3})
     exact = bearoff_probabilities(bearoff)
     assert evaluator.evaluate(bearoff).probabilities == pytest.approx(exact.tolist(), abs=1e-6)
     contact = Position.initial()
     net = evaluator.network
     x = encoder_for(net.inputs)(_board(contact))
-    assert evaluator.evaluate(contact).probabilities == pytest.approx(net.forward(x)[0].tolist())
+    chances = net.forward(x)[0].tolist()
+    assert evaluator.evaluate(contact).probabilities == pytest.approx(chances, abs=1e-6)
     assert encode_contact(_board(contact)).shape[1] >= x.shape[1]
 
 
