@@ -1,7 +1,8 @@
 """The server's WebSockets: each client connection, its send queue and its rate limit.
 
-A :class:`Connection` wraps one socket: messages to the client go through its
-queue (a client that falls too far behind is closed, 1013), messages from it
+A :class:`Connection` wraps one socket: messages to the client are written at
+once when the socket can take them, else go through its queue (a client that
+falls too far behind is closed, 1013), messages from it
 are counted against a token bucket (:meth:`Connection.allow`; a flood is
 refused ``rate_limited`` and, kept up, closed with 1008). :class:`LiveTable` is
 a table in memory with the connections watching it. The functions at the end
@@ -17,6 +18,7 @@ import contextlib
 import logging
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
@@ -104,12 +106,22 @@ class Connection:
     """One client WebSocket: its user (fixed at the handshake), its send queue, its rate limit."""
 
     def __init__(
-        self, socket: Socket, user: UserInfo | None, session_hash: str | None = None
+        self,
+        socket: Socket,
+        user: UserInfo | None,
+        session_hash: str | None = None,
+        send_now: Callable[[str], bool] | None = None,
     ) -> None:
         self.socket = socket
         self.user = user
         self.session_hash = session_hash
+        #: Writes a message at once, or says it cannot (gammon.server.wsprotocol.SEND_NOW):
+        #: most messages then cost no queue and no step of the writer task.
+        self.send_now = send_now
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        #: Messages in the queue or being sent by the writer task: while there are any,
+        #: a new message queues behind them (messages go out in order).
+        self.queued = 0
         self.rate = RATE
         self.burst = float(BURST)
         self.tokens = self.burst
@@ -144,10 +156,14 @@ class Connection:
     def send(self, message: dict[str, Any] | str) -> None:
         if self.closed:
             return
+        text = message if isinstance(message, str) else dumps(message)
+        if not self.queued and self.send_now is not None and self.send_now(text):
+            return
         if self.queue.qsize() >= MAX_QUEUED:
             self.close(1013, "too slow: reconnect")
             return
-        self.queue.put_nowait(message if isinstance(message, str) else dumps(message))
+        self.queued += 1
+        self.queue.put_nowait(text)
 
     def close(self, code: int, reason: str = "") -> None:
         if self.closed:
@@ -165,6 +181,7 @@ class Connection:
                 if item is None:
                     break
                 await self.socket.send_text(item)
+                self.queued -= 1
         except Exception:  # the peer went away
             self.closed = True
             return

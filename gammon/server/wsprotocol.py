@@ -12,6 +12,10 @@ Two costs per action that uvicorn's defaults make higher than they need be here:
   application has taken it (two ``epoll_ctl`` calls a message). Here reading
   stops only when :data:`READ_AHEAD` messages wait: the application reads one
   message at a time either way, and the hub's rate limit answers floods.
+- ASGI sends a message from a task, through every middleware's wrapper: the
+  hub's three messages an action each cost a queue and a task step. Here the
+  socket's scope carries :data:`SEND_NOW` (:meth:`WebSocketProtocol.send_now`),
+  which frames and writes a text message at once when nothing waits before it.
 
 The protocol (docs/PROTOCOL.md) does not change: the same messages, the same frames.
 """
@@ -23,16 +27,18 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 from websockets.extensions.base import Extension
 from websockets.extensions.permessage_deflate import (
     PerMessageDeflate,
     ServerPerMessageDeflateFactory,
 )
 from websockets.frames import Frame, Opcode
+from websockets.http11 import Request
 from websockets.server import ServerProtocol
 from websockets.typing import ExtensionParameter
 
-__all__ = ["COMPRESS_FROM", "READ_AHEAD", "WebSocketProtocol"]
+__all__ = ["COMPRESS_FROM", "READ_AHEAD", "SEND_NOW", "WebSocketProtocol"]
 
 #: Messages shorter than this (bytes) are sent uncompressed.
 COMPRESS_FROM: Final = 2048
@@ -40,6 +46,8 @@ COMPRESS_FROM: Final = 2048
 COMPRESS_LEVEL: Final = 1
 #: Messages read ahead of the application before the socket stops being read.
 READ_AHEAD: Final = 8
+#: The key, in a socket's ``scope["extensions"]``, of its :meth:`WebSocketProtocol.send_now`.
+SEND_NOW: Final = "gammon.send_now"
 
 
 class _Deflate(PerMessageDeflate):
@@ -104,3 +112,28 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
         if not paused and self.queue.qsize() >= READ_AHEAD:
             self.read_paused = True
             self.transport.pause_reading()
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)  # none when the handshake was refused
+        if scope is not None:
+            scope["extensions"][SEND_NOW] = self.send_now
+
+    def send_now(self, text: str) -> bool:
+        """Send a text message now, as an ASGI ``websocket.send`` would; False (nothing
+        sent) when that would have to wait or fail: before the handshake, after the
+        close, or while the transport's buffer is full (the caller queues it instead)."""
+        if (
+            not self.handshake_complete
+            or self.close_sent
+            or self.disconnected
+            or self.initial_response is not None
+            or not self.writable.is_set()
+        ):
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except InvalidState:
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
