@@ -58,7 +58,7 @@ from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused, board_json, loads
 from gammon.server.settings import TableSettings, variant_names
 from gammon.server.store import Store
 from gammon.server.tournaments.live import LiveTournament, Tournaments
-from gammon.server.wsprotocol import SEND_NOW
+from gammon.server.wsprotocol import DIRECT
 
 __all__ = ["RateLimits", "ServerConfig", "create_app"]
 
@@ -597,7 +597,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             websocket,
             user,
             hash_token(token) if token and user else None,
-            send_now=(websocket.scope.get("extensions") or {}).get(SEND_NOW),
+            direct=(websocket.scope.get("extensions") or {}).get(DIRECT),
         )
 
     async def pump(

@@ -18,7 +18,7 @@ import contextlib
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
@@ -35,6 +35,7 @@ __all__ = [
     "RATE",
     "AlreadyAnswered",
     "Connection",
+    "DirectSocket",
     "FaultLog",
     "LiveTable",
     "Socket",
@@ -102,6 +103,18 @@ class Socket(Protocol):
     async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
 
 
+class DirectSocket(Protocol):
+    """What a socket offers besides ASGI (:class:`gammon.server.wsprotocol.WebSocketProtocol`)."""
+
+    def send_now(self, text: str) -> bool:
+        """Send ``text`` at once; False (nothing sent) when it must wait in the queue."""
+        ...
+
+    def hold(self) -> None: ...
+
+    def release(self) -> None: ...
+
+
 class Connection:
     """One client WebSocket: its user (fixed at the handshake), its send queue, its rate limit."""
 
@@ -110,14 +123,14 @@ class Connection:
         socket: Socket,
         user: UserInfo | None,
         session_hash: str | None = None,
-        send_now: Callable[[str], bool] | None = None,
+        direct: DirectSocket | None = None,
     ) -> None:
         self.socket = socket
         self.user = user
         self.session_hash = session_hash
-        #: Writes a message at once, or says it cannot (gammon.server.wsprotocol.SEND_NOW):
+        #: Writes a message at once, or says it cannot (gammon.server.wsprotocol.DIRECT):
         #: most messages then cost no queue and no step of the writer task.
-        self.send_now = send_now
+        self.direct = direct
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         #: Messages in the queue or being sent by the writer task: while there are any,
         #: a new message queues behind them (messages go out in order).
@@ -157,13 +170,27 @@ class Connection:
         if self.closed:
             return
         text = message if isinstance(message, str) else dumps(message)
-        if not self.queued and self.send_now is not None and self.send_now(text):
+        if not self.queued and self.direct is not None and self.direct.send_now(text):
             return
         if self.queue.qsize() >= MAX_QUEUED:
             self.close(1013, "too slow: reconnect")
             return
         self.queued += 1
         self.queue.put_nowait(text)
+
+    @contextlib.contextmanager
+    def together(self) -> Iterator[None]:
+        """Messages sent inside go out in one socket write (their frames unchanged); the
+        block must not await."""
+        direct = self.direct
+        if direct is None:
+            yield
+            return
+        direct.hold()
+        try:
+            yield
+        finally:
+            direct.release()
 
     def close(self, code: int, reason: str = "") -> None:
         if self.closed:

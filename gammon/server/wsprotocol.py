@@ -14,8 +14,11 @@ Two costs per action that uvicorn's defaults make higher than they need be here:
   message at a time either way, and the hub's rate limit answers floods.
 - ASGI sends a message from a task, through every middleware's wrapper: the
   hub's three messages an action each cost a queue and a task step. Here the
-  socket's scope carries :data:`SEND_NOW` (:meth:`WebSocketProtocol.send_now`),
-  which frames and writes a text message at once when nothing waits before it.
+  socket's scope carries the protocol itself under :data:`DIRECT`:
+  :meth:`WebSocketProtocol.send_now` frames and writes a text message at once
+  when nothing waits before it, and between :meth:`~WebSocketProtocol.hold` and
+  :meth:`~WebSocketProtocol.release` the messages' frames go out in one write
+  (an action's acknowledgement and state: one system call, one TCP segment).
 
 The protocol (docs/PROTOCOL.md) does not change: the same messages, the same frames.
 """
@@ -38,7 +41,7 @@ from websockets.http11 import Request
 from websockets.server import ServerProtocol
 from websockets.typing import ExtensionParameter
 
-__all__ = ["COMPRESS_FROM", "READ_AHEAD", "SEND_NOW", "WebSocketProtocol"]
+__all__ = ["COMPRESS_FROM", "READ_AHEAD", "DIRECT", "WebSocketProtocol"]
 
 #: Messages shorter than this (bytes) are sent uncompressed.
 COMPRESS_FROM: Final = 2048
@@ -46,8 +49,8 @@ COMPRESS_FROM: Final = 2048
 COMPRESS_LEVEL: Final = 1
 #: Messages read ahead of the application before the socket stops being read.
 READ_AHEAD: Final = 8
-#: The key, in a socket's ``scope["extensions"]``, of its :meth:`WebSocketProtocol.send_now`.
-SEND_NOW: Final = "gammon.send_now"
+#: The key, in a socket's ``scope["extensions"]``, of its :class:`WebSocketProtocol`.
+DIRECT: Final = "gammon.direct"
 
 
 class _Deflate(PerMessageDeflate):
@@ -84,6 +87,8 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        #: Frames of :meth:`send_now` waiting for :meth:`release` (None: written at once).
+        self.held: list[bytes] | None = None
         if self.config.ws_per_message_deflate:
             # The same window settings as uvicorn's own, at level 1 and with short
             # messages left alone.
@@ -117,7 +122,7 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
         super().handle_connect(event)
         scope = getattr(self, "scope", None)  # none when the handshake was refused
         if scope is not None:
-            scope["extensions"][SEND_NOW] = self.send_now
+            scope["extensions"][DIRECT] = self
 
     def send_now(self, text: str) -> bool:
         """Send a text message now, as an ASGI ``websocket.send`` would; False (nothing
@@ -135,5 +140,18 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
             self.conn.send_text(text.encode())
         except InvalidState:
             return False
-        self.transport.write(b"".join(self.conn.data_to_send()))
+        if self.held is not None:
+            self.held.extend(self.conn.data_to_send())
+        else:
+            self.transport.write(b"".join(self.conn.data_to_send()))
         return True
+
+    def hold(self) -> None:
+        """Keep the frames of :meth:`send_now` until :meth:`release` (no await between)."""
+        self.held = []
+
+    def release(self) -> None:
+        """Write the frames held since :meth:`hold`, all in one write."""
+        held, self.held = self.held, None
+        if held and not self.disconnected:
+            self.transport.write(b"".join(held))
