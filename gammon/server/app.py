@@ -58,6 +58,7 @@ from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused, board_json, loads
 from gammon.server.settings import TableSettings, variant_names
 from gammon.server.store import Store
 from gammon.server.tournaments.live import LiveTournament, Tournaments
+from gammon.server.wsprotocol import DIRECT
 
 __all__ = ["RateLimits", "ServerConfig", "create_app"]
 
@@ -592,7 +593,12 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             await websocket.close(code=4403)
             return None
         await websocket.accept()
-        return Connection(websocket, user, hash_token(token) if token and user else None)
+        return Connection(
+            websocket,
+            user,
+            hash_token(token) if token and user else None,
+            direct=(websocket.scope.get("extensions") or {}).get(DIRECT),
+        )
 
     async def pump(
         websocket: WebSocket,

@@ -1,7 +1,8 @@
 """The server's WebSockets: each client connection, its send queue and its rate limit.
 
-A :class:`Connection` wraps one socket: messages to the client go through its
-queue (a client that falls too far behind is closed, 1013), messages from it
+A :class:`Connection` wraps one socket: messages to the client are written at
+once when the socket can take them, else go through its queue (a client that
+falls too far behind is closed, 1013), messages from it
 are counted against a token bucket (:meth:`Connection.allow`; a flood is
 refused ``rate_limited`` and, kept up, closed with 1008). :class:`LiveTable` is
 a table in memory with the connections watching it. The functions at the end
@@ -17,6 +18,7 @@ import contextlib
 import logging
 import math
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
@@ -33,6 +35,7 @@ __all__ = [
     "RATE",
     "AlreadyAnswered",
     "Connection",
+    "DirectSocket",
     "FaultLog",
     "LiveTable",
     "Socket",
@@ -100,16 +103,38 @@ class Socket(Protocol):
     async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
 
 
+class DirectSocket(Protocol):
+    """What a socket offers besides ASGI (:class:`gammon.server.wsprotocol.WebSocketProtocol`)."""
+
+    def send_now(self, text: str) -> bool:
+        """Send ``text`` at once; False (nothing sent) when it must wait in the queue."""
+        ...
+
+    def hold(self) -> None: ...
+
+    def release(self) -> None: ...
+
+
 class Connection:
     """One client WebSocket: its user (fixed at the handshake), its send queue, its rate limit."""
 
     def __init__(
-        self, socket: Socket, user: UserInfo | None, session_hash: str | None = None
+        self,
+        socket: Socket,
+        user: UserInfo | None,
+        session_hash: str | None = None,
+        direct: DirectSocket | None = None,
     ) -> None:
         self.socket = socket
         self.user = user
         self.session_hash = session_hash
+        #: Writes a message at once, or says it cannot (gammon.server.wsprotocol.DIRECT):
+        #: most messages then cost no queue and no step of the writer task.
+        self.direct = direct
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        #: Messages in the queue or being sent by the writer task: while there are any,
+        #: a new message queues behind them (messages go out in order).
+        self.queued = 0
         self.rate = RATE
         self.burst = float(BURST)
         self.tokens = self.burst
@@ -144,10 +169,28 @@ class Connection:
     def send(self, message: dict[str, Any] | str) -> None:
         if self.closed:
             return
+        text = message if isinstance(message, str) else dumps(message)
+        if not self.queued and self.direct is not None and self.direct.send_now(text):
+            return
         if self.queue.qsize() >= MAX_QUEUED:
             self.close(1013, "too slow: reconnect")
             return
-        self.queue.put_nowait(message if isinstance(message, str) else dumps(message))
+        self.queued += 1
+        self.queue.put_nowait(text)
+
+    @contextlib.contextmanager
+    def together(self) -> Iterator[None]:
+        """Messages sent inside go out in one socket write (their frames unchanged); the
+        block must not await."""
+        direct = self.direct
+        if direct is None:
+            yield
+            return
+        direct.hold()
+        try:
+            yield
+        finally:
+            direct.release()
 
     def close(self, code: int, reason: str = "") -> None:
         if self.closed:
@@ -165,6 +208,7 @@ class Connection:
                 if item is None:
                     break
                 await self.socket.send_text(item)
+                self.queued -= 1
         except Exception:  # the peer went away
             self.closed = True
             return

@@ -461,8 +461,11 @@ class Hub:
                 ack: dict[str, Any] = {"type": "ack", "seq": applied.seq}
                 if message_id is not None:
                     ack["id"] = message_id
-                conn.send(ack)
-            self.broadcast_state(live)
+                with conn.together():  # the ack and the actor's state: one socket write
+                    conn.send(ack)
+                    self.broadcast_state(live)
+            else:
+                self.broadcast_state(live)
             if received is not None:
                 elapsed = time.monotonic() - received
                 self.latencies.append(elapsed)

@@ -80,6 +80,8 @@ log = logging.getLogger("gammon.server")
 T = TypeVar("T")
 
 _MAX_BATCH = 512
+#: The insert of a batch's actions (Core, executemany).
+_INSERT_ACTION = insert(Action)
 
 
 class Fenced(GammonError):
@@ -430,7 +432,9 @@ class Store:
                         job.check(session)
                 rows = [_action_row(*job.append) for job in jobs if job.append is not None]
                 if rows:
-                    session.execute(insert(Action), rows)
+                    # Core's executemany: the same rows as the ORM's bulk insert, without
+                    # its per-row bookkeeping (a fifth of the writer thread's time).
+                    session.connection().execute(_INSERT_ACTION, rows)
                 for job in jobs:
                     if job.append is not None:
                         _write_changes(session, *job.append)
@@ -445,27 +449,35 @@ class Store:
             if len(jobs) == 1:
                 if not isinstance(exc, Fenced):
                     log.exception("a database write failed")
-                self._settle(jobs[0], None, exc)
+                self._settle([(jobs[0], None, exc)])
                 return
             # One bad write must not sink the others: write them one by one.
             for job in jobs:
                 self._commit([job])
             return
-        for job, result in zip(jobs, results, strict=True):
-            self._settle(job, result, None)
+        self._settle([(job, result, None) for job, result in zip(jobs, results, strict=True)])
 
     @staticmethod
-    def _settle(job: _Job, result: Any, error: BaseException | None) -> None:
-        def settle() -> None:
-            if job.future.done():
-                return
-            if error is not None:
-                job.future.set_exception(error)
-            else:
-                job.future.set_result(result)
+    def _settle(outcomes: list[tuple[_Job, Any, BaseException | None]]) -> None:
+        """Give each job its result, in its own loop: one wake-up of a loop for a whole
+        batch (each wake-up is a write to the loop's self-pipe, and a read there)."""
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[_Job, Any, BaseException | None]]]
+        by_loop = {}
+        for outcome in outcomes:
+            by_loop.setdefault(outcome[0].loop, []).append(outcome)
+        for loop, settled in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # the loop is closed (shutdown)
+                loop.call_soon_threadsafe(_set_outcomes, settled)
 
-        with contextlib.suppress(RuntimeError):  # the loop is closed (shutdown)
-            job.loop.call_soon_threadsafe(settle)
+
+def _set_outcomes(outcomes: list[tuple[_Job, Any, BaseException | None]]) -> None:
+    for job, result, error in outcomes:
+        if job.future.done():
+            continue
+        if error is not None:
+            job.future.set_exception(error)
+        else:
+            job.future.set_result(result)
 
 
 # -- the chat room's records (R13) ----------------------------------------------------------

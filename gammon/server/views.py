@@ -47,6 +47,8 @@ class TableView:
         #: JSON texts of parts of the state at ``_parts_seq``: each is made once per state
         #: however many sockets receive it (see :meth:`state_text`).
         self._parts: dict[object, str] = {}
+        #: Parts that depend on more than ``seq`` (:meth:`_stamped_part`): key -> (stamp, text).
+        self._stamped: dict[str, tuple[object, str]] = {}
         self._parts_seq = -1
 
     # -- the state as JSON values ------------------------------------------------------
@@ -201,10 +203,25 @@ class TableView:
         """A part of the current state as JSON text, made once per ``seq``."""
         if self._parts_seq != self.table.seq:
             self._parts.clear()
+            self._stamped.clear()
             self._parts_seq = self.table.seq
         text = self._parts.get(key)
         if text is None:
             text = self._parts[key] = make()
+        return text
+
+    def _stamped_part(self, key: str, stamp: object, make: Callable[[], str]) -> str:
+        """:meth:`_part` for a part that depends on ``stamp`` too (the clock's time, who is
+        connected: the same for every receiver of one broadcast); only the last is kept."""
+        if self._parts_seq != self.table.seq:
+            self._parts.clear()
+            self._stamped.clear()
+            self._parts_seq = self.table.seq
+        found = self._stamped.get(key)
+        if found is not None and found[0] == stamp:
+            return found[1]
+        text = make()
+        self._stamped[key] = (stamp, text)
         return text
 
     def _log(self, number: int) -> list[str]:
@@ -230,40 +247,56 @@ class TableView:
 
         With ``log_from`` (a receiver that opted in to ``log_delta``, docs/PROTOCOL.md
         2.2) the game's ``log`` holds only the events from that index on, and
-        ``log_from`` says so. Every part that is the same for all receivers of
-        this ``seq`` is encoded once; only the clock, the players' connections
-        and the receiver's own actions are written each time.
+        ``log_from`` says so. The text is three runs of fields that are the same for
+        every receiver of this ``seq`` (the second and third also for the same players
+        connected, spectators and clock time: one broadcast), each written once, and
+        between them what is the receiver's own: ``you``, and in the game its board,
+        its actions, its legal plays and the log it lacks.
         """
         table = self.table
-        game_text = "null"
-        if table.game is not None and table.series is not None:
-            view = viewer if viewer is not None else 0
-            actions = table.actions_for(viewer)
-            plays = (
-                self._part(("plays", view), lambda: legal_plays_text(self._legal_plays(), view))
-                if "play" in actions
-                else "[]"
+        you = "null" if viewer is None else str(viewer)
+        middle = self._stamped_part(
+            "middle",
+            (frozenset(connected), spectators),
+            lambda: self._middle_text(connected, spectators),
+        )
+        end = self._stamped_part("end", at, lambda: self._end_text(at))
+        if table.game is None or table.series is None:
+            return "".join((self._part("head", self._head_text), you, middle, "null", end))
+        view = viewer if viewer is not None else 0
+        actions = table.actions_for(viewer)
+        plays = (
+            self._part(("plays", view), lambda: legal_plays_text(self._legal_plays(), view))
+            if "play" in actions
+            else "[]"
+        )
+        texts = self._log(table.game_number)
+        if log_from is None:
+            log = self._part("log", lambda: "[" + ",".join(texts) + "]")
+        else:
+            log = "[" + ",".join(texts[log_from:]) + '],"log_from":' + str(log_from)
+        return "".join(
+            (
+                self._part("head", self._head_text),
+                you,
+                middle,
+                self._part("common", lambda: dumps(self._game_common_json())[:-1]),
+                ',"board":',
+                self._part(("board", view), lambda: self._board_text(view)),
+                ',"actions":',
+                dumps(actions),
+                ',"legal_plays":',
+                plays,
+                ',"log":',
+                log,
+                self._part("tail", lambda: "," + dumps(self._game_tail_json())[1:]),
+                end,
             )
-            texts = self._log(table.game_number)
-            if log_from is None:
-                log = self._part("log", lambda: "[" + ",".join(texts) + "]")
-            else:
-                log = "[" + ",".join(texts[log_from:]) + '],"log_from":' + str(log_from)
-            game_text = "".join(
-                (
-                    self._part("common", lambda: dumps(self._game_common_json())[:-1]),
-                    ',"board":',
-                    self._part(("board", view), lambda: self._board_text(view)),
-                    ',"actions":',
-                    dumps(actions),
-                    ',"legal_plays":',
-                    plays,
-                    ',"log":',
-                    log,
-                    ",",
-                    self._part("tail", lambda: dumps(self._game_tail_json())[1:]),
-                )
-            )
+        )
+
+    def _head_text(self) -> str:
+        """The state's text up to ``you``'s value."""
+        table = self.table
         return "".join(
             (
                 '{"type":"state","table":',
@@ -273,25 +306,38 @@ class TableView:
                 ',"status":',
                 dumps(table.status),
                 ',"settings":',
-                self._part("settings", lambda: dumps(table.settings.to_json())),
+                dumps(table.settings.to_json()),
                 ',"you":',
-                dumps(viewer),
+            )
+        )
+
+    def _middle_text(self, connected: set[int], spectators: int) -> str:
+        """From after ``you``'s value to ``game``'s value (or the game's first field)."""
+        return "".join(
+            (
                 ',"players":',
-                dumps(players_json(table, connected)),
+                dumps(players_json(self.table, connected)),
                 ',"spectators":',
                 dumps(spectators),
                 ',"series":',
-                self._part("series", lambda: dumps(self.series_json())),
+                dumps(self.series_json()),
                 ',"game":',
-                game_text,
+            )
+        )
+
+    def _end_text(self, at: float) -> str:
+        """From after the game to the end of the state."""
+        table = self.table
+        return "".join(
+            (
                 ',"previous_games":',
-                self._part("previous", lambda: dumps(previous_games_json(table))),
+                dumps(previous_games_json(table)),
                 ',"clock":',
                 dumps(table.clock.to_json(at)) if table.clock is not None else "null",
                 ',"result":',
                 dumps(table.result),
                 ',"last":',
-                self._part("last", lambda: dumps(table.last)),
+                dumps(table.last),
                 "}",
             )
         )

@@ -12,6 +12,13 @@ Two costs per action that uvicorn's defaults make higher than they need be here:
   application has taken it (two ``epoll_ctl`` calls a message). Here reading
   stops only when :data:`READ_AHEAD` messages wait: the application reads one
   message at a time either way, and the hub's rate limit answers floods.
+- ASGI sends a message from a task, through every middleware's wrapper: the
+  hub's three messages an action each cost a queue and a task step. Here the
+  socket's scope carries the protocol itself under :data:`DIRECT`:
+  :meth:`WebSocketProtocol.send_now` frames and writes a text message at once
+  when nothing waits before it, and between :meth:`~WebSocketProtocol.hold` and
+  :meth:`~WebSocketProtocol.release` the messages' frames go out in one write
+  (an action's acknowledgement and state: one system call, one TCP segment).
 
 The protocol (docs/PROTOCOL.md) does not change: the same messages, the same frames.
 """
@@ -23,16 +30,18 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 from websockets.extensions.base import Extension
 from websockets.extensions.permessage_deflate import (
     PerMessageDeflate,
     ServerPerMessageDeflateFactory,
 )
 from websockets.frames import Frame, Opcode
+from websockets.http11 import Request
 from websockets.server import ServerProtocol
 from websockets.typing import ExtensionParameter
 
-__all__ = ["COMPRESS_FROM", "READ_AHEAD", "WebSocketProtocol"]
+__all__ = ["COMPRESS_FROM", "READ_AHEAD", "DIRECT", "WebSocketProtocol"]
 
 #: Messages shorter than this (bytes) are sent uncompressed.
 COMPRESS_FROM: Final = 2048
@@ -40,6 +49,8 @@ COMPRESS_FROM: Final = 2048
 COMPRESS_LEVEL: Final = 1
 #: Messages read ahead of the application before the socket stops being read.
 READ_AHEAD: Final = 8
+#: The key, in a socket's ``scope["extensions"]``, of its :class:`WebSocketProtocol`.
+DIRECT: Final = "gammon.direct"
 
 
 class _Deflate(PerMessageDeflate):
@@ -76,6 +87,8 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        #: Frames of :meth:`send_now` waiting for :meth:`release` (None: written at once).
+        self.held: list[bytes] | None = None
         if self.config.ws_per_message_deflate:
             # The same window settings as uvicorn's own, at level 1 and with short
             # messages left alone.
@@ -104,3 +117,41 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
         if not paused and self.queue.qsize() >= READ_AHEAD:
             self.read_paused = True
             self.transport.pause_reading()
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)  # none when the handshake was refused
+        if scope is not None:
+            scope["extensions"][DIRECT] = self
+
+    def send_now(self, text: str) -> bool:
+        """Send a text message now, as an ASGI ``websocket.send`` would; False (nothing
+        sent) when that would have to wait or fail: before the handshake, after the
+        close, or while the transport's buffer is full (the caller queues it instead)."""
+        if (
+            not self.handshake_complete
+            or self.close_sent
+            or self.disconnected
+            or self.initial_response is not None
+            or not self.writable.is_set()
+        ):
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except InvalidState:
+            return False
+        if self.held is not None:
+            self.held.extend(self.conn.data_to_send())
+        else:
+            self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
+
+    def hold(self) -> None:
+        """Keep the frames of :meth:`send_now` until :meth:`release` (no await between)."""
+        self.held = []
+
+    def release(self) -> None:
+        """Write the frames held since :meth:`hold`, all in one write."""
+        held, self.held = self.held, None
+        if held and not self.disconnected:
+            self.transport.write(b"".join(held))

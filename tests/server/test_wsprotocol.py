@@ -4,9 +4,11 @@ message says whether it is compressed, and the compression context runs on acros
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 
+from websockets.asyncio.client import connect
 from websockets.extensions.permessage_deflate import (
     ClientPerMessageDeflateFactory,
     PerMessageDeflate,
@@ -14,6 +16,7 @@ from websockets.extensions.permessage_deflate import (
 from websockets.frames import Frame, Opcode
 
 from gammon.server.wsprotocol import COMPRESS_FROM, _DeflateFactory
+from tests.server.client import Player, ServerProcess, Socket, choose
 
 
 def _negotiated() -> tuple[PerMessageDeflate, PerMessageDeflate]:
@@ -52,3 +55,52 @@ def test_control_frames_pass_untouched() -> None:
     server, _ = _negotiated()
     ping = Frame(Opcode.PING, b"x" * 100)
     assert server.encode(ping) is ping
+
+
+def test_each_action_is_answered_by_its_ack_then_its_state(server: ServerProcess) -> None:
+    """The server writes an action's ack and the actor's state in one socket write
+    (``Connection.together``): the actor still reads two messages, in the order of
+    docs/PROTOCOL.md 4, the ack and then the state of the ack's seq; with
+    permessage-deflate (alice) and without it (bob)."""
+
+    async def scenario() -> None:
+        alice, bob = await Player(server).guest(), await Player(server).guest()
+        table = await alice.create(length=3)
+        a = await alice.table(table)
+        b = Socket(
+            await connect(
+                f"{server.ws_url}/ws/tables/{table}",
+                additional_headers={"Cookie": bob.cookie_header()},
+                max_size=1 << 24,
+                compression=None,
+            )
+        )
+        await b.until(lambda m: m["type"] == "state")
+        await b.act({"type": "join"})
+        rng = random.Random(11)
+        answered = {"alice": 0, "bob": 0}
+        for _ in range(40):
+            seq = max(s.state["seq"] for s in (a, b) if s.state)
+            for sock in (a, b):
+                while sock.state is None or sock.state["seq"] < seq:
+                    await sock.receive()
+            assert a.state is not None
+            if a.state["status"] != "playing":
+                break
+            for name, sock in (("alice", a), ("bob", b)):
+                assert sock.state is not None
+                action = choose(sock.state, rng)
+                if action is not None:
+                    read = len(sock.seen)
+                    await sock.act(action)
+                    ack, state = sock.seen[read : read + 2]
+                    assert ack["type"] == "ack"
+                    assert state["type"] == "state" and state["seq"] == ack["seq"]
+                    answered[name] += 1
+                    break
+        assert min(answered.values()) >= 5
+        await b.ws.close()
+        for player in (alice, bob):
+            await player.close()
+
+    asyncio.run(scenario())
