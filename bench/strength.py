@@ -97,12 +97,11 @@ PLAYERS: dict[str, PlayerFactory] = {
 @functools.cache
 def evaluator_at(path: str, race: bool = True) -> Evaluator:
     """An evaluator with the nets of a training checkpoint or of a weights folder."""
-    from threadpoolctl import threadpool_limits
-
+    from gammon.engine.evaluator import one_blas_thread
     from gammon.engine.network import Network
     from gammon.engine.train import load_checkpoint, load_race
 
-    threadpool_limits(limits=1, user_api="blas")
+    one_blas_thread()
     where = Path(path)
     if where.is_dir():
         contact = Network.load(where / "contact.npz")

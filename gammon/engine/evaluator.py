@@ -48,6 +48,7 @@ __all__ = [
     "best_play",
     "default_evaluator",
     "evaluate",
+    "load_evaluator",
     "one_blas_thread",
     "rank_plays",
     "swap_boards",
@@ -180,6 +181,13 @@ class Evaluator:
             _encoder_tables(kernels.RACE in (contact_kind, race_kind)),
         )
         return out
+
+    def before_roll(self, boards: npt.NDArray[np.int8], ply: int) -> FloatArray:
+        """Chances of the player on roll of each board, searched ``ply`` deep, in one batch
+        (what supervised training fits a net to: :mod:`gammon.engine.supervise`)."""
+        if ply == 0:
+            return self.on_roll(boards)
+        return self._before_roll(boards.reshape(-1, _BOARD), ply)
 
     def _before_roll(self, boards: npt.NDArray[np.int8], ply: int) -> FloatArray:
         """n-ply chances of the player on roll of each board: over the 21 rolls, weighted.
@@ -320,15 +328,20 @@ def one_blas_thread() -> None:
     threadpool_limits(limits=1, user_api="blas")
 
 
+def load_evaluator(folder: Path) -> Evaluator:
+    """The nets of a weights folder: ``contact.npz``, and ``race.npz`` if it has one."""
+    race = folder / "race.npz"
+    return Evaluator(
+        Network.load(folder / "contact.npz"),
+        race=Network.load(race) if race.exists() else None,
+    )
+
+
 @functools.cache
 def default_evaluator() -> Evaluator:
     """The shipped network, loaded once (BLAS limited to one thread: :func:`one_blas_thread`)."""
     one_blas_thread()
-    race = WEIGHTS / "race.npz"
-    return Evaluator(
-        Network.load(WEIGHTS / "contact.npz"),
-        race=Network.load(race) if race.exists() else None,
-    )
+    return load_evaluator(WEIGHTS)
 
 
 def evaluate(position: Position, ply: int = 0) -> Evaluation:

@@ -1,21 +1,29 @@
-"""Supervised training on positions rolled out by the current net.
+"""Supervised training on positions judged by our own engine: rolled out, or searched.
 
 Usage::
 
     python -m gammon.engine.supervise collect --positions 4000 --trials 72 \\
         --data training/rollouts.npz
     python -m gammon.engine.supervise collect ... --ray auto    # on a Ray cluster
+    python -m gammon.engine.supervise collect --positions 200000 --ply 1 \\
+        --data training/ply1.npz                            # searched, not rolled out
     python -m gammon.engine.supervise train --data training/rollouts.npz \\
         --start gammon/engine/weights/contact.npz --out training/supervised.npz
 
-``collect`` samples positions from the current net's self-play (contact and
-race, not bear-offs, which the database covers), rolls each one out and
-appends (board, mean outcome) to the data file every 50 positions, so a stopped
-run resumes where it was.  ``train`` starts from a net (the shipped one by default) and moves the
-net toward the rollout results (cross-entropy, Adam), holding out a tenth of the
-positions to report whether it generalises.  A rollout's mean looks further
-than one TD step, which is why the strongest open engines refine their nets
-this way.
+``collect`` samples positions from the nets' own self-play (contact and race, not
+bear-offs, which the database covers; ``--nets DIR`` for other nets than the shipped
+ones) and judges each: by a rollout (``--trials``), or with ``--ply N`` by the same
+nets' N-ply search, a hundred times cheaper, in batches. It appends (board, chances)
+to the data file as it goes, so a stopped run resumes where it was. ``train`` starts
+from a net (the shipped contact net by default) and moves it toward the targets of
+the positions of its own class (a contact net: positions with contact; a race net:
+races), cross-entropy with Adam, holding out a tenth to report whether it
+generalises.
+
+Why: a rollout's mean, or a search one roll deeper, looks further than the 0-ply
+net does, and self-play TD(0) alone has levelled off (TRAINING.md). Fitting the
+0-ply net to its own 1-ply search teaches it what the next roll brings; each round
+can start from the nets the last one made.
 """
 
 from __future__ import annotations
@@ -30,8 +38,14 @@ import numpy as np
 import numpy.typing as npt
 
 from gammon.engine.bearoff import is_bearoff_batch
-from gammon.engine.encoding import encoder_for
-from gammon.engine.evaluator import WEIGHTS, Evaluator, default_evaluator, one_blas_thread
+from gammon.engine.encoding import RACE_INPUTS, encoder_for, is_contact_boards
+from gammon.engine.evaluator import (
+    WEIGHTS,
+    Evaluator,
+    default_evaluator,
+    load_evaluator,
+    one_blas_thread,
+)
 from gammon.engine.network import Network
 from gammon.engine.rollout import rollout
 from gammon.engine.train import Adam, train_step
@@ -66,19 +80,32 @@ def sample_positions(count: int, seed: int, evaluator: Evaluator) -> list[Positi
     return found
 
 
-def collect(
-    data: Path, positions: int, trials: int, seed: int, *, cluster: RayCluster | None = None
-) -> None:
-    """Roll out ``positions`` sampled positions into ``data``, resuming what is there.
+#: Positions searched in one batch by ``collect --ply`` (and saved after each).
+SEARCH_BATCH = 512
 
-    Position ``index`` (from 1) is rolled out with seed ``seed * 1_000_003 + index``,
-    here or, with ``cluster``, as a Ray task (:mod:`gammon.engine.cluster`): the data
-    are the same. Results are appended in the positions' order, so the file always
-    holds a prefix of them and a stopped run resumes where it was.
+
+def collect(
+    data: Path,
+    positions: int,
+    trials: int,
+    seed: int,
+    *,
+    cluster: RayCluster | None = None,
+    ply: int | None = None,
+    evaluator: Evaluator | None = None,
+) -> None:
+    """Judge ``positions`` sampled positions into ``data``, resuming what is there.
+
+    With ``ply`` each is the ``evaluator``'s (the shipped nets by default) search that
+    deep, in batches of :data:`SEARCH_BATCH`. Otherwise position ``index`` (from 1) is
+    rolled out by the shipped nets with seed ``seed * 1_000_003 + index``, here or, with
+    ``cluster``, as a Ray task (:mod:`gammon.engine.cluster`): the data are the same.
+    Results are appended in the positions' order, so the file always holds a prefix of
+    them and a stopped run resumes where it was.
     """
     from rich.progress import Progress
 
-    evaluator = default_evaluator()
+    evaluator = evaluator or default_evaluator()
     boards: list[npt.NDArray[np.int8]] = []
     targets: list[npt.NDArray[np.float64]] = []
     if data.exists():
@@ -97,8 +124,20 @@ def collect(
                 print(f"{index}/{positions} positions rolled out", flush=True)
 
     with Progress(disable=not sys.stdout.isatty()) as progress:
-        task = progress.add_task("rollouts", total=positions, completed=done)
-        if cluster is None:
+        task = progress.add_task(
+            "rollouts" if ply is None else f"{ply}-ply", total=positions, completed=done
+        )
+        if ply is not None:
+            for start in range(0, len(wanted), SEARCH_BATCH):
+                chunk = wanted[start : start + SEARCH_BATCH]
+                raw = np.stack([np.frombuffer(p.raw, dtype=np.int8) for p in chunk])
+                boards.extend(raw.copy())
+                targets.extend(evaluator.before_roll(raw, ply).astype(np.float64))
+                _save(data, boards, targets)
+                progress.advance(task, len(chunk))
+                if not sys.stdout.isatty():
+                    print(f"{len(boards)}/{positions} positions searched", flush=True)
+        elif cluster is None:
             for index, position in enumerate(wanted, done + 1):
                 result = rollout(
                     position, trials=trials, seed=seed * 1_000_003 + index, evaluator=evaluator
@@ -146,7 +185,11 @@ def fit(
     batch: int = 64,
     seed: int = 0,
 ) -> tuple[float, float]:
-    """Train ``net`` toward ``targets``; returns (before, after) held-out mean squared error."""
+    """Train ``net`` toward the ``targets`` of the boards of its class (a race net: races;
+    any other: contact); returns (before, after) held-out mean squared error."""
+    race = net.inputs == RACE_INPUTS
+    own = is_contact_boards(boards) != race  # the positions of the net's own class
+    boards, targets = boards[own], targets[own]
     rng = np.random.default_rng(seed)
     order = rng.permutation(boards.shape[0])
     held = order[: max(1, boards.shape[0] // 10)]
@@ -171,9 +214,18 @@ def main(argv: list[str] | None = None) -> None:
     one_blas_thread()
     parser = argparse.ArgumentParser(description="Supervised training on rolled-out positions.")
     commands = parser.add_subparsers(dest="command", required=True)
-    gather = commands.add_parser("collect", help="roll out positions from self-play")
+    gather = commands.add_parser("collect", help="judge positions from self-play")
     gather.add_argument("--positions", type=int, required=True)
-    gather.add_argument("--trials", type=int, default=72)
+    gather.add_argument("--trials", type=int, default=72, help="trials of each rollout")
+    gather.add_argument(
+        "--ply", type=int, default=None, help="judge by a search this deep, not by rollouts"
+    )
+    gather.add_argument(
+        "--nets",
+        type=Path,
+        default=None,
+        help="a weights folder (contact.npz, race.npz) to play and search with (with --ply)",
+    )
     gather.add_argument("--data", type=Path, default=Path("training/rollouts.npz"))
     gather.add_argument("--seed", type=int, default=1)
     gather.add_argument(
@@ -192,10 +244,21 @@ def main(argv: list[str] | None = None) -> None:
     if args.command == "collect":
         from gammon.engine.cluster import connect
 
+        if args.nets is not None and args.ply is None:
+            parser.error("--nets goes with --ply (rollouts use the shipped nets)")
         started = time.perf_counter()
         cluster = connect(args.ray)
+        evaluator = load_evaluator(args.nets) if args.nets is not None else None
         try:
-            collect(args.data, args.positions, args.trials, args.seed, cluster=cluster)
+            collect(
+                args.data,
+                args.positions,
+                args.trials,
+                args.seed,
+                cluster=cluster,
+                ply=args.ply,
+                evaluator=evaluator,
+            )
         finally:
             if cluster is not None:
                 cluster.close()
@@ -208,7 +271,8 @@ def main(argv: list[str] | None = None) -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     net.save(args.out)
     print(
-        f"{boards.shape[0]} positions, {args.epochs} epochs: held-out squared error "
+        f"{boards.shape[0]} positions (those of the net's class trained), {args.epochs} "
+        "epochs: held-out squared error "
         f"{before:.5f} -> {after:.5f}; wrote {args.out}"
     )
 

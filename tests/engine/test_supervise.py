@@ -39,3 +39,35 @@ def test_fitting_moves_the_net_toward_the_targets() -> None:
     targets = np.tile([0.8, 0.3, 0.02, 0.05, 0.0], (len(positions), 1))
     before, after = fit(net, boards, targets, epochs=30, lr=3e-3)
     assert after < before
+
+
+def test_searched_targets_are_the_nets_own_search_and_resume(tmp_path: Path) -> None:
+    data = tmp_path / "ply1.npz"
+    evaluator = default_evaluator()
+    collect(data, positions=4, trials=0, seed=3, ply=1, evaluator=evaluator)
+    collect(data, positions=7, trials=0, seed=3, ply=1, evaluator=evaluator)
+    wanted = sample_positions(7, seed=3, evaluator=evaluator)
+    with np.load(data) as saved:
+        boards, targets = saved["boards"], saved["targets"]
+    assert [bytes(board) for board in boards] == [p.raw for p in wanted]
+    for position, target in zip(wanted, targets, strict=True):
+        searched = evaluator.evaluate(position, ply=1).probabilities
+        assert np.allclose(target, searched, atol=1e-6)
+
+
+def test_a_net_is_fitted_only_to_the_positions_of_its_class() -> None:
+    """A contact net never learns from races (the race net judges those), nor the reverse:
+    targets that are nonsense for the other class leave the fit unchanged."""
+    positions = sample_positions(80, seed=8, evaluator=default_evaluator())
+    boards = np.stack([np.frombuffer(p.raw, dtype=np.int8) for p in positions])
+    contact = np.array([p.is_contact() for p in positions])
+    assert contact.any() and not contact.all()
+    targets = np.tile([0.8, 0.3, 0.02, 0.05, 0.0], (len(positions), 1))
+    spoiled = targets.copy()
+    spoiled[~contact] = [0.0, 0.0, 0.0, 1.0, 1.0]
+    fitted = []
+    for these in (targets, spoiled):
+        net = Network.load(WEIGHTS / "contact.npz")
+        fit(net, boards, these, epochs=5, lr=3e-3, seed=1)
+        fitted.append(net.w1.copy())
+    assert np.array_equal(fitted[0], fitted[1])
