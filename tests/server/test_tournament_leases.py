@@ -4,6 +4,10 @@ log again. The leases themselves are tested in test_leases.py, for tables and to
 
 from __future__ import annotations
 
+import asyncio
+import json
+import time
+
 import pytest
 from sqlalchemy import text
 from sqlalchemy.orm import Session
@@ -22,6 +26,7 @@ from gammon.server.store import (
 from gammon.server.tournaments import Tournament, TournamentSettings
 from gammon.server.tournaments.live import Tournaments
 from gammon.server.tournaments.nodes import TournamentNodes
+from tests.server.nodes import cluster_or_skip, redis_server
 
 
 @pytest.fixture(scope="module")
@@ -94,3 +99,51 @@ def test_a_live_tournament_lease_is_not_taken_and_a_stale_runner_is_fenced(store
         after = load_tournament(session, number)
     assert after is not None and after.seq == 2
     assert [after.entry(no).name for no in after.registered] == ["user1", "user2"]
+
+
+def test_a_forwarded_action_sent_again_is_carried_out_once(store: Store) -> None:
+    """A sender whose answer was lost sends the action again with the same key: the
+    runner answers it as the first time (ok, not "already registered") and the log holds
+    it once; another action by the same player, with a key of its own, is refused."""
+    cluster_or_skip()
+
+    async def scenario(url: str) -> None:
+        store.start()
+        settings = TournamentSettings.from_json({"name": "Twice", "seats": 4, "lengths": [1, 1]})
+        made = await store.write(lambda s: create_tournament(s, settings, creator_id=1, at=now()))
+        cluster = RedisCluster(store, url, ttl=30.0)
+        tournaments = Tournaments(Hub(store, Accounts(), cluster=cluster))
+        runner = TournamentNodes(cluster, tournaments)
+        tournaments.nodes = runner
+        assert await runner.take_over(made.id)
+        sender = f"sender-{made.id}"
+        listener = cluster.redis.pubsub()
+        await listener.subscribe(cluster.prefix + "tnode:" + sender)
+        register = {"type": "register", "user": 2, "name": "bob"}
+
+        async def forward(rid: str, key: str) -> dict[str, object]:
+            message = {"rid": rid, "from": sender, "t": made.id, "key": key,
+                       "action": register, "actor_id": 2, "operator": False}  # fmt: skip
+            await runner._serve(message)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                # None also for the subscription's own confirmation: read on.
+                heard = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
+                if heard is not None:
+                    reply: dict[str, object] = json.loads(heard["data"])
+                    if reply["rid"] == rid:
+                        return reply
+            raise AssertionError("the runner did not answer")
+
+        assert await forward("r1", "k1") == {"rid": "r1", "ok": 1}
+        assert await forward("r2", "k1") == {"rid": "r2", "ok": 1}  # the same action again
+        again = await forward("r3", "k2")  # a new action: registering twice is refused
+        assert "refused" in again and again["refused"][0] == "already_registered"  # type: ignore[index]
+        with store.db.session() as session:
+            replayed = load_tournament(session, made.id)
+        assert replayed is not None and replayed.seq == 1
+        await listener.aclose()  # type: ignore[no-untyped-call]
+        await cluster.redis.aclose()
+
+    with redis_server() as url:
+        asyncio.run(scenario(url))

@@ -12,7 +12,10 @@ tournament never writes to it again.
 - **Forwarding.** An action arriving at another node (a registration, an operator's
   action, a match's result reported where its table ran) goes to the runner over Redis
   (``tnode:{node}``). A tournament without a live runner is taken over by the node the
-  action arrived at, and by the sweep of any node otherwise.
+  action arrived at, and by the sweep of any node otherwise. Each action carries a key
+  kept through the sender's retries, and the runner answers a key it has carried out as
+  it did the first time: an answer lost on the way never makes a player's registration
+  come back "already registered", nor an action happen twice.
 - **Relay.** After each commit the runner publishes the tournament's new ``seq`` on
   ``tournament:{id}``; the other nodes read it again from the log (the state machine
   replays exactly), so every node's pages, sockets and lobby follow.
@@ -49,6 +52,10 @@ log = logging.getLogger("gammon.server")
 
 #: How long a node waits for a tournament's runner to answer a forwarded action.
 FORWARD_TIMEOUT_S: Final = 5.0
+#: How long a runner remembers the outcome of a forwarded action, so that the same
+#: action sent again (its answer was lost, or late) gets the same answer and is not
+#: carried out twice: longer than a sender goes on retrying.
+REMEMBER_S: Final = 120.0
 _NODE: Final = "tnode:"
 _TOURNAMENT: Final = "tournament:"
 
@@ -68,6 +75,9 @@ class TournamentNodes:
         #: The tournaments this node runs, and the fence of each one's lease.
         self.owned: dict[int, int] = {}
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        #: The forwarded actions this node carried out (or is carrying out), by their key:
+        #: when, and their outcome (docs: REMEMBER_S).
+        self._outcomes: dict[str, tuple[float, asyncio.Future[dict[str, Any]]]] = {}
         self._tasks: list[asyncio.Task[Any]] = []
         self._pubsub: PubSub | None = None
         self._taking: set[int] = set()
@@ -298,6 +308,7 @@ class TournamentNodes:
         was taken over here), so carry it out here."""
         tournament_id = live.tournament.id
         loop = asyncio.get_running_loop()
+        key = secrets.token_hex(8)  # the same for each retry: the runner does it once
         deadline = loop.time() + 2 * self.ttl + FORWARD_TIMEOUT_S
         while loop.time() < deadline:
             if tournament_id in self.owned:
@@ -308,8 +319,8 @@ class TournamentNodes:
                     return False
                 await asyncio.sleep(0.05)
                 continue
-            payload = {"t": tournament_id, "action": action, "actor_id": actor_id,
-                       "operator": operator}  # fmt: skip
+            payload = {"t": tournament_id, "key": key, "action": action,
+                       "actor_id": actor_id, "operator": operator}  # fmt: skip
             reply = await self._request(owner, payload)
             if reply is None or "unheard" in reply or "not_owner" in reply:
                 await asyncio.sleep(self.ttl / 8)  # the runner is gone, or just changed
@@ -338,23 +349,46 @@ class TournamentNodes:
             self._pending.pop(rid, None)
 
     async def _serve(self, data: dict[str, Any]) -> None:
-        """Carry out an action another node forwarded, and answer it."""
-        reply: dict[str, Any] = {"rid": data["rid"]}
+        """Carry out an action another node forwarded, and answer it; the same action sent
+        again (by its key) is answered as the first time, never carried out twice."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        for key, (at, _outcome) in list(self._outcomes.items()):
+            if now - at > REMEMBER_S:
+                del self._outcomes[key]
+        key = str(data.get("key", data["rid"]))
+        known = self._outcomes.get(key)
+        if known is not None:
+            outcome = await asyncio.shield(known[1])
+        else:
+            future: asyncio.Future[dict[str, Any]] = loop.create_future()
+            self._outcomes[key] = (now, future)
+            try:
+                outcome = await self._carry_out(data)
+            except BaseException:  # this node is stopping: the sender asks the next runner
+                self._outcomes.pop(key, None)
+                future.set_result({"not_owner": 1})
+                raise
+            future.set_result(outcome)
+            if "not_owner" in outcome:  # nothing was done: another runner may do it
+                self._outcomes.pop(key, None)
+        await self._publish(_NODE + data["from"], {"rid": data["rid"], **outcome})
+
+    async def _carry_out(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A forwarded action carried out here: ``ok``, ``refused`` or ``not_owner``."""
         tournament_id = int(data["t"])
         live = self.tournaments.live.get(tournament_id)
         try:
             if live is None or tournament_id not in self.owned:
-                reply["not_owner"] = 1
-            else:
-                await self.tournaments.act_here(
-                    live, data["action"], actor_id=data["actor_id"], operator=data["operator"]
-                )
-                reply["ok"] = 1
+                return {"not_owner": 1}
+            await self.tournaments.act_here(
+                live, data["action"], actor_id=data["actor_id"], operator=data["operator"]
+            )
+            return {"ok": 1}
         except Refused as exc:
-            reply["refused"] = [exc.code, exc.message, exc.field]
+            return {"refused": [exc.code, exc.message, exc.field]}
         except Exception as exc:
             self.tournaments.hub.faults.report(
                 f"tournament {tournament_id}: a forwarded action", exc
             )
-            reply["refused"] = ["server_error", "the action could not be carried out", None]
-        await self._publish(_NODE + data["from"], reply)
+            return {"refused": ["server_error", "the action could not be carried out", None]}
