@@ -3,6 +3,7 @@
 Usage::
 
     python -m bench.errors [--games 20] [--every 3] [--seed 1] [--no-gnubg]
+                           [--cube money,5,7]
 
 Positions come from self-play of our bot at 0-ply (cubeless money, ``--games``
 games, one turn in ``--every`` sampled, forced plays skipped). Each is
@@ -12,12 +13,19 @@ prime, race, bear-off) and judged twice:
 - **checker play**: our 0-ply and 1-ply choices against the best play of the
   judge, each play valued by the judge's 2-ply cubeless money equity; the error
   is in millipoints (thousandths of a point) per decision;
-- **cube**: our 0-ply cube action (centred cube, money, Jacoby off; half the
-  positions with the cube owned by the player on roll at 2) and the opponent's
-  answer against the judge's 2-ply cubeful decision
-  (:func:`gammon.engine.cubeful.analyse_cube`): the error is what the judge
-  loses by the doubler's action plus what it loses by the taker's answer (when
-  the double is right by the judge), in millipoints per decision.
+- **cube**: our 0-ply cube action (half the positions with the cube centred, half
+  owned by the player on roll at 2) and the opponent's answer against the judge's
+  2-ply cubeful decision (:func:`gammon.engine.cubeful.analyse_cube`): the error is
+  what the judge loses by the doubler's action plus what it loses by the taker's
+  answer (when the double is right by the judge), in millipoints per decision. Each
+  position is judged once for each setting of ``--cube``: ``money`` (Jacoby off), and
+  N for an N-point match at a score drawn for the position (each side 1 to N away,
+  after the Crawford game when one side is 1-away). Match errors are in match winning
+  chance, normalised to money equity as the analysis shows them (twice the MWC over
+  the MWC between winning and losing a game at the cube). Two figures: over every
+  position where the player may double, and over the **close** ones only, where the
+  judge doubles or doubling would cost it less than 0.16 (GNU Backgammon's rule for
+  counting a cube decision in its analysis): most positions are no decision at all.
 
 The judges: ours is the shipped nets searched 2 plies deep; GNU Backgammon's is
 its network (``gnubg_nn``, a benchmark-only dependency) searched 2 plies deep
@@ -47,11 +55,14 @@ from gammon.engine.cube import (
 )
 from gammon.engine.cubeful import analyse_cube
 from gammon.engine.evaluator import Evaluator, default_evaluator
+from gammon.engine.met import MatchScore
 from gammon.engine.network import equity
 from gammon.play import Play, packed_boards
 from gammon.position import Dice, Position
 
 CLASSES = ("contact", "crashed", "prime", "race", "bearoff")
+#: How close a cube decision must be to count as one (points, normalised): GNU's.
+CLOSE = 0.16
 
 
 @dataclass
@@ -60,6 +71,29 @@ class Sample:
     dice: Dice
     kind: str
     state: CubeState
+    #: A random number of the sample's own, which draws its match scores.
+    draw: int
+
+
+def cube_state(sample: Sample, setting: str) -> CubeState:
+    """The sample's cube for ``setting``: money, or a score drawn in an N-point match."""
+    if setting == "money":
+        return sample.state
+    length = int(setting)
+    rng = random.Random(sample.draw * 1_000_003 + length)
+    me, opponent = rng.randint(1, length), rng.randint(1, length)
+    post_crawford = me == 1 or opponent == 1
+    score = MatchScore(me, opponent, post_crawford=post_crawford)
+    return CubeState(sample.state.value, sample.state.owner, score=score)
+
+
+def _normalise(difference: float, state: CubeState) -> float:
+    """A difference of the decision's figures as points: money per cube unit times the
+    cube, MWC over the MWC between winning and losing a game at the cube."""
+    if state.score is None:
+        return difference * state.value
+    spread = state.score.after(state.value, 0) - state.score.after(0, state.value)
+    return 2.0 * difference / spread
 
 
 def sample_positions(games: int, every: int, seed: int, evaluator: Evaluator) -> list[Sample]:
@@ -74,7 +108,9 @@ def sample_positions(games: int, every: int, seed: int, evaluator: Evaluator) ->
             if turn % every == every - 1:
                 owned = rng.random() < 0.5
                 state = CubeState(2, CubeOwner.ME) if owned else CubeState()
-                samples.append(Sample(position, dice, position_class(position), state))
+                samples.append(
+                    Sample(position, dice, position_class(position), state, rng.getrandbits(32))
+                )
             play = evaluator.best_play(position, dice, 0)
             position = play.position.swapped()
             turn += 1
@@ -123,24 +159,30 @@ def _judged(decision: CubeDecision, judge: CubeDecision) -> float:
     return doubler_error + taker_error
 
 
+@dataclass
+class CubeJudged:
+    error: float  # points (normalised)
+    wrong: bool  # a wrong action or answer
+    close: bool  # a real decision by the judge (CLOSE)
+
+
 def cube_error(
-    sample: Sample, evaluator: Evaluator, judges: dict[str, Engine]
-) -> dict[str, tuple[float, bool]] | None:
-    """Per judge, the 0-ply cube decision's error (points) and whether an action was wrong."""
-    mine = analyse_cube(sample.position, sample.state, ply=0, evaluator=evaluator).decision
+    sample: Sample, state: CubeState, evaluator: Evaluator, judges: dict[str, Engine]
+) -> dict[str, CubeJudged] | None:
+    """Per judge, the 0-ply cube decision's error at ``state``; None if no double is allowed."""
+    mine = analyse_cube(sample.position, state, ply=0, evaluator=evaluator).decision
     if mine is None:
         return None
     out = {}
     for name, engine in judges.items():
-        judge = analyse_cube(sample.position, sample.state, ply=2, evaluator=engine).decision
+        judge = analyse_cube(sample.position, state, ply=2, evaluator=engine).decision
         assert judge is not None
-        # Money equities are per unit of the cube: scale to points.
-        error = _judged(mine, judge) * sample.state.value
         wrong = (mine.doubles != judge.doubles) or (
             judge.doubles
             and (mine.taker is TakerVerdict.PASS) != (judge.taker is TakerVerdict.PASS)
         )
-        out[name] = (error, wrong)
+        close = judge.doubles or _normalise(judge.no_double - judge.answered, state) < CLOSE
+        out[name] = CubeJudged(_normalise(_judged(mine, judge), state), wrong, close)
     return out
 
 
@@ -150,7 +192,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--every", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-gnubg", action="store_true")
+    parser.add_argument(
+        "--cube",
+        default="money",
+        help="cube settings, comma-separated: money, or N for an N-point match (default money)",
+    )
     args = parser.parse_args(argv)
+    settings = args.cube.split(",")
+    for setting in settings:
+        if setting != "money" and not (setting.isdigit() and 1 < int(setting) <= 25):
+            parser.error(f"--cube takes money or a match length from 2 to 25, not {setting!r}")
 
     evaluator = default_evaluator()
     judges: dict[str, Engine] = {"gammon 2-ply": evaluator}
@@ -163,16 +214,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     samples = sample_positions(args.games, args.every, args.seed, evaluator)
     print(f"{len(samples)} positions from {args.games} games of 0-ply self-play (seed {args.seed})")
     play: dict[tuple[str, str], list[tuple[float, float]]] = defaultdict(list)
-    cube: dict[tuple[str, str], list[tuple[float, bool]]] = defaultdict(list)
+    cube: dict[tuple[str, str], list[CubeJudged]] = defaultdict(list)
+    by_setting: dict[tuple[str, str], list[CubeJudged]] = defaultdict(list)
     for sample in samples:
         found = checker_errors(sample, evaluator, judges)
         if found is not None:
             for name, pair in found.items():
                 play[(name, sample.kind)].append(pair)
-        judged = cube_error(sample, evaluator, judges)
-        if judged is not None:
-            for name, result in judged.items():
-                cube[(name, sample.kind)].append(result)
+        for setting in settings:
+            judged = cube_error(sample, cube_state(sample, setting), evaluator, judges)
+            if judged is not None:
+                for name, result in judged.items():
+                    cube[(name, sample.kind)].append(result)
+                    by_setting[(name, setting)].append(result)
 
     for name in judges:
         print(f"\nJudge: {name} (millipoints per decision)")
@@ -189,11 +243,22 @@ def main(argv: Sequence[str] | None = None) -> None:
                 continue
             zero = 1000 * float(np.mean([e[0] for e in errors])) if errors else float("nan")
             one = 1000 * float(np.mean([e[1] for e in errors])) if errors else float("nan")
-            cube_mp = 1000 * float(np.mean([c[0] for c in cubes])) if cubes else float("nan")
-            wrong = sum(c[1] for c in cubes)
+            cube_mp = 1000 * float(np.mean([c.error for c in cubes])) if cubes else float("nan")
+            wrong = sum(c.wrong for c in cubes)
             print(
                 f"{kind:<9} {len(errors):>6} {zero:>7.1f} {one:>7.1f}   "
                 f"{len(cubes):>5} {cube_mp:>7.1f} {wrong:>6}"
+            )
+        print(f"\n{'cube':<9} {'cubes':>6} {'0-ply':>7}   {'close':>5} {'0-ply':>7} {'wrong':>6}")
+        for setting in settings:
+            cubes = by_setting.get((name, setting), [])
+            close = [c for c in cubes if c.close]
+            every = 1000 * float(np.mean([c.error for c in cubes])) if cubes else float("nan")
+            near = 1000 * float(np.mean([c.error for c in close])) if close else float("nan")
+            label = setting if setting == "money" else f"{setting}-point"
+            print(
+                f"{label:<9} {len(cubes):>6} {every:>7.1f}   {len(close):>5} {near:>7.1f} "
+                f"{sum(c.wrong for c in cubes):>6}"
             )
     print(f"\n{time.perf_counter() - start:.0f} s")
 
