@@ -86,6 +86,25 @@ class Network:
         w1[: self.inputs] = self.w1
         return Network(w1=w1, b1=self.b1.copy(), w2=self.w2.copy(), b2=self.b2.copy())
 
+    def with_hidden(self, hidden: int, seed: int = 0) -> Network:
+        """A copy with ``hidden`` >= :attr:`hidden` hidden units, the new ones with small
+        random input weights and no weight on the outputs.
+
+        The copy plays exactly as this net, and training grows the new units' part: how
+        a larger net starts from a trained one instead of from nothing.
+        """
+        if hidden < self.hidden:
+            raise ValueError(f"cannot shrink a net of {self.hidden} hidden units to {hidden}")
+        rng = np.random.default_rng(seed)
+        extra = hidden - self.hidden
+        fresh = rng.normal(0.0, 1.0 / np.sqrt(self.inputs), (self.inputs, extra))
+        return Network(
+            w1=np.hstack([self.w1, fresh.astype(np.float32)]),
+            b1=np.concatenate([self.b1, np.zeros(extra, dtype=np.float32)]),
+            w2=np.vstack([self.w2, np.zeros((extra, OUTPUTS), dtype=np.float32)]),
+            b2=self.b2.copy(),
+        )
+
     def forward(self, x: FloatArray) -> FloatArray:
         """The five chances for each row of ``x``, kept consistent (wins >= gammons >= bgs)."""
         hidden = x @ self.w1

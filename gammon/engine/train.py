@@ -331,6 +331,12 @@ def main(argv: list[str] | None = None) -> None:
         help="begin a new run from these weights, widened to --inputs (and to the race inputs)",
     )
     parser.add_argument(
+        "--start-race",
+        type=Path,
+        metavar="WEIGHTS",
+        help="with --start-from and --race: begin the race net from these weights",
+    )
+    parser.add_argument(
         "--prime-starts",
         type=float,
         default=0.0,
@@ -369,10 +375,12 @@ def main(argv: list[str] | None = None) -> None:
     else:
         games = 0
         if args.start_from:
+            # Widened to the inputs, and to --hidden units when that is more than it has.
             start = Network.load(args.start_from)
-            net = start.widened(inputs)
+            net = start.widened(inputs).with_hidden(max(args.hidden, start.hidden), args.seed)
             if args.race:
-                race = (start.widened(RACE_INPUTS), Adam(lr=args.lr))
+                race_start = Network.load(args.start_race) if args.start_race else start
+                race = (race_start.widened(RACE_INPUTS), Adam(lr=args.lr))
         else:
             net = Network.create(inputs, args.hidden, args.seed)
             if args.race:

@@ -55,6 +55,17 @@ def test_a_widened_net_plays_as_before() -> None:
     assert np.allclose(net.forward(encode_boards(boards)), wide.forward(encode_contact(boards)))
 
 
+def test_a_net_with_more_hidden_units_plays_as_before_and_learns_with_them() -> None:
+    net = Network.create(CONTACT_INPUTS, 16, seed=3)
+    larger = net.with_hidden(24, seed=4)
+    assert larger.hidden == 24
+    boards = np.frombuffer(Position.initial().raw, dtype=np.int8).reshape(1, 54)
+    assert np.allclose(net.forward(encode_contact(boards)), larger.forward(encode_contact(boards)))
+    trainer = Trainer(larger, Adam(), batch=4, seed=1)
+    trainer.step()
+    assert np.any(larger.w2[16:] != 0)  # the new units have a say after one step
+
+
 def test_two_nets_train_together_and_resume(tmp_path: Path) -> None:
     net = Network.create(CONTACT_INPUTS, 8, seed=1)
     race = (Network.create(RACE_INPUTS, 8, seed=2), Adam())
