@@ -62,6 +62,8 @@ def group_samples(raw: Path) -> tuple[int, list[tuple[str, int]]]:
     total = 0
     for line in raw.read_text(errors="replace").splitlines():
         stack, _, count = line.rpartition(" ")
+        if not count.isdigit():
+            continue  # a frame name py-spy read with newlines in it: the rest of its line is lost
         thread, *frames = stack.split(";")
         counts[_group(thread, frames)] += int(count)
         total += int(count)

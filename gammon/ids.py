@@ -39,6 +39,7 @@ __all__ = [
     "decode_position_id",
     "encode_match_id",
     "encode_position_id",
+    "match_id_of_valid",
     "position_id_of_valid",
 ]
 
@@ -417,22 +418,60 @@ def encode_match_id(fields: MatchIdFields) -> str:
     ...     match_length=9, score=(2, 4), jacoby=True))
     'QYkqASAAIAAA'
     """
-    high, low = max(fields.dice), min(fields.dice)
+    return match_id_of_valid(
+        fields.cube_value,
+        fields.cube_owner,
+        fields.player_on_roll,
+        fields.crawford,
+        fields.game_state,
+        fields.turn,
+        fields.double_offered,
+        fields.resignation,
+        fields.dice,
+        fields.match_length,
+        fields.score,
+        fields.jacoby,
+    )
+
+
+def match_id_of_valid(
+    cube_value: int,
+    cube_owner: int | None,
+    player_on_roll: int,
+    crawford: bool,
+    game_state: int,
+    turn: int,
+    double_offered: bool,
+    resignation: int,
+    dice: tuple[int, int],
+    match_length: int,
+    score: tuple[int, int],
+    jacoby: bool,
+) -> str:
+    """:func:`encode_match_id` of :class:`MatchIdFields`' fields, in their order, without
+    making (and checking) the value: a game's own state is valid by construction, and
+    a server writes its Match ID after every action.
+
+    >>> match_id_of_valid(2, 0, 1, False, GameState.PLAYING, 1, False, 0, (5, 2), 9, (2, 4), True)
+    'QYkqASAAIAAA'
+    """
+    die1, die2 = dice
+    high, low = (die1, die2) if die1 >= die2 else (die2, die1)
     key = (
-        _put(_CUBE, fields.cube_value.bit_length() - 1)
-        | _put(_CUBE_OWNER, _CENTRED if fields.cube_owner is None else fields.cube_owner)
-        | _put(_DICE_OWNER, fields.player_on_roll)
-        | _put(_CRAWFORD, int(fields.crawford))
-        | _put(_GAME_STATE, int(fields.game_state))
-        | _put(_TURN, fields.turn)
-        | _put(_DOUBLED, int(fields.double_offered))
-        | _put(_RESIGN, fields.resignation)
+        _put(_CUBE, cube_value.bit_length() - 1)
+        | _put(_CUBE_OWNER, _CENTRED if cube_owner is None else cube_owner)
+        | _put(_DICE_OWNER, player_on_roll)
+        | _put(_CRAWFORD, int(crawford))
+        | _put(_GAME_STATE, int(game_state))
+        | _put(_TURN, turn)
+        | _put(_DOUBLED, int(double_offered))
+        | _put(_RESIGN, resignation)
         | _put(_DIE1, high)
         | _put(_DIE2, low)
-        | _put(_MATCH_LENGTH, fields.match_length)
-        | _put(_SCORE0, fields.score[0])
-        | _put(_SCORE1, fields.score[1])
-        | _put(_NO_JACOBY, int(not fields.jacoby))
+        | _put(_MATCH_LENGTH, match_length)
+        | _put(_SCORE0, score[0])
+        | _put(_SCORE1, score[1])
+        | _put(_NO_JACOBY, int(not jacoby))
     )
     return base64.b64encode(key.to_bytes(9, "little")).decode("ascii")
 

@@ -32,8 +32,8 @@ from gammon.actions import Action, Forfeit, OutOfTime
 from gammon.dice import DiceSource, RandomDice
 from gammon.errors import IllegalActionError, InvalidRulesError
 from gammon.events import EndReason, Event
-from gammon.game import Game
-from gammon.ids import MatchIdFields, encode_match_id
+from gammon.game import Game, MatchIdValues
+from gammon.ids import MatchIdFields, match_id_of_valid
 from gammon.rules import (
     MAX_MATCH_LENGTH,
     GameRules,
@@ -302,18 +302,23 @@ class _Series(ABC):
 
     def match_id_fields(self) -> MatchIdFields:
         """GNU Backgammon's Match ID fields for the current state."""
-        fields = self.game.match_id_fields(self._tally(self._games[:-1]))
-        if self.game.is_over:
-            # The score after the game as this series counts it (table stakes may cap it),
-            # and, as GNU Backgammon writes it, the Crawford flag of the game to come.
-            crawford = fields.crawford if self.is_over else self._next_rules().crawford
-            fields = dataclasses.replace(fields, score=self.score, crawford=crawford)
-        return fields
+        return MatchIdFields(*self._match_id_values())
 
     @property
     def id(self) -> str:
         """GNU Backgammon's Match ID of the current state, byte for byte."""
-        return encode_match_id(self.match_id_fields())
+        return match_id_of_valid(*self._match_id_values())
+
+    def _match_id_values(self) -> MatchIdValues:
+        """:meth:`match_id_fields` as a tuple in the fields' order (``Game._match_id_values``)."""
+        game = self.game
+        values = game._match_id_values(self._tally(self._games[:-1]))
+        if game.is_over:
+            # The score after the game as this series counts it (table stakes may cap it),
+            # and, as GNU Backgammon writes it, the Crawford flag of the game to come.
+            crawford = values[3] if self.is_over else self._next_rules().crawford
+            values = (*values[:3], crawford, *values[4:10], self.score, values[11])
+        return values
 
     def _next_rules(self) -> GameRules:
         """The rules of the game to start next, given the games so far."""

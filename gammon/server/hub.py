@@ -435,7 +435,8 @@ class Hub:
             )
             try:
                 fence = self.cluster.fence_check(table.id)
-                await asyncio.shield(
+                # Committed even if this wait is cancelled (Store.append): no shield needed.
+                await (
                     self.store.append(table.id, applied)
                     if fence is None
                     else self.store.append(table.id, applied, fence)

@@ -367,21 +367,26 @@ class Store:
         self._ask(_Job(fn, future, loop))
         return await future
 
-    async def append(
+    def append(
         self,
         table_id: int,
         applied: Applied,
         check: Callable[[Session], None] | None = None,
-    ) -> None:
-        """Commit one accepted action (and what it changed): call before broadcasting it.
+    ) -> asyncio.Future[None]:
+        """Commit one accepted action (and what it changed): await it before broadcasting.
 
         ``check`` runs in the same transaction before anything is written; if it raises,
         nothing is (several nodes: the fence of :mod:`gammon.server.cluster`).
+
+        The write is asked for at once and returns a plain future, not a coroutine: the
+        writer commits the action whether or not anybody still waits, so a waiter that is
+        cancelled (its socket closed) needs no ``asyncio.shield``, and an action costs no
+        task of its own.
         """
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
         self._ask(_Job(None, future, loop, (table_id, applied), check))
-        await future
+        return future
 
     def _ask(self, job: _Job) -> None:
         """Queue ``job`` for the writer thread with the others of this loop iteration: one

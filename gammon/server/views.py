@@ -50,6 +50,11 @@ class TableView:
         #: Parts that depend on more than ``seq`` (:meth:`_stamped_part`): key -> (stamp, text).
         self._stamped: dict[str, tuple[object, str]] = {}
         self._parts_seq = -1
+        #: Texts that outlive a ``seq``, each with what it was made from (compared by
+        #: identity: settings and series are replaced, never changed in place, when they
+        #: change): the settings', and the previous games' (finished games never change).
+        self._settings_text: tuple[object, str] = (None, "")
+        self._previous_games_text: tuple[object, int, str] = (None, -1, "")
 
     # -- the state as JSON values ------------------------------------------------------
 
@@ -306,7 +311,7 @@ class TableView:
                 ',"status":',
                 dumps(table.status),
                 ',"settings":',
-                dumps(table.settings.to_json()),
+                self._settings(),
                 ',"you":',
             )
         )
@@ -331,7 +336,7 @@ class TableView:
         return "".join(
             (
                 ',"previous_games":',
-                dumps(previous_games_json(table)),
+                self._previous_games(),
                 ',"clock":',
                 dumps(table.clock.to_json(at)) if table.clock is not None else "null",
                 ',"result":',
@@ -341,6 +346,26 @@ class TableView:
                 "}",
             )
         )
+
+    def _settings(self) -> str:
+        """The settings as JSON text, made again only when the table's settings are others."""
+        settings = self.table.settings
+        made_from, text = self._settings_text
+        if made_from is not settings:
+            text = dumps(settings.to_json())
+            self._settings_text = (settings, text)
+        return text
+
+    def _previous_games(self) -> str:
+        """``previous_games`` as JSON text, made again only when a game ends or the series
+        is another (a take-back rebuilds it)."""
+        series = self.table.series
+        games = len(series.games) if series is not None else 0
+        made_from, made_games, text = self._previous_games_text
+        if made_from is not series or made_games != games:
+            text = dumps(previous_games_json(self.table))
+            self._previous_games_text = (series, games, text)
+        return text
 
     def log_length(self) -> tuple[int, int]:
         """(game number, events in its log): what a receiver of the current state has."""

@@ -301,3 +301,33 @@ def test_log_delta_over_the_websocket(server: ServerProcess) -> None:
             await player.close()
 
     asyncio.run(scenario())
+
+
+def test_texts_kept_across_actions_follow_the_settings_and_the_finished_games() -> None:
+    """The settings' and the previous games' texts outlive a seq: each is made again when
+    the table's settings are others and when a game ends (R9)."""
+    table = Table(1, TableSettings.from_json({"length": 3}), Seat(1, "alice"), created=0.0)
+    view = TableView(table)
+
+    def state(viewer: int | None = 0) -> dict[str, Any]:
+        sent: dict[str, Any] = json.loads(view.state_text(viewer, at=9.0))
+        assert sent == view.state_json(viewer, at=9.0)
+        return sent
+
+    table.apply({"type": "start", "seats": SEATS}, side=None, actor_id=2, at=1.0)
+    assert state()["previous_games"] == [] and state()["settings"]["cube"] is True
+    table.apply({"type": "roll"}, side=0, actor_id=1, at=2.0, entropy=b"\x01" * 8)
+    game = table.game
+    assert game is not None and game.turn is not None
+    loser = game.turn
+    table.apply({"type": "resign", "value": 1}, side=loser, actor_id=loser + 1, at=3.0)
+    assert state(None)["previous_games"] == []
+    table.apply({"type": "accept_resignation"}, side=1 - loser, actor_id=2 - loser, at=4.0)
+    assert table.game_number == 2
+    previous = state(None)["previous_games"]
+    assert [entry["number"] for entry in previous] == [1] and previous[0]["seed"]
+    # Other settings (as the table had been made with them), then the next action's state.
+    table.settings = TableSettings.from_json({"length": 3, "cube": False})
+    table.apply({"type": "roll"}, side=0, actor_id=1, at=5.0, entropy=b"\x02" * 8)
+    assert state(1)["settings"]["cube"] is False
+    assert state(1)["previous_games"] == previous
