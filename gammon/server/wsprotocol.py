@@ -19,6 +19,9 @@ Two costs per action that uvicorn's defaults make higher than they need be here:
   when nothing waits before it, and between :meth:`~WebSocketProtocol.hold` and
   :meth:`~WebSocketProtocol.release` the messages' frames go out in one write
   (an action's acknowledgement and state: one system call, one TCP segment).
+  A message that goes uncompressed (under :data:`COMPRESS_FROM`) is framed
+  here, two header bytes or four and the text (:func:`short_text_frame`): the
+  frame websockets writes, without its frame object, checks and buffers.
 
 The protocol (docs/PROTOCOL.md) does not change: the same messages, the same frames.
 """
@@ -38,10 +41,11 @@ from websockets.extensions.permessage_deflate import (
 )
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request
+from websockets.protocol import State
 from websockets.server import ServerProtocol
 from websockets.typing import ExtensionParameter
 
-__all__ = ["COMPRESS_FROM", "READ_AHEAD", "DIRECT", "WebSocketProtocol"]
+__all__ = ["COMPRESS_FROM", "READ_AHEAD", "DIRECT", "WebSocketProtocol", "short_text_frame"]
 
 #: Messages shorter than this (bytes) are sent uncompressed.
 COMPRESS_FROM: Final = 2048
@@ -64,6 +68,15 @@ class _Deflate(PerMessageDeflate):
         ):
             return frame
         return super().encode(frame)
+
+
+def short_text_frame(data: bytes) -> bytes:
+    """A server's frame of one whole text message of ``data`` (UTF-8, under 64 KiB), not
+    compressed: FIN and the text opcode, the length (RFC 6455 5.2; a server never masks)."""
+    length = len(data)
+    if length < 126:
+        return bytes((0x81, length)) + data
+    return bytes((0x81, 126)) + length.to_bytes(2, "big") + data
 
 
 class _DeflateFactory(ServerPerMessageDeflateFactory):
@@ -136,14 +149,28 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
             or not self.writable.is_set()
         ):
             return False
-        try:
-            self.conn.send_text(text.encode())
-        except InvalidState:
-            return False
-        if self.held is not None:
-            self.held.extend(self.conn.data_to_send())
+        conn = self.conn
+        data = text.encode()
+        if (
+            len(data) < COMPRESS_FROM
+            and conn.state is State.OPEN
+            and not conn.expect_continuation_frame
+            and all(isinstance(extension, _Deflate) for extension in conn.extensions)
+        ):
+            # What websockets' send_text would write (its extensions leave a short message
+            # alone), after whatever it has waiting.
+            frames = conn.data_to_send() if conn.writes else []
+            frames.append(short_text_frame(data))
         else:
-            self.transport.write(b"".join(self.conn.data_to_send()))
+            try:
+                conn.send_text(data)
+            except InvalidState:
+                return False
+            frames = conn.data_to_send()
+        if self.held is not None:
+            self.held.extend(frames)
+        else:
+            self.transport.write(b"".join(frames))
         return True
 
     def hold(self) -> None:

@@ -15,7 +15,7 @@ from websockets.extensions.permessage_deflate import (
 )
 from websockets.frames import Frame, Opcode
 
-from gammon.server.wsprotocol import COMPRESS_FROM, _DeflateFactory
+from gammon.server.wsprotocol import COMPRESS_FROM, _DeflateFactory, short_text_frame
 from tests.server.client import Player, ServerProcess, Socket, choose
 
 
@@ -49,6 +49,19 @@ def test_short_messages_go_uncompressed_long_ones_compressed_and_all_are_read() 
         else:
             assert frame.data == data
         assert client.decode(frame).data == data
+
+
+def test_short_text_frames_are_the_ones_websockets_writes() -> None:
+    """The server's own framing of an uncompressed message: websockets' bytes, with
+    permessage-deflate agreed and without it, at each length's boundaries (RFC 6455 5.2)."""
+    server, _ = _negotiated()
+    for length in (0, 1, 125, 126, 127, 1000, 65535 - 1, 65535, COMPRESS_FROM - 1):
+        data = ("é" * (length // 2) + "x" * (length % 2)).encode()
+        assert len(data) == length
+        frame = short_text_frame(data)
+        assert frame == Frame(Opcode.TEXT, data).serialize(mask=False)
+        if length < COMPRESS_FROM:
+            assert frame == Frame(Opcode.TEXT, data).serialize(mask=False, extensions=[server])
 
 
 def test_control_frames_pass_untouched() -> None:
