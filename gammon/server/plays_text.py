@@ -30,7 +30,7 @@ from gammon.play import Play, packed_boards, packed_moves
 from gammon.position import Position
 from gammon.textkernels import literal, put, put_int, put_notation
 
-__all__ = ["board_text", "legal_plays_text", "warm_up"]
+__all__ = ["board_text", "legal_plays_text", "state_boards_text", "warm_up"]
 
 _BOARD_SIZE: Final = 54
 _SIDE: Final = 27
@@ -147,6 +147,32 @@ def warm_up() -> None:
     start = Position.initial()
     legal_plays_text(start.plays((3, 1)), 0)
     board_text(start, 1)
+    state_boards_text(start, 1)
+
+
+@njit(cache=True, nogil=True)
+def _state_boards(boards: Any, on_roll: int) -> Any:
+    """Side 0's board (``boards[:54]``), side 1's (``boards[54:]``), then the Position ID
+    of ``on_roll``'s (quoted; empty while acey-deucey checkers wait: no ID holds them)."""
+    out = np.empty(2 * _MAX_ENTRY, dtype=np.uint8)
+    first_end = _put_board(out, 0, boards, 0, 0)
+    second_end = _put_board(out, first_end, boards, _BOARD_SIZE, 1)
+    base = on_roll * _BOARD_SIZE
+    end = second_end
+    if boards[base + 26] == 0 and boards[base + _SIDE + 26] == 0:
+        end = _put_position_id(out, end, boards, base, np.empty(12, dtype=np.uint8))
+    return out[:end], first_end, second_end
+
+
+def state_boards_text(position: Position, on_roll: int) -> tuple[str, str, str | None]:
+    """What a state shows of the board, in one compiled call: ``board_text`` from side 0
+    and from side 1 (``position`` is side 0's), and ``position_id`` of the board seen from
+    ``on_roll``."""
+    raw = position.raw
+    both = raw + raw[_SIDE:] + raw[:_SIDE]  # side 0's board, then side 1's (swapped)
+    out, first_end, second_end = _state_boards(np.frombuffer(both, dtype=np.uint8), on_roll)
+    text = out.tobytes().decode("ascii")
+    return text[:first_end], text[first_end:second_end], text[second_end + 1 : -1] or None
 
 
 def board_text(position: Position, side: int) -> str:

@@ -29,8 +29,8 @@ from typing import Any
 from gammon.game import Phase
 from gammon.match import Match
 from gammon.play import Play
-from gammon.server.plays_text import board_text, legal_plays_text
-from gammon.server.protocol import Refused, board_json, dumps, play_json, position_id
+from gammon.server.plays_text import legal_plays_text, state_boards_text
+from gammon.server.protocol import Refused, board_json, dumps, play_json
 from gammon.server.table import Table, result_json
 
 __all__ = ["TableView", "game_record", "summary_json", "table_record"]
@@ -50,6 +50,8 @@ class TableView:
         #: Parts that depend on more than ``seq`` (:meth:`_stamped_part`): key -> (stamp, text).
         self._stamped: dict[str, tuple[object, str]] = {}
         self._parts_seq = -1
+        #: :meth:`_boards` at ``_parts_seq``.
+        self._boards_text: tuple[str, str, str | None] | None = None
         #: Texts that outlive a ``seq``, each with what it was made from (compared by
         #: identity: settings and series are replaced, never changed in place, when they
         #: change): the settings', and the previous games' (finished games never change).
@@ -167,14 +169,20 @@ class TableView:
                 {"side": resignation[0], "value": resignation[1]} if resignation else None
             ),
             "crawford": game.rules.crawford,
-            "position_id": position_id(game.position),
+            "position_id": self._boards()[2],
             "match_id": self._match_id(),
         }
 
-    def _board_text(self, view: int) -> str:
-        game = self.table.game
-        assert game is not None
-        return board_text(game.position_for(view), view)
+    def _boards(self) -> tuple[str, str, str | None]:
+        """Side 0's and side 1's boards as JSON text and the Position ID, made once per
+        ``seq`` in one compiled call (:func:`state_boards_text`)."""
+        self._at_current_seq()
+        boards = self._boards_text
+        if boards is None:
+            game = self.table.game
+            assert game is not None
+            boards = self._boards_text = state_boards_text(game.position_for(0), game.on_roll or 0)
+        return boards
 
     def _match_id(self) -> str:
         """The GNU Match ID of the current state (the game and the series show it)."""
@@ -204,12 +212,17 @@ class TableView:
 
     # -- the state as JSON text, from shared parts -------------------------------------------
 
-    def _part(self, key: object, make: Callable[[], str]) -> str:
-        """A part of the current state as JSON text, made once per ``seq``."""
+    def _at_current_seq(self) -> None:
+        """Forget the parts of an older ``seq``."""
         if self._parts_seq != self.table.seq:
             self._parts.clear()
             self._stamped.clear()
+            self._boards_text = None
             self._parts_seq = self.table.seq
+
+    def _part(self, key: object, make: Callable[[], str]) -> str:
+        """A part of the current state as JSON text, made once per ``seq``."""
+        self._at_current_seq()
         text = self._parts.get(key)
         if text is None:
             text = self._parts[key] = make()
@@ -218,10 +231,7 @@ class TableView:
     def _stamped_part(self, key: str, stamp: object, make: Callable[[], str]) -> str:
         """:meth:`_part` for a part that depends on ``stamp`` too (the clock's time, who is
         connected: the same for every receiver of one broadcast); only the last is kept."""
-        if self._parts_seq != self.table.seq:
-            self._parts.clear()
-            self._stamped.clear()
-            self._parts_seq = self.table.seq
+        self._at_current_seq()
         found = self._stamped.get(key)
         if found is not None and found[0] == stamp:
             return found[1]
@@ -275,6 +285,8 @@ class TableView:
             if "play" in actions
             else "[]"
         )
+        board_of_0, board_of_1, _ = self._boards()
+        board = board_of_1 if view else board_of_0
         texts = self._log(table.game_number)
         if log_from is None:
             log = self._part("log", lambda: "[" + ",".join(texts) + "]")
@@ -287,7 +299,7 @@ class TableView:
                 middle,
                 self._part("common", lambda: dumps(self._game_common_json())[:-1]),
                 ',"board":',
-                self._part(("board", view), lambda: self._board_text(view)),
+                board,
                 ',"actions":',
                 dumps(actions),
                 ',"legal_plays":',

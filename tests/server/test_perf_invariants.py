@@ -20,7 +20,7 @@ from gammon.errors import InvalidPositionError
 from gammon.notation import format_moves
 from gammon.position import Position
 from gammon.server.db import Action, Database, TableRow, User, select
-from gammon.server.plays_text import board_text, legal_plays_text
+from gammon.server.plays_text import board_text, legal_plays_text, state_boards_text
 from gammon.server.protocol import board_json, dumps, play_json, position_id
 from gammon.server.settings import TableSettings
 from gammon.server.store import Store, load_table
@@ -136,6 +136,29 @@ def test_fast_position_ids_and_boards_match_the_rules_library() -> None:
             assert entry["moves"] == [[m.source, m.target, m.hit] for m in play.moves]
             plays += 1
     assert plays > 1000
+
+
+def test_a_states_boards_and_position_id_in_one_call_are_the_plain_ones() -> None:
+    """Both sides' boards (R1: each from its own side) and the Position ID of the side on
+    roll, written together, on every state and every legal play's board (R14's too)."""
+    checked = without_id = 0
+    for view, _ in _tables(len(SETTINGS), 60, seed=6):
+        game = view.table.game
+        assert game is not None
+        boards = [game.position_for(0)]
+        boards += [play.position for play in game.legal_plays()][:5]
+        for board in boards:
+            for on_roll in (0, 1):
+                seen = board if on_roll == 0 else board.swapped()
+                expected = (
+                    dumps(board_json(board, 0)),
+                    dumps(board_json(board.swapped(), 1)),
+                    position_id(seen),
+                )
+                assert state_boards_text(board, on_roll) == expected
+                checked += 1
+                without_id += expected[2] is None
+    assert checked > 1000 and without_id > 10
 
 
 def test_compiled_legal_plays_text_is_the_plain_encoding() -> None:
