@@ -46,7 +46,7 @@ import hashlib
 import hmac
 import re
 import secrets
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -146,7 +146,12 @@ def roll_message(index: int, entropy: Sequence[bytes]) -> bytes:
         raise FairDiceError(
             f"a roll index must be a whole number from 1 to {_U32 - 1}, got {index!r}"
         )
-    hashes = sorted(hashlib.sha256(part).digest() for part in _check_entropy(entropy))
+    return _message(index, _check_entropy(entropy))
+
+
+def _message(index: int, entropy: Sequence[bytes]) -> bytes:
+    """:func:`roll_message` of an index and contributions already checked."""
+    hashes = sorted(hashlib.sha256(part).digest() for part in entropy)
     return b"".join([_LABEL, _u32(index), _u32(len(hashes)), *hashes])
 
 
@@ -162,10 +167,16 @@ def roll_block(seed: bytes, index: int, entropy: Sequence[bytes], block: int = 0
     return hmac.new(_check_seed(seed), message, hashlib.sha256).digest()
 
 
-def _stream(seed: bytes, index: int, entropy: Sequence[bytes]) -> Iterator[int]:
-    message = roll_message(index, entropy)
+def _dice_of(seed: bytes, message: bytes) -> Dice:
+    """:func:`derive_dice` for a checked seed and a roll's message: the stream's blocks read
+    byte by byte in a plain loop (a roll is thrown on every turn of every game)."""
+    first = 0
     for block in range(_MAX_BLOCKS):
-        yield from hmac.new(seed, message + _u32(block), hashlib.sha256).digest()
+        for byte in hmac.new(seed, message + _u32(block), hashlib.sha256).digest():
+            if byte < _REJECT_FROM:
+                if first:
+                    return first, byte % 6 + 1
+                first = byte % 6 + 1
     raise FairDiceError("the dice stream ran out")  # pragma: no cover - odds 2^-500000
 
 
@@ -177,9 +188,7 @@ def derive_dice(seed: bytes, index: int, entropy: Sequence[bytes]) -> Dice:
     >>> derive_dice(bytes(32), 1, [])
     (5, 5)
     """
-    faces = (byte % 6 + 1 for byte in _stream(_check_seed(seed), index, entropy)
-             if byte < _REJECT_FROM)
-    return next(faces), next(faces)
+    return _dice_of(_check_seed(seed), roll_message(index, entropy))
 
 
 @dataclass(frozen=True)
@@ -282,7 +291,7 @@ class FairDice:
         """Throw the next roll, mixing in the players' entropy (any order, 1-64 bytes each)."""
         checked = _check_entropy(entropy)
         index = len(self._rolls) + 1
-        dice = derive_dice(self._seed, index, checked)
+        dice = _dice_of(self._seed, _message(index, checked))
         self._rolls.append(RollRecord(index, tuple(part.hex() for part in checked), dice))
         return dice
 
