@@ -22,6 +22,13 @@ Two costs per action that uvicorn's defaults make higher than they need be here:
   A message that goes uncompressed (under :data:`COMPRESS_FROM`) is framed
   here, two header bytes or four and the text (:func:`short_text_frame`): the
   frame websockets writes, without its frame object, checks and buffers.
+- Reading, likewise: a read that is exactly one whole text frame (a client's
+  action, as clients send them) is unmasked, inflated by the agreed extension
+  and handed to the application here (:meth:`WebSocketProtocol.data_received`),
+  without websockets' generator-based parser; anything else (a frame split
+  across reads or sharing one, control frames, fragments, a frame websockets
+  would refuse) goes through websockets as before, and an error while inflating
+  fails the connection as websockets' parser does.
 
 The protocol (docs/PROTOCOL.md) does not change: the same messages, the same frames.
 """
@@ -33,17 +40,22 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.exceptions import InvalidState
+from websockets.exceptions import InvalidState, PayloadTooBig, ProtocolError
 from websockets.extensions.base import Extension
 from websockets.extensions.permessage_deflate import (
     PerMessageDeflate,
     ServerPerMessageDeflateFactory,
 )
-from websockets.frames import Frame, Opcode
+from websockets.frames import CloseCode, Frame, Opcode
 from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 from websockets.typing import ExtensionParameter
+
+try:  # websockets' own unmasking: compiled where it was built, as its parser uses it
+    from websockets.speedups import apply_mask
+except ImportError:  # pragma: no cover
+    from websockets.utils import apply_mask
 
 __all__ = ["COMPRESS_FROM", "READ_AHEAD", "DIRECT", "WebSocketProtocol", "short_text_frame"]
 
@@ -130,6 +142,63 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
         if not paused and self.queue.qsize() >= READ_AHEAD:
             self.read_paused = True
             self.transport.pause_reading()
+
+    def data_received(self, data: bytes) -> None:
+        if not self._received_one_text_frame(data):
+            super().data_received(data)
+
+    def _received_one_text_frame(self, data: bytes) -> bool:
+        """Take ``data`` as one whole, final, masked text frame, as websockets' parser and
+        uvicorn would; False (nothing done) when it is anything else or when websockets
+        has bytes of an earlier read waiting, which it then reads as always."""
+        conn = self.conn
+        if (
+            len(data) < 6
+            or conn.state is not State.OPEN
+            or conn.current_size is not None  # a fragmented message is being read
+            or conn.reader.buffer
+            or conn.debug
+        ):
+            return False
+        head, size = data[0], data[1]
+        compressed = head == 0xC1  # FIN, RSV1 (permessage-deflate) and the text opcode
+        if not (head == 0x81 or compressed) or not size & 0x80:  # unmasked: a protocol error
+            return False
+        size &= 0x7F
+        start = 6
+        if size == 126:
+            size, start = int.from_bytes(data[2:4], "big"), 8
+        elif size == 127:
+            return False
+        limit = conn.max_message_size
+        if conn.max_fragment_size is not None:
+            limit = conn.max_fragment_size if limit is None else min(limit, conn.max_fragment_size)
+        if len(data) != start + size or (limit is not None and size > limit):
+            return False
+        deflate = [e for e in conn.extensions if isinstance(e, PerMessageDeflate)]
+        if len(deflate) != len(conn.extensions) or (compressed and not deflate):
+            return False
+        payload = apply_mask(data[start:], data[start - 4 : start])
+        frame = Frame(Opcode.TEXT, payload, rsv1=compressed)
+        if compressed:
+            try:
+                frame = deflate[0].decode(frame, max_size=limit)
+            except ProtocolError as exc:  # as websockets' parser fails the connection
+                conn.fail(CloseCode.PROTOCOL_ERROR, str(exc))
+                conn.parser_exc = exc
+            except PayloadTooBig as exc:
+                exc.set_current_size(conn.current_size)
+                conn.fail(CloseCode.MESSAGE_TOO_BIG, str(exc))
+                conn.parser_exc = exc
+            except Exception as exc:
+                conn.logger.error("parser failed", exc_info=True)
+                conn.fail(CloseCode.INTERNAL_ERROR)
+                conn.parser_exc = exc
+            if conn.parser_exc is not None:
+                self.handle_parser_exception()
+                return True
+        self.handle_text(frame)
+        return True
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)

@@ -5,10 +5,15 @@ message says whether it is compressed, and the compression context runs on acros
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
+import secrets
+import zlib
+from typing import Any
 
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 from websockets.extensions.permessage_deflate import (
     ClientPerMessageDeflateFactory,
     PerMessageDeflate,
@@ -115,5 +120,92 @@ def test_each_action_is_answered_by_its_ack_then_its_state(server: ServerProcess
         await b.ws.close()
         for player in (alice, bob):
             await player.close()
+
+    asyncio.run(scenario())
+
+
+def _client_frame(payload: bytes, *, compressed: bool = False) -> bytes:
+    """A client's masked, final text frame of ``payload`` (RFC 6455 5.2), its RSV1 bit set
+    for a permessage-deflate message (RFC 7692 7.2.1: deflated, the last 4 bytes cut)."""
+    if compressed:
+        deflate = zlib.compressobj(1, zlib.DEFLATED, -9)
+        payload = (deflate.compress(payload) + deflate.flush(zlib.Z_SYNC_FLUSH))[:-4]
+    mask = secrets.token_bytes(4)
+    size = len(payload)
+    first = 0xC1 if compressed else 0x81
+    if size < 126:
+        header = bytes((first, 0x80 | size))
+    else:
+        header = bytes((first, 0x80 | 126)) + size.to_bytes(2, "big")
+    masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
+    return header + mask + masked
+
+
+def test_a_frame_is_read_alike_whole_split_or_sharing_a_read(server: ServerProcess) -> None:
+    """The server reads a read of one whole text frame itself and leaves the others to
+    websockets: either way every message is answered, in order, with the extension
+    agreed (frames deflated or not) and without it; a frame that does not inflate closes
+    the socket with the same code and reason whether it came whole or split (RFC 7692)."""
+
+    async def pongs(ws: Any, ids: list[int]) -> None:
+        got: list[int] = []
+        while len(got) < len(ids):
+            message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if message["type"] == "pong":
+                got.append(message["id"])
+        assert got == ids
+
+    async def closed_by(ws: Any, data: list[bytes]) -> tuple[int | None, str | None]:
+        for part in data:
+            ws.transport.write(part)
+            await asyncio.sleep(0.05)  # a read of its own
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                await asyncio.wait_for(ws.recv(), 10)
+        return ws.close_code, ws.close_reason
+
+    async def scenario() -> None:
+        alice = await Player(server).guest()
+        table = await alice.create(length=3)
+        url = f"{server.ws_url}/ws/tables/{table}"
+        headers = {"Cookie": alice.cookie_header()}
+        for compression in ("deflate", None):
+            ws = await connect(url, additional_headers=headers, compression=compression)
+            deflated = compression is not None
+
+            def ping(ident: int, spaces: int = 0, deflated: bool = deflated) -> bytes:
+                text = '{"type": "ping",' + " " * spaces + f'"id": {ident}}}'
+                return _client_frame(text.encode(), compressed=deflated)
+
+            first, second, third = ping(1), ping(2), ping(3)
+            ws.transport.write(first)  # one whole frame
+            await pongs(ws, [1])
+            ws.transport.write(second[:3])  # split across reads
+            await asyncio.sleep(0.05)
+            ws.transport.write(second[3:])
+            await pongs(ws, [2])
+            ws.transport.write(third + ping(4))  # two frames in one read
+            await pongs(ws, [3, 4])
+            half = len(ping(5)) // 2
+            five, six = ping(5), ping(6)
+            ws.transport.write(five + six[:half])  # a frame and half of the next
+            await asyncio.sleep(0.05)
+            ws.transport.write(six[half:])
+            await pongs(ws, [5, 6])
+            ws.transport.write(ping(7))  # whole again after those
+            await pongs(ws, [7])
+            ws.transport.write(ping(8, spaces=300))  # a 16-bit length
+            await pongs(ws, [8])
+            await ws.close()
+        # A deflated frame that does not inflate: whole (read here) and split (websockets).
+        endings = []
+        for split in (False, True):
+            ws = await connect(url, additional_headers=headers, compression="deflate")
+            bad = bytearray(_client_frame(b"x" * 40))
+            bad[0] = 0xC1  # claims to be deflated: 40 bytes that are not a deflate stream
+            data = [bytes(bad[:4]), bytes(bad[4:])] if split else [bytes(bad)]
+            endings.append(await closed_by(ws, data))
+        assert endings[0] == endings[1] and endings[0][0] == 1002
+        await alice.close()
 
     asyncio.run(scenario())
