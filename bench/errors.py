@@ -13,11 +13,12 @@ prime, race, bear-off) and judged twice:
 - **checker play**: our 0-ply and 1-ply choices against the best play of the
   judge, each play valued by the judge's 2-ply cubeless money equity; the error
   is in millipoints (thousandths of a point) per decision;
-- **cube**: our 0-ply cube action (half the positions with the cube centred, half
-  owned by the player on roll at 2) and the opponent's answer against the judge's
-  2-ply cubeful decision (:func:`gammon.engine.cubeful.analyse_cube`): the error is
-  what the judge loses by the doubler's action plus what it loses by the taker's
-  answer (when the double is right by the judge), in millipoints per decision. Each
+- **cube**: our cube action, 0-ply or searched ``--cube-ply`` deep (half the
+  positions with the cube centred, half owned by the player on roll at 2) and the
+  opponent's answer against the judge's 2-ply cubeful decision
+  (:func:`gammon.engine.cubeful.analyse_cube`): the error is what the judge loses by
+  the doubler's action plus what it loses by the taker's answer (when the double is
+  right by the judge), in millipoints per decision. Each
   position is judged once for each setting of ``--cube``: ``money`` (Jacoby off), and
   N for an N-point match at a score drawn for the position (each side 1 to N away,
   after the Crawford game when one side is 1-away). Match errors are in match winning
@@ -167,10 +168,15 @@ class CubeJudged:
 
 
 def cube_error(
-    sample: Sample, state: CubeState, evaluator: Evaluator, judges: dict[str, Engine]
+    sample: Sample,
+    state: CubeState,
+    evaluator: Evaluator,
+    judges: dict[str, Engine],
+    ply: int = 0,
 ) -> dict[str, CubeJudged] | None:
-    """Per judge, the 0-ply cube decision's error at ``state``; None if no double is allowed."""
-    mine = analyse_cube(sample.position, state, ply=0, evaluator=evaluator).decision
+    """Per judge, the error of our cube decision searched ``ply`` deep at ``state``; None if
+    no double is allowed."""
+    mine = analyse_cube(sample.position, state, ply=ply, evaluator=evaluator).decision
     if mine is None:
         return None
     out = {}
@@ -192,6 +198,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--every", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-gnubg", action="store_true")
+    parser.add_argument(
+        "--cube-ply", type=int, default=0, help="depth of our cube decisions (default 0)"
+    )
     parser.add_argument(
         "--cube",
         default="money",
@@ -222,17 +231,20 @@ def main(argv: Sequence[str] | None = None) -> None:
             for name, pair in found.items():
                 play[(name, sample.kind)].append(pair)
         for setting in settings:
-            judged = cube_error(sample, cube_state(sample, setting), evaluator, judges)
+            judged = cube_error(
+                sample, cube_state(sample, setting), evaluator, judges, args.cube_ply
+            )
             if judged is not None:
                 for name, result in judged.items():
                     cube[(name, sample.kind)].append(result)
                     by_setting[(name, setting)].append(result)
 
+    depth = f"{args.cube_ply}-ply"
     for name in judges:
         print(f"\nJudge: {name} (millipoints per decision)")
         print(
             f"{'class':<9} {'plays':>6} {'0-ply':>7} {'1-ply':>7}   "
-            f"{'cubes':>5} {'0-ply':>7} {'wrong':>6}"
+            f"{'cubes':>5} {depth:>7} {'wrong':>6}"
         )
         rows = [*CLASSES, "all"]
         for kind in rows:
@@ -249,7 +261,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 f"{kind:<9} {len(errors):>6} {zero:>7.1f} {one:>7.1f}   "
                 f"{len(cubes):>5} {cube_mp:>7.1f} {wrong:>6}"
             )
-        print(f"\n{'cube':<9} {'cubes':>6} {'0-ply':>7}   {'close':>5} {'0-ply':>7} {'wrong':>6}")
+        print(f"\n{'cube':<9} {'cubes':>6} {depth:>7}   {'close':>5} {depth:>7} {'wrong':>6}")
         for setting in settings:
             cubes = by_setting.get((name, setting), [])
             close = [c for c in cubes if c.close]
