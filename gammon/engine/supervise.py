@@ -270,8 +270,10 @@ def main(argv: list[str] | None = None) -> None:
     before, after = fit(net, boards, targets, epochs=args.epochs, lr=args.lr)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     net.save(args.out)
+    contact = int(np.count_nonzero(is_contact_boards(boards)))
+    own = boards.shape[0] - contact if net.inputs == RACE_INPUTS else contact
     print(
-        f"{boards.shape[0]} positions (those of the net's class trained), {args.epochs} "
+        f"{own} of the {boards.shape[0]} positions are of the net's class, {args.epochs} "
         "epochs: held-out squared error "
         f"{before:.5f} -> {after:.5f}; wrote {args.out}"
     )
