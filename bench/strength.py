@@ -97,15 +97,14 @@ PLAYERS: dict[str, PlayerFactory] = {
 @functools.cache
 def evaluator_at(path: str, race: bool = True) -> Evaluator:
     """An evaluator with the nets of a training checkpoint or of a weights folder."""
-    from gammon.engine.evaluator import one_blas_thread
-    from gammon.engine.network import Network
+    from gammon.engine.evaluator import load_evaluator, one_blas_thread
     from gammon.engine.train import load_checkpoint, load_race
 
     one_blas_thread()
     where = Path(path)
     if where.is_dir():
-        contact = Network.load(where / "contact.npz")
-        race_net = Network.load(where / "race.npz") if (where / "race.npz").exists() else None
+        folder = load_evaluator(where)
+        contact, race_net = folder.network, folder.race
     else:
         contact, _opt, _games = load_checkpoint(where)
         saved = load_race(where)
