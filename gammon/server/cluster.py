@@ -332,16 +332,11 @@ class RedisCluster(Cluster):
         table is rebuilt from what the last owner committed.
         """
 
-        def take(session: Session) -> int | None:
-            fence = self.leases.acquire(session, table_id)
-            session.commit()
-            return fence
-
         live = self.hub.tables.get(table_id)
         async with live.lock if live is not None else contextlib.nullcontext():
             if table_id in self.owned:
                 return True
-            fence = await self.store.run(take)
+            fence = await self.store.run(lambda session: self.leases.take(session, table_id))
             if fence is None:
                 return False
             self.owned[table_id] = fence
@@ -371,9 +366,8 @@ class RedisCluster(Cluster):
 
         before = dict(self.owned)
         held = await self.store.run(self.leases.renew)
-        for table_id, fence in before.items():
-            if held.get(table_id) != fence and self.owned.get(table_id) == fence:
-                await self.lost(table_id)
+        for table_id in self.leases.lost(before, held, self.owned):
+            await self.lost(table_id)
         for table_id in held.keys() - self.owned.keys() - self._created.keys():
             await self.take_over(table_id)  # a lease of ours this node forgot: run it again
 

@@ -19,7 +19,7 @@ keep one and build their own behaviour on top (what to do with a thing taken or 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Final
 
 from sqlalchemy import text
@@ -61,6 +61,12 @@ class Leases:
         ).scalar()
         return int(fence) if fence is not None else None
 
+    def take(self, session: Session, thing: int) -> int | None:
+        """:meth:`acquire`, committed: a takeover's own transaction."""
+        fence = self.acquire(session, thing)
+        session.commit()
+        return fence
+
     def fence_check(self, thing: int, fence: int | None, what: str) -> Callable[[Session], None]:
         """What a write to the thing's log runs first in its transaction: :class:`Fenced`
         (nothing is written) unless this node still holds the lease with ``fence``;
@@ -97,6 +103,18 @@ class Leases:
         ).all()
         session.commit()
         return {int(thing): int(fence) for thing, fence in rows}
+
+    @staticmethod
+    def lost(
+        before: Mapping[int, int], held: Mapping[int, int], owned: Mapping[int, int]
+    ) -> Iterator[int]:
+        """What a renewal showed lost: the things owned with a fence ``before`` it that the
+        renewal did not find ``held`` with that fence, and are ``owned`` still with it. Read
+        lazily, so each is checked against ``owned`` when its turn comes (the caller's
+        handling of one may await while another is taken again)."""
+        for thing, fence in before.items():
+            if held.get(thing) != fence and owned.get(thing) == fence:
+                yield thing
 
     def orphans(self, session: Session, things: str, unfinished: tuple[str, ...]) -> list[int]:
         """The ids of the rows of ``things`` whose status is one of ``unfinished`` and whose

@@ -8,6 +8,7 @@ from __future__ import annotations
 import secrets
 import threading
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -65,10 +66,18 @@ def _nodes(kind: str, count: int) -> list[Node]:
     return [Node(Leases(leases, key, f"node-{secrets.token_hex(4)}", 30.0)) for _ in range(count)]
 
 
-def _take(store: Store, node: Node, thing: int) -> bool:
+class Holder(Protocol):
+    """A node's leases and the fences it holds: :class:`Node`, or a runner that keeps them
+    (gammon.server.tournaments.nodes.TournamentNodes)."""
+
+    leases: Leases
+    owned: dict[int, int]
+
+
+def _take(store: Store, node: Holder, thing: int) -> bool:
+    """Take the lease as a takeover does; keep its fence as the node's own."""
     with store.db.session() as session:
-        fence = node.leases.acquire(session, thing)
-        session.commit()
+        fence = node.leases.take(session, thing)
     if fence is not None:
         node.owned[thing] = fence
     return fence is not None
@@ -139,6 +148,16 @@ def test_only_the_newest_holder_ever_commits(
             assert committed == (holder == index)
             if committed:
                 live = True  # a write extends the lease
+
+
+def test_the_leases_lost_are_those_a_renewal_did_not_find_still_owned() -> None:
+    before = {1: 4, 2: 7, 3: 2, 4: 5}
+    held = {1: 4, 2: 8, 4: 5}  # 2 taken by another node (a newer fence), 3 gone
+    owned = {1: 4, 2: 7, 3: 2, 4: 5}
+    assert list(Leases.lost(before, held, owned)) == [2, 3]
+    owned[3] = 3  # taken again meanwhile: not lost
+    del owned[2]  # already dropped
+    assert list(Leases.lost(before, held, owned)) == []
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -27,6 +27,7 @@ from gammon.server.tournaments import Tournament, TournamentSettings
 from gammon.server.tournaments.live import Tournaments
 from gammon.server.tournaments.nodes import TournamentNodes
 from tests.server.nodes import cluster_or_skip, redis_server
+from tests.server.test_leases import _take
 
 
 @pytest.fixture(scope="module")
@@ -38,15 +39,6 @@ def _node(store: Store) -> TournamentNodes:
     # No Redis is reached: only the leases (PostgreSQL) are used here.
     cluster = RedisCluster(store, "redis://127.0.0.1:1/0", ttl=30.0)
     return TournamentNodes(cluster, Tournaments(Hub(store, Accounts(), cluster=cluster)))
-
-
-def _take(store: Store, node: TournamentNodes, tournament_id: int) -> bool:
-    with store.db.session() as session:
-        fence = node.acquire(session, tournament_id)
-        session.commit()
-    if fence is not None:
-        node.owned[tournament_id] = fence
-    return fence is not None
 
 
 def _register(store: Store, node: TournamentNodes, tournament: Tournament, user: int) -> bool:

@@ -108,13 +108,7 @@ class TournamentNodes:
             return False
         self._taking.add(tournament_id)
         try:
-
-            def take(session: Session) -> int | None:
-                fence = self.acquire(session, tournament_id)
-                session.commit()
-                return fence
-
-            fence = await self.store.run(take)
+            fence = await self.store.run(lambda session: self.leases.take(session, tournament_id))
             if fence is None:
                 return False
             self.owned[tournament_id] = fence
@@ -153,9 +147,8 @@ class TournamentNodes:
     async def _renew(self) -> None:
         before = dict(self.owned)
         held = await self.store.run(self.leases.renew)
-        for tournament_id, fence in before.items():
-            if held.get(tournament_id) != fence and self.owned.get(tournament_id) == fence:
-                await self.lost(tournament_id)
+        for tournament_id in self.leases.lost(before, held, self.owned):
+            await self.lost(tournament_id)
 
     async def _owner(self, tournament_id: int) -> str | None:
         return await self.store.run(lambda session: self.leases.owner(session, tournament_id))
