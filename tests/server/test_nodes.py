@@ -50,6 +50,17 @@ def nodes(redis: str) -> Iterator[Nodes]:
         three.stop()
 
 
+def to_act(socks: list[Socket], rng: random.Random) -> tuple[Socket, dict[str, Any]]:
+    """The socket of the player to act, and an action for them."""
+    via, action = next(
+        (s, choose(s.state, rng))  # type: ignore[arg-type]
+        for s in socks
+        if choose(s.state, random.Random(0)) is not None  # type: ignore[arg-type]
+    )
+    assert action is not None
+    return via, action
+
+
 async def caught_up(socks: list[Socket], seq: int = 0) -> None:
     """Read until every socket has the newest state any of them has (and ``seq`` at least)."""
     for sock in socks:
@@ -271,12 +282,7 @@ def test_a_node_killed_mid_game_its_tables_go_on_elsewhere_nothing_lost(redis: s
             # has it at most once, and if it was acknowledged, it is there.
             vias = [await on(p, nodes[1]).table(table) for p in (alice, bob)]
             await caught_up(vias, max(acked))
-            via, action = next(
-                (s, choose(s.state, rng))  # type: ignore[arg-type]
-                for s in vias
-                if choose(s.state, random.Random(0)) is not None  # type: ignore[arg-type]
-            )
-            assert action is not None
+            via, action = to_act(vias, rng)
             flying = asyncio.ensure_future(via.request({**action, "entropy": "cd" * 32}))
             await asyncio.sleep(0.002)
             nodes[0].kill()
@@ -288,12 +294,7 @@ def test_a_node_killed_mid_game_its_tables_go_on_elsewhere_nothing_lost(redis: s
             # The next action, sent while node 1's lease still runs: node 2 waits it out
             # until it, or another node, has taken the table over from the log.
             await caught_up(vias, max(acked))
-            via, action = next(
-                (s, choose(s.state, rng))  # type: ignore[arg-type]
-                for s in vias
-                if choose(s.state, random.Random(0)) is not None  # type: ignore[arg-type]
-            )
-            assert action is not None
+            via, action = to_act(vias, rng)
             reply = await via.request({**action, "entropy": "ef" * 32})
             assert reply["type"] == "ack", reply
             acked[reply["seq"]] = action["type"]

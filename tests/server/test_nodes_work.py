@@ -18,24 +18,15 @@ import pytest
 from tests.server.client import Player, ServerProcess
 from tests.server.nodes import Nodes, cluster_or_skip, on, redis_server
 from tests.server.test_analysis import VECTORS, upload
+from tests.server.test_analysis import finished as analysis_finished
 from tests.server.test_tournament_server import play_table, play_tournament, wait_for
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 
 
-async def finished(player: Player, key: str, timeout: float = 180) -> dict[str, Any]:
-    """Poll a job through any node until it is done or failed (a job queued on another
-    node has no position here)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        response = await player.http.get(f"/api/analyses/{key}")
-        assert response.status_code == 200, response.text
-        job = response.json()["analysis"]
-        if job["status"] in ("done", "failed"):
-            return dict(job)
-        assert job["status"] in ("queued", "running")
-        assert time.monotonic() < deadline, f"the analysis is still {job['status']}"
-        await asyncio.sleep(0.2)
+async def finished(player: Player, key: str) -> dict[str, Any]:
+    """The job, polled through any node until it is done or failed."""
+    return await analysis_finished(player, key, 180, in_line_here=False)
 
 
 @pytest.fixture(scope="module")
