@@ -78,7 +78,7 @@ from gammon.events import (
     Took,
     WinKind,
 )
-from gammon.ids import GameState, MatchIdFields, match_id_of_valid
+from gammon.ids import GameState, MatchIdFields, MatchIdValues, match_id_of_valid
 from gammon.play import Play
 from gammon.position import Dice, Position, validate_dice
 from gammon.rules import GameRules, cube_refusal, cube_unavailable, is_whole
@@ -105,12 +105,6 @@ class Phase(StrEnum):
     """The resigner's opponent accepts or rejects (R9)."""
     OVER = "over"
 
-
-#: :class:`MatchIdFields`' fields in their order (``MatchIdFields(*values)``).
-MatchIdValues = tuple[
-    int, int | None, int, bool, GameState, int, bool, int,
-    tuple[int, int], int, tuple[int, int], bool,
-]  # fmt: skip
 
 _MATCH_ID_STATES: Final = {
     EndReason.BEAR_OFF: GameState.OVER,
@@ -587,7 +581,7 @@ class Game:
 
         A finished game adds its points to the winner's score, as GNU Backgammon does.
         """
-        return MatchIdFields(*self._match_id_values(score))
+        return MatchIdFields(**self.match_id_values(score))
 
     def match_id(self, score: tuple[int, int] = (0, 0)) -> str:
         """The GNU Backgammon Match ID; ``score`` is the score before this game.
@@ -595,11 +589,11 @@ class Game:
         >>> Game(GameRules(match_length=5)).match_id()  # before the opening roll
         'MACgAAAAAAAE'
         """
-        return match_id_of_valid(*self._match_id_values(score))
+        return match_id_of_valid(**self.match_id_values(score))
 
-    def _match_id_values(self, score: tuple[int, int]) -> MatchIdValues:
-        """:meth:`match_id_fields` as a tuple in the fields' order: the Match ID written
-        straight from it skips making and checking the value (valid by construction)."""
+    def match_id_values(self, score: tuple[int, int] = (0, 0)) -> MatchIdValues:
+        """:meth:`match_id_fields` by name, unchecked: the Match ID written straight from
+        them skips making and checking the value (a game's state is valid by construction)."""
         phase = self._phase
         state = GameState.PLAYING
         turn = self.turn
@@ -616,20 +610,20 @@ class Game:
         if self._resignation is not None and phase in (Phase.RESIGNATION_OFFERED, Phase.OVER):
             resignation = self._resignation[1]  # pending, or accepted (as offered, before any cap)
         rules = self._rules
-        return (
-            self._cube_value,
-            self._cube_owner,
-            self._on_roll or 0,
-            rules.crawford,
-            state,
-            turn if turn is not None else 0,
-            phase in (Phase.DOUBLE_OFFERED, Phase.BEAVER_OFFERED),
-            resignation,
-            self._dice or (0, 0),
-            rules.match_length,
-            score,
-            rules.jacoby,
-        )
+        return {
+            "cube_value": self._cube_value,
+            "cube_owner": self._cube_owner,
+            "player_on_roll": self._on_roll or 0,
+            "crawford": rules.crawford,
+            "game_state": state,
+            "turn": turn if turn is not None else 0,
+            "double_offered": phase in (Phase.DOUBLE_OFFERED, Phase.BEAVER_OFFERED),
+            "resignation": resignation,
+            "dice": self._dice or (0, 0),
+            "match_length": rules.match_length,
+            "score": score,
+            "jacoby": rules.jacoby,
+        }
 
     def __repr__(self) -> str:
         state = f"result={self._result}" if self._result else f"turn={self.turn}"

@@ -26,7 +26,7 @@ import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Final
+from typing import Final, TypedDict
 
 from gammon.errors import InvalidIdError, MatchIdError, PositionIdError
 
@@ -39,6 +39,7 @@ __all__ = [
     "decode_position_id",
     "encode_match_id",
     "encode_position_id",
+    "MatchIdValues",
     "match_id_of_valid",
     "position_id_of_valid",
 ]
@@ -255,6 +256,24 @@ _SCORE1 = (51, 15)
 _NO_JACOBY = (66, 1)
 _USED_BITS = 67
 _CENTRED = 3  # cube owner bits for a centred cube
+
+
+class MatchIdValues(TypedDict):
+    """:class:`MatchIdFields`' fields by name, unchecked: what :func:`match_id_of_valid`
+    takes (``match_id_of_valid(**values)``) for a state valid by construction."""
+
+    cube_value: int
+    cube_owner: int | None
+    player_on_roll: int
+    crawford: bool
+    game_state: GameState
+    turn: int
+    double_offered: bool
+    resignation: int
+    dice: tuple[int, int]
+    match_length: int
+    score: tuple[int, int]
+    jacoby: bool
 
 
 @dataclass(frozen=True)

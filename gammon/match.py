@@ -32,8 +32,8 @@ from gammon.actions import Action, Forfeit, OutOfTime
 from gammon.dice import DiceSource, RandomDice
 from gammon.errors import IllegalActionError, InvalidRulesError
 from gammon.events import EndReason, Event
-from gammon.game import Game, MatchIdValues
-from gammon.ids import MatchIdFields, match_id_of_valid
+from gammon.game import Game
+from gammon.ids import MatchIdFields, MatchIdValues, match_id_of_valid
 from gammon.rules import (
     MAX_MATCH_LENGTH,
     GameRules,
@@ -302,22 +302,23 @@ class _Series(ABC):
 
     def match_id_fields(self) -> MatchIdFields:
         """GNU Backgammon's Match ID fields for the current state."""
-        return MatchIdFields(*self._match_id_values())
+        return MatchIdFields(**self._match_id_values())
 
     @property
     def id(self) -> str:
         """GNU Backgammon's Match ID of the current state, byte for byte."""
-        return match_id_of_valid(*self._match_id_values())
+        return match_id_of_valid(**self._match_id_values())
 
     def _match_id_values(self) -> MatchIdValues:
-        """:meth:`match_id_fields` as a tuple in the fields' order (``Game._match_id_values``)."""
+        """:meth:`match_id_fields` by name, unchecked (``Game.match_id_values``)."""
         game = self.game
-        values = game._match_id_values(self._tally(self._games[:-1]))
+        values = game.match_id_values(self._tally(self._games[:-1]))
         if game.is_over:
             # The score after the game as this series counts it (table stakes may cap it),
             # and, as GNU Backgammon writes it, the Crawford flag of the game to come.
-            crawford = values[3] if self.is_over else self._next_rules().crawford
-            values = (*values[:3], crawford, *values[4:10], self.score, values[11])
+            values["score"] = self.score
+            if not self.is_over:
+                values["crawford"] = self._next_rules().crawford
         return values
 
     def _next_rules(self) -> GameRules:
