@@ -232,9 +232,7 @@ class Evaluator:
     def evaluate(self, position: Position, ply: int = 0) -> Evaluation:
         """Cubeless chances of the player on roll before rolling, searched ``ply`` deep."""
         board = np.frombuffer(position.raw, dtype=np.int8).reshape(1, _BOARD)
-        if ply == 0:
-            return Evaluation.from_array(self.on_roll(board)[0])
-        return Evaluation.from_array(self._before_roll(board, ply)[0])
+        return Evaluation.from_array(self.before_roll(board, ply)[0])
 
     def rank_plays(
         self, position: Position, dice: tuple[int, int], ply: int = 0
