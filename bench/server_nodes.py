@@ -33,11 +33,9 @@ from bench.server_load import (
     ROOT,
     _cpu_seconds,
     _free_port,
+    _game,
     _guest,
-    _open,
-    _play,
     _Run,
-    _Seat,
 )
 
 
@@ -125,27 +123,6 @@ def _start(database: str, redis: str) -> tuple[subprocess.Popen[bytes], str]:
             pass
         time.sleep(0.1)
     raise SystemExit("a node did not start within 120 s")
-
-
-async def _game(
-    run: _Run, first: httpx.AsyncClient, second: httpx.AsyncClient, rng: random.Random
-) -> None:
-    """As server_load's, with each player's socket on that player's own node."""
-    try:
-        while time.monotonic() < run.deadline:
-            csrf = first.cookies.get("gammon_csrf") or ""
-            created = await first.post(
-                "/api/tables", json={"length": 3}, headers={"X-CSRF-Token": csrf}
-            )
-            table = int(created.json()["table"]["id"])
-            seats = [_Seat(c, await _open(run, c, table)) for c in (first, second)]
-            await seats[1].ws.send('{"type":"join"}')
-            await _play(run, seats, rng)
-            for seat in seats:
-                await seat.ws.close()
-    finally:
-        await first.aclose()
-        await second.aclose()
 
 
 def _counters(redis: str, database: str) -> tuple[float, float, float, float]:
