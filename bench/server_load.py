@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -70,8 +71,23 @@ def _free_port() -> int:
 
 def _cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (Linux), from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return _stat_seconds(Path(f"/proc/{pid}/stat"))
+
+
+def _stat_seconds(stat: Path) -> float:
+    fields = stat.read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _thread_cpu_seconds(pid: int) -> dict[str, float]:
+    """User + system CPU time of a process's main thread (the event loop) and of all its
+    other threads together (mostly the database writer), from /proc (Linux)."""
+    seconds = {"event loop": 0.0, "other threads": 0.0}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(FileNotFoundError):  # a thread that ended meanwhile
+            name = "event loop" if task.name == str(pid) else "other threads"
+            seconds[name] += _stat_seconds(task / "stat")
+    return seconds
 
 
 class _Seat:
@@ -315,13 +331,10 @@ async def _run_tournament(args: argparse.Namespace, base: str, server_pid: int) 
         for c, n in zip(clients, names, strict=True)
     ]
     await asyncio.sleep(args.warmup)
-    cpu_server, cpu_client = _cpu_seconds(server_pid), time.process_time()
-    load = os.getloadavg()[0]
+    cpu = _CpuMeter(server_pid)
     while time.monotonic() < run.deadline and not all(task.done() for task in tasks):
         await asyncio.sleep(0.5)
-    cpu_server = _cpu_seconds(server_pid) - cpu_server
-    cpu_client = time.process_time() - cpu_client
-    load = max(load, os.getloadavg()[0])
+    cpu.stop()
     elapsed = time.monotonic() - run.start
     await asyncio.gather(*tasks)
     t = (await organiser.get(f"/api/tournaments/{number}")).json()["tournament"]
@@ -336,11 +349,30 @@ async def _run_tournament(args: argparse.Namespace, base: str, server_pid: int) 
         f"bracket              {over}/{total_matches} matches decided, {t['status']}, "
         f"winner {winner}"
     )
-    _report(run, elapsed, cpu_server, cpu_client, load)
+    _report(run, elapsed, cpu)
     print("target               as for tables: p99 < 100 ms on 2 cores, at human pace")
 
 
-def _report(run: _Run, elapsed: float, cpu_server: float, cpu_client: float, load: float) -> None:
+class _CpuMeter:
+    """CPU time of the server (each of its threads) and of the clients, and the load
+    average, over the measured seconds."""
+
+    def __init__(self, server_pid: int) -> None:
+        self.server_pid = server_pid
+        self.threads = _thread_cpu_seconds(server_pid)
+        self.server = _cpu_seconds(server_pid)
+        self.client = time.process_time()
+        self.load = os.getloadavg()[0]
+
+    def stop(self) -> None:
+        threads = _thread_cpu_seconds(self.server_pid)
+        self.threads = {name: threads[name] - self.threads.get(name, 0.0) for name in threads}
+        self.server = _cpu_seconds(self.server_pid) - self.server
+        self.client = time.process_time() - self.client
+        self.load = max(self.load, os.getloadavg()[0])
+
+
+def _report(run: _Run, elapsed: float, cpu: _CpuMeter) -> None:
     latencies = sorted(run.latencies)
     total = run.actions
 
@@ -353,9 +385,12 @@ def _report(run: _Run, elapsed: float, cpu_server: float, cpu_client: float, loa
         print(f"latency p99          {pct(0.99):.1f} ms")
         print(f"latency mean         {1000 * statistics.fmean(latencies):.1f} ms")
     if total:
-        print(f"server CPU           {1000 * cpu_server / total:.2f} ms per action")
-        print(f"client CPU           {1000 * cpu_client / total:.2f} ms per action")
-    print(f"load average         {load:.1f} on {os.cpu_count()} cores (other work skews figures)")
+        print(f"server CPU           {1000 * cpu.server / total:.2f} ms per action")
+        for name, seconds in cpu.threads.items():
+            print(f"  {name:<19}{1000 * seconds / total:.3f} ms per action")
+        print(f"client CPU           {1000 * cpu.client / total:.2f} ms per action")
+    cores = os.cpu_count()
+    print(f"load average         {cpu.load:.1f} on {cores} cores (other work skews figures)")
 
 
 def _choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
@@ -390,35 +425,18 @@ async def _run(args: argparse.Namespace, base: str, server_pid: int) -> None:
         for first, second in pairs
     ]
     await asyncio.sleep(args.warmup)
-    cpu_server, cpu_client = _cpu_seconds(server_pid), time.process_time()
-    load = os.getloadavg()[0]
+    cpu = _CpuMeter(server_pid)
     spy = None
     if args.profile:
         spy = server_profile.record(
             server_pid, args.seconds - 1, Path(args.profile), gil=args.profile_gil
         )
     await asyncio.sleep(max(0.0, run.deadline - time.monotonic()))
-    cpu_server = _cpu_seconds(server_pid) - cpu_server
-    cpu_client = time.process_time() - cpu_client
-    load = max(load, os.getloadavg()[0])
+    cpu.stop()
     elapsed = time.monotonic() - run.start
     await asyncio.gather(*tasks)
-    latencies = sorted(run.latencies)
-    total = run.actions
-
-    def pct(p: float) -> float:
-        return 1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))]
-
     print(f"games at once        {args.games} ({args.client} client, think {args.think:g} ms)")
-    print(f"accepted actions     {total} in {elapsed:.1f} s = {total / elapsed:.0f} actions/s")
-    if latencies:
-        print(f"latency p50          {pct(0.50):.1f} ms (action sent -> its state received)")
-        print(f"latency p99          {pct(0.99):.1f} ms")
-        print(f"latency mean         {1000 * statistics.fmean(latencies):.1f} ms")
-    if total:
-        print(f"server CPU           {1000 * cpu_server / total:.2f} ms per action")
-        print(f"client CPU           {1000 * cpu_client / total:.2f} ms per action")
-    print(f"load average         {load:.1f} on {os.cpu_count()} cores (other work skews figures)")
+    _report(run, elapsed, cpu)
     print("target               200 games, p99 < 100 ms on 2 cores")
     if spy is not None:
         spy.wait(30)

@@ -24,9 +24,13 @@ from gammon.server.wsprotocol import COMPRESS_FROM, _DeflateFactory, short_text_
 from tests.server.client import Player, ServerProcess, Socket, choose
 
 
-def _negotiated() -> tuple[PerMessageDeflate, PerMessageDeflate]:
+def _negotiated(
+    *, server_no_context_takeover: bool = False
+) -> tuple[PerMessageDeflate, PerMessageDeflate]:
     """The server's and a client's extension, as a browser's offer would agree them."""
-    client_factory = ClientPerMessageDeflateFactory(client_max_window_bits=True)
+    client_factory = ClientPerMessageDeflateFactory(
+        client_max_window_bits=True, server_no_context_takeover=server_no_context_takeover
+    )
     offer = client_factory.get_request_params()
     server_factory = _DeflateFactory(
         server_max_window_bits=12,
@@ -54,6 +58,57 @@ def test_short_messages_go_uncompressed_long_ones_compressed_and_all_are_read() 
         else:
             assert frame.data == data
         assert client.decode(frame).data == data
+
+
+def _varied_state(rng: random.Random, size: int) -> bytes:
+    """A state-like message of about ``size`` bytes whose repeats lie at every distance,
+    near and far: what tests that back-references stay within the agreed window."""
+    words = ["".join(rng.choice("abcdefgh/*()0123456789") for _ in range(rng.randint(2, 9)))
+             for _ in range(400)]  # fmt: skip
+    plays = []
+    while sum(map(len, plays)) < size:
+        plays.append(" ".join(rng.choice(words) for _ in range(rng.randint(1, 6))))
+    return json.dumps({"type": "state", "legal_plays": plays}).encode()
+
+
+def test_compressed_messages_keep_to_the_agreed_window() -> None:
+    """ISA-L writes what zlib reads with the 4 KiB window the client agreed (a reference
+    further back is an error there), message after message on one context."""
+    server, client = _negotiated()
+    assert client.remote_max_window_bits == 12
+    inflate = zlib.decompressobj(-12)
+    rng = random.Random(11)
+    for _ in range(150):
+        data = _varied_state(rng, rng.choice([2500, 8000, 40000]))
+        frame = server.encode(Frame(Opcode.TEXT, data))
+        assert frame.rsv1 and len(frame.data) < len(data)
+        assert inflate.decompress(frame.data + b"\x00\x00\xff\xff") == data
+        assert client.decode(frame).data == data
+
+
+def test_fragments_and_no_context_takeover_are_read() -> None:
+    """A message in fragments (RSV1 on the first frame only, the flush's tail left off
+    the last) and, when the client asks for it, each message compressed on its own."""
+    for fresh in (False, True):
+        server, client = _negotiated(server_no_context_takeover=fresh)
+        assert server.local_no_context_takeover is fresh
+        rng = random.Random(3)
+        for _ in range(20):
+            data = _varied_state(rng, 9000)
+            parts = [data[:3000], data[3000:6000], data[6000:]]
+            frames = [
+                Frame(Opcode.TEXT, parts[0], fin=False),
+                Frame(Opcode.CONT, parts[1], fin=False),
+                Frame(Opcode.CONT, parts[2], fin=True),
+            ]
+            encoded = [server.encode(frame) for frame in frames]
+            assert [frame.rsv1 for frame in encoded] == [True, False, False]
+            assert b"".join(client.decode(frame).data for frame in encoded) == data
+            whole = server.encode(Frame(Opcode.TEXT, data))
+            if fresh:  # a message compressed alone reads with a decoder of its own
+                alone = zlib.decompressobj(-server.local_max_window_bits)
+                assert alone.decompress(whole.data + b"\x00\x00\xff\xff") == data
+            assert client.decode(whole).data == data
 
 
 def test_short_text_frames_are_the_ones_websockets_writes() -> None:
