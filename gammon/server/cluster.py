@@ -147,6 +147,9 @@ class Request:
     actor_id: int | None
     entropy: bytes | None
     expect_seq: int | None
+    #: Hold the bot after this play while its player may take it back (the tutor is on,
+    #: at the player's node: gammon.server.practice), where the bot runs.
+    hold_bot: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -155,6 +158,7 @@ class Request:
             "actor_id": self.actor_id,
             "entropy": self.entropy.hex() if self.entropy is not None else None,
             "expect_seq": self.expect_seq,
+            "hold_bot": self.hold_bot,
         }
 
     @classmethod
@@ -166,6 +170,7 @@ class Request:
             data.get("actor_id"),
             bytes.fromhex(entropy) if entropy else None,
             data.get("expect_seq"),
+            bool(data.get("hold_bot")),
         )
 
 
@@ -241,6 +246,9 @@ class Cluster:
 
     async def signed_out(self, user_id: int, session_hash: str) -> None:
         """A session ended here: the other nodes close its sockets and forget it."""
+
+    def release_bot(self, table_id: int) -> None:
+        """The player here has answered the tutor: the bot may act, on the node running it."""
 
     def elsewhere(self, table_id: int) -> frozenset[int]:
         """The users connected to the table through other nodes (presence)."""
@@ -654,6 +662,12 @@ class RedisCluster(Cluster):
         wait = float(await self._take_token(keys=[name], args=args))
         return math.inf if wait < 0 else wait
 
+    def release_bot(self, table_id: int) -> None:
+        owner = self._owners.get(table_id)
+        if table_id not in self.owned and owner is not None and owner != self.node:
+            # Not waited for: should it be lost, the bot's wait ends by itself (HOLD_S).
+            self.hub.spawn(self._publish(_NODE + owner, {"release_bot": table_id}))
+
     async def signed_out(self, user_id: int, session_hash: str) -> None:
         message = {"node": self.node, "user_id": user_id, "hash": session_hash}
         await self._publish(_SESSIONS, message)
@@ -742,6 +756,8 @@ class RedisCluster(Cluster):
                 self.hub.sockets.close_user(
                     data["user_id"], 4401, "signed out", session_hash=data["hash"]
                 )
+        elif "release_bot" in data:
+            self.hub.practice.release(int(data["release_bot"]), here_only=True)
         elif "rid" in data and "from" in data:
             self.hub.spawn(self._serve(data))
         elif "rid" in data:
@@ -870,7 +886,7 @@ class RedisCluster(Cluster):
                 if pinned.expect_seq is None:
                     pinned = Request(
                         request.action, request.side, request.actor_id, request.entropy,
-                        seq_before,
+                        seq_before, request.hold_bot,
                     )  # fmt: skip
                 await asyncio.sleep(self.ttl / 4)
                 continue

@@ -50,7 +50,7 @@ from gammon.server.connections import (
 from gammon.server.db import now
 from gammon.server.metrics import ACTION_BUCKETS, Histogram
 from gammon.server.players import all_ratings
-from gammon.server.practice import TAKE_BACK, Practice
+from gammon.server.practice import TAKE_BACK, Practice, can_take_back
 from gammon.server.protocol import (
     FEATURES,
     GAME_ACTIONS,
@@ -128,6 +128,7 @@ class Hub:
         self.bots = Bots() if bots else None
         #: Hints, the tutor and take-backs (R15).
         self.practice = Practice(self.bots)
+        self.practice.release_elsewhere = self.cluster.release_bot
         if self.bots is not None:
             self.bots.gate = self.practice.gate
         self.tables: dict[int, LiveTable] = {}
@@ -390,13 +391,15 @@ class Hub:
         message_id: object = None,
         expect_seq: int | None = None,
         received: float | None = None,
+        hold_bot: bool = False,
     ) -> Applied:
         """Check, record, acknowledge and broadcast one action (docs/PROTOCOL.md 4).
 
         With several nodes, an action at a table another node runs is carried out there
-        (:meth:`Cluster.route`), and acknowledged here.
+        (:meth:`Cluster.route`), and acknowledged here. ``hold_bot``: a play the tutor
+        judges, after which the bot waits while it may be taken back.
         """
-        request = Request(action, side, actor_id, entropy, expect_seq)
+        request = Request(action, side, actor_id, entropy, expect_seq, hold_bot)
         if not self.cluster.shared:
             return await self.act_here(live, request, conn, message_id, received)
         for _ in range(ROUTE_TRIES):
@@ -471,6 +474,8 @@ class Hub:
                 elapsed = time.monotonic() - received
                 self.latencies.append(elapsed)
                 self.action_seconds.observe(elapsed)
+            if request.hold_bot and can_take_back(table, side):
+                self.practice.hold(live)  # before the bot starts (_schedule)
             self._schedule(live)
             if table.status != was_status:
                 log.info(
@@ -802,6 +807,7 @@ class Hub:
                 message_id=message.id,
                 expect_seq=message.seq,
                 received=received,
+                hold_bot=tutor is not None,
             )
             if kind == TAKE_BACK:
                 self.practice.release(table.id)

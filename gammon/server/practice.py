@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from gammon.events import Moved
@@ -265,6 +265,10 @@ def tutor_verdict(position: Position, dice: Dice, played: str, ply: int) -> dict
 # -- on the event loop ----------------------------------------------------------------------
 
 
+def _nobody_elsewhere(table_id: int) -> None:
+    """One node alone: a table's bot waits here or nowhere."""
+
+
 class Practice:
     """Hints, the tutor's switch and warnings, and the bot's wait for a take-back."""
 
@@ -274,6 +278,9 @@ class Practice:
         self.tutors: set[tuple[int, int]] = set()
         #: Tables whose bot waits: the future the bot awaits before acting.
         self.holds: dict[int, asyncio.Future[None]] = {}
+        #: Tells the node running a table's bot that its wait is over, where that is
+        #: another node (the hub sets it to its cluster's ``release_bot``).
+        self.release_elsewhere: Callable[[int], None] = _nobody_elsewhere
 
     def tutor_on(self, table_id: int, user_id: int) -> bool:
         return (table_id, user_id) in self.tutors
@@ -340,15 +347,20 @@ class Practice:
         return (game.position, game.dice, _hint_ply(table, None))
 
     def hold(self, live: LiveTable) -> None:
-        """Make the bot wait until :meth:`release` (called right after a play, before any await)."""
+        """Make the bot wait until :meth:`release`: called where the table runs, once a play
+        the tutor will judge is committed and before the bot is started (Hub.act_here)."""
         table_id = live.table.id
         if table_id not in self.holds:
             self.holds[table_id] = asyncio.get_running_loop().create_future()
 
-    def release(self, table_id: int) -> None:
+    def release(self, table_id: int, *, here_only: bool = False) -> None:
+        """End the bot's wait: here, and (unless ``here_only``) on the node running the
+        table when that is another."""
         future = self.holds.pop(table_id, None)
         if future is not None and not future.done():
             future.set_result(None)
+        if not here_only:
+            self.release_elsewhere(table_id)
 
     async def gate(self, live: LiveTable) -> None:
         """The bot's wait before each action (Bots.play): while the table is held."""
@@ -361,12 +373,11 @@ class Practice:
     async def after_play(
         self, live: LiveTable, conn: Connection, side: int, before: Any, seq: int, played: str
     ) -> None:
-        """The tutor's verdict on a play just made; hold the bot while a take-back is open."""
+        """The tutor's verdict on a play just made, while the bot waits (held by the play:
+        ``hold_bot``) in case the player takes it back."""
         table = live.table
         position, dice, ply = before
         holding = can_take_back(table, side)
-        if holding:
-            self.hold(live)
         try:
             assert self.bots is not None
             verdict = await self.bots.run(tutor_verdict, position, dice, played, ply)

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from gammon.server.fairdice import verify_record
 from tests.server.client import Player, Socket, choose
 from tests.server.nodes import Nodes, cluster_or_skip, on, redis_server
+from tests.server.test_practice import until_my_play
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 
@@ -94,11 +95,11 @@ def _ack_seq(sock: Socket) -> int:
     return int(acks[-1]["seq"])
 
 
-async def state_until(sock: Socket, predicate: Any) -> dict[str, Any]:
+async def state_until(sock: Socket, predicate: Any, timeout: float = 15) -> dict[str, Any]:
     """The socket's state once ``predicate`` holds for it (perhaps the one it has)."""
     if sock.state is not None and predicate(sock.state):
         return sock.state
-    return await sock.until(lambda m: m["type"] == "state" and predicate(m), 15)
+    return await sock.until(lambda m: m["type"] == "state" and predicate(m), timeout)
 
 
 async def two_players(nodes: Nodes, first: int, second: int, **settings: Any) -> Any:
@@ -480,6 +481,57 @@ def test_sessions_presence_rate_limits_and_bans_hold_across_nodes(nodes: Nodes) 
         assert codes.count(429) >= 4, codes
         for p in (alice, bob, bob2, root, alice3):
             await p.close()
+
+    asyncio.run(go())
+
+
+def _past(seq: int) -> Any:
+    """A state after ``seq``, or the table's end."""
+    return lambda m: m["seq"] > seq or m["status"] != "playing"
+
+
+def test_the_bot_waits_for_a_take_back_asked_through_another_node(nodes: Nodes) -> None:
+    """The tutor at the player's node, the bot at the table's: after a warned mistake the
+    bot waits while the player may take it back (a take-back works), and goes on at once
+    once the player keeps the play (the release reaches the bot's node)."""
+
+    async def go() -> None:
+        human = await Player(nodes[0]).signup()
+        table = await human.create(length=5, bot="expert")  # run by node 0, where it was made
+        far = on(human, nodes[1])
+        sock = await far.table(table)
+        ack = await sock.request({"type": "tutor", "on": True})
+        assert ack["type"] == "ack" and ack["tutor"] is True
+        rng = random.Random(8)
+        taken_back = kept = False
+        for _ in range(40):
+            state = await until_my_play(sock, rng)
+            hint = await sock.request({"type": "hint"})
+            worst, best = hint["plays"][-1], hint["plays"][0]
+            play = worst if worst["loss"] >= 0.04 else best
+            await sock.send({"type": "play", "play": play["play"], "seq": state["seq"]})
+            tutor = await sock.until(lambda m: m["type"] == "tutor")
+            played = await state_until(sock, _past(state["seq"]))
+            if not tutor["take_back"]:
+                continue  # no mistake: the bot goes on
+            if not taken_back:
+                # The bot, on node 0, waits for the answer given on node 1: no new state.
+                with pytest.raises(TimeoutError):
+                    await state_until(sock, _past(played["seq"]), 1.5)
+                back = await sock.act({"type": "take_back", "seq": played["seq"]})
+                assert back["game"]["log"][-1]["type"] == "taken_back"
+                assert back["game"]["dice"] == state["game"]["dice"]
+                taken_back = True
+                continue  # the same dice to play again
+            # Kept: the bot plays on at once, not after its longest wait (HOLD_S, 120 s).
+            await sock.request({"type": "keep"})
+            moved = await state_until(sock, _past(played["seq"]))
+            assert moved["seq"] > played["seq"]
+            kept = True
+            break
+        assert taken_back and kept
+        for player in (far, human):
+            await player.close()
 
     asyncio.run(go())
 
