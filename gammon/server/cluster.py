@@ -90,6 +90,11 @@ LEASE_TTL_S: Final = 5.0
 FORWARD_TIMEOUT_S: Final = 5.0
 #: Times the hub routes one action again when its table changed hands meanwhile.
 ROUTE_TRIES: Final = 8
+#: Connections a node opens to Redis at most (its two subscriptions, tables' and
+#: tournaments', hold one each).
+REDIS_CONNECTIONS: Final = 64
+#: How long a Redis command waits for a free connection before it fails.
+REDIS_WAIT_S: Final = 10.0
 
 # The channels, each after the prefix of one server (see RedisCluster.prefix).
 _NODE: Final = "node:"
@@ -282,14 +287,19 @@ class RedisCluster(Cluster):
                 "several nodes need PostgreSQL: a SQLite file is one process's; "
                 "give --database postgresql+psycopg://... with --redis, or leave --redis out"
             )
-        from redis.asyncio import Redis
+        from redis.asyncio import BlockingConnectionPool, Redis
 
         self.store = store
         self.redis_url = redis_url
         self.ttl = ttl
         #: This process's name among the nodes (unique: a restarted node is a new one).
         self.node = f"{socket.gethostname()[:30]}-{os.getpid()}-{secrets.token_hex(4)}"
-        self.redis: Redis = Redis.from_url(redis_url)
+        # A burst of actions (each a shared rate limit and a record to publish) waits for
+        # one of the node's connections: redis-py's plain pool refuses command 101.
+        pool = BlockingConnectionPool.from_url(
+            redis_url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT_S
+        )
+        self.redis: Redis = Redis(connection_pool=pool)
         #: Every channel's name starts with the database's: the nodes of one server share
         #: them, and two servers on one Redis (Redis's channels ignore its database
         #: numbers) never hear each other.

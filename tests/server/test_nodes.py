@@ -16,7 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gammon.server.auth import TokenBuckets
+from gammon.server.cluster import RedisCluster
 from gammon.server.fairdice import verify_record
+from gammon.server.store import Store
 from tests.server.client import Player, Socket, choose
 from tests.server.nodes import Nodes, cluster_or_skip, on, redis_server
 from tests.server.test_practice import until_my_play
@@ -532,6 +535,28 @@ def test_the_bot_waits_for_a_take_back_asked_through_another_node(nodes: Nodes) 
         assert taken_back and kept
         for player in (far, human):
             await player.close()
+
+    asyncio.run(go())
+
+
+def test_a_burst_of_redis_commands_waits_for_connections_rather_than_failing(
+    redis: str, postgres_store: Store
+) -> None:
+    """Hundreds of actions at once on a node each ask Redis something (a shared rate limit,
+    a record to publish): they queue for the node's connections, none is refused."""
+
+    async def go() -> None:
+        cluster = RedisCluster(postgres_store, redis)
+        try:
+            buckets = TokenBuckets(10_000, 1_000, name="burst")
+            waits = await asyncio.gather(
+                *(cluster.take(buckets, f"key{i % 7}") for i in range(600))
+            )
+            assert waits == [0.0] * 600
+            await asyncio.gather(*(cluster.signed_out(i, "hash") for i in range(600)))
+            assert cluster.redis.connection_pool.max_connections <= 64
+        finally:
+            await cluster.redis.aclose()
 
     asyncio.run(go())
 
