@@ -78,6 +78,7 @@ __all__ = [
     "Cluster",
     "ClusterError",
     "NotOwner",
+    "Outbox",
     "RedisCluster",
     "Request",
 ]
@@ -276,6 +277,49 @@ class Cluster:
         return None
 
 
+class Outbox:
+    """Messages to publish, sent together: every message asked for while the previous
+    batch is on its way (or in one turn of the event loop) goes in one pipeline, one
+    write and one reply, in the order asked. redis-py spends about 0.1 ms of CPU on a
+    command sent alone and a quarter of that in a pipeline of eight: at a few hundred
+    actions a second (one record each) the difference is a large part of a node's time.
+    """
+
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+        self._waiting: list[tuple[str, str, asyncio.Future[int]]] = []
+        self._sending: asyncio.Task[None] | None = None
+
+    def publish(self, channel: str, data: str) -> asyncio.Future[int]:
+        """Queue ``data`` for ``channel``; the future gives how many subscribers heard it."""
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._waiting.append((channel, data, future))
+        if self._sending is None:
+            self._sending = asyncio.ensure_future(self._send())
+        return future
+
+    async def _send(self) -> None:
+        try:
+            while self._waiting:
+                batch, self._waiting = self._waiting, []
+                pipe = self.redis.pipeline(transaction=False)
+                for channel, data, _ in batch:
+                    pipe.publish(channel, data)
+                try:
+                    heard = await pipe.execute(raise_on_error=False)
+                except Exception as exc:  # the connection: every message of the batch
+                    heard = [exc] * len(batch)
+                for (_, _, future), answer in zip(batch, heard, strict=True):
+                    if future.done():  # its sender stopped waiting
+                        continue
+                    if isinstance(answer, BaseException):
+                        future.set_exception(answer)
+                    else:
+                        future.set_result(int(answer))
+        finally:
+            self._sending = None
+
+
 class RedisCluster(Cluster):
     """This node among others on one PostgreSQL database and one Redis (see the module)."""
 
@@ -300,6 +344,7 @@ class RedisCluster(Cluster):
             redis_url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT_S
         )
         self.redis: Redis = Redis(connection_pool=pool)
+        self.outbox = Outbox(self.redis)
         #: Every channel's name starts with the database's: the nodes of one server share
         #: them, and two servers on one Redis (Redis's channels ignore its database
         #: numbers) never hear each other.
@@ -630,16 +675,19 @@ class RedisCluster(Cluster):
 
     # -- publishing -------------------------------------------------------------------------
 
-    async def _publish(self, channel: str, message: dict[str, Any]) -> int:
-        """Publish on one of the server's channels; how many nodes heard it."""
-        data = json.dumps(message, separators=(",", ":"))
-        return int(await self.redis.publish(self.prefix + channel, data))
+    async def publish(self, channel: str, message: dict[str, Any]) -> int:
+        """Publish on one of the server's channels (the name after :attr:`prefix`), with
+        the other messages of the moment in one pipeline (:class:`Outbox`); how many
+        nodes heard it."""
+        return await self.outbox.publish(
+            self.prefix + channel, json.dumps(message, separators=(",", ":"))
+        )
 
     async def committed(self, live: LiveTable, applied: Applied) -> None:
         table = live.table
         record = {"t": table.id, "node": self.node, **_applied_json(applied)}
         try:
-            await self._publish(_TABLE + str(table.id), record)
+            await self.publish(_TABLE + str(table.id), record)
         except Exception as exc:  # committed all the same: the replicas resync from the log
             self.hub.faults.report(f"table {table.id}: publishing an action", exc)
         if table.status in ("finished", "cancelled"):
@@ -655,7 +703,7 @@ class RedisCluster(Cluster):
     ) -> None:
         message = {"node": self.node, "table": table_id, "tournament": tournament_id,
                    "author": author, "entry": entry}  # fmt: skip
-        self.hub.spawn(self._publish(_CHAT, message))
+        self.hub.spawn(self.publish(_CHAT, message))
 
     def _moderation_out(
         self, kind: str, user_id: int, name: str, until: float | None, table: str | None
@@ -663,7 +711,7 @@ class RedisCluster(Cluster):
         """An operator kicked, banned or unbanned a user here: the other nodes follow."""
         message = {"node": self.node, "kind": kind, "user_id": user_id, "user": name,
                    "until": until, "table": table}  # fmt: skip
-        self.hub.spawn(self._publish(_MODERATION, message))
+        self.hub.spawn(self.publish(_MODERATION, message))
 
     async def take(self, buckets: TokenBuckets, key: str) -> float:
         """The token bucket shared by every node (in Redis, by Redis's clock)."""
@@ -676,16 +724,16 @@ class RedisCluster(Cluster):
         owner = self._owners.get(table_id)
         if table_id not in self.owned and owner is not None and owner != self.node:
             # Not waited for: should it be lost, the bot's wait ends by itself (HOLD_S).
-            self.hub.spawn(self._publish(_NODE + owner, {"release_bot": table_id}))
+            self.hub.spawn(self.publish(_NODE + owner, {"release_bot": table_id}))
 
     async def signed_out(self, user_id: int, session_hash: str) -> None:
         message = {"node": self.node, "user_id": user_id, "hash": session_hash}
-        await self._publish(_SESSIONS, message)
+        await self.publish(_SESSIONS, message)
 
     def present(self, live: LiveTable) -> None:
         users = sorted({c.user.id for c in live.conns if c.user is not None})
         message = {"node": self.node, "t": live.table.id, "users": users}
-        self.hub.spawn(self._publish(_PRESENCE, message))
+        self.hub.spawn(self.publish(_PRESENCE, message))
 
     async def _heartbeat(self) -> None:
         """Say this node lives, with everyone connected to a table through it."""
@@ -694,7 +742,7 @@ class RedisCluster(Cluster):
             for table_id, live in self.hub.tables.items()
             if live.conns
         }
-        await self._publish(_PRESENCE, {"node": self.node, "tables": tables})
+        await self.publish(_PRESENCE, {"node": self.node, "tables": tables})
 
     def elsewhere(self, table_id: int) -> frozenset[int]:
         alive = time.monotonic() - 3 * self.ttl
@@ -923,7 +971,7 @@ class RedisCluster(Cluster):
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[rid] = future
         try:
-            heard = await self._publish(_NODE + node, {"rid": rid, "from": self.node, **payload})
+            heard = await self.publish(_NODE + node, {"rid": rid, "from": self.node, **payload})
             if heard == 0:
                 return {"unheard": 1}  # nobody listens there: the node is gone
             return await asyncio.wait_for(future, FORWARD_TIMEOUT_S)
@@ -949,4 +997,4 @@ class RedisCluster(Cluster):
         except Exception as exc:
             self.hub.faults.report(f"table {table_id}: a forwarded action", exc)
             reply["refused"] = ["server_error", "the action could not be carried out", None]
-        await self._publish(_NODE + data["from"], reply)
+        await self.publish(_NODE + data["from"], reply)

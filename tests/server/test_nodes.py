@@ -7,6 +7,7 @@ Each test starts real processes; they are slow, so each does much.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -15,9 +16,11 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from gammon.server.auth import TokenBuckets
-from gammon.server.cluster import RedisCluster
+from gammon.server.cluster import Outbox, RedisCluster
 from gammon.server.fairdice import verify_record
 from gammon.server.store import Store
 from tests.server.client import Player, Socket, choose
@@ -557,6 +560,42 @@ def test_a_burst_of_redis_commands_waits_for_connections_rather_than_failing(
             assert cluster.redis.connection_pool.max_connections <= 64
         finally:
             await cluster.redis.aclose()
+
+    asyncio.run(go())
+
+
+def test_messages_published_together_arrive_in_order_and_each_is_answered(
+    redis: str, postgres_store: Store
+) -> None:
+    """The outbox sends the messages of a moment in one pipeline: each sender still learns
+    how many heard its message, and a subscriber gets them in the order they were asked."""
+
+    async def go() -> None:
+        cluster = RedisCluster(postgres_store, redis)
+        listener = cluster.redis.pubsub()
+        try:
+            await listener.subscribe(cluster.prefix + "order")
+            await listener.get_message(timeout=1)  # the subscription's confirmation
+            heard = await asyncio.gather(
+                *(cluster.publish("order", {"n": n}) for n in range(300)),
+                cluster.publish("nobody", {"n": -1}),
+            )
+            assert heard == [1] * 300 + [0]
+            got = []
+            while len(got) < 300:
+                message = await listener.get_message(ignore_subscribe_messages=True, timeout=5)
+                assert message is not None
+                got.append(json.loads(message["data"])["n"])
+            assert got == list(range(300))
+        finally:
+            await listener.aclose()  # type: ignore[no-untyped-call]
+            await cluster.redis.aclose()
+        # No Redis there: every message of the batch gets the connection's error.
+        nowhere = Outbox(Redis.from_url("redis://127.0.0.1:1/0"))
+        answers = await asyncio.gather(
+            *(nowhere.publish("x", "y") for _ in range(3)), return_exceptions=True
+        )
+        assert all(isinstance(answer, RedisConnectionError) for answer in answers), answers
 
     asyncio.run(go())
 

@@ -231,15 +231,11 @@ class TournamentNodes:
 
     # -- relay ------------------------------------------------------------------------------------
 
-    async def _publish(self, channel: str, message: dict[str, Any]) -> int:
-        data = json.dumps(message, separators=(",", ":"))
-        return int(await self.cluster.redis.publish(self.prefix + channel, data))
-
     async def changed(self, tournament_id: int, seq: int, finished: bool) -> None:
         """The runner committed an action (or created the tournament): the others follow."""
         try:
             message = {"t": tournament_id, "node": self.node, "seq": seq}
-            await self._publish(_TOURNAMENT + str(tournament_id), message)
+            await self.cluster.publish(_TOURNAMENT + str(tournament_id), message)
         except Exception as exc:  # committed all the same: the others resync from the log
             self.tournaments.hub.faults.report(f"tournament {tournament_id}: publishing", exc)
         if finished:
@@ -332,7 +328,8 @@ class TournamentNodes:
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[rid] = future
         try:
-            heard = await self._publish(_NODE + node, {"rid": rid, "from": self.node, **payload})
+            request = {"rid": rid, "from": self.node, **payload}
+            heard = await self.cluster.publish(_NODE + node, request)
             if heard == 0:
                 return {"unheard": 1}
             return await asyncio.wait_for(future, FORWARD_TIMEOUT_S)
@@ -365,7 +362,7 @@ class TournamentNodes:
             future.set_result(outcome)
             if "not_owner" in outcome:  # nothing was done: another runner may do it
                 self._outcomes.pop(key, None)
-        await self._publish(_NODE + data["from"], {"rid": data["rid"], **outcome})
+        await self.cluster.publish(_NODE + data["from"], {"rid": data["rid"], **outcome})
 
     async def _carry_out(self, data: dict[str, Any]) -> dict[str, Any]:
         """A forwarded action carried out here: ``ok``, ``refused`` or ``not_owner``."""
