@@ -13,13 +13,15 @@ keep one and build their own behaviour on top (what to do with a thing taken or 
 - **Fencing.** A write to the thing's log runs :meth:`Leases.fence_check` in its own
   transaction: the row must still name this node and fence (and is extended). PostgreSQL
   serialises the check and a takeover on that row, so a node that lost a lease never
-  writes to the thing again.
+  writes to the thing again. The writes committed together check their fences in one
+  statement (:meth:`Leases.check_fences`).
 - **Time.** Expiry is by the database's clock (:data:`DB_NOW`), never a node's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Final
 
 from sqlalchemy import text
@@ -27,7 +29,7 @@ from sqlalchemy.orm import Session
 
 from gammon.server.store import Fenced
 
-__all__ = ["DB_NOW", "Leases"]
+__all__ = ["DB_NOW", "FenceCheck", "Leases"]
 
 #: The database's clock, in seconds since the epoch: leases and claims never depend on a
 #: node's clock.
@@ -67,22 +69,39 @@ class Leases:
         session.commit()
         return fence
 
-    def fence_check(self, thing: int, fence: int | None, what: str) -> Callable[[Session], None]:
+    def fence_check(self, thing: int, fence: int | None, what: str) -> FenceCheck:
         """What a write to the thing's log runs first in its transaction: :class:`Fenced`
         (nothing is written) unless this node still holds the lease with ``fence``;
         the lease is extended when it does. ``what`` names the thing in the error."""
-        statement = text(
-            f"UPDATE {self.leases} SET expires_at = GREATEST(expires_at, {DB_NOW} + :ttl) "
-            f"WHERE {self.key} = :thing AND node = :node AND fence = :fence"
+        return FenceCheck(self, thing, fence, what)
+
+    def check_fences(self, session: Session, checks: Sequence[FenceCheck]) -> None:
+        """Run ``checks`` (of this table of leases) in one statement: every lease they name
+        extended, or :class:`Fenced` (naming the first lost) if any is no longer held."""
+        held = {(check.thing, check.fence) for check in checks if check.fence is not None}
+        rows = ", ".join(
+            f"(CAST(:t{i} AS BIGINT), CAST(:f{i} AS BIGINT))" for i in range(len(held))
         )
-        values = {"thing": thing, "node": self.node, "fence": fence, "ttl": self.ttl}
-
-        def check(session: Session) -> None:
-            held = session.execute(statement, values)
-            if held.rowcount != 1:  # type: ignore[attr-defined]
-                raise Fenced(f"{what}: node {self.node} no longer holds its lease")
-
-        return check
+        values: dict[str, object] = {"node": self.node, "ttl": self.ttl}
+        for i, (thing, fence) in enumerate(held):
+            values[f"t{i}"], values[f"f{i}"] = thing, fence
+        extended: set[int] = set()
+        if held:
+            extended = set(
+                session.scalars(
+                    text(
+                        f"UPDATE {self.leases} AS lease SET expires_at = "
+                        f"GREATEST(lease.expires_at, {DB_NOW} + :ttl) "
+                        f"FROM (VALUES {rows}) AS held(thing, fence) "
+                        f"WHERE lease.{self.key} = held.thing AND lease.node = :node "
+                        f"AND lease.fence = held.fence RETURNING lease.{self.key}"
+                    ),
+                    values,
+                )
+            )
+        for check in checks:
+            if check.fence is None or check.thing not in extended:
+                raise Fenced(f"{check.what}: node {self.node} no longer holds its lease")
 
     def renew(self, session: Session) -> dict[int, int]:
         """Extend every lease of this node in one statement and commit; the leases it
@@ -156,3 +175,22 @@ class Leases:
             {"node": self.node},
         )
         session.commit()
+
+
+@dataclass(frozen=True)
+class FenceCheck:
+    """One write's fence (:meth:`Leases.fence_check`): called alone, or with the other
+    writes of a batch through ``run_together`` (the store's writer does)."""
+
+    leases: Leases
+    thing: int
+    fence: int | None
+    what: str
+
+    def __call__(self, session: Session) -> None:
+        self.leases.check_fences(session, [self])
+
+    @property
+    def run_together(self) -> Callable[[Session, Sequence[FenceCheck]], None]:
+        """Runs this check with the others of the same leases in one statement."""
+        return self.leases.check_fences

@@ -432,9 +432,7 @@ class Store:
             with self.db.session() as session:
                 # No job of a batch waits for another (each was asked for only after the
                 # commits it depends on), so the appended actions may all go first.
-                for job in jobs:
-                    if job.check is not None:
-                        job.check(session)
+                _run_checks(session, [job.check for job in jobs if job.check is not None])
                 rows = [_action_row(*job.append) for job in jobs if job.append is not None]
                 if rows:
                     # Core's executemany: the same rows as the ORM's bulk insert, without
@@ -473,6 +471,20 @@ class Store:
         for loop, settled in by_loop.items():
             with contextlib.suppress(RuntimeError):  # the loop is closed (shutdown)
                 loop.call_soon_threadsafe(_set_outcomes, settled)
+
+
+def _run_checks(session: Session, checks: list[Callable[[Session], None]]) -> None:
+    """The appends' checks, in the batch's transaction: those that say they can run with
+    others (a ``run_together`` attribute: the fences of one lease table) in one call."""
+    together: dict[Callable[[Session, list[Any]], None], list[Any]] = {}
+    for check in checks:
+        run = getattr(check, "run_together", None)
+        if run is None:
+            check(session)
+        else:
+            together.setdefault(run, []).append(check)
+    for run, group in together.items():
+        run(session, group)
 
 
 def _set_outcomes(outcomes: list[tuple[_Job, Any, BaseException | None]]) -> None:

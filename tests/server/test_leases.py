@@ -150,6 +150,41 @@ def test_only_the_newest_holder_ever_commits(
                 live = True  # a write extends the lease
 
 
+def _expires_at(store: Store, kind: str, things: list[int]) -> list[float]:
+    leases, key, _things = KINDS[kind]
+    with store.db.session() as session:
+        rows = session.execute(
+            text(f"SELECT {key}, expires_at FROM {leases} WHERE {key} = ANY(:t)"), {"t": things}
+        ).all()
+    at = dict(rows)
+    return [float(at[thing]) for thing in things]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_fences_of_a_batch_are_checked_in_one_statement(store: Store, kind: str) -> None:
+    """The writer's batch checks its appends' fences together: all held, every lease is
+    extended; one lost, Fenced names it (and the batch is written one by one)."""
+    a, b = _nodes(kind, 2)
+    things = [_thing(store, kind) for _ in range(3)]
+    assert all(_take(store, a, thing) for thing in things)
+    checks = [a.leases.fence_check(t, a.owned[t], f"thing {t}") for t in things]
+    assert len({check.run_together for check in checks}) == 1  # one group: one statement
+    for thing in things:
+        _expire(store, kind, thing)
+    with store.db.session() as session:
+        a.leases.check_fences(session, [*checks, checks[0]])  # a thing twice: one row
+        session.commit()
+    assert all(at > now() for at in _expires_at(store, kind, things))  # all extended
+    _expire(store, kind, things[1])
+    assert _take(store, b, things[1])
+    with store.db.session() as session, pytest.raises(Fenced, match=f"thing {things[1]}"):
+        a.leases.check_fences(session, checks)
+    with store.db.session() as session:
+        a.leases.check_fences(session, [checks[0], checks[2]])  # the others still held
+        with pytest.raises(Fenced):
+            checks[1](session)  # alone, as the one-by-one fallback runs it
+
+
 def test_the_leases_lost_are_those_a_renewal_did_not_find_still_owned() -> None:
     before = {1: 4, 2: 7, 3: 2, 4: 5}
     held = {1: 4, 2: 8, 4: 5}  # 2 taken by another node (a newer fence), 3 gone
