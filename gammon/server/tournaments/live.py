@@ -320,9 +320,16 @@ class Tournaments:
             self.hub.lobby_changed()
         return live
 
-    async def adopt(self, tournament_id: int) -> None:
-        """This node took the tournament over: run it from its log, in step with its tables."""
+    async def adopt(self, tournament_id: int, run_here: Callable[[], None]) -> None:
+        """This node took the tournament over: run it from its log, in step with its tables.
+
+        ``run_here`` makes it this node's to run (:meth:`runs`): called once the log is
+        read, with no await before the log's state is installed, so that no action is
+        carried out here on the replica as it was (and then lost when the log's copy
+        replaces it).
+        """
         tournament = await self.store.run(lambda s: load_tournament(s, tournament_id))
+        run_here()
         if tournament is None:
             return
         live = self._install(tournament, final=True)

@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
+import orjson
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
@@ -111,7 +111,6 @@ class TournamentNodes:
             fence = await self.store.run(lambda session: self.leases.take(session, tournament_id))
             if fence is None:
                 return False
-            self.owned[tournament_id] = fence
             log.info(
                 "tournament %s: taken over by node %s (fence %s)",
                 tournament_id,
@@ -119,7 +118,11 @@ class TournamentNodes:
                 fence,
                 extra={"tournament_id": tournament_id},
             )
-            await self.tournaments.adopt(tournament_id)
+
+            def run_here() -> None:
+                self.owned[tournament_id] = fence
+
+            await self.tournaments.adopt(tournament_id, run_here)
             return True
         finally:
             self._taking.discard(tournament_id)
@@ -248,7 +251,7 @@ class TournamentNodes:
                 if message is None:
                     continue
                 channel = message["channel"].decode().removeprefix(self.prefix)
-                data = json.loads(message["data"])
+                data = orjson.loads(message["data"])
                 if channel.startswith(_TOURNAMENT):
                     self._on_change(data)
                 elif "from" in data:
