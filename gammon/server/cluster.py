@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import math
 import os
@@ -55,6 +54,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+import orjson
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
@@ -82,6 +82,12 @@ __all__ = [
     "RedisCluster",
     "Request",
 ]
+
+
+def _json(message: object) -> bytes:
+    """A message between nodes as compact JSON (integer keys written as strings)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
+
 
 log = logging.getLogger("gammon.server")
 
@@ -287,10 +293,10 @@ class Outbox:
 
     def __init__(self, redis: Redis) -> None:
         self.redis = redis
-        self._waiting: list[tuple[str, str, asyncio.Future[int]]] = []
+        self._waiting: list[tuple[str, bytes, asyncio.Future[int]]] = []
         self._sending: asyncio.Task[None] | None = None
 
-    def publish(self, channel: str, data: str) -> asyncio.Future[int]:
+    def publish(self, channel: str, data: bytes) -> asyncio.Future[int]:
         """Queue ``data`` for ``channel``; the future gives how many subscribers heard it."""
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._waiting.append((channel, data, future))
@@ -576,8 +582,8 @@ class RedisCluster(Cluster):
                             message["rated"] = [s.user_id for s in table.seats if s.user_id]
                     else:
                         self._written[table_id] = self.entries[table_id] = entry
-                        pipe.hset(key, str(table_id), json.dumps(entry, separators=(",", ":")))
-                    pipe.publish(key, json.dumps(message, separators=(",", ":")))
+                        pipe.hset(key, str(table_id), _json(entry))
+                    pipe.publish(key, _json(message))
                     count += 1
                 if count:
                     await pipe.execute()
@@ -590,7 +596,7 @@ class RedisCluster(Cluster):
     async def _read_entries(self) -> None:
         """The whole lobby hash (at start, and now and then: anything missed)."""
         raw = await self.redis.hgetall(self.prefix + _LOBBY)
-        self.entries = {int(table_id): json.loads(entry) for table_id, entry in raw.items()}
+        self.entries = {int(table_id): orjson.loads(entry) for table_id, entry in raw.items()}
         self._entries_read = time.monotonic()
         self.hub.lobby_changed()
 
@@ -679,9 +685,7 @@ class RedisCluster(Cluster):
         """Publish on one of the server's channels (the name after :attr:`prefix`), with
         the other messages of the moment in one pipeline (:class:`Outbox`); how many
         nodes heard it."""
-        return await self.outbox.publish(
-            self.prefix + channel, json.dumps(message, separators=(",", ":"))
-        )
+        return await self.outbox.publish(self.prefix + channel, _json(message))
 
     async def committed(self, live: LiveTable, applied: Applied) -> None:
         table = live.table
@@ -780,7 +784,7 @@ class RedisCluster(Cluster):
                 if message is None:
                     continue
                 channel = message["channel"].decode().removeprefix(self.prefix)
-                data = json.loads(message["data"])
+                data = orjson.loads(message["data"])
                 self._on_message(channel, data)
             except asyncio.CancelledError:
                 raise

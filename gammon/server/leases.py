@@ -79,24 +79,26 @@ class Leases:
         """Run ``checks`` (of this table of leases) in one statement: every lease they name
         extended, or :class:`Fenced` (naming the first lost) if any is no longer held."""
         held = {(check.thing, check.fence) for check in checks if check.fence is not None}
-        rows = ", ".join(
-            f"(CAST(:t{i} AS BIGINT), CAST(:f{i} AS BIGINT))" for i in range(len(held))
-        )
-        values: dict[str, object] = {"node": self.node, "ttl": self.ttl}
-        for i, (thing, fence) in enumerate(held):
-            values[f"t{i}"], values[f"f{i}"] = thing, fence
         extended: set[int] = set()
         if held:
+            # One statement text whatever the batch's size (arrays, not a VALUES list):
+            # PostgreSQL and the driver prepare it once.
             extended = set(
                 session.scalars(
                     text(
                         f"UPDATE {self.leases} AS lease SET expires_at = "
                         f"GREATEST(lease.expires_at, {DB_NOW} + :ttl) "
-                        f"FROM (VALUES {rows}) AS held(thing, fence) "
+                        "FROM unnest(CAST(:things AS BIGINT[]), CAST(:fences AS BIGINT[])) "
+                        "AS held(thing, fence) "
                         f"WHERE lease.{self.key} = held.thing AND lease.node = :node "
                         f"AND lease.fence = held.fence RETURNING lease.{self.key}"
                     ),
-                    values,
+                    {
+                        "things": [thing for thing, _ in held],
+                        "fences": [fence for _, fence in held],
+                        "node": self.node,
+                        "ttl": self.ttl,
+                    },
                 )
             )
         for check in checks:

@@ -593,7 +593,7 @@ def test_messages_published_together_arrive_in_order_and_each_is_answered(
         # No Redis there: every message of the batch gets the connection's error.
         nowhere = Outbox(Redis.from_url("redis://127.0.0.1:1/0"))
         answers = await asyncio.gather(
-            *(nowhere.publish("x", "y") for _ in range(3)), return_exceptions=True
+            *(nowhere.publish("x", b"y") for _ in range(3)), return_exceptions=True
         )
         assert all(isinstance(answer, RedisConnectionError) for answer in answers), answers
 
