@@ -256,7 +256,8 @@ def tutor_verdict(position: Position, dice: Dice, played: str, ply: int) -> dict
         explanation = explain_checker(review, checkers=position.checkers)
         if explanation is not None:
             why = explanation.text
-    verdict["text"] = f"That play loses {loss:.3f}; {best.play} was better" + (
+    # The words show the figure the verdict carries (rounded once), so both read alike.
+    verdict["text"] = f"That play loses {verdict['loss']:.3f}; {best.play} was better" + (
         f": {why}" if why else "."
     )
     return verdict
