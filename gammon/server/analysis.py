@@ -119,6 +119,11 @@ class _Running:
     total: int = 0
 
 
+async def _take_here(buckets: TokenBuckets, key: str) -> float:
+    """One node alone: the request limit's buckets are this process's."""
+    return buckets.take(key)
+
+
 class Analyses:
     """The analysis queue of one server, its worker pool, and the stored reviews."""
 
@@ -132,8 +137,12 @@ class Analyses:
         ray: str | None = None,
         node: str | None = None,
         claim_ttl: float = 5.0,
+        take: Callable[[TokenBuckets, str], Awaitable[float]] | None = None,
     ) -> None:
         self.store = store
+        #: Takes a token from the request limit: several nodes share it (the cluster's
+        #: ``take``, in Redis); alone, the buckets here.
+        self.take = take if take is not None else _take_here
         #: Several nodes: this node's name, which its claims on jobs carry; None: alone.
         self.node = node
         self.claim_ttl = claim_ttl
@@ -149,7 +158,7 @@ class Analyses:
         #: Keys of the queued jobs, first come first.
         self.queue: list[str] = []
         self.running: dict[str, _Running] = {}
-        self.requests = TokenBuckets(*REQUEST_LIMIT)
+        self.requests = TokenBuckets(*REQUEST_LIMIT, name="analysis_user")
         self._pool: ProcessPoolExecutor | None = None
         self._cluster: RayCluster | None = None
         self._ray_threads: ThreadPoolExecutor | None = None
@@ -416,12 +425,12 @@ class Analyses:
         self._owners[key] = owner
         self._pump()
 
-    def _check_room(self, user: UserInfo | None) -> None:
+    async def _check_room(self, user: UserInfo | None) -> None:
         if len(self.queue) >= MAX_QUEUED:
             raise Refused("busy", "the analysis queue is full: try again in a few minutes")
         if user is None:
             return
-        wait = self.requests.take(str(user.id))
+        wait = await self.take(self.requests, str(user.id))
         if wait:
             seconds = 3600 if math.isinf(wait) else math.ceil(wait)
             raise Refused("rate_limited", f"too many analyses asked for: try again in {seconds} s")
@@ -446,7 +455,7 @@ class Analyses:
         existing = await self.store.run(lambda s: _for_table(s, table.id, games, self.ply))
         if existing is not None and existing.status != "failed":
             return self.job_json(existing)
-        self._check_room(user)
+        await self._check_room(user)
         key = existing.key if existing is not None else secrets.token_urlsafe(12)
         names = list(table.names)
         ply = self.ply
@@ -505,7 +514,7 @@ class Analyses:
             raise Refused("bad_file", "the file is empty")
         if "\x00" in text:
             raise Refused("bad_file", "this is not a text file: .mat and .sgf files are plain text")
-        self._check_room(user)
+        await self._check_room(user)
         try:
             summary = await asyncio.to_thread(check_upload, filename, text)
         except UploadError as exc:

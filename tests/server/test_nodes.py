@@ -25,6 +25,7 @@ from gammon.server.fairdice import verify_record
 from gammon.server.store import Store
 from tests.server.client import Player, Socket, choose
 from tests.server.nodes import Nodes, cluster_or_skip, on, redis_server
+from tests.server.test_analysis import VECTORS, upload
 from tests.server.test_practice import until_my_play
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
@@ -596,6 +597,30 @@ def test_messages_published_together_arrive_in_order_and_each_is_answered(
             *(nowhere.publish("x", b"y") for _ in range(3)), return_exceptions=True
         )
         assert all(isinstance(answer, RedisConnectionError) for answer in answers), answers
+
+    asyncio.run(go())
+
+
+def test_the_analysis_request_limit_is_one_across_nodes(nodes: Nodes) -> None:
+    """Ten analyses at once (then one every 20 s) for a player, whichever nodes are asked:
+    the eleventh, spread over three nodes (four, four and three), is refused as too many;
+    with a limit per node none would be."""
+
+    async def go() -> None:
+        first = await Player(nodes[0]).signup()
+        through = [first, on(first, nodes[1]), on(first, nodes[2])]
+        body = (VECTORS / "gnubg" / "bots_5pt.mat").read_bytes()
+        answers = [await upload(through[i % 3], "bots_5pt.mat", body) for i in range(11)]
+        # Accepted, or refused as a queue already holding three of this player's (busy):
+        # either way a token was taken.
+        assert all(a.status_code in (202, 503) for a in answers[:10]), answers
+        assert answers[0].status_code == 202
+        last = answers[10]
+        assert last.status_code == 429, last.text
+        assert last.json()["error"]["code"] == "rate_limited"
+        assert "too many analyses" in last.json()["error"]["message"]
+        for player in through:
+            await player.close()
 
     asyncio.run(go())
 
