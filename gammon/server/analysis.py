@@ -40,6 +40,9 @@ starts on a job only by one ``UPDATE ... WHERE node = this node``, which adds on
 ``runs``. A node starting, and every node now and then, queues only the jobs whose
 claim has run out (their node died or stopped), each taken by one ``UPDATE`` with
 ``FOR UPDATE SKIP LOCKED``: no job is queued on two nodes, so none is analysed twice.
+A node with idle workers also takes jobs that have waited :data:`SHARE_AFTER_CLAIMS`
+claim times in another node's queue (the same ``UPDATE``, naming itself): that node
+then finds the job gone when it comes to start it, and goes on to its next.
 Every analysis has a random ``key``: its shareable link is ``/#/analysis/{key}``.
 """
 
@@ -99,6 +102,8 @@ MAX_QUEUED_EACH: Final = 3
 #: Upload and analysis requests a user may make: a burst, then one every 20 s.
 REQUEST_LIMIT: Final = (10.0, 1 / 20)
 
+#: Claim times a queued job waits on a busy node before a node with idle workers takes it.
+SHARE_AFTER_CLAIMS: Final = 2.0
 #: Jobs run at once on a Ray cluster unless told (each waits in a thread of the server
 #: while its games run as Ray tasks; the cluster queues what it cannot run yet).
 RAY_JOBS: Final = 8
@@ -216,13 +221,9 @@ class Analyses:
             return sorted((int(i), str(k), r) for i, k, r in rows)
 
         rows = await self.store.run(adopt)
-        for _, key, owner in rows:
-            if key not in self.queue and key not in self.running:
-                self.queue.append(key)
-                self._owners[key] = owner
+        self._queue_taken(rows)
         if rows:
             log.info("analysis: %d jobs of stopped nodes queued here", len(rows))
-            self._pump()
 
     async def _renew(self) -> None:
         """Extend this node's claims on its queued and running jobs."""
@@ -240,13 +241,52 @@ class Analyses:
 
         await self.store.run(renew)
 
+    async def _share(self) -> None:
+        """Take jobs waiting in other nodes' queues while workers here are idle (the oldest
+        first, each by one ``UPDATE`` naming this node: the node that had it finds it gone
+        when it comes to start it)."""
+        idle = self.workers - len(self.running) - len(self.queue)
+        if self.node is None or idle <= 0:
+            return
+        node, ttl = self.node, self.claim_ttl
+        before = time.time() - SHARE_AFTER_CLAIMS * ttl
+
+        def share(session: Session) -> list[tuple[int, str, int | None]]:
+            rows = session.execute(
+                text(
+                    f"UPDATE analyses SET node = :node, claimed_until = {DB_NOW} + :ttl "
+                    "WHERE id IN (SELECT id FROM analyses WHERE status = 'queued' "
+                    "AND node <> :node AND created < :before ORDER BY id LIMIT :idle "
+                    "FOR UPDATE SKIP LOCKED) RETURNING id, key, requested_by"
+                ),
+                {"node": node, "ttl": ttl, "before": before, "idle": idle},
+            ).all()
+            session.commit()
+            return sorted((int(i), str(k), r) for i, k, r in rows)
+
+        rows = await self.store.run(share)
+        self._queue_taken(rows)
+        if rows:
+            log.info("analysis: %d jobs waiting on busier nodes queued here", len(rows))
+
+    def _queue_taken(self, rows: list[tuple[int, str, int | None]]) -> None:
+        """Queue the jobs a claim just took for this node, in their order."""
+        for _, key, owner in rows:
+            if key not in self.queue and key not in self.running:
+                self.queue.append(key)
+                self._owners[key] = owner
+        if rows:
+            self._pump()
+
     async def _claims_loop(self) -> None:
-        """Renew this node's claims every third of their time, and adopt the orphans."""
+        """Renew this node's claims every third of their time, adopt the orphans, and take
+        on other nodes' waiting jobs while workers here are idle."""
         while True:
             await asyncio.sleep(self.claim_ttl / 3)
             try:
                 await self._renew()
                 await self._adopt()
+                await self._share()
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -37,8 +37,9 @@ def redis() -> Iterator[str]:
 
 
 def test_analysis_jobs_uploaded_through_two_nodes_each_run_once(redis: str) -> None:
-    """A node whose queue is paused keeps its jobs while it lives (the other node, started
-    after it, leaves them alone); killed, its jobs run on the other; every job runs once."""
+    """A node whose queue is paused keeps its running job while it lives, and its queued
+    one is taken by the idle node once it has waited; killed, its running job runs on the
+    other; every job runs once."""
     nodes = Nodes(redis, 1, "nodes_analysis", "--analysis-workers", "0").start()
     paused = nodes[0]
     working = ServerProcess(
@@ -67,9 +68,9 @@ def test_analysis_jobs_uploaded_through_two_nodes_each_run_once(redis: str) -> N
             assert job["status"] == "done", job["error"]
         await player.close()
 
-    async def wait_for_paused_jobs() -> None:
+    async def wait_for_paused_jobs(which: list[str] | None = None) -> None:
         player = Player(working)
-        for key in keys["paused"]:
+        for key in keys["paused"] if which is None else which:
             job = await finished(player, key)
             assert job["status"] == "done", job["error"]
             assert job["document"]["games"]
@@ -84,15 +85,18 @@ def test_analysis_jobs_uploaded_through_two_nodes_each_run_once(redis: str) -> N
         )
         working.start()
         asyncio.run(queue_on_working_and_wait())
-        # The paused node lives and renews its claims: the node started after it takes
-        # neither its running job nor its queued one.
-        time.sleep(3)
+        # The paused node lives and renews its claims: its running job stays its own, and
+        # its queued one, waiting there, is taken by the idle node and run there once.
+        asyncio.run(wait_for_paused_jobs(keys["paused"][1:]))
         rows = nodes.query(
-            "SELECT status, runs FROM analyses WHERE key IN (:a, :b) ORDER BY id",
+            "SELECT status, runs, node FROM analyses WHERE key IN (:a, :b, :w) ORDER BY id",
             a=keys["paused"][0],
             b=keys["paused"][1],
+            w=keys["working"][0],
         )
-        assert [tuple(row) for row in rows] == [("running", 0), ("queued", 0)]
+        working_node = rows[2].node
+        assert tuple(rows[0])[:2] == ("running", 0) and rows[0].node != working_node
+        assert tuple(rows[1]) == ("done", 1, working_node)
         paused.kill()
         asyncio.run(wait_for_paused_jobs())
         runs = nodes.query("SELECT key, status, runs, node FROM analyses ORDER BY id")
