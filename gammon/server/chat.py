@@ -73,6 +73,7 @@ __all__ = [
     "find_abuse",
     "has_link",
     "mask_abuse",
+    "too_fast",
 ]
 
 #: Insults and slurs matched as whole words (with endings such as -s, -ed, -ing, -y),
@@ -419,6 +420,16 @@ class _History:
     recent: deque[tuple[float, str, str]] = field(default_factory=lambda: deque(maxlen=16))
 
 
+def too_fast(config: ChatConfig, wait: float) -> Rejected:
+    """The refusal of a message sent within ``wait`` seconds of the rate allowing it."""
+    seconds = max(1, math.ceil(wait))
+    return Rejected(
+        Rule.TOO_FAST,
+        f"you are sending messages too fast: wait {seconds} second{'s' * (seconds != 1)} "
+        f"(at most {config.rate_messages} messages in {config.rate_seconds:g} seconds)",
+    )
+
+
 class ChatModerator:
     """Decides on every chat message and keeps mutes, reports, kicks and bans.
 
@@ -481,12 +492,7 @@ class ChatModerator:
         while times and times[0] <= now - config.rate_seconds:
             times.popleft()
         if len(times) >= config.rate_messages:
-            wait = max(1, math.ceil(times[0] + config.rate_seconds - now))
-            return Rejected(
-                Rule.TOO_FAST,
-                f"you are sending messages too fast: wait {wait} second{'s' * (wait != 1)} "
-                f"(at most {config.rate_messages} messages in {config.rate_seconds:g} seconds)",
-            )
+            return too_fast(config, times[0] + config.rate_seconds - now)
         key = _repeat_key(text)
         if self._repeats(history, key, now):
             return Rejected(

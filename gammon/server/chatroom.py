@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from gammon.server import chat
-from gammon.server.auth import Accounts, UserInfo
+from gammon.server.auth import Accounts, TokenBuckets, UserInfo
 from gammon.server.connections import Connection, LiveTable
 from gammon.server.db import now
 from gammon.server.protocol import ClientMessage, Refused, dumps
@@ -92,6 +92,13 @@ class ChatRoom:
         self.relay_moderation: Callable[[str, int, str, float | None, str | None], None] | None = (
             None
         )
+        #: Several nodes: a token from a limit every node shares (the cluster's ``take``),
+        #: which holds each user's chat rate across nodes; None: the moderator's alone.
+        self.take_shared: Callable[[TokenBuckets, str], Awaitable[float]] | None = None
+        config = moderator.config
+        self._rate = TokenBuckets(
+            config.rate_messages, config.rate_messages / config.rate_seconds, name="chat"
+        )
 
     async def load(self) -> None:
         """The operators and the bans in force, from the database (server start)."""
@@ -160,6 +167,11 @@ class ChatRoom:
 
     async def _post(self, user: UserInfo, live: Place, table_key: str | None, text: str) -> None:
         decision = self.moderator.moderate(user.name, text, table=table_key)
+        if isinstance(decision, chat.Accepted) and self.take_shared is not None:
+            # The moderator counts this node's lines; the user may be on others too.
+            wait = await self.take_shared(self._rate, str(user.id))
+            if wait:
+                decision = chat.too_fast(self.moderator.config, wait)
         if isinstance(decision, chat.Rejected):
             code = "banned" if decision.rule is chat.Rule.BANNED else "chat_refused"
             raise Refused(code, decision.reason)

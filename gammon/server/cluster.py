@@ -658,6 +658,7 @@ class RedisCluster(Cluster):
         self._tasks.append(asyncio.ensure_future(self._sweep_loop()))
         hub.chat.relay = self._chat_out
         hub.chat.relay_moderation = self._moderation_out
+        hub.chat.take_shared = self.take
         log.info("node %s joined the cluster at %s", self.node, self.redis_url)
 
     async def stop(self) -> None:

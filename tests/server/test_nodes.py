@@ -625,6 +625,32 @@ def test_the_analysis_request_limit_is_one_across_nodes(nodes: Nodes) -> None:
     asyncio.run(go())
 
 
+def test_a_user_s_chat_rate_holds_across_nodes(nodes: Nodes) -> None:
+    """Five lines in ten seconds (the house rule), whichever nodes the user writes through:
+    three through one node and three through another, the sixth is refused as too fast
+    (each node alone would have let all six through)."""
+
+    async def go() -> None:
+        fay = await Player(nodes[0]).signup()
+        elsewhere = on(fay, nodes[1])
+        socks = [await fay.socket("/ws/lobby"), await elsewhere.socket("/ws/lobby")]
+        for sock in socks:
+            await sock.until(lambda m: m["type"] == "lobby")
+        lines = ("good morning all", "anyone for a game", "the weather is fine",
+                 "who plays tonight", "great match earlier", "see you later")  # fmt: skip
+        replies = [
+            await socks[i // 3].request({"type": "chat", "text": line})
+            for i, line in enumerate(lines)
+        ]
+        assert [r["type"] for r in replies[:5]] == ["ack"] * 5, replies
+        assert replies[5]["type"] == "error" and replies[5]["code"] == "chat_refused"
+        assert "too fast" in replies[5]["message"]
+        for player in (fay, elsewhere):
+            await player.close()
+
+    asyncio.run(go())
+
+
 def test_redis_on_sqlite_is_refused_with_a_plain_message(tmp_path: Any) -> None:
     """A SQLite file is one process's: ``--redis`` with it is refused before anything starts."""
     import subprocess
