@@ -92,6 +92,9 @@ class ChatRoom:
         self.relay_moderation: Callable[[str, int, str, float | None, str | None], None] | None = (
             None
         )
+        #: Where a user's mutes go besides this node: (the user, whom, muted or not), so
+        #: that their sockets on every node leave the muted author out.
+        self.relay_mute: Callable[[str, str, bool], None] | None = None
         #: Several nodes: a token from a limit every node shares (the cluster's ``take``),
         #: which holds each user's chat rate across nodes; None: the moderator's alone.
         self.take_shared: Callable[[TokenBuckets, str], Awaitable[float]] | None = None
@@ -146,16 +149,15 @@ class ChatRoom:
             raise Refused("not_signed_in", "sign in (or play as a guest) to chat")
         kind, fields = message.type, message.fields
         table_key = _key(live)
-        moderator = self.moderator
         try:
             if kind == "chat":
                 await self._post(user, live, table_key, fields["text"])
-            elif kind == "mute":
-                moderator.mute(user.name, fields["user"])
-                conn.send({"type": "muted", "user": fields["user"], "muted": True})
-            elif kind == "unmute":
-                moderator.unmute(user.name, fields["user"])
-                conn.send({"type": "muted", "user": fields["user"], "muted": False})
+            elif kind in ("mute", "unmute"):
+                muted = kind == "mute"
+                self.follow_mute(user.name, fields["user"], muted)
+                if self.relay_mute is not None:
+                    self.relay_mute(user.name, fields["user"], muted)
+                conn.send({"type": "muted", "user": fields["user"], "muted": muted})
             elif kind == "report":
                 await self._report(conn, user, table_key, fields)
             elif kind in ("kick", "ban", "unban"):
@@ -219,6 +221,13 @@ class ChatRoom:
         if history is not None:
             history.append(entry)
         self._send(live, author, entry)
+
+    def follow_mute(self, user: str, target: str, muted: bool) -> None:
+        """``user`` muted (or unmuted) ``target``: here, or on another node."""
+        if muted:
+            self.moderator.mute(user, target)
+        else:
+            self.moderator.unmute(user, target)
 
     def follow(
         self,

@@ -659,6 +659,7 @@ class RedisCluster(Cluster):
         hub.chat.relay = self._chat_out
         hub.chat.relay_moderation = self._moderation_out
         hub.chat.take_shared = self.take
+        hub.chat.relay_mute = self._mute_out
         log.info("node %s joined the cluster at %s", self.node, self.redis_url)
 
     async def stop(self) -> None:
@@ -716,6 +717,11 @@ class RedisCluster(Cluster):
         """An operator kicked, banned or unbanned a user here: the other nodes follow."""
         message = {"node": self.node, "kind": kind, "user_id": user_id, "user": name,
                    "until": until, "table": table}  # fmt: skip
+        self.hub.spawn(self.publish(_MODERATION, message))
+
+    def _mute_out(self, user: str, target: str, muted: bool) -> None:
+        """A user muted or unmuted someone here: their sockets on the other nodes follow."""
+        message = {"node": self.node, "kind": "mute", "by": user, "user": target, "on": muted}
         self.hub.spawn(self.publish(_MODERATION, message))
 
     async def take(self, buckets: TokenBuckets, key: str) -> float:
@@ -802,11 +808,7 @@ class RedisCluster(Cluster):
                                       data["entry"], self.hub.tables)  # fmt: skip
         elif channel == _MODERATION:
             if data["node"] != self.node:
-                table = data.get("table")
-                live = self.hub.tables.get(int(table)) if table is not None else None
-                self.hub.chat.follow(
-                    data["kind"], data["user_id"], data["user"], data["until"], live
-                )
+                self._on_moderation(data)
         elif channel == _LOBBY:
             if data["node"] != self.node:
                 self._on_entry(data)
@@ -827,6 +829,15 @@ class RedisCluster(Cluster):
             future = self._pending.get(data["rid"])
             if future is not None and not future.done():
                 future.set_result(data)
+
+    def _on_moderation(self, data: dict[str, Any]) -> None:
+        """A mute, kick, ban or unban decided on another node: held here too."""
+        if data["kind"] == "mute":
+            self.hub.chat.follow_mute(data["by"], data["user"], bool(data["on"]))
+            return
+        table = data.get("table")
+        live = self.hub.tables.get(int(table)) if table is not None else None
+        self.hub.chat.follow(data["kind"], data["user_id"], data["user"], data["until"], live)
 
     def _on_record(self, data: dict[str, Any]) -> None:
         """Another node's committed action (or new table): bring the replica up to date."""

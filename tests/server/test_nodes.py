@@ -651,6 +651,38 @@ def test_a_user_s_chat_rate_holds_across_nodes(nodes: Nodes) -> None:
     asyncio.run(go())
 
 
+def test_a_mute_holds_on_every_node_of_the_user(nodes: Nodes) -> None:
+    """A user who mutes someone through one node no longer gets their lines through
+    another node either (a second tab, a reconnection elsewhere)."""
+
+    async def go() -> None:
+        gil = await Player(nodes[0]).signup()
+        hal = await Player(nodes[1]).signup()
+        ivy = await Player(nodes[2]).signup()
+        gil_here, gil_there = gil, on(gil, nodes[2])
+        socks = {
+            name: await player.socket("/ws/lobby")
+            for name, player in (("gil0", gil_here), ("gil2", gil_there), ("hal", hal),
+                                 ("ivy", ivy))
+        }  # fmt: skip
+        for sock in socks.values():
+            await sock.until(lambda m: m["type"] == "lobby")
+        hal_name = hal.user["name"]  # type: ignore[index]
+        reply = await socks["gil0"].request({"type": "mute", "user": hal_name})
+        assert reply["type"] == "ack", reply
+        await asyncio.sleep(0.5)  # the mute on its way to the other nodes
+        reply = await socks["hal"].request({"type": "chat", "text": "can anyone hear me"})
+        assert reply["type"] == "ack", reply
+        line = await socks["ivy"].until(lambda m: m["type"] == "chat", 15)
+        assert line["message"]["text"] == "can anyone hear me"
+        with pytest.raises(TimeoutError):  # delivered to ivy on node 3, not to gil there
+            await socks["gil2"].until(lambda m: m["type"] == "chat", 1.5)
+        for player in (gil, gil_there, hal, ivy):
+            await player.close()
+
+    asyncio.run(go())
+
+
 def test_redis_on_sqlite_is_refused_with_a_plain_message(tmp_path: Any) -> None:
     """A SQLite file is one process's: ``--redis`` with it is refused before anything starts."""
     import subprocess
