@@ -304,6 +304,12 @@ class Outbox:
             self._sending = asyncio.ensure_future(self._send())
         return future
 
+    async def drain(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds) until every message asked for is sent."""
+        if self._sending is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._sending), timeout)
+
     async def _send(self) -> None:
         try:
             while self._waiting:
@@ -678,6 +684,7 @@ class RedisCluster(Cluster):
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+        await self.outbox.drain(5.0)  # the last records and answers go out before the close
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 

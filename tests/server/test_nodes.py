@@ -588,6 +588,10 @@ def test_messages_published_together_arrive_in_order_and_each_is_answered(
                 assert message is not None
                 got.append(json.loads(message["data"])["n"])
             assert got == list(range(300))
+            # What is asked for before a stop goes out: drain waits for it.
+            last = cluster.outbox.publish(cluster.prefix + "order", b'{"n": 300}')
+            await cluster.outbox.drain(5.0)
+            assert last.done() and last.result() == 1
         finally:
             await listener.aclose()  # type: ignore[no-untyped-call]
             await cluster.redis.aclose()
