@@ -266,6 +266,10 @@ class Cluster:
         """The users connected to the table through other nodes (presence)."""
         return _NOBODY
 
+    def anonymous_elsewhere(self, table_id: int) -> int:
+        """How many watch the table through other nodes without signing in."""
+        return 0
+
     def present(self, live: LiveTable) -> None:
         """Who is connected to the table here changed: tell the other nodes."""
 
@@ -373,7 +377,7 @@ class RedisCluster(Cluster):
         self._hub: Hub | None = None
         #: Who is connected to which table through each other node, and when each node
         #: was last heard of (a node not heard of for three lease times is taken as gone).
-        self._presence: dict[str, dict[int, frozenset[int]]] = {}
+        self._presence: dict[str, dict[int, tuple[frozenset[int], int]]] = {}
         self._heard: dict[str, float] = {}
         self._take_token = self.redis.register_script(_TAKE_TOKEN)
         #: Tables created here whose commit (and so lease) is not yet known to be done.
@@ -750,37 +754,60 @@ class RedisCluster(Cluster):
 
     def present(self, live: LiveTable) -> None:
         users = sorted({c.user.id for c in live.conns if c.user is not None})
-        message = {"node": self.node, "t": live.table.id, "users": users}
+        anonymous = sum(1 for c in live.conns if c.user is None)
+        message = {"node": self.node, "t": live.table.id, "users": users, "anonymous": anonymous}
         self.hub.spawn(self.publish(_PRESENCE, message))
 
     async def _heartbeat(self) -> None:
-        """Say this node lives, with everyone connected to a table through it."""
+        """Say this node lives, with everyone connected to a table through it (and how many
+        watch without signing in)."""
+        watched = [(table_id, live) for table_id, live in self.hub.tables.items() if live.conns]
         tables = {
             str(table_id): sorted({c.user.id for c in live.conns if c.user is not None})
-            for table_id, live in self.hub.tables.items()
-            if live.conns
+            for table_id, live in watched
         }
-        await self.publish(_PRESENCE, {"node": self.node, "tables": tables})
+        anonymous = {
+            str(table_id): count
+            for table_id, live in watched
+            if (count := sum(1 for c in live.conns if c.user is None))
+        }
+        message = {"node": self.node, "tables": tables, "anonymous": anonymous}
+        await self.publish(_PRESENCE, message)
 
     def elsewhere(self, table_id: int) -> frozenset[int]:
+        return self._watching(table_id)[0]
+
+    def anonymous_elsewhere(self, table_id: int) -> int:
+        return self._watching(table_id)[1]
+
+    def _watching(self, table_id: int) -> tuple[frozenset[int], int]:
+        """The users at the table through the other living nodes, and the anonymous ones."""
         alive = time.monotonic() - 3 * self.ttl
-        found: set[int] = set()
+        users: set[int] = set()
+        anonymous = 0
         for node, tables in self._presence.items():
-            if self._heard.get(node, 0.0) >= alive:
-                found |= tables.get(table_id, _NOBODY)
-        return frozenset(found)
+            if self._heard.get(node, 0.0) >= alive and table_id in tables:
+                there, count = tables[table_id]
+                users |= there
+                anonymous += count
+        return frozenset(users), anonymous
 
     def _on_presence(self, data: dict[str, Any]) -> None:
         node = data["node"]
         self._heard[node] = time.monotonic()
         tables = self._presence.setdefault(node, {})
         if "tables" in data:
-            changed = set(tables) ^ {int(t) for t in data["tables"]}
+            anonymous = data.get("anonymous", {})
+            heard = {
+                int(t): (frozenset(users), int(anonymous.get(t, 0)))
+                for t, users in data["tables"].items()
+            }
+            changed = {t for t in set(tables) | set(heard) if tables.get(t) != heard.get(t)}
             tables.clear()
-            tables.update({int(t): frozenset(users) for t, users in data["tables"].items()})
+            tables.update(heard)
         else:
             table_id = int(data["t"])
-            tables[table_id] = frozenset(data["users"])
+            tables[table_id] = (frozenset(data["users"]), int(data.get("anonymous", 0)))
             changed = {table_id}
         for table_id in changed:
             live = self.hub.tables.get(table_id)

@@ -570,10 +570,25 @@ class Hub:
         self.broadcast_state(live)
 
     def state_for(self, live: LiveTable, viewer: int | None) -> dict[str, Any]:
-        connected = {c.user.id for c in live.conns if c.user is not None}
-        connected |= self.cluster.elsewhere(live.table.id)
-        spectators = sum(1 for c in live.conns if live.side(c) is None)
-        return live.view.state_json(viewer, at=now(), connected=connected, spectators=spectators)
+        here = {c.user.id for c in live.conns if c.user is not None}
+        elsewhere = self.cluster.elsewhere(live.table.id)
+        watching = sum(1 for c in live.conns if live.side(c) is None)
+        spectators = self._spectators(live, watching, here, elsewhere)
+        return live.view.state_json(
+            viewer, at=now(), connected=here | elsewhere, spectators=spectators
+        )
+
+    def _spectators(
+        self, live: LiveTable, watching: int, here: set[int], elsewhere: frozenset[int]
+    ) -> int:
+        """Who watches the table: ``watching`` sockets here without a seat, and (several
+        nodes) the users at it through other nodes who neither play nor are here, and
+        those there who have not signed in."""
+        if not elsewhere and not self.cluster.shared:
+            return watching
+        seated = {seat.user_id for seat in live.table.seats or []}
+        others = len(elsewhere - seated - here)
+        return watching + others + self.cluster.anonymous_elsewhere(live.table.id)
 
     def broadcast_state(self, live: LiveTable) -> None:
         """Send the state to everybody at the table: one text for each side, and spectators.
@@ -584,9 +599,11 @@ class Hub:
         view = live.view
         at = now()
         sides = {conn: live.side(conn) for conn in live.conns}
-        connected = {c.user.id for c in sides if c.user is not None}
-        connected |= self.cluster.elsewhere(live.table.id)
-        spectators = sum(1 for side in sides.values() if side is None)
+        here = {c.user.id for c in sides if c.user is not None}
+        elsewhere = self.cluster.elsewhere(live.table.id)
+        connected = here | elsewhere
+        watching = sum(1 for side in sides.values() if side is None)
+        spectators = self._spectators(live, watching, here, elsewhere)
         length = view.log_length()
         cache: dict[tuple[int | None, int | None], str] = {}
         for conn, viewer in sides.items():
@@ -884,10 +901,9 @@ class Hub:
         table = live.table
         if table.status not in ("open", "playing"):
             return None
-        spectators = sum(1 for c in live.conns if live.side(c) is None)
-        elsewhere = self.cluster.elsewhere(table.id)
-        if elsewhere:
-            spectators += len(elsewhere - {seat.user_id for seat in table.seats or []})
+        here = {c.user.id for c in live.conns if c.user is not None}
+        watching = sum(1 for c in live.conns if live.side(c) is None)
+        spectators = self._spectators(live, watching, here, self.cluster.elsewhere(table.id))
         seats = table.seats if table.seats is not None else [table.creator, None]
         return {
             "summary": summary_json(table, spectators),

@@ -687,6 +687,35 @@ def test_a_mute_holds_on_every_node_of_the_user(nodes: Nodes) -> None:
     asyncio.run(go())
 
 
+def test_spectators_on_other_nodes_are_counted_signed_in_or_not(nodes: Nodes) -> None:
+    """The players' states and the lobby count every spectator of a table, on whichever
+    node they watch, with an account or without."""
+
+    async def go() -> None:
+        alice, bob, table, a, b = await two_players(nodes, 0, 1, length=3)
+        watcher = await Player(nodes[2]).signup()
+        anonymous = Player(nodes[2])
+        w, n = await watcher.table(table), await anonymous.table(table)
+        for sock in (a, b):
+            state = await state_until(sock, lambda m: m["spectators"] == 2)
+            assert state["spectators"] == 2
+        lobby = await Player(nodes[0]).socket("/ws/lobby")
+        await lobby.until(
+            lambda m: (
+                m["type"] == "lobby"
+                and any(t["id"] == table and t["spectators"] == 2 for t in m["tables"])
+            ),
+            15,
+        )
+        await n.close()
+        await state_until(a, lambda m: m["spectators"] == 1)
+        await w.close()
+        for player in (alice, bob, watcher, anonymous):
+            await player.close()
+
+    asyncio.run(go())
+
+
 def test_redis_on_sqlite_is_refused_with_a_plain_message(tmp_path: Any) -> None:
     """A SQLite file is one process's: ``--redis`` with it is refused before anything starts."""
     import subprocess
