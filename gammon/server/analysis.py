@@ -203,27 +203,42 @@ class Analyses:
 
     async def _adopt(self) -> None:
         """Queue here the jobs whose claim ran out (their node died or stopped), oldest first."""
-        assert self.node is not None
-        node, ttl = self.node, self.claim_ttl
+        where = (
+            "status IN ('queued', 'running') "
+            f"AND (claimed_until IS NULL OR claimed_until < {DB_NOW}) ORDER BY id"
+        )
+        taken = await self._claim_jobs(where, {}, queued_again=True)
+        if taken:
+            log.info("analysis: %d jobs of stopped nodes queued here", taken)
 
-        def adopt(session: Session) -> list[tuple[int, str, int | None]]:
-            rows = session.execute(
-                text(
-                    f"UPDATE analyses SET node = :node, claimed_until = {DB_NOW} + :ttl, "
-                    "status = 'queued' WHERE id IN (SELECT id FROM analyses "
-                    "WHERE status IN ('queued', 'running') "
-                    f"AND (claimed_until IS NULL OR claimed_until < {DB_NOW}) "
-                    "ORDER BY id FOR UPDATE SKIP LOCKED) RETURNING id, key, requested_by"
-                ),
-                {"node": node, "ttl": ttl},
-            ).all()
+    async def _claim_jobs(
+        self, where: str, values: dict[str, Any], *, queued_again: bool = False
+    ) -> int:
+        """Claim for this node the jobs the ``where`` of a ``SELECT`` picks (its order and
+        limit too), each by one ``UPDATE`` that skips rows another node is claiming; queue
+        them here in their order. ``queued_again``: a job that was running is queued."""
+        assert self.node is not None
+        status = ", status = 'queued'" if queued_again else ""
+        statement = text(
+            f"UPDATE analyses SET node = :node, claimed_until = {DB_NOW} + :ttl{status} "
+            f"WHERE id IN (SELECT id FROM analyses WHERE {where} FOR UPDATE SKIP LOCKED) "
+            "RETURNING id, key, requested_by"
+        )
+        params = {"node": self.node, "ttl": self.claim_ttl, **values}
+
+        def claim(session: Session) -> list[tuple[int, str, int | None]]:
+            rows = session.execute(statement, params).all()
             session.commit()
             return sorted((int(i), str(k), r) for i, k, r in rows)
 
-        rows = await self.store.run(adopt)
-        self._queue_taken(rows)
+        rows = await self.store.run(claim)
+        for _, key, owner in rows:
+            if key not in self.queue and key not in self.running:
+                self.queue.append(key)
+                self._owners[key] = owner
         if rows:
-            log.info("analysis: %d jobs of stopped nodes queued here", len(rows))
+            self._pump()
+        return len(rows)
 
     async def _renew(self) -> None:
         """Extend this node's claims on its queued and running jobs."""
@@ -248,35 +263,11 @@ class Analyses:
         idle = self.workers - len(self.running) - len(self.queue)
         if self.node is None or idle <= 0:
             return
-        node, ttl = self.node, self.claim_ttl
-        before = time.time() - SHARE_AFTER_CLAIMS * ttl
-
-        def share(session: Session) -> list[tuple[int, str, int | None]]:
-            rows = session.execute(
-                text(
-                    f"UPDATE analyses SET node = :node, claimed_until = {DB_NOW} + :ttl "
-                    "WHERE id IN (SELECT id FROM analyses WHERE status = 'queued' "
-                    "AND node <> :node AND created < :before ORDER BY id LIMIT :idle "
-                    "FOR UPDATE SKIP LOCKED) RETURNING id, key, requested_by"
-                ),
-                {"node": node, "ttl": ttl, "before": before, "idle": idle},
-            ).all()
-            session.commit()
-            return sorted((int(i), str(k), r) for i, k, r in rows)
-
-        rows = await self.store.run(share)
-        self._queue_taken(rows)
-        if rows:
-            log.info("analysis: %d jobs waiting on busier nodes queued here", len(rows))
-
-    def _queue_taken(self, rows: list[tuple[int, str, int | None]]) -> None:
-        """Queue the jobs a claim just took for this node, in their order."""
-        for _, key, owner in rows:
-            if key not in self.queue and key not in self.running:
-                self.queue.append(key)
-                self._owners[key] = owner
-        if rows:
-            self._pump()
+        where = "status = 'queued' AND node <> :node AND created < :before ORDER BY id LIMIT :idle"
+        before = time.time() - SHARE_AFTER_CLAIMS * self.claim_ttl
+        taken = await self._claim_jobs(where, {"before": before, "idle": idle})
+        if taken:
+            log.info("analysis: %d jobs waiting on busier nodes queued here", taken)
 
     async def _claims_loop(self) -> None:
         """Renew this node's claims every third of their time, adopt the orphans, and take
