@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -78,6 +79,21 @@ def init_worker(progress: Queue[tuple[str, int, int]] | None) -> None:
         os.environ[name] = "1"
     with contextlib.suppress(AttributeError, OSError):  # not on every platform
         os.nice(10)
+    threading.Thread(
+        target=_exit_with, args=(os.getppid(),), name="gammon-worker-watch", daemon=True
+    ).start()
+
+
+#: How often a worker looks whether its server still lives.
+PARENT_CHECK_S: Final = 1.0
+
+
+def _exit_with(server: int) -> None:
+    """End this worker once its server is gone: a server that was killed had no chance to
+    stop its pool, and a worker would otherwise wait for work that never comes."""
+    while os.getppid() == server:
+        time.sleep(PARENT_CHECK_S)
+    os._exit(0)
 
 
 def _format_of(filename: str, text: str) -> str:

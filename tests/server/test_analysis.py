@@ -234,5 +234,27 @@ def test_a_restart_queues_interrupted_jobs_again() -> None:
 
     try:
         run(both_done())
+        # Killed in turn, the server takes its workers with it: they do not wait on.
+        assert restarted.process is not None
+        workers = _children(restarted.process.pid)
+        assert workers, "the analyses ran in worker processes"
+        restarted.kill()
+        deadline = time.monotonic() + 15
+        while any(Path(f"/proc/{pid}").exists() for pid in workers):
+            assert time.monotonic() < deadline, f"workers {workers} outlived their server"
+            time.sleep(0.2)
     finally:
         restarted.stop()
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # a process that ended meanwhile
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
