@@ -339,7 +339,7 @@ class Analyses:
                 self.workers,
                 mp_context=context,
                 initializer=init_worker,
-                initargs=(self._progress,),
+                initargs=(self._progress, os.getpid()),
             )
             self._reader = threading.Thread(
                 target=self._read_progress,

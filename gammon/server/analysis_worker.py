@@ -67,11 +67,13 @@ class Loaded:
     names: tuple[str, str]
 
 
-def init_worker(progress: Queue[tuple[str, int, int]] | None) -> None:
+def init_worker(progress: Queue[tuple[str, int, int]] | None, server: int | None = None) -> None:
     """Set up a worker process: one thread for the engine, a lower priority than play.
 
     The server's own process (the tables, the bot) keeps the CPU whenever it wants it:
     the workers run at ``nice`` 10, so an analysis only uses time play leaves over.
+    ``server`` is the server's process id, as the server gave it: the worker ends once
+    its parent is another (the server was killed, perhaps while this worker started).
     """
     global _progress
     _progress = progress
@@ -79,9 +81,10 @@ def init_worker(progress: Queue[tuple[str, int, int]] | None) -> None:
         os.environ[name] = "1"
     with contextlib.suppress(AttributeError, OSError):  # not on every platform
         os.nice(10)
-    threading.Thread(
-        target=_exit_with, args=(os.getppid(),), name="gammon-worker-watch", daemon=True
-    ).start()
+    if server is not None:
+        threading.Thread(
+            target=_exit_with, args=(server,), name="gammon-worker-watch", daemon=True
+        ).start()
 
 
 #: How often a worker looks whether its server still lives.
