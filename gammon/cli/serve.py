@@ -20,6 +20,8 @@ import math
 import signal
 import socket
 import sys
+import threading
+import traceback
 from typing import TextIO
 
 from gammon.cli.common import Commands, needs_extra
@@ -254,12 +256,30 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
             log_config=None,
         )
     )
-    # `kill -USR1 PID` writes every thread's stack to stderr: what a stuck server is doing,
-    # without stopping it (DEPLOY.md).
+    # `kill -USR1 PID` writes every thread's stack to stderr, and the server goes on;
+    # `kill -USR2 PID` too, for a server whose Python is stuck (DEPLOY.md 6).
     if hasattr(signal, "SIGUSR1"):
-        faulthandler.register(signal.SIGUSR1, all_threads=True)
+        signal.signal(signal.SIGUSR1, _write_stacks)
+        faulthandler.register(signal.SIGUSR2, all_threads=True)
     server.run()
     return 0 if server.started else 2
+
+
+def _write_stacks(signum: int, frame: object) -> None:
+    """Every thread's Python stack to stderr (SIGUSR1): what a slow or stuck server is doing.
+
+    Run by the main thread between two steps of Python, so the other threads stand still
+    while it reads their frames; faulthandler's dump (SIGUSR2) reads them from the signal
+    itself, which still works when Python is stuck but can crash the process if another
+    thread is running meanwhile (seen while the server warmed up its compiled kernels).
+    """
+    names = {thread.ident: thread.name for thread in threading.enumerate()}
+    parts = []
+    for ident, top in sys._current_frames().items():
+        parts.append(f"Thread {ident:#x} ({names.get(ident, 'not started by threading')}):\n")
+        parts.extend(traceback.format_stack(top))
+    sys.stderr.write("".join(parts))
+    sys.stderr.flush()
 
 
 def _migrate_only(database: str, out: TextIO) -> int:

@@ -143,15 +143,21 @@ class ServerProcess:
 
     def stacks(self) -> str:
         """Every thread's stack of the running server (SIGUSR1, which it answers by
-        writing them to its log) and the log's end: what a server that owes an answer
-        is doing."""
+        writing them to its log; SIGUSR2 if it does not) and the log's end: what a server
+        that owes an answer is doing."""
         if self.process is None or self.process.poll() is not None:
             return "(the server is not running)"
         before = Path(self.log_path).stat().st_size
         self.process.send_signal(signal.SIGUSR1)
         time.sleep(2)
+        if Path(self.log_path).stat().st_size == before and self.process.poll() is None:
+            # Python itself is stuck (the main thread never got to the handler): the
+            # low-level dump, which may crash a server whose threads are running.
+            self.process.send_signal(signal.SIGUSR2)
+            time.sleep(2)
         text = Path(self.log_path).read_text()
-        return f"its log (the stacks at the end):\n{text[max(0, before - 4000) :][-30000:]}"
+        # Whole: with many threads the dump is tens of kB, and its first threads matter.
+        return f"its log (the stacks at the end):\n{text[max(0, before - 4000) :]}"
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs (the crash the durability promise is about)."""

@@ -300,8 +300,8 @@ def test_sigusr1_writes_every_threads_stack_to_the_log() -> None:
     server = ServerProcess(database_url("stacks"), "--no-bot").start()
     try:
         stacks = server.stacks()
-        assert "in _write_loop" in stacks  # the database writer thread
-        assert "in run_serve" in stacks  # the event loop's thread
+        assert "in _write_loop" in stacks, stacks  # the database writer thread
+        assert "in run_serve" in stacks, stacks  # the event loop's thread
         assert httpx.get(f"{server.url}/healthz").json() == {"status": "ok"}
     finally:
         server.stop()
