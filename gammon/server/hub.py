@@ -570,25 +570,23 @@ class Hub:
         self.broadcast_state(live)
 
     def state_for(self, live: LiveTable, viewer: int | None) -> dict[str, Any]:
-        here = {c.user.id for c in live.conns if c.user is not None}
-        elsewhere = self.cluster.elsewhere(live.table.id)
-        watching = sum(1 for c in live.conns if live.side(c) is None)
-        spectators = self._spectators(live, watching, here, elsewhere)
-        return live.view.state_json(
-            viewer, at=now(), connected=here | elsewhere, spectators=spectators
-        )
+        connected, spectators = self._watchers(live, {c: live.side(c) for c in live.conns})
+        return live.view.state_json(viewer, at=now(), connected=connected, spectators=spectators)
 
-    def _spectators(
-        self, live: LiveTable, watching: int, here: set[int], elsewhere: frozenset[int]
-    ) -> int:
-        """Who watches the table: ``watching`` sockets here without a seat, and (several
-        nodes) the users at it through other nodes who neither play nor are here, and
-        those there who have not signed in."""
-        if not elsewhere and not self.cluster.shared:
-            return watching
-        seated = {seat.user_id for seat in live.table.seats or []}
-        others = len(elsewhere - seated - here)
-        return watching + others + self.cluster.anonymous_elsewhere(live.table.id)
+    def _watchers(
+        self, live: LiveTable, sides: dict[Connection, int | None]
+    ) -> tuple[set[int], int]:
+        """The users at the table on any node, and its spectators: the sockets here without
+        a seat (``sides``: each socket's side), and (several nodes) the users at it through
+        other nodes who neither play nor are here, and those there who have not signed in."""
+        here = {c.user.id for c in sides if c.user is not None}
+        elsewhere = self.cluster.elsewhere(live.table.id)
+        spectators = sum(1 for side in sides.values() if side is None)
+        if elsewhere or self.cluster.shared:
+            seated = {seat.user_id for seat in live.table.seats or []}
+            spectators += len(elsewhere - seated - here)
+            spectators += self.cluster.anonymous_elsewhere(live.table.id)
+        return here | elsewhere, spectators
 
     def broadcast_state(self, live: LiveTable) -> None:
         """Send the state to everybody at the table: one text for each side, and spectators.
@@ -599,11 +597,7 @@ class Hub:
         view = live.view
         at = now()
         sides = {conn: live.side(conn) for conn in live.conns}
-        here = {c.user.id for c in sides if c.user is not None}
-        elsewhere = self.cluster.elsewhere(live.table.id)
-        connected = here | elsewhere
-        watching = sum(1 for side in sides.values() if side is None)
-        spectators = self._spectators(live, watching, here, elsewhere)
+        connected, spectators = self._watchers(live, sides)
         length = view.log_length()
         cache: dict[tuple[int | None, int | None], str] = {}
         for conn, viewer in sides.items():
@@ -901,9 +895,7 @@ class Hub:
         table = live.table
         if table.status not in ("open", "playing"):
             return None
-        here = {c.user.id for c in live.conns if c.user is not None}
-        watching = sum(1 for c in live.conns if live.side(c) is None)
-        spectators = self._spectators(live, watching, here, self.cluster.elsewhere(table.id))
+        _, spectators = self._watchers(live, {c: live.side(c) for c in live.conns})
         seats = table.seats if table.seats is not None else [table.creator, None]
         return {
             "summary": summary_json(table, spectators),
