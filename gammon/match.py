@@ -180,6 +180,9 @@ class _Series(ABC):
         self._rules = rules
         self._dice: DiceSource = dice if dice is not None else RandomDice()
         self._games: list[Game] = []
+        #: (games counted, their score): the finished games before the current one, which
+        #: never change, so a score is not summed over the whole series on every action.
+        self._earlier: tuple[int, tuple[int, int]] = (0, (0, 0))
         for index, history in enumerate(histories):
             if self._games and not self._games[-1].is_over:
                 raise IllegalActionError(
@@ -223,6 +226,11 @@ class _Series(ABC):
         return self._games[-1]
 
     @property
+    def game_number(self) -> int:
+        """The number of :attr:`game`, counting from 1."""
+        return len(self._games)
+
+    @property
     def histories(self) -> tuple[tuple[Event, ...], ...]:
         """Each game's history, enough to rebuild the series (``histories=``)."""
         return tuple(game.history for game in self._games)
@@ -230,7 +238,23 @@ class _Series(ABC):
     @property
     def score(self) -> tuple[int, int]:
         """Points won by side 0 and side 1 in the games finished so far."""
-        return self._tally(self._games)
+        if not self._games:  # the constructor is about to replay or start the first game
+            return 0, 0
+        return self._with_result(self._score_before_game(), self._games[-1])
+
+    def _score_before_game(self) -> tuple[int, int]:
+        """The score of every game before the current one (kept from one game to the next)."""
+        count = len(self._games) - 1
+        counted, score = self._earlier
+        if counted != count:
+            for game in self._games[counted:count]:
+                score = self._with_result(score, game)
+            self._earlier = (count, score)
+        return score
+
+    @abstractmethod
+    def _with_result(self, score: tuple[int, int], game: Game) -> tuple[int, int]:
+        """``score`` with what ``game`` paid added, if it is over."""
 
     @property
     @abstractmethod
@@ -312,7 +336,7 @@ class _Series(ABC):
     def _match_id_values(self) -> MatchIdValues:
         """:meth:`match_id_fields` by name, unchecked (``Game.match_id_values``)."""
         game = self.game
-        values = game.match_id_values(self._tally(self._games[:-1]))
+        values = game.match_id_values(self._score_before_game())
         if game.is_over:
             # The score after the game as this series counts it (table stakes may cap it),
             # and, as GNU Backgammon writes it, the Crawford flag of the game to come.
@@ -331,10 +355,6 @@ class _Series(ABC):
     @abstractmethod
     def _forfeit_points(self, winner: int) -> int:
         """What the current game is worth to ``winner`` when the other side forfeits."""
-
-    @abstractmethod
-    def _tally(self, games: Sequence[Game]) -> tuple[int, int]:
-        """Points won by each side in the finished games among ``games``."""
 
     @abstractmethod
     def _over_message(self) -> str: ...
@@ -404,14 +424,15 @@ class Match(_Series):
         return self.length - 1 in self.score
 
     def _forfeit_points(self, winner: int) -> int:
-        return self.length - self._tally(self._games[:-1])[winner]
+        return self.length - self._score_before_game()[winner]
 
-    def _tally(self, games: Sequence[Game]) -> tuple[int, int]:
-        score = [0, 0]
-        for game in games:
-            if game.result is not None:
-                score[game.result.winner] += game.result.points
-        return score[0], score[1]
+    def _with_result(self, score: tuple[int, int], game: Game) -> tuple[int, int]:
+        result = game.result
+        if result is None:
+            return score
+        if result.winner == 0:
+            return score[0] + result.points, score[1]
+        return score[0], score[1] + result.points
 
     def _over_message(self) -> str:
         score = self.score
@@ -483,7 +504,14 @@ class Session(_Series):
     @property
     def payouts(self) -> tuple[int, ...]:
         """Points each finished game paid its winner, after the table-stakes cap (R11)."""
-        return tuple(points for _, points in self._settle(self._games))
+        paid = []
+        score = (0, 0)
+        for game in self._games:
+            after = self._with_result(score, game)
+            if game.result is not None:
+                paid.append(sum(after) - sum(score))
+            score = after
+        return tuple(paid)
 
     @property
     def net(self) -> int:
@@ -504,7 +532,8 @@ class Session(_Series):
     def is_over(self) -> bool:
         if self.forfeited:
             return True
-        finished = sum(1 for game in self._games if game.is_over)
+        games = self._games  # every game before the last is over
+        finished = len(games) - (1 if games and not games[-1].is_over else 0)
         if self.max_games is not None and finished >= self.max_games:
             return True
         bankrolls = self.bankrolls
@@ -519,27 +548,18 @@ class Session(_Series):
     def _forfeit_points(self, winner: int) -> int:
         return self.game.cube_value
 
-    def _settle(self, games: Sequence[Game]) -> list[tuple[int, int]]:
-        """(winner, points paid) of each finished game, capped by what the loser has left."""
-        left = list(self.stakes) if self.stakes is not None else None
-        paid: list[tuple[int, int]] = []
-        for game in games:
-            result = game.result
-            if result is None:
-                continue
-            points = result.points
-            if left is not None:
-                points = min(points, left[result.loser])
-                left[result.loser] -= points
-                left[result.winner] += points
-            paid.append((result.winner, points))
-        return paid
-
-    def _tally(self, games: Sequence[Game]) -> tuple[int, int]:
-        score = [0, 0]
-        for winner, points in self._settle(games):
-            score[winner] += points
-        return score[0], score[1]
+    def _with_result(self, score: tuple[int, int], game: Game) -> tuple[int, int]:
+        result = game.result
+        if result is None:
+            return score
+        points = result.points
+        stakes = self.stakes
+        if stakes is not None:  # no more than the loser has left
+            loser = result.loser
+            points = min(points, stakes[loser] + score[loser] - score[1 - loser])
+        if result.winner == 0:
+            return score[0] + points, score[1]
+        return score[0], score[1] + points
 
     def _over_message(self) -> str:
         bankrolls = self.bankrolls

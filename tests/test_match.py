@@ -154,6 +154,7 @@ def play_series(series: Match | Session, rng: random.Random, max_games: int = 60
             random_step(game, rng)
         _check_action_names(series)  # between games, and once the series is over
         score = series.score
+        assert score == _score_from_scratch(series)
         assert score[0] >= last_score[0] and score[1] >= last_score[1]  # scores only grow
         assert sum(score) > sum(last_score)
         last_score = score
@@ -161,6 +162,22 @@ def play_series(series: Match | Session, rng: random.Random, max_games: int = 60
             return
         series.new_game()
     raise AssertionError("the series did not end")
+
+
+def _score_from_scratch(series: Match | Session) -> tuple[int, int]:
+    """The score summed over every game's result (the series keeps a running one)."""
+    score = [0, 0]
+    stakes = series.stakes if isinstance(series, Session) else None
+    for game in series.games:
+        result = game.result
+        if result is None:
+            continue
+        points = result.points
+        if stakes is not None:  # R11: no more than the loser has left
+            loser = result.loser
+            points = min(points, stakes[loser] + score[loser] - score[1 - loser])
+        score[result.winner] += points
+    return score[0], score[1]
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

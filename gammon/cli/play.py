@@ -176,7 +176,7 @@ class _Terminal:
 
     def show_board(self) -> None:
         game = self.series.game
-        self._shown = (len(self.series.games), len(game.history))
+        self._shown = (self.series.game_number, len(game.history))
         self.say(self.board())
 
     def pips(self) -> str:
@@ -306,7 +306,7 @@ class _Terminal:
             if side in self.opponents:
                 self.apply(self.opponents[side].decide(game, side, series.score))
                 continue
-            if self._shown != (len(series.games), len(game.history)):
+            if self._shown != (series.game_number, len(game.history)):
                 self.show_board()
             print(self.prompt(side, choices), end="", file=self.out, flush=True)
             line = self.inp.readline()
@@ -333,7 +333,7 @@ class _Terminal:
                 self.say(f"{_MARKS[winner or 0]} wins the match {max(score)}-{min(score)}.")
             return False
         series.new_game()
-        self.say(f"Game {len(series.games)}")
+        self.say(f"Game {series.game_number}")
         return True
 
 

@@ -132,7 +132,7 @@ def _forfeit_text(series: Match | Session) -> str | None:
     result = series.game.result
     if result is None or result.reason not in (EndReason.FORFEIT, EndReason.TIME):
         return None
-    text = f"Game {len(series.games)}"
+    text = f"Game {series.game_number}"
     return text + " on time" if result.reason is EndReason.TIME else text
 
 

@@ -527,8 +527,8 @@ def event_json(event: Event, names: Sequence[str]) -> dict[str, Any]:
     {'type': 'rolled', 'side': 1, 'dice': [6, 4], 'text': 'bob rolls 6-4'}
     """
     entry: dict[str, Any] = {"type": event.kind}
-    for part in dataclasses.fields(event):
-        value = getattr(event, part.name)
+    for name in _field_names(event):
+        value = getattr(event, name)
         if isinstance(value, GameResult):
             entry.update(
                 winner=value.winner,
@@ -536,13 +536,26 @@ def event_json(event: Event, names: Sequence[str]) -> dict[str, Any]:
                 kind=value.kind.name.lower(),
                 reason=str(value.reason),
             )
-        elif part.name == "moves":
+        elif name == "moves":
             entry["moves"] = moves_json(value)
         elif isinstance(value, tuple):
-            entry[part.name] = list(value)
+            entry[name] = list(value)
         elif isinstance(value, StrEnum):
-            entry[part.name] = str(value)
+            entry[name] = str(value)
         else:
-            entry[part.name] = value
+            entry[name] = value
     entry["text"] = describe(event, names)
     return entry
+
+
+def _field_names(event: Event) -> tuple[str, ...]:
+    """The event's fields in order, found once for each kind of event
+    (``dataclasses.fields`` costs more than a lookup, and most actions log an event or two)."""
+    kind = type(event)
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(part.name for part in dataclasses.fields(event))
+    return names
+
+
+_FIELD_NAMES: Final[dict[type, tuple[str, ...]]] = {}

@@ -227,7 +227,7 @@ class Table:
 
     @property
     def game_number(self) -> int:
-        return len(self.series.games) if self.series is not None else 0
+        return self.series.game_number if self.series is not None else 0
 
     @property
     def names(self) -> list[str]:

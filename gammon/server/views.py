@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from gammon.game import Phase
@@ -65,7 +66,7 @@ class TableView:
         viewer: int | None,
         *,
         at: float,
-        connected: set[int] = frozenset(),  # type: ignore[assignment]
+        connected: AbstractSet[int] = frozenset(),
         spectators: int = 0,
     ) -> dict[str, Any]:
         """The whole state as ``viewer`` (a side, or None for a spectator) sees it."""
@@ -254,7 +255,7 @@ class TableView:
         viewer: int | None,
         *,
         at: float,
-        connected: set[int] = frozenset(),  # type: ignore[assignment]
+        connected: AbstractSet[int] = frozenset(),
         spectators: int = 0,
         log_from: int | None = None,
     ) -> str:
@@ -328,7 +329,7 @@ class TableView:
             )
         )
 
-    def _middle_text(self, connected: set[int], spectators: int) -> str:
+    def _middle_text(self, connected: AbstractSet[int], spectators: int) -> str:
         """From after ``you``'s value to ``game``'s value (or the game's first field)."""
         return "".join(
             (
@@ -372,7 +373,7 @@ class TableView:
         """``previous_games`` as JSON text, made again only when a game ends or the series
         is another (a take-back rebuilds it)."""
         series = self.table.series
-        games = len(series.games) if series is not None else 0
+        games = series.game_number if series is not None else 0
         made_from, made_games, text = self._previous_games_text
         if made_from is not series or made_games != games:
             text = dumps(previous_games_json(self.table))
@@ -386,7 +387,7 @@ class TableView:
         return number, len(table.logs[number - 1]) if number else 0
 
 
-def players_json(table: Table, connected: set[int]) -> list[dict[str, Any] | None]:
+def players_json(table: Table, connected: AbstractSet[int]) -> list[dict[str, Any] | None]:
     """Each seat's player, and whether they are connected (the creator alone before the start)."""
     if table.seats is None:
         creator = table.creator
