@@ -81,6 +81,19 @@ def test_two_people_play_a_money_game_with_the_mouse(
     alice_page = new_page(browser, server.url)
     bob_page = new_page(browser, server.url, width=1280, height=800)
     alice, bob = _name("alice"), _name("bob")
+    # The states Alice's browser receives at a table: after its hello, only new log events.
+    delta_states: list[int] = []
+    alice_page.on(
+        "websocket",
+        lambda ws: ws.on(
+            "framereceived",
+            lambda frame: (
+                delta_states.append(1)
+                if isinstance(frame, str) and '"log_from":' in frame
+                else None
+            ),
+        ),
+    )
 
     # The page runs under its Content-Security-Policy (docs/PROTOCOL.md 1.4): anything the
     # policy blocked would show as a console error, which the end of this test rules out.
@@ -191,6 +204,11 @@ def test_two_people_play_a_money_game_with_the_mouse(
             alice_page.wait_for_timeout(50)
     assert doubled and took and drags >= 3 and clicks >= 3 and shot is not None
     final = state(alice_page)
+    # The browser asked for log_delta (docs/PROTOCOL.md 2.2), and the log it put together
+    # from the new events of each state is the server's whole log.
+    assert len(delta_states) > 10
+    whole = alice_page.evaluate(f"fetch('/api/tables/{table}').then(r => r.json())")
+    assert final["seq"] == whole["seq"] and final["game"]["log"] == whole["game"]["log"]
     assert final["result"]["reason"] == "session"
     assert final["game"]["cube"]["value"] >= 2  # the double was taken (R10)
     alice_page.wait_for_selector(".info .result")
@@ -272,6 +290,9 @@ def test_guest_plays_the_bot_with_a_hint_and_a_reconnect(
         else:
             wait_seq(page, now)
     assert hinted and reconnected
+    # The client asked for log_delta again on the new connection; its log is the server's.
+    whole = page.evaluate(f"fetch('/api/tables/{table}').then(r => r.json())")
+    assert state(page)["game"]["log"] == whole["game"]["log"]
     assert state(page)["result"] is not None
     summary = _verify_page(page, table)
     assert summary.startswith("✓ all ") and summary.endswith(" rolls verified")

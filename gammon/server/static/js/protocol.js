@@ -142,6 +142,7 @@
  * @property {ActionType[]} actions what the receiver may send now
  * @property {Play[]} legal_plays
  * @property {GameEvent[]} log
+ * @property {number} [log_from] with log_delta (2.2): the index of the game's log where `log` starts
  * @property {GameResult | null} result
  * @property {string} commitment
  * @property {string | null} seed

@@ -4,6 +4,7 @@
 // request. What the page shows is table.js's business.
 
 import { confirmSent, dropSent, keepCommitment, keepSent } from "./fairdice.js";
+import { FEATURES, withWholeLog } from "./log-delta.js";
 import { Live } from "./socket.js";
 import { randomHex } from "./util.js";
 
@@ -57,6 +58,8 @@ export class TableConnection {
       onOpen: () => {
         // Answers to what was sent before a drop will not come: the new state tells.
         this.requests.clear();
+        // The states after this one's answer carry only the new events of the game's log.
+        this.send({ type: "hello", features: FEATURES });
         handlers.onOpen();
       },
       onFatal: (code, reason) => handlers.onFatal(code, reason),
@@ -107,7 +110,12 @@ export class TableConnection {
   receive(m) {
     switch (m.type) {
       case "state": {
-        this.state = m;
+        const whole = withWholeLog(this.state, m);
+        if (!whole) {
+          this.live.drop(); // events missing here: a new connection starts with the whole log
+          return;
+        }
+        this.state = m = whole;
         const g = m.game;
         if (g && !g.seed && !g.result) keepCommitment(this.id, g.number, g.commitment);
         this.handlers.onState(m);
