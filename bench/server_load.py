@@ -31,7 +31,7 @@ As fast as possible, N games are N actions always in flight: the latency is
 N / (actions per second) (Little's law), so a latency target at N games is a
 throughput target. ``--client full`` reads every state in full (the whole log
 each time), as a client that does not opt in to ``log_delta`` does
-(docs/PROTOCOL.md 2.2); the default ``lean`` client opts in.
+(docs/PROTOCOL.md 2.2); the default ``lean`` client opts in, as the browser client does.
 """
 
 from __future__ import annotations
