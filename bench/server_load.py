@@ -29,9 +29,10 @@ in turn (bench/server_nodes.py) and prints the scaling factor.
 Client and server share the machine's cores, so the figures are conservative.
 As fast as possible, N games are N actions always in flight: the latency is
 N / (actions per second) (Little's law), so a latency target at N games is a
-throughput target. ``--client full`` reads every state in full (the whole log
-each time), as a client that does not opt in to ``log_delta`` does
-(docs/PROTOCOL.md 2.2); the default ``lean`` client opts in, as the browser client does.
+throughput target. ``--client full`` reads every state in full (the whole log and
+every finished game each time), as a client that does not opt in to ``log_delta`` and
+``games_delta`` does (docs/PROTOCOL.md 2.2); the default ``lean`` client opts in to both,
+as the browser client does.
 """
 
 from __future__ import annotations
@@ -132,7 +133,8 @@ async def _open(run: _Run, client: httpx.AsyncClient, table: int) -> ClientConne
         compression=run.compression,
     )
     if run.lean:
-        await ws.send(json.dumps({"type": "hello", "features": ["log_delta"]}))
+        # As the browser client does: only new log events and finished games in each state.
+        await ws.send(json.dumps({"type": "hello", "features": ["log_delta", "games_delta"]}))
     return ws
 
 

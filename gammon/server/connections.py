@@ -168,6 +168,8 @@ class Connection:
         self.features: frozenset[str] = frozenset()
         #: (game number, log events) of the last state sent: what a ``log_delta`` client has.
         self.log_sent: tuple[int, int] | None = None
+        #: Finished games in the last state sent: what a ``games_delta`` client has.
+        self.games_sent: int | None = None
 
     def limit(self, rate: float) -> None:
         """Allow ``rate`` messages a second on average, in bursts of twice that."""

@@ -591,15 +591,17 @@ class Hub:
     def broadcast_state(self, live: LiveTable) -> None:
         """Send the state to everybody at the table: one text for each side, and spectators.
 
-        A ``log_delta`` connection gets the events it has not had yet; connections
-        that have had the same events share one text too.
+        A ``log_delta`` connection gets the events it has not had yet, a ``games_delta``
+        one the finished games it has not had yet; connections that have had the same
+        share one text too.
         """
         view = live.view
         at = now()
         sides = {conn: live.side(conn) for conn in live.conns}
         connected, spectators = self._watchers(live, sides)
         length = view.log_length()
-        cache: dict[tuple[int | None, int | None], str] = {}
+        games = view.previous_games_count()
+        cache: dict[tuple[int | None, int | None, int | None], str] = {}
         for conn, viewer in sides.items():
             log_from: int | None = None
             if "log_delta" in conn.features:
@@ -607,14 +609,24 @@ class Hub:
                 log_from = sent[1] if sent is not None and sent[0] == length[0] else 0
                 if log_from > length[1]:
                     log_from = 0  # the table was rebuilt after a failed commit
-            key = (viewer, log_from)
+            games_from: int | None = None
+            if "games_delta" in conn.features:
+                had = conn.games_sent
+                games_from = had if had is not None and had <= games else 0
+            key = (viewer, log_from, games_from)
             text = cache.get(key)
             if text is None:
                 text = cache[key] = view.state_text(
-                    viewer, at=at, connected=connected, spectators=spectators, log_from=log_from
+                    viewer,
+                    at=at,
+                    connected=connected,
+                    spectators=spectators,
+                    log_from=log_from,
+                    games_from=games_from,
                 )
             conn.send(text)
             conn.log_sent = length
+            conn.games_sent = games
 
     # -- clocks and bots ---------------------------------------------------------------------
 

@@ -59,7 +59,7 @@ __all__ = [
 MAX_MESSAGE_BYTES: Final = 16384
 
 #: What a client may ask for with ``{"type": "hello", "features": [...]}`` (docs/PROTOCOL.md 2.2).
-FEATURES: Final = frozenset({"log_delta"})
+FEATURES: Final = frozenset({"log_delta", "games_delta"})
 
 #: How deep ``[`` and ``{`` may nest in a client message (the protocol itself needs 3).
 MAX_DEPTH: Final = 32

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
-from typing import Any
+from typing import Any, Final
 
 from gammon.game import Phase
 from gammon.match import Match
@@ -35,6 +35,10 @@ from gammon.server.protocol import Refused, board_json, dumps, play_json
 from gammon.server.table import Table, result_json
 
 __all__ = ["TableView", "game_record", "summary_json", "table_record"]
+
+
+#: The key before the previous games' value in a state's text.
+PREVIOUS: Final = ',"previous_games":'
 
 
 class TableView:
@@ -57,7 +61,9 @@ class TableView:
         #: identity: settings and series are replaced, never changed in place, when they
         #: change): the settings', and the previous games' (finished games never change).
         self._settings_text: tuple[object, str] = (None, "")
-        self._previous_games_text: tuple[object, int, str] = (None, -1, "")
+        #: The previous games: each entry's text and the whole list's, with the series and
+        #: the game number they were made at.
+        self._previous_games_texts: tuple[object, int, list[str], str] = (None, -1, [], "[]")
 
     # -- the state as JSON values ------------------------------------------------------
 
@@ -258,16 +264,19 @@ class TableView:
         connected: AbstractSet[int] = frozenset(),
         spectators: int = 0,
         log_from: int | None = None,
+        games_from: int | None = None,
     ) -> str:
         """:meth:`state_json` as JSON text, made from parts shared by every receiver.
 
         With ``log_from`` (a receiver that opted in to ``log_delta``, docs/PROTOCOL.md
         2.2) the game's ``log`` holds only the events from that index on, and
-        ``log_from`` says so. The text is three runs of fields that are the same for
-        every receiver of this ``seq`` (the second and third also for the same players
-        connected, spectators and clock time: one broadcast), each written once, and
-        between them what is the receiver's own: ``you``, and in the game its board,
-        its actions, its legal plays and the log it lacks.
+        ``log_from`` says so; with ``games_from`` (``games_delta``) ``previous_games``
+        holds only the games from that index on, and ``previous_games_from`` says so.
+        The text is three runs of fields that are the same for every receiver of this
+        ``seq`` (the second and third also for the same players connected, spectators
+        and clock time: one broadcast), each written once, and between them what is the
+        receiver's own: ``you``, in the game its board, its actions, its legal plays and
+        the log it lacks, and the previous games it lacks.
         """
         table = self.table
         you = "null" if viewer is None else str(viewer)
@@ -276,9 +285,18 @@ class TableView:
             (frozenset(connected), spectators),
             lambda: self._middle_text(connected, spectators),
         )
+        texts, whole = self._previous_games()
+        if games_from is None:
+            games = whole
+        else:
+            games = (
+                "[" + ",".join(texts[games_from:]) + '],"previous_games_from":' + str(games_from)
+            )
         end = self._stamped_part("end", at, lambda: self._end_text(at))
         if table.game is None or table.series is None:
-            return "".join((self._part("head", self._head_text), you, middle, "null", end))
+            return "".join(
+                (self._part("head", self._head_text), you, middle, "null", PREVIOUS, games, end)
+            )
         view = viewer if viewer is not None else 0
         actions = table.actions_for(viewer)
         plays = (
@@ -308,6 +326,8 @@ class TableView:
                 ',"log":',
                 log,
                 self._part("tail", lambda: "," + dumps(self._game_tail_json())[1:]),
+                PREVIOUS,
+                games,
                 end,
             )
         )
@@ -344,12 +364,10 @@ class TableView:
         )
 
     def _end_text(self, at: float) -> str:
-        """From after the game to the end of the state."""
+        """From after the previous games to the end of the state."""
         table = self.table
         return "".join(
             (
-                ',"previous_games":',
-                self._previous_games(),
                 ',"clock":',
                 dumps(table.clock.to_json(at)) if table.clock is not None else "null",
                 ',"result":',
@@ -369,16 +387,22 @@ class TableView:
             self._settings_text = (settings, text)
         return text
 
-    def _previous_games(self) -> str:
-        """``previous_games`` as JSON text, made again only when a game ends or the series
-        is another (a take-back rebuilds it)."""
+    def _previous_games(self) -> tuple[list[str], str]:
+        """``previous_games``: each entry as JSON text, and the whole list's text; made again
+        only when a game ends or the series is another (a take-back rebuilds it)."""
         series = self.table.series
         games = series.game_number if series is not None else 0
-        made_from, made_games, text = self._previous_games_text
+        made_from, made_games, texts, whole = self._previous_games_texts
         if made_from is not series or made_games != games:
-            text = dumps(previous_games_json(self.table))
-            self._previous_games_text = (series, games, text)
-        return text
+            texts = [dumps(entry) for entry in previous_games_json(self.table)]
+            whole = "[" + ",".join(texts) + "]"
+            self._previous_games_texts = (series, games, texts, whole)
+        return texts, whole
+
+    def previous_games_count(self) -> int:
+        """How many finished games ``previous_games`` lists: what a receiver of the current
+        state has (``games_delta``)."""
+        return len(self._previous_games()[0])
 
     def log_length(self) -> tuple[int, int]:
         """(game number, events in its log): what a receiver of the current state has."""

@@ -204,11 +204,12 @@ def test_two_people_play_a_money_game_with_the_mouse(
             alice_page.wait_for_timeout(50)
     assert doubled and took and drags >= 3 and clicks >= 3 and shot is not None
     final = state(alice_page)
-    # The browser asked for log_delta (docs/PROTOCOL.md 2.2), and the log it put together
-    # from the new events of each state is the server's whole log.
+    # The browser asked for log_delta and games_delta (docs/PROTOCOL.md 2.2), and the log
+    # and finished games it put together from what each state had new are the server's.
     assert len(delta_states) > 10
     whole = alice_page.evaluate(f"fetch('/api/tables/{table}').then(r => r.json())")
     assert final["seq"] == whole["seq"] and final["game"]["log"] == whole["game"]["log"]
+    assert final["previous_games"] == whole["previous_games"]
     assert final["result"]["reason"] == "session"
     assert final["game"]["cube"]["value"] >= 2  # the double was taken (R10)
     alice_page.wait_for_selector(".info .result")
@@ -290,9 +291,10 @@ def test_guest_plays_the_bot_with_a_hint_and_a_reconnect(
         else:
             wait_seq(page, now)
     assert hinted and reconnected
-    # The client asked for log_delta again on the new connection; its log is the server's.
+    # The client asked for the deltas again on the new connection; its state is the server's.
     whole = page.evaluate(f"fetch('/api/tables/{table}').then(r => r.json())")
     assert state(page)["game"]["log"] == whole["game"]["log"]
+    assert state(page)["previous_games"] == whole["previous_games"]
     assert state(page)["result"] is not None
     summary = _verify_page(page, table)
     assert summary.startswith("✓ all ") and summary.endswith(" rolls verified")

@@ -2,10 +2,10 @@
 
 The server writes each state as JSON text from parts made once per action
 (:meth:`TableView.state_text`), writes Position IDs and boards without the rules
-library's checks, sends only new log events to clients that opt in to
-``log_delta`` (docs/PROTOCOL.md 2.2) and inserts the actions of one group commit
-with one statement. Each test here checks one of these against the plain,
-obvious way on many real states: the rules (R1-R15) decide what the states are.
+library's checks, sends only new log events and finished games to clients that opt in
+to ``log_delta`` and ``games_delta`` (docs/PROTOCOL.md 2.2) and inserts the actions of
+one group commit with one statement. Each test here checks one of these against the
+plain, obvious way on many real states: the rules (R1-R15) decide what the states are.
 """
 
 from __future__ import annotations
@@ -112,6 +112,31 @@ def test_log_delta_rebuilds_the_whole_log() -> None:
         # Without log_delta nothing changes: the whole log, no log_from.
         assert "log_from" not in json.loads(view.state_text(0, at=at))["game"]
     assert checked > 300
+
+
+def test_games_delta_rebuilds_the_previous_games() -> None:
+    """A games_delta receiver that appends each state's new finished games has them all."""
+    kept: dict[int | None, list[Any]] = {}
+    checked = grown = 0
+    for view, at in _tables(len(SETTINGS) * 2, 400, seed=4):
+        if view.table.seq == 1:
+            kept = {}
+        for viewer in (0, 1, None):
+            games = kept.get(viewer, [])
+            plain = view.state_json(viewer, at=at)
+            sent = json.loads(view.state_text(viewer, at=at, games_from=len(games)))
+            assert sent.pop("previous_games_from") == len(games)
+            grown += bool(sent["previous_games"])
+            games = games + sent["previous_games"]
+            assert games == plain["previous_games"]
+            # The rest of the state is the plain one.
+            assert {**sent, "previous_games": games} == plain
+            kept[viewer] = games
+            checked += 1
+        # Without games_delta nothing changes: the whole list, no previous_games_from.
+        assert "previous_games_from" not in json.loads(view.state_text(0, at=at))
+    assert checked > 1000 and grown > 20
+    assert view.previous_games_count() == len(view.state_json(0, at=at)["previous_games"])
 
 
 def test_fast_position_ids_and_boards_match_the_rules_library() -> None:
@@ -320,6 +345,51 @@ def test_log_delta_over_the_websocket(server: ServerProcess) -> None:
                     await sock.act(action)
                     break
         assert deltas > 10
+        for player in (alice, bob):
+            await player.close()
+
+    asyncio.run(scenario())
+
+
+def test_games_delta_over_the_websocket(server: ServerProcess) -> None:
+    """A socket with games_delta gets each finished game once, and the same list (3, R13)."""
+
+    async def scenario() -> None:
+        alice, bob = await Player(server).guest(), await Player(server).guest()
+        table = await alice.create(mode="money")
+        a, b = await alice.table(table), await bob.table(table)
+        reply = await b.request({"type": "hello", "features": ["log_delta", "games_delta"]})
+        assert reply["features"] == ["games_delta", "log_delta"]
+        read = len(b.seen)
+        await b.act({"type": "join"})
+        rng = random.Random(6)
+        games: list[Any] = []
+        deltas = 0
+        for _ in range(150):
+            seq = max(s.state["seq"] for s in (a, b) if s.state)
+            for sock in (a, b):
+                while sock.state is None or sock.state["seq"] < seq:
+                    await sock.receive()
+            for message in b.seen[read:]:
+                if message["type"] == "state":
+                    start = message["previous_games_from"]
+                    assert start == len(games)  # each state says where its games go
+                    games = games[:start] + message["previous_games"]
+                    deltas += start > 0
+            read = len(b.seen)
+            assert a.state is not None and b.state is not None
+            assert "previous_games_from" not in a.state  # a never opted in: the whole list
+            assert a.state["previous_games"] == games
+            if len(games) >= 5:
+                break
+            for sock in (a, b):
+                assert sock.state is not None
+                action = choose(sock.state, rng, double=0.5, take=0.0)  # doubles dropped
+                if action is not None:
+                    await sock.act(action)
+                    break
+        assert len(games) >= 5 and deltas > 10
+        assert all(game["seed"] for game in games)  # revealed once each game is over
         for player in (alice, bob):
             await player.close()
 

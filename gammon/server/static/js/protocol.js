@@ -205,6 +205,7 @@
  * @property {Series | null} series
  * @property {Game | null} game
  * @property {PreviousGame[]} previous_games
+ * @property {number} [previous_games_from] with games_delta (2.2): the index where `previous_games` start
  * @property {Clock | null} clock
  * @property {TableResult | null} result
  * @property {object | null} last

@@ -4,7 +4,7 @@
 // request. What the page shows is table.js's business.
 
 import { confirmSent, dropSent, keepCommitment, keepSent } from "./fairdice.js";
-import { FEATURES, withWholeLog } from "./log-delta.js";
+import { FEATURES, wholeState } from "./state-deltas.js";
 import { Live } from "./socket.js";
 import { randomHex } from "./util.js";
 
@@ -58,7 +58,7 @@ export class TableConnection {
       onOpen: () => {
         // Answers to what was sent before a drop will not come: the new state tells.
         this.requests.clear();
-        // The states after this one's answer carry only the new events of the game's log.
+        // The states after this one's answer carry only what is new (the log, finished games).
         this.send({ type: "hello", features: FEATURES });
         handlers.onOpen();
       },
@@ -110,9 +110,9 @@ export class TableConnection {
   receive(m) {
     switch (m.type) {
       case "state": {
-        const whole = withWholeLog(this.state, m);
+        const whole = wholeState(this.state, m);
         if (!whole) {
-          this.live.drop(); // events missing here: a new connection starts with the whole log
+          this.live.drop(); // parts missing here: a new connection starts with the whole state
           return;
         }
         this.state = m = whole;
