@@ -105,6 +105,7 @@ class _Run:
     def __init__(self, args: argparse.Namespace, base: str) -> None:
         self.base = base
         self.lean = args.client == "lean"
+        self.length = args.length
         self.compression = "deflate" if args.compression else None
         self.think = args.think / 1000.0
         self.start = 0.0
@@ -143,14 +144,15 @@ async def _pair(base: str, limit: asyncio.Semaphore) -> tuple[httpx.AsyncClient,
         return await _guest(base), await _guest(base)
 
 
-async def _new_table(client: httpx.AsyncClient) -> int:
-    """A new 3-point table. Asked again once if the kept-alive connection was closed
-    meanwhile (a game outlasts the server's keep-alive: a race, not a refusal)."""
+async def _new_table(client: httpx.AsyncClient, length: int) -> int:
+    """A new table, a match to ``length`` points. Asked again once if the kept-alive
+    connection was closed meanwhile (a game outlasts the server's keep-alive: a race, not a
+    refusal)."""
     csrf = client.cookies.get("gammon_csrf") or ""
     for attempt in (1, 2):
         try:
             created = await client.post(
-                "/api/tables", json={"length": 3}, headers={"X-CSRF-Token": csrf}
+                "/api/tables", json={"length": length}, headers={"X-CSRF-Token": csrf}
             )
             return int(created.json()["table"]["id"])
         except (httpx.ReadError, httpx.RemoteProtocolError):
@@ -165,7 +167,7 @@ async def _game(
     """Tables played to their end, one after another, until the deadline."""
     try:
         while time.monotonic() < run.deadline:
-            table = await _new_table(first)
+            table = await _new_table(first, run.length)
             seats = [_Seat(c, await _open(run, c, table)) for c in (first, second)]
             await seats[1].ws.send(json.dumps({"type": "join"}))
             await _play(run, seats, rng)
@@ -448,6 +450,9 @@ async def _run(args: argparse.Namespace, base: str, server_pid: int) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument(
+        "--length", type=int, default=3, help="points of each match (longer: more finished games)"
+    )
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds not measured")
     parser.add_argument(
