@@ -299,6 +299,24 @@ def test_group_commit_writes_every_action_in_order() -> None:
         db.dispose()
 
 
+async def _at_newest_seq(*socks: Any) -> None:
+    """Read each socket's messages until all have the newest state any of them has."""
+    seq = max(sock.state["seq"] for sock in socks if sock.state)
+    for sock in socks:
+        while sock.state is None or sock.state["seq"] < seq:
+            await sock.receive()
+
+
+async def _act_once(rng: random.Random, *socks: Any, **choice: float) -> None:
+    """The first socket that has something to do does it (``choose``'s ``choice``)."""
+    for sock in socks:
+        assert sock.state is not None
+        action = choose(sock.state, rng, **choice)
+        if action is not None:
+            await sock.act(action)
+            return
+
+
 def test_log_delta_over_the_websocket(server: ServerProcess) -> None:
     """A socket that says hello with log_delta gets only new events, and the same log (3)."""
 
@@ -317,10 +335,7 @@ def test_log_delta_over_the_websocket(server: ServerProcess) -> None:
         deltas = 0
         read = 0
         for _ in range(60):
-            seq = max(s.state["seq"] for s in (a, b) if s.state)
-            for sock in (a, b):
-                while sock.state is None or sock.state["seq"] < seq:
-                    await sock.receive()
+            await _at_newest_seq(a, b)
             for message in b.seen[read:]:  # every state b got, including those act() read
                 if message["type"] == "state" and message["game"]:
                     game = message["game"]
@@ -338,12 +353,7 @@ def test_log_delta_over_the_websocket(server: ServerProcess) -> None:
             assert "log_from" not in a.state["game"]
             if a.state["status"] != "playing":
                 break
-            for sock in (a, b):
-                assert sock.state is not None
-                action = choose(sock.state, rng)
-                if action is not None:
-                    await sock.act(action)
-                    break
+            await _act_once(rng, a, b)
         assert deltas > 10
         for player in (alice, bob):
             await player.close()
@@ -366,10 +376,7 @@ def test_games_delta_over_the_websocket(server: ServerProcess) -> None:
         games: list[Any] = []
         deltas = 0
         for _ in range(150):
-            seq = max(s.state["seq"] for s in (a, b) if s.state)
-            for sock in (a, b):
-                while sock.state is None or sock.state["seq"] < seq:
-                    await sock.receive()
+            await _at_newest_seq(a, b)
             for message in b.seen[read:]:
                 if message["type"] == "state":
                     start = message["previous_games_from"]
@@ -382,12 +389,7 @@ def test_games_delta_over_the_websocket(server: ServerProcess) -> None:
             assert a.state["previous_games"] == games
             if len(games) >= 5:
                 break
-            for sock in (a, b):
-                assert sock.state is not None
-                action = choose(sock.state, rng, double=0.5, take=0.0)  # doubles dropped
-                if action is not None:
-                    await sock.act(action)
-                    break
+            await _act_once(rng, a, b, double=0.5, take=0.0)  # doubles dropped
         assert len(games) >= 5 and deltas > 10
         assert all(game["seed"] for game in games)  # revealed once each game is over
         for player in (alice, bob):
