@@ -31,7 +31,7 @@ from typing import Final, Self
 from gammon.actions import Action, Forfeit, OutOfTime
 from gammon.dice import DiceSource, RandomDice
 from gammon.errors import IllegalActionError, InvalidRulesError
-from gammon.events import EndReason, Event
+from gammon.events import EndReason, Event, GameResult
 from gammon.game import Game
 from gammon.ids import MatchIdFields, MatchIdValues, match_id_of_valid
 from gammon.rules import (
@@ -252,9 +252,19 @@ class _Series(ABC):
             self._earlier = (count, score)
         return score
 
-    @abstractmethod
     def _with_result(self, score: tuple[int, int], game: Game) -> tuple[int, int]:
         """``score`` with what ``game`` paid added, if it is over."""
+        result = game.result
+        if result is None:
+            return score
+        points = self._paid(score, result)
+        if result.winner == 0:
+            return score[0] + points, score[1]
+        return score[0], score[1] + points
+
+    @abstractmethod
+    def _paid(self, score: tuple[int, int], result: GameResult) -> int:
+        """What a game that ended with ``result`` pays its winner, at ``score`` before it."""
 
     @property
     @abstractmethod
@@ -426,13 +436,8 @@ class Match(_Series):
     def _forfeit_points(self, winner: int) -> int:
         return self.length - self._score_before_game()[winner]
 
-    def _with_result(self, score: tuple[int, int], game: Game) -> tuple[int, int]:
-        result = game.result
-        if result is None:
-            return score
-        if result.winner == 0:
-            return score[0] + result.points, score[1]
-        return score[0], score[1] + result.points
+    def _paid(self, score: tuple[int, int], result: GameResult) -> int:
+        return result.points
 
     def _over_message(self) -> str:
         score = self.score
@@ -507,10 +512,9 @@ class Session(_Series):
         paid = []
         score = (0, 0)
         for game in self._games:
-            after = self._with_result(score, game)
             if game.result is not None:
-                paid.append(sum(after) - sum(score))
-            score = after
+                paid.append(self._paid(score, game.result))
+            score = self._with_result(score, game)
         return tuple(paid)
 
     @property
@@ -548,18 +552,12 @@ class Session(_Series):
     def _forfeit_points(self, winner: int) -> int:
         return self.game.cube_value
 
-    def _with_result(self, score: tuple[int, int], game: Game) -> tuple[int, int]:
-        result = game.result
-        if result is None:
-            return score
-        points = result.points
+    def _paid(self, score: tuple[int, int], result: GameResult) -> int:
         stakes = self.stakes
-        if stakes is not None:  # no more than the loser has left
-            loser = result.loser
-            points = min(points, stakes[loser] + score[loser] - score[1 - loser])
-        if result.winner == 0:
-            return score[0] + points, score[1]
-        return score[0], score[1] + points
+        if stakes is None:
+            return result.points
+        loser = result.loser  # no more than the loser has left
+        return min(result.points, stakes[loser] + score[loser] - score[1 - loser])
 
     def _over_message(self) -> str:
         bankrolls = self.bankrolls

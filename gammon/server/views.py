@@ -285,13 +285,11 @@ class TableView:
             (frozenset(connected), spectators),
             lambda: self._middle_text(connected, spectators),
         )
-        texts, whole = self._previous_games()
+        previous, all_previous = self._previous_games()
         if games_from is None:
-            games = whole
+            games = all_previous
         else:
-            games = (
-                "[" + ",".join(texts[games_from:]) + '],"previous_games_from":' + str(games_from)
-            )
+            games = _list_from(previous, games_from, "previous_games_from")
         end = self._stamped_part("end", at, lambda: self._end_text(at))
         if table.game is None or table.series is None:
             return "".join(
@@ -310,7 +308,7 @@ class TableView:
         if log_from is None:
             log = self._part("log", lambda: "[" + ",".join(texts) + "]")
         else:
-            log = "[" + ",".join(texts[log_from:]) + '],"log_from":' + str(log_from)
+            log = _list_from(texts, log_from, "log_from")
         return "".join(
             (
                 self._part("head", self._head_text),
@@ -409,6 +407,12 @@ class TableView:
         table = self.table
         number = table.game_number
         return number, len(table.logs[number - 1]) if number else 0
+
+
+def _list_from(texts: list[str], start: int, key: str) -> str:
+    """A delta feature's part (docs/PROTOCOL.md 2.2): the list of ``texts`` from ``start`` on,
+    then the field ``key`` saying where they go."""
+    return "[" + ",".join(texts[start:]) + '],"' + key + '":' + str(start)
 
 
 def players_json(table: Table, connected: AbstractSet[int]) -> list[dict[str, Any] | None]:
