@@ -264,11 +264,12 @@ class Cluster:
 
     def elsewhere(self, table_id: int) -> frozenset[int]:
         """The users connected to the table through other nodes (presence)."""
-        return _NOBODY
+        return self.watching(table_id)[0]
 
-    def anonymous_elsewhere(self, table_id: int) -> int:
-        """How many watch the table through other nodes without signing in."""
-        return 0
+    def watching(self, table_id: int) -> tuple[frozenset[int], int]:
+        """:meth:`elsewhere`, and how many watch the table through other nodes without
+        signing in: both from one look at the other nodes' presence."""
+        return _NOBODY, 0
 
     def present(self, live: LiveTable) -> None:
         """Who is connected to the table here changed: tell the other nodes."""
@@ -774,13 +775,7 @@ class RedisCluster(Cluster):
         message = {"node": self.node, "tables": tables, "anonymous": anonymous}
         await self.publish(_PRESENCE, message)
 
-    def elsewhere(self, table_id: int) -> frozenset[int]:
-        return self._watching(table_id)[0]
-
-    def anonymous_elsewhere(self, table_id: int) -> int:
-        return self._watching(table_id)[1]
-
-    def _watching(self, table_id: int) -> tuple[frozenset[int], int]:
+    def watching(self, table_id: int) -> tuple[frozenset[int], int]:
         """The users at the table through the other living nodes, and the anonymous ones."""
         alive = time.monotonic() - 3 * self.ttl
         users: set[int] = set()

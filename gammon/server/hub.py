@@ -580,12 +580,11 @@ class Hub:
         a seat (``sides``: each socket's side), and (several nodes) the users at it through
         other nodes who neither play nor are here, and those there who have not signed in."""
         here = {c.user.id for c in sides if c.user is not None}
-        elsewhere = self.cluster.elsewhere(live.table.id)
-        spectators = sum(1 for side in sides.values() if side is None)
-        if elsewhere or self.cluster.shared:
+        elsewhere, anonymous = self.cluster.watching(live.table.id)
+        spectators = sum(1 for side in sides.values() if side is None) + anonymous
+        if elsewhere:
             seated = {seat.user_id for seat in live.table.seats or []}
             spectators += len(elsewhere - seated - here)
-            spectators += self.cluster.anonymous_elsewhere(live.table.id)
         return here | elsewhere, spectators
 
     def broadcast_state(self, live: LiveTable) -> None:
