@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import json
 import random
-import secrets
 import zlib
 from typing import Any
 
@@ -179,13 +178,16 @@ def test_each_action_is_answered_by_its_ack_then_its_state(server: ServerProcess
     asyncio.run(scenario())
 
 
+_MASKS = random.Random(6455)
+
+
 def _client_frame(payload: bytes, *, compressed: bool = False) -> bytes:
     """A client's masked, final text frame of ``payload`` (RFC 6455 5.2), its RSV1 bit set
     for a permessage-deflate message (RFC 7692 7.2.1: deflated, the last 4 bytes cut)."""
     if compressed:
         deflate = zlib.compressobj(1, zlib.DEFLATED, -9)
         payload = (deflate.compress(payload) + deflate.flush(zlib.Z_SYNC_FLUSH))[:-4]
-    mask = secrets.token_bytes(4)
+    mask = _MASKS.randbytes(4)  # any mask will do (RFC 6455 5.3): seeded, the same each run
     size = len(payload)
     first = 0xC1 if compressed else 0x81
     if size < 126:
@@ -210,10 +212,19 @@ def test_a_frame_is_read_alike_whole_split_or_sharing_a_read(server: ServerProce
                 got.append(message["id"])
         assert got == ids
 
-    async def closed_by(ws: Any, data: list[bytes]) -> tuple[int | None, str | None]:
+    async def read_by_server(other: Any) -> None:
+        """Return once the server has read the bytes just written on another socket, so
+        that what is written next comes in a read of its own: a ping answered on ``other``,
+        written after them. Over loopback the bytes written first are in the server's socket
+        first, and its one event loop reads every socket that has data before a reply to
+        any of them can be written (a reply comes from a task of a later pass)."""
+        await other.send(json.dumps({"type": "ping", "id": 0}))
+        await pongs(other, [0])
+
+    async def closed_by(ws: Any, other: Any, data: list[bytes]) -> tuple[int | None, str | None]:
         for part in data:
             ws.transport.write(part)
-            await asyncio.sleep(0.05)  # a read of its own
+            await read_by_server(other)  # a read of its own
         with contextlib.suppress(ConnectionClosed):
             while True:
                 await asyncio.wait_for(ws.recv(), 10)
@@ -224,6 +235,7 @@ def test_a_frame_is_read_alike_whole_split_or_sharing_a_read(server: ServerProce
         table = await alice.create(length=3)
         url = f"{server.ws_url}/ws/tables/{table}"
         headers = {"Cookie": alice.cookie_header()}
+        other = await connect(url, additional_headers=headers)  # for read_by_server
         for compression in ("deflate", None):
             ws = await connect(url, additional_headers=headers, compression=compression)
             deflated = compression is not None
@@ -236,7 +248,7 @@ def test_a_frame_is_read_alike_whole_split_or_sharing_a_read(server: ServerProce
             ws.transport.write(first)  # one whole frame
             await pongs(ws, [1])
             ws.transport.write(second[:3])  # split across reads
-            await asyncio.sleep(0.05)
+            await read_by_server(other)
             ws.transport.write(second[3:])
             await pongs(ws, [2])
             ws.transport.write(third + ping(4))  # two frames in one read
@@ -244,7 +256,7 @@ def test_a_frame_is_read_alike_whole_split_or_sharing_a_read(server: ServerProce
             half = len(ping(5)) // 2
             five, six = ping(5), ping(6)
             ws.transport.write(five + six[:half])  # a frame and half of the next
-            await asyncio.sleep(0.05)
+            await read_by_server(other)
             ws.transport.write(six[half:])
             await pongs(ws, [5, 6])
             ws.transport.write(ping(7))  # whole again after those
@@ -259,8 +271,9 @@ def test_a_frame_is_read_alike_whole_split_or_sharing_a_read(server: ServerProce
             bad = bytearray(_client_frame(b"x" * 40))
             bad[0] = 0xC1  # claims to be deflated: 40 bytes that are not a deflate stream
             data = [bytes(bad[:4]), bytes(bad[4:])] if split else [bytes(bad)]
-            endings.append(await closed_by(ws, data))
+            endings.append(await closed_by(ws, other, data))
         assert endings[0] == endings[1] and endings[0][0] == 1002
+        await other.close()
         await alice.close()
 
     asyncio.run(scenario())
