@@ -23,27 +23,37 @@ if [ -z "$redis_url" ] && command -v redis-cli >/dev/null 2>&1 \
     && redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
     redis_url=redis://127.0.0.1:6379/0
 fi
-echo "== ruff"
-ruff check gammon bench tests
-echo "== mypy --strict"
-mypy
-if command -v npx >/dev/null 2>&1; then
-    echo "== the browser client's types (tsc --checkJs)"
-    bash scripts/check-js-types.sh
+# GAMMON_JUNIT_DIR: each pytest phase also writes a JUnit report there (scripts/flakiness.py
+# reads them); GAMMON_TESTS_ONLY=1 leaves out the lint, type and install checks.
+junit() {
+    if [ -n "${GAMMON_JUNIT_DIR:-}" ]; then echo "--junitxml=$GAMMON_JUNIT_DIR/$1.xml"; fi
+}
+# The slowest 20 tests of each phase are printed at its end (issue 21: none over 30 s
+# without a reason).
+durations=--durations=20
+if [ -z "${GAMMON_TESTS_ONLY:-}" ]; then
+    echo "== ruff"
+    ruff check gammon bench tests scripts
+    echo "== mypy --strict"
+    mypy
+    if command -v npx >/dev/null 2>&1; then
+        echo "== the browser client's types (tsc --checkJs)"
+        bash scripts/check-js-types.sh
+    fi
+    echo "== the rules library alone (pip install . without extras)"
+    bash scripts/check-core-install.sh
 fi
-echo "== the rules library alone (pip install . without extras)"
-bash scripts/check-core-install.sh
 echo "== pytest (SQLite)"
-env -u GAMMON_TEST_DATABASE_URL pytest -n "${PYTEST_WORKERS:-auto}" -q "$@"
+env -u GAMMON_TEST_DATABASE_URL pytest -n "${PYTEST_WORKERS:-auto}" -q $durations $(junit sqlite) "$@"
 if [ -n "$postgres_url" ]; then
     echo "== pytest: the server on PostgreSQL"
-    GAMMON_TEST_DATABASE_URL="$postgres_url" GAMMON_TEST_REDIS_URL="$redis_url" pytest -n "${PYTEST_WORKERS:-auto}" -q \
+    GAMMON_TEST_DATABASE_URL="$postgres_url" GAMMON_TEST_REDIS_URL="$redis_url" pytest -n "${PYTEST_WORKERS:-auto}" -q $durations $(junit postgresql) \
         tests/server --ignore=tests/server/test_browser.py \
         --ignore=tests/server/test_nodes.py --ignore=tests/server/test_nodes_work.py "$@"
     # Three server processes each, with leases of 2 s: one at a time, so a busy
     # machine does not starve a node into losing its leases.
     echo "== pytest: several nodes (PostgreSQL and Redis), one test at a time"
-    GAMMON_TEST_DATABASE_URL="$postgres_url" GAMMON_TEST_REDIS_URL="$redis_url" pytest -q \
+    GAMMON_TEST_DATABASE_URL="$postgres_url" GAMMON_TEST_REDIS_URL="$redis_url" pytest -q $durations $(junit nodes) \
         tests/server/test_nodes.py tests/server/test_nodes_work.py "$@"
 else
     echo "== PostgreSQL not available: the server suite ran on SQLite only"

@@ -167,6 +167,12 @@ def register(commands: Commands) -> None:
         help="do not migrate at start: refuse to start unless the schema is up to date",
     )
     serve.add_argument(
+        "--manual-time",
+        action="store_true",
+        help="for tests: the game's clocks, expiries and rate limits stand still until "
+        "POST /api/test/time moves them (never on a site people play on)",
+    )
+    serve.add_argument(
         "--log-level",
         default="warning",
         choices=("debug", "info", "warning", "error"),
@@ -219,6 +225,7 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
         migrate=args.migrate,
         redis=args.redis,
         lease_ttl_s=args.lease_ttl,
+        manual_time=args.manual_time,
         limits=RateLimits(
             login=args.login_limit or defaults.login,
             signup=args.signup_limit or defaults.signup,

@@ -57,6 +57,7 @@ from gammon.server.players import LEADERBOARD_PAGE, leaderboard, profile
 from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused, board_json, loads
 from gammon.server.settings import TableSettings, variant_names
 from gammon.server.store import Store
+from gammon.server.timesource import ManualTime, SystemTime
 from gammon.server.tournaments.live import LiveTournament, Tournaments
 from gammon.server.wsprotocol import DIRECT
 
@@ -123,6 +124,9 @@ class ServerConfig:
     redis: str | None = None
     #: Several nodes: how long a table's lease lasts without renewal (gammon.server.cluster).
     lease_ttl_s: float = 5.0
+    #: For tests: the game's time stands still until ``POST /api/test/time`` moves it
+    #: (gammon.server.timesource.ManualTime); never for a site people play on.
+    manual_time: bool = False
 
 
 def _error(
@@ -253,13 +257,40 @@ class _SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+def _time_mover(clock: ManualTime) -> Callable[[Request], Awaitable[Response]]:
+    """``POST /api/test/time {"advance_s": S}`` on a ``--manual-time`` server: the clock moves
+    S seconds on and what fell due (game clocks, expiries, tournaments' timers) is started;
+    answers the new time. A test's way to let time pass without waiting for it."""
+
+    async def move(request: Request) -> Response:
+        try:
+            data = loads(await request.body() or b"{}", code="bad_request")
+        except Refused as exc:
+            raise Refused("bad_request", exc.message) from None
+        seconds = data.get("advance_s") if isinstance(data, dict) else None
+        if (
+            not isinstance(data, dict)
+            or set(data) != {"advance_s"}
+            or isinstance(seconds, bool)
+            or not isinstance(seconds, int | float)
+            or not 0 <= seconds < 1e9
+        ):
+            raise Refused("bad_request", 'send {"advance_s": SECONDS}, a number of 0 or more')
+        clock.advance(float(seconds))
+        await asyncio.sleep(0)  # let the tasks the timers started take their first step
+        return JSONResponse({"now": clock.now()})
+
+    return move
+
+
 def create_app(config: ServerConfig | None = None) -> Starlette:
     """The server application for ``config`` (the database is opened at start-up)."""
     config = config or ServerConfig()
     one_blas_thread()  # before any thread starts (its docstring says why)
     db = Database(config.database)
     store = Store(db)
-    accounts = Accounts()
+    clock: ManualTime | SystemTime = ManualTime() if config.manual_time else SystemTime()
+    accounts = Accounts(clock)
     cluster = None
     if config.redis is not None:
         from gammon.server.cluster import RedisCluster
@@ -273,6 +304,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         open_table_expiry_s=config.open_table_expiry_s,
         bot_table_idle_s=config.bot_table_idle_s,
         cluster=cluster,
+        time=clock,
     )
     tournaments = Tournaments(hub)
     hub.lobby_extras = lambda: {"tournaments": tournaments.lobby_json()}
@@ -288,9 +320,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         take=hub.cluster.take,
     )
     hub.listen("finished", lambda event: analyses.table_finished(event.live))
-    login_ip = TokenBuckets(*config.limits.login, name="login_ip")
-    login_name = TokenBuckets(*config.limits.login, name="login_name")
-    signup_ip = TokenBuckets(*config.limits.signup, name="signup_ip")
+    login_ip = TokenBuckets(*config.limits.login, name="login_ip", time=clock)
+    login_name = TokenBuckets(*config.limits.login, name="login_name", time=clock)
+    signup_ip = TokenBuckets(*config.limits.signup, name="signup_ip", time=clock)
 
     async def current_user(conn: HTTPConnection) -> UserInfo | None:
         token = conn.cookies.get(SESSION_COOKIE)
@@ -599,6 +631,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             user,
             hash_token(token) if token and user else None,
             direct=(websocket.scope.get("extensions") or {}).get(DIRECT),
+            time=clock,
         )
 
     async def pump(
@@ -854,6 +887,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         routes.append(Mount("/", StaticFiles(directory=config.static, html=True), name="static"))
     else:
         routes.append(Route("/", _no_client, methods=["GET"]))
+    if isinstance(clock, ManualTime):
+        routes.insert(0, Route("/api/test/time", handler(_time_mover(clock)), methods=["POST"]))
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hub = hub
     app.state.store = store

@@ -19,7 +19,6 @@ import hmac
 import math
 import re
 import secrets
-import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Final
@@ -30,8 +29,9 @@ from sqlalchemy import delete, func
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from gammon.server.db import SessionRow, User, now, select
+from gammon.server.db import SessionRow, User, select
 from gammon.server.protocol import Refused
+from gammon.server.timesource import SystemTime, TimeSource
 
 __all__ = [
     "CSRF_COOKIE",
@@ -115,8 +115,16 @@ class TokenBuckets:
     """
 
     def __init__(
-        self, capacity: float, per_second: float, *, max_keys: int = 100_000, name: str = ""
+        self,
+        capacity: float,
+        per_second: float,
+        *,
+        max_keys: int = 100_000,
+        name: str = "",
+        time: TimeSource | None = None,
     ) -> None:
+        #: The clock the buckets refill by (gammon.server.timesource).
+        self.time: TimeSource = time if time is not None else SystemTime()
         #: What the buckets limit (``login_ip``...): their keys' prefix when several nodes
         #: share them in Redis (gammon.server.cluster).
         self.name = name
@@ -126,7 +134,7 @@ class TokenBuckets:
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
 
     def take(self, key: str, *, now: float | None = None) -> float:
-        at = time.monotonic() if now is None else now
+        at = self.time.monotonic() if now is None else now
         tokens, last = self._buckets.pop(key, (self.capacity, at))
         tokens = min(self.capacity, tokens + (at - last) * self.per_second)
         if tokens >= 1.0:
@@ -152,7 +160,9 @@ class Accounts:
 
     _CACHE_SECONDS: Final = 60.0
 
-    def __init__(self) -> None:
+    def __init__(self, time: TimeSource | None = None) -> None:
+        #: The clock sessions expire by (gammon.server.timesource).
+        self.time: TimeSource = time if time is not None else SystemTime()
         self._cache: dict[str, tuple[UserInfo, float]] = {}
 
     # -- accounts ------------------------------------------------------------------------
@@ -190,7 +200,7 @@ class Accounts:
                 name=name,
                 name_key=key,
                 password_hash=_HASHER.hash(password),
-                created=now(),
+                created=self.time.now(),
                 is_operator=first,
             )
             session.add(row)
@@ -223,7 +233,7 @@ class Accounts:
     def guest(self, session: Session) -> UserInfo:
         for _ in range(10):
             name = f"Guest-{secrets.token_hex(3)}"
-            row = User(name=name, name_key=name.lower(), created=now(), is_guest=True)
+            row = User(name=name, name_key=name.lower(), created=self.time.now(), is_guest=True)
             session.add(row)
             try:
                 session.commit()
@@ -242,7 +252,7 @@ class Accounts:
     def new_session(self, session: Session, user: UserInfo) -> str:
         """Open a session for ``user``; returns the token for the cookie."""
         token = secrets.token_urlsafe(32)
-        at = now()
+        at = self.time.now()
         session.add(
             SessionRow(
                 token_hash=hash_token(token),
@@ -259,7 +269,7 @@ class Accounts:
         if not token:
             return None
         hit = self._cache.get(hash_token(token))
-        if hit is None or hit[1] < time.monotonic():
+        if hit is None or hit[1] < self.time.monotonic():
             return False
         return hit[0]
 
@@ -269,18 +279,18 @@ class Accounts:
             return None
         key = hash_token(token)
         hit = self._cache.get(key)
-        if hit is not None and hit[1] >= time.monotonic():
+        if hit is not None and hit[1] >= self.time.monotonic():
             return hit[0]
         row = session.get(SessionRow, key)
         user: UserInfo | None = None
-        if row is not None and row.expires > now():
+        if row is not None and row.expires > self.time.now():
             found = session.get(User, row.user_id)
             if found is not None and not found.banned:
                 user = UserInfo.from_row(found)
         if user is not None:
             if len(self._cache) > 50_000:
                 self._cache.clear()
-            self._cache[key] = (user, time.monotonic() + self._CACHE_SECONDS)
+            self._cache[key] = (user, self.time.monotonic() + self._CACHE_SECONDS)
         else:
             self._cache.pop(key, None)
         return user

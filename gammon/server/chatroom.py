@@ -18,7 +18,6 @@ from typing import Any, Final
 from gammon.server import chat
 from gammon.server.auth import Accounts, TokenBuckets, UserInfo
 from gammon.server.connections import Connection, LiveTable
-from gammon.server.db import now
 from gammon.server.protocol import ClientMessage, Refused, dumps
 from gammon.server.store import (
     Store,
@@ -29,6 +28,7 @@ from gammon.server.store import (
     moderation_state,
     set_banned,
 )
+from gammon.server.timesource import SystemTime, TimeSource
 
 __all__ = ["CHAT_HISTORY", "CHAT_MESSAGES", "ChatRoom", "TournamentRoom"]
 
@@ -75,7 +75,10 @@ class ChatRoom:
         lobby: set[Connection],
         close_user: Callable[[int, int, str], None],
         forfeit: Callable[[LiveTable, int, int], Awaitable[None]],
+        time: TimeSource | None = None,
     ) -> None:
+        #: The clock of the lines' times and the chat rate (gammon.server.timesource).
+        self.time: TimeSource = time if time is not None else SystemTime()
         self.store = store
         self.accounts = accounts
         self.moderator = moderator
@@ -100,13 +103,18 @@ class ChatRoom:
         self.take_shared: Callable[[TokenBuckets, str], Awaitable[float]] | None = None
         config = moderator.config
         self._rate = TokenBuckets(
-            config.rate_messages, config.rate_messages / config.rate_seconds, name="chat"
+            config.rate_messages,
+            config.rate_messages / config.rate_seconds,
+            name="chat",
+            time=self.time,
         )
 
     async def load(self) -> None:
         """The operators and the bans in force, from the database (server start)."""
         operators, bans = await self.store.run(moderation_state)
-        self.moderator = chat.ChatModerator(self.moderator.config, operators=operators, bans=bans)
+        self.moderator = chat.ChatModerator(
+            self.moderator.config, clock=self.time.now, operators=operators, bans=bans
+        )
 
     def is_banned(self, user: UserInfo) -> bool:
         return user.banned or self.moderator.is_banned(user.name)
@@ -177,7 +185,7 @@ class ChatRoom:
         if isinstance(decision, chat.Rejected):
             code = "banned" if decision.rule is chat.Rule.BANNED else "chat_refused"
             raise Refused(code, decision.reason)
-        at = now()
+        at = self.time.now()
         table_id = live.table.id if isinstance(live, LiveTable) else None
         tournament_id = live.tournament_id if isinstance(live, TournamentRoom) else None
         message_id = await self.store.run(
@@ -289,7 +297,7 @@ class ChatRoom:
         if target is None:
             raise Refused("no_such_user", f"there is no user called {target_name!r}")
         reason = fields.get("reason", "")
-        at = now()
+        at = self.time.now()
 
         async def sanction(until: float | None = None) -> None:
             await self.store.run(

@@ -25,6 +25,7 @@ from gammon.server.auth import UserInfo
 from gammon.server.db import now
 from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused, dumps, error_json, loads
 from gammon.server.table import Table
+from gammon.server.timesource import SystemTime, Timer, TimeSource
 from gammon.server.views import TableView
 
 __all__ = [
@@ -142,8 +143,11 @@ class Connection:
         user: UserInfo | None,
         session_hash: str | None = None,
         direct: DirectSocket | None = None,
+        time: TimeSource | None = None,
     ) -> None:
         self.socket = socket
+        #: The clock its rate limit refills by (gammon.server.timesource).
+        self.time: TimeSource = time if time is not None else SystemTime()
         self.user = user
         self.session_hash = session_hash
         #: Writes a message at once, or says it cannot (gammon.server.wsprotocol.DIRECT):
@@ -156,7 +160,7 @@ class Connection:
         self.rate = RATE
         self.burst = float(BURST)
         self.tokens = self.burst
-        self.refilled = time.monotonic()
+        self.refilled = self.time.monotonic()
         self.refusals = 0
         self.closed = False
         self.close_code = 1000
@@ -178,7 +182,7 @@ class Connection:
 
     def allow(self) -> bool:
         """Take a token for one incoming message, or say it must be refused (flood)."""
-        at = time.monotonic()
+        at = self.time.monotonic()
         self.tokens = min(self.burst, self.tokens + (at - self.refilled) * self.rate)
         self.refilled = at
         if self.tokens >= 1.0:
@@ -277,7 +281,7 @@ class LiveTable:
     table: Table
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Connection] = field(default_factory=set)
-    timer: asyncio.TimerHandle | None = None
+    timer: Timer | None = None
     bot_task: asyncio.Task[None] | None = None
     chat: collections.deque[dict[str, Any]] | None = None
     #: When one of the table's players was last connected to it (or the table came into

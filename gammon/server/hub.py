@@ -47,7 +47,6 @@ from gammon.server.connections import (
     answer_refusal,
     text_frame,
 )
-from gammon.server.db import now
 from gammon.server.metrics import ACTION_BUCKETS, Histogram
 from gammon.server.players import all_ratings
 from gammon.server.practice import TAKE_BACK, Practice, can_take_back
@@ -64,6 +63,7 @@ from gammon.server.ratings import BOT_RATINGS
 from gammon.server.settings import TableSettings
 from gammon.server.store import Fenced, Store, create_table, load_table, load_unfinished
 from gammon.server.table import Applied, Seat, Table
+from gammon.server.timesource import SystemTime, TimeSource
 from gammon.server.views import summary_json
 
 __all__ = ["TABLE_MOMENTS", "Hub", "TableEvent", "TableMoment"]
@@ -113,7 +113,11 @@ class Hub:
         open_table_expiry_s: float = OPEN_TABLE_EXPIRY_S,
         bot_table_idle_s: float = BOT_TABLE_IDLE_S,
         cluster: Cluster | None = None,
+        time: TimeSource | None = None,
     ) -> None:
+        #: The game's time (clocks, expiries, rate limits): the system's, or a test's
+        #: (gammon.server.timesource).
+        self.time: TimeSource = time if time is not None else SystemTime()
         #: The other nodes (gammon.server.cluster); the default is this node alone.
         self.cluster = cluster if cluster is not None else Cluster()
         #: An open table nobody has joined after this long is cancelled.
@@ -127,7 +131,7 @@ class Hub:
         self.bots_enabled = bots
         self.bots = Bots() if bots else None
         #: Hints, the tutor and take-backs (R15).
-        self.practice = Practice(self.bots)
+        self.practice = Practice(self.bots, self.time)
         self.practice.release_elsewhere = self.cluster.release_bot
         if self.bots is not None:
             self.bots.gate = self.practice.gate
@@ -136,10 +140,11 @@ class Hub:
         self.chat = ChatRoom(
             store,
             accounts,
-            moderator if moderator is not None else chat.ChatModerator(),
+            moderator if moderator is not None else chat.ChatModerator(clock=self.time.now),
             lobby=self.lobby,
             close_user=self.sockets.close_user,
             forfeit=self._forfeit_kicked,
+            time=self.time,
         )
         self._lobby_pending = False
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -206,7 +211,7 @@ class Hub:
         sweep), and replicas as its sockets open them.
         """
         tables = [] if self.cluster.shared else await self.store.run(load_unfinished)
-        at = now()
+        at = self.time.now()
         for table in tables:
             table.resume(at)
             live = LiveTable(table)
@@ -283,7 +288,7 @@ class Hub:
                     field="invite",
                 )
             invite_id = invited.id
-        at = now()
+        at = self.time.now()
         seats = None
         if settings.bot is not None:
             human = Seat(user.id, user.name)
@@ -319,7 +324,7 @@ class Hub:
         creator: Seat,
     ) -> Table:
         """A tournament match's table, started at once with its seats (already drawn by lot)."""
-        at = now()
+        at = self.time.now()
         table = await self.store.write(
             lambda s: self.cluster.created(
                 s,
@@ -434,7 +439,7 @@ class Hub:
             table.check_seq(request.expect_seq)
             was_status = table.status
             applied = table.apply(
-                action, side=side, actor_id=actor_id, at=now(), entropy=request.entropy
+                action, side=side, actor_id=actor_id, at=self.time.now(), entropy=request.entropy
             )
             try:
                 fence = self.cluster.fence_check(table.id)
@@ -523,7 +528,7 @@ class Hub:
         table = await self.store.run(lambda s: load_table(s, table_id))
         if table is None:
             return None
-        table.resume(now())
+        table.resume(self.time.now())
         live = self.tables.get(table_id)
         if live is None:
             live = self.tables[table_id] = LiveTable(table)
@@ -565,13 +570,15 @@ class Hub:
         """After a failed commit: the table as the database has it."""
         table = await self.store.run(lambda s: load_table(s, live.table.id))
         if table is not None:
-            table.resume(now())
+            table.resume(self.time.now())
             live.table = table
         self.broadcast_state(live)
 
     def state_for(self, live: LiveTable, viewer: int | None) -> dict[str, Any]:
         connected, spectators = self._watchers(live, {c: live.side(c) for c in live.conns})
-        return live.view.state_json(viewer, at=now(), connected=connected, spectators=spectators)
+        return live.view.state_json(
+            viewer, at=self.time.now(), connected=connected, spectators=spectators
+        )
 
     def _watchers(
         self, live: LiveTable, sides: dict[Connection, int | None]
@@ -595,7 +602,7 @@ class Hub:
         share one text too.
         """
         view = live.view
-        at = now()
+        at = self.time.now()
         sides = {conn: live.side(conn) for conn in live.conns}
         connected, spectators = self._watchers(live, sides)
         length = view.log_length()
@@ -646,9 +653,8 @@ class Hub:
             if d is not None
         ]
         if deadlines:
-            delay = max(0.0, min(deadlines) - now()) + 0.005
-            loop = asyncio.get_running_loop()
-            live.timer = loop.call_later(delay, lambda: self._spawn(self._on_timer(live)))
+            delay = max(0.0, min(deadlines) - self.time.now()) + 0.005
+            live.timer = self.time.call_later(delay, lambda: self._spawn(self._on_timer(live)))
         if (
             table.bot_to_act()
             and self.bots is not None
@@ -660,7 +666,7 @@ class Hub:
         table = live.table
         if table.status != "playing":
             return
-        at = now()
+        at = self.time.now()
         clock = table.clock
         if clock is not None and clock.running is not None:
             deadline = clock.deadline()
@@ -682,9 +688,9 @@ class Hub:
         """Look for forgotten tables now and then (see :meth:`expire`)."""
         interval = max(0.1, min(30.0, self.open_table_expiry_s / 4, self.bot_table_idle_s / 4))
         while True:
-            await asyncio.sleep(interval)
+            await self.time.sleep(interval)
             try:
-                await self.expire(now())
+                await self.expire(self.time.now())
             except Exception as exc:
                 self.faults.report("expiring tables", exc)
 
@@ -745,7 +751,7 @@ class Hub:
 
     def leave_table(self, live: LiveTable, conn: Connection) -> None:
         if live.side(conn) is not None:
-            live.seen = now()
+            live.seen = self.time.now()
         live.conns.discard(conn)
         self.sockets.unregister(conn)
         if not conn.closed:

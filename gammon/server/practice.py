@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from gammon.events import Moved
 from gammon.server.protocol import Refused
+from gammon.server.timesource import SystemTime, TimeSource
 
 if TYPE_CHECKING:
     from gammon.engine.cube import CubeState
@@ -273,8 +274,10 @@ def _nobody_elsewhere(table_id: int) -> None:
 class Practice:
     """Hints, the tutor's switch and warnings, and the bot's wait for a take-back."""
 
-    def __init__(self, bots: Bots | None) -> None:
+    def __init__(self, bots: Bots | None, time: TimeSource | None = None) -> None:
         self.bots = bots
+        #: The clock of the bot's wait (gammon.server.timesource).
+        self.time: TimeSource = time if time is not None else SystemTime()
         #: (table, user) pairs with the tutor on.
         self.tutors: set[tuple[int, int]] = set()
         #: Tables whose bot waits: the future the bot awaits before acting.
@@ -368,7 +371,7 @@ class Practice:
         future = self.holds.get(live.table.id)
         if future is not None:
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(asyncio.shield(future), HOLD_S)
+                await self.time.wait_for(asyncio.shield(future), HOLD_S)
             self.release(live.table.id)
 
     async def after_play(

@@ -13,7 +13,6 @@ import itertools
 import json
 import os
 import random
-import secrets
 import signal
 import socket
 import subprocess
@@ -26,6 +25,8 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+
+from tests.waiting import poll
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,6 +75,14 @@ def _fresh_postgres_database(url: str, name: str) -> str:
 
 
 _DATABASES = itertools.count()
+_NAMES = itertools.count(1)
+_SOCKETS = itertools.count(1)
+
+
+def unique_name(prefix: str) -> str:
+    """A name no other test of this run has taken (3-20 characters, as names must be):
+    the process and a count, so every server and database of the run sees it once."""
+    return f"{prefix}{os.getpid()}n{next(_NAMES)}"
 #: Seconds to wait for an answer the server owes: generous, because CI runs the tests
 #: two at a time on two cores beside their servers and browsers (a hang still fails).
 WAIT = 60.0
@@ -118,27 +127,33 @@ class ServerProcess:
             stdout=subprocess.DEVNULL,
             stderr=self.log,
         )  # fmt: skip
-        deadline = time.monotonic() + 60
-        last: object = "no answer"
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                err = Path(self.log_path).read_text()
-                raise RuntimeError(f"the server exited at start:\n{err}")
+        last: list[object] = ["no answer"]
+        process = self.process
+
+        def answered() -> bool:
+            if process.poll() is not None:
+                return True
             try:
                 answer = httpx.get(f"{self.url}/api/me", timeout=1)
-                if answer.status_code == 200:
-                    return self
-                last = f"HTTP {answer.status_code}: {answer.text[:200]}"
             except httpx.HTTPError as error:
-                last = repr(error)
-            time.sleep(0.1)
+                last[0] = repr(error)
+                return False
+            last[0] = f"HTTP {answer.status_code}: {answer.text[:200]}"
+            return answer.status_code == 200
+
+        if poll(answered, timeout=WAIT):
+            if process.poll() is not None:
+                err = Path(self.log_path).read_text()
+                raise RuntimeError(f"the server exited at start:\n{err}")
+            return self
         self.process.send_signal(signal.SIGABRT)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(10)
         self.stop()
         err = Path(self.log_path).read_text()
         raise RuntimeError(
-            f"the server did not start within 60 s (last answer: {last}); its log:\n{err[-20000:]}"
+            f"the server did not start within {WAIT:g} s (last answer: {last[0]}); "
+            f"its log:\n{err[-20000:]}"
         )
 
     def stacks(self) -> str:
@@ -147,15 +162,21 @@ class ServerProcess:
         that owes an answer is doing."""
         if self.process is None or self.process.poll() is not None:
             return "(the server is not running)"
-        before = Path(self.log_path).stat().st_size
+        log = Path(self.log_path)
+        before = log.stat().st_size
+
+        def written() -> bool:
+            return log.stat().st_size > before or self.process is None or (
+                self.process.poll() is not None
+            )
+
         self.process.send_signal(signal.SIGUSR1)
-        time.sleep(2)
-        if Path(self.log_path).stat().st_size == before and self.process.poll() is None:
+        if not poll(written, timeout=10) and self.process.poll() is None:
             # Python itself is stuck (the main thread never got to the handler): the
             # low-level dump, which may crash a server whose threads are running.
             self.process.send_signal(signal.SIGUSR2)
-            time.sleep(2)
-        text = Path(self.log_path).read_text()
+            poll(written, timeout=10)
+        text = log.read_text()
         # Whole: with many threads the dump is tens of kB, and its first threads matter.
         return f"its log (the stacks at the end):\n{text[max(0, before - 4000) :]}"
 
@@ -217,8 +238,15 @@ class Player:
         headers = {"X-CSRF-Token": await self.csrf(), **headers}
         return await self.http.post(path, json=body if body is not None else {}, headers=headers)
 
+    async def advance_time(self, seconds: float) -> float:
+        """Move a ``--manual-time`` server's clock ``seconds`` on (gammon.server.timesource);
+        what fell due has been started when this returns. The server's new time."""
+        response = await self.post("/api/test/time", {"advance_s": seconds})
+        assert response.status_code == 200, response.text
+        return float(response.json()["now"])
+
     async def signup(self, name: str | None = None, password: str = "correct horse") -> Player:
-        name = name or f"p{secrets.token_hex(4)}"
+        name = name or unique_name("p")
         response = await self.post("/api/signup", {"name": name, "password": password})
         assert response.status_code == 201, response.text
         self.user = response.json()["user"]
@@ -249,7 +277,7 @@ class Player:
             additional_headers={"Cookie": self.cookie_header()},
             max_size=1 << 24,
         )
-        return Socket(ws)
+        return Socket(ws, self.server)
 
     async def table(self, table: int) -> Socket:
         sock = await self.socket(f"/ws/tables/{table}")
@@ -260,17 +288,33 @@ class Player:
 class Socket:
     """A WebSocket that remembers the latest state and queues everything else."""
 
-    def __init__(self, ws: ClientConnection) -> None:
+    def __init__(self, ws: ClientConnection, server: ServerProcess | None = None) -> None:
         self.ws = ws
+        self.server = server
         self.state: dict[str, Any] | None = None
         self.seen: list[dict[str, Any]] = []
         self._next_id = 0
+        #: The entropy sent with each action: seeded, so a test's messages are the same
+        #: every run (the dice still depend on the server's secret seed, DICE.md).
+        self._entropy = random.Random(next(_SOCKETS))
 
     async def send(self, message: dict[str, Any] | str) -> None:
         await self.ws.send(message if isinstance(message, str) else json.dumps(message))
 
-    async def receive(self, timeout: float = WAIT) -> dict[str, Any]:
-        raw = await asyncio.wait_for(self.ws.recv(), timeout)
+    async def receive(self, timeout: float | None = None) -> dict[str, Any]:
+        """The next message. Without ``timeout`` it is owed (only a hang guard, :data:`WAIT`,
+        whose failure shows the server's stacks); with one, TimeoutError says none came."""
+        try:
+            raw = await asyncio.wait_for(self.ws.recv(), WAIT if timeout is None else timeout)
+        except TimeoutError:
+            if timeout is not None:
+                raise
+            stacks = "(no server known)"
+            if self.server is not None:
+                stacks = await asyncio.to_thread(self.server.stacks)
+            raise AssertionError(
+                f"no message within {WAIT:g} s (the last: {self.seen[-1:]}); {stacks}"
+            ) from None
         message = json.loads(raw)
         assert isinstance(message, dict)
         if message.get("type") == "state":
@@ -279,15 +323,23 @@ class Socket:
         return message
 
     async def until(
-        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = WAIT
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float | None = None
     ) -> dict[str, Any]:
+        """The first message that ``predicate`` accepts (``timeout`` as for :meth:`receive`)."""
+        if timeout is None:
+            while True:
+                message = await self.receive()
+                if predicate(message):
+                    return message
         deadline = time.monotonic() + timeout
         while True:
             message = await self.receive(max(0.01, deadline - time.monotonic()))
             if predicate(message):
                 return message
 
-    async def request(self, message: dict[str, Any], timeout: float = WAIT) -> dict[str, Any]:
+    async def request(
+        self, message: dict[str, Any], timeout: float | None = None
+    ) -> dict[str, Any]:
         """Send with a fresh id; return the ``ack`` or ``error`` answering it."""
         self._next_id += 1
         ident = self._next_id
@@ -298,7 +350,7 @@ class Socket:
 
     async def act(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send an action that must be accepted; return the new state it produced."""
-        reply = await self.request({**message, "entropy": secrets.token_hex(32)})
+        reply = await self.request({**message, "entropy": self._entropy.randbytes(32).hex()})
         assert reply["type"] == "ack", reply
         seq = reply["seq"]
         if self.state is None or self.state["seq"] < seq:

@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 
 from gammon.actions import Forfeit
 from gammon.server.chatroom import TournamentRoom
-from gammon.server.db import TableRow, now, select
+from gammon.server.db import TableRow, select
 from gammon.server.protocol import Refused, dumps
 from gammon.server.settings import TableSettings
 from gammon.server.store import (
@@ -40,6 +40,7 @@ from gammon.server.store import (
     tournament_tables,
 )
 from gammon.server.table import Seat, Table
+from gammon.server.timesource import Timer
 from gammon.server.tournaments.errors import TournamentError
 from gammon.server.tournaments.settings import TournamentSettings
 from gammon.server.tournaments.state import Applied, BracketMatch, Tournament
@@ -64,7 +65,7 @@ PUSH_DEBOUNCE_S: Final = 0.1
 class LiveTournament:
     tournament: Tournament
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    timer: asyncio.TimerHandle | None = None
+    timer: Timer | None = None
 
 
 class _Moved(Refused):
@@ -170,7 +171,7 @@ class Tournaments:
                 "forbidden",
                 "only an operator schedules tournaments; any account may start a Sit & Go",
             )
-        at = now()
+        at = self.hub.time.now()
         if settings.start_at is not None and settings.start_at <= at:
             raise TournamentError(
                 "bad_settings", "The start time must be in the future", field="start_at"
@@ -217,7 +218,9 @@ class Tournaments:
         if not self.runs(tournament.id) and tournament.status in ("finished", "cancelled"):
             # Nobody runs an ended tournament (its lease is gone): refused as it would be
             # there, on a copy, rather than taken over for nothing.
-            copy.deepcopy(tournament).apply(action, actor_id=actor_id, operator=operator, at=now())
+            copy.deepcopy(tournament).apply(
+                action, actor_id=actor_id, operator=operator, at=self.hub.time.now()
+            )
         for _ in range(8):
             nodes, routed = self.nodes, False
             if nodes is not None and not self.runs(live.tournament.id):
@@ -258,7 +261,9 @@ class Tournaments:
             before = tournament.status
             if not self.runs(tournament.id):
                 raise _Moved(tournament.id)
-            applied = tournament.apply(action, actor_id=actor_id, operator=operator, at=now())
+            applied = tournament.apply(
+                action, actor_id=actor_id, operator=operator, at=self.hub.time.now()
+            )
             check = self.nodes.fence_check(tournament.id) if self.nodes is not None else None
 
             def append(session: Session) -> None:
@@ -509,12 +514,11 @@ class Tournaments:
         deadline = live.tournament.next_deadline()
         if deadline is None or not self.runs(live.tournament.id):
             return
-        delay = max(0.0, deadline - now()) + 0.005
-        loop = asyncio.get_running_loop()
-        live.timer = loop.call_later(delay, lambda: self.hub.spawn(self._on_timer(live)))
+        delay = max(0.0, deadline - self.hub.time.now()) + 0.005
+        live.timer = self.hub.time.call_later(delay, lambda: self.hub.spawn(self._on_timer(live)))
 
     async def _on_timer(self, live: LiveTournament) -> None:
-        for action in live.tournament.due(now()):
+        for action in live.tournament.due(self.hub.time.now()):
             if action["type"] == "start":
                 action["seed"] = secrets.token_hex(16)
             with contextlib.suppress(Refused):
@@ -523,7 +527,7 @@ class Tournaments:
 
     async def after_register(self, live: LiveTournament) -> None:
         """A Sit & Go whose last seat was just taken starts at once."""
-        if live.tournament.due(now()):
+        if live.tournament.due(self.hub.time.now()):
             await self._on_timer(live)
 
     def stop(self) -> None:
