@@ -8,13 +8,16 @@ buttons, clicks and drags.
 
 from __future__ import annotations
 
+import itertools
+import os
 import random
 import shutil
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+
+from tests import waiting
 
 if TYPE_CHECKING:  # imported for real only where chromium is installed (test_browser.py)
     from playwright.sync_api import Browser, BrowserContext, Page, Playwright
@@ -31,6 +34,16 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 TIMEOUT_MS = 45_000
+
+
+_NAMES = itertools.count(1)
+
+
+def fresh_name(prefix: str) -> str:
+    """An account name no other browser test of this run has taken: the process and a
+    count, not chance. Names are 3-20 characters (gammon.server.auth.check_name): keep
+    ``prefix`` a letter and at most 10 more."""
+    return f"{prefix}{os.getpid()}b{next(_NAMES)}"
 
 
 def have_chromium() -> bool:
@@ -114,18 +127,17 @@ def seq(page: Page) -> int:
 
 
 def wait_until(page: Page, expression: str, timeout_ms: int = TIMEOUT_MS) -> None:
-    """Poll a JavaScript expression until it is true.
+    """Poll a JavaScript expression until it is true (tests/waiting.py: the page's state is
+    the browser's, and the page has no event to await for it).
 
     Not ``page.wait_for_function``: Playwright turns its predicate into a function with
     ``eval`` inside the page, which the pages' Content-Security-Policy (no
     ``unsafe-eval``) rightly forbids; ``page.evaluate`` goes through the DevTools
     protocol, which the policy does not govern.
     """
-    deadline = time.monotonic() + timeout_ms / 1000
-    while not page.evaluate(expression):
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"still false after {timeout_ms} ms: {expression}")
-        page.wait_for_timeout(50)
+    waiting.wait_until(
+        lambda: page.evaluate(expression), timeout=timeout_ms / 1000, what=expression
+    )
 
 
 def wait_seq(page: Page, above: int) -> None:

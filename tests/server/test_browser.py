@@ -14,18 +14,18 @@ from __future__ import annotations
 
 import json
 import random
-import secrets
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from tests import waiting
 from tests.server.browser_helpers import (
     become_guest,
     click_action,
     click_point,
     destinations,
+    fresh_name,
     have_chromium,
     js_errors,
     launch,
@@ -61,10 +61,6 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
-def _name(prefix: str) -> str:
-    return f"{prefix}{secrets.token_hex(3)}"
-
-
 def _verify_page(page: Page, table: int) -> str:
     """Open the table's record page; wait for the dice check and return its summary."""
     page.goto(f"/#/record/{table}")
@@ -76,11 +72,10 @@ def _verify_page(page: Page, table: int) -> str:
 def test_two_people_play_a_money_game_with_the_mouse(
     server: ServerProcess, browser: Browser
 ) -> None:
-    started = time.monotonic()
     rng = random.Random(2024)
     alice_page = new_page(browser, server.url)
     bob_page = new_page(browser, server.url, width=1280, height=800)
-    alice, bob = _name("alice"), _name("bob")
+    alice, bob = fresh_name("alice"), fresh_name("bob")
     # The states Alice's browser receives at a table: after its hello, only new log events.
     delta_states: list[int] = []
     alice_page.on(
@@ -157,11 +152,17 @@ def test_two_people_play_a_money_game_with_the_mouse(
     doubled = took = False
     turns = drags = clicks = 0
     shot = None
+    looks = 0
     while state(alice_page)["status"] == "playing":
-        assert time.monotonic() - started < 150, "the game took too long"
+        # A guard against a loop that never ends, by count, not by the clock: one game of
+        # random plays is a few hundred looks at most.
+        looks += 1
+        assert looks < 5000, "the game never ended"
+        looked: list[tuple[int, list[str]]] = []  # what each page showed, as this pass saw it
         for side, page in pages.items():
             other = pages[1 - side]
             now, acts = turn(page)
+            looked.append((now, acts))
             if seq(other) != now:  # let both pages see the same state
                 wait_seq(other if seq(other) < now else page, min(now, seq(other)))
                 break
@@ -200,8 +201,15 @@ def test_two_people_play_a_money_game_with_the_mouse(
                 wait_seq(page, now)
                 break
         else:
-            # Nobody can act in this state: it is changing under us (an automatic pass).
-            alice_page.wait_for_timeout(50)
+            # Nobody can act in this state: it is changing under us (an automatic pass, or
+            # an action's answer on its way): wait for what either page shows to change.
+            waiting.wait_until(
+                lambda looked=looked: (
+                    state(alice_page)["status"] != "playing"
+                    or [turn(p) for p in pages.values()] != looked
+                ),
+                what=f"a change from {looked}, where nobody could act",
+            )
     assert doubled and took and drags >= 3 and clicks >= 3 and shot is not None
     final = state(alice_page)
     # The browser asked for log_delta and games_delta (docs/PROTOCOL.md 2.2), and the log
@@ -542,7 +550,7 @@ def test_missing_table_time_loss_and_chat_that_keeps_its_words(
     page.wait_for_selector("button[name=create]")
 
     # Lobby chat: a refused message keeps its words; mended, it goes and the input clears.
-    alice, bob = _name("alice"), _name("bob")
+    alice, bob = fresh_name("alice"), fresh_name("bob")
     sign_up(page, alice)
     other = new_page(browser, server.url)
     sign_up(other, bob)
