@@ -5,7 +5,8 @@ releases and a stopping node's hand-back."""
 
 from __future__ import annotations
 
-import secrets
+import itertools
+import os
 import threading
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -61,9 +62,15 @@ def _thing(store: Store, kind: str) -> int:
         return made
 
 
+_NODES = itertools.count(1)
+
+
 def _nodes(kind: str, count: int) -> list[Node]:
+    """``count`` nodes, each named as no other of this run (the process and a count)."""
     leases, key, _things = KINDS[kind]
-    return [Node(Leases(leases, key, f"node-{secrets.token_hex(4)}", 30.0)) for _ in range(count)]
+    return [
+        Node(Leases(leases, key, f"node-{os.getpid()}-{next(_NODES)}", 30.0)) for _ in range(count)
+    ]
 
 
 class Holder(Protocol):
