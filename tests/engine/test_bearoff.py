@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import random
 import threading
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -469,10 +468,28 @@ def test_cache_dir_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_
 def test_cache_builds_once_then_reads(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("GAMMON_CACHE_DIR", str(tmp_path / "cache"))
     builds = []
+    # The builder goes on only once all three threads have looked for the file and missed
+    # it (the builder twice: before the lock and under it; the others once, before it), so
+    # the other two are certainly waiting on the lock while it builds: an event, not a sleep.
+    misses = 0
+    missed = threading.Condition()
+    read = bearoff._read
+
+    def counted_read(path: Path, shape: tuple[int, ...]) -> FloatArray | None:
+        nonlocal misses
+        array = read(path, shape)
+        if array is None:
+            with missed:
+                misses += 1
+                missed.notify_all()
+        return array
+
+    monkeypatch.setattr(bearoff, "_read", counted_read)
 
     def build() -> FloatArray:
         builds.append(1)
-        time.sleep(0.2)
+        with missed:
+            assert missed.wait_for(lambda: misses >= 4, timeout=60), f"{misses} misses"
         return np.arange(6, dtype=np.float32).reshape(2, 3)
 
     results = []

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy
 
+from tests import waiting
 from tests.server.client import Player, ServerProcess, choose, database_url
 from tests.server.test_play import drive, seated
 
@@ -41,9 +41,10 @@ async def finished(
     """Poll the job until it is done (or failed); return it with its document.
 
     ``in_line_here``: a queued job has its place in this server's line (False with
-    several nodes, where a job queued on another node has none here)."""
-    deadline = time.monotonic() + timeout
-    while True:
+    several nodes, where a job queued on another node has none here). Polled: the job is
+    the server's (its workers' processes), with no event to await here."""
+
+    async def done() -> dict[str, Any] | None:
         response = await player.http.get(f"/api/analyses/{key}")
         assert response.status_code == 200, response.text
         job = response.json()["analysis"]
@@ -52,8 +53,11 @@ async def finished(
         assert job["status"] in ("queued", "running")
         if job["status"] == "queued" and in_line_here:
             assert job["position"] >= 1
-        assert time.monotonic() < deadline, f"the analysis is still {job['status']}"
-        await asyncio.sleep(0.2)
+        return None
+
+    return await waiting.until(
+        done, timeout=timeout, interval=0.2, what=f"the analysis {key} to finish"
+    )
 
 
 async def play_out(player: Player, table: int, rng: random.Random) -> None:
@@ -87,14 +91,15 @@ def test_a_bot_table_is_analysed_when_it_finishes(server: ServerProcess) -> None
         human = await Player(server).signup()
         table = await human.create(length=1, bot="expert")
         await play_out(human, table, random.Random(4))
-        deadline = time.monotonic() + 30
-        while True:  # queued by the server itself, nobody asked
+
+        async def queued() -> Any:  # by the server itself, nobody asked
             response = await human.http.get(f"/api/tables/{table}/analysis")
             if response.status_code == 200:
-                break
+                return response
             assert response.json()["error"]["code"] == "no_analysis"
-            assert time.monotonic() < deadline
-            await asyncio.sleep(0.1)
+            return None
+
+        response = await waiting.until(queued, what=f"table {table}'s analysis to be queued")
         job = await finished(human, response.json()["analysis"]["key"])
         assert job["status"] == "done", job["error"]
         assert job["table"] == table and job["games"] == 1 and job["link"].endswith(job["key"])
@@ -239,10 +244,10 @@ def test_a_restart_queues_interrupted_jobs_again() -> None:
         workers = _children(restarted.process.pid)
         assert workers, "the analyses ran in worker processes"
         restarted.kill()
-        deadline = time.monotonic() + 15
-        while any(Path(f"/proc/{pid}").exists() for pid in workers):
-            assert time.monotonic() < deadline, f"workers {workers} outlived their server"
-            time.sleep(0.2)
+        waiting.wait_until(
+            lambda: not any(Path(f"/proc/{pid}").exists() for pid in workers),
+            what=f"workers {workers} to end with their server",
+        )
     finally:
         restarted.stop()
 

@@ -118,9 +118,9 @@ def test_a_different_seed_changes_the_roll() -> None:
 
 
 @given(st.lists(st.binary(min_size=1, max_size=64), max_size=5), st.randoms(use_true_random=False))
-def test_entropy_order_does_not_matter(entropy: list[bytes], random: Any) -> None:
+def test_entropy_order_does_not_matter(entropy: list[bytes], rng: Any) -> None:
     shuffled = list(entropy)
-    random.shuffle(shuffled)
+    rng.shuffle(shuffled)  # Hypothesis's seeded Random (use_true_random=False)
     assert derive_dice(SEED, 3, entropy) == derive_dice(SEED, 3, shuffled)
 
 
