@@ -12,13 +12,13 @@ import os
 import shutil
 import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import sqlalchemy
 
+from tests import waiting
 from tests.server.client import Player, ServerProcess, database_url, free_port
 
 
@@ -53,15 +53,16 @@ def redis_server() -> Iterator[str]:
         from redis import Redis
 
         client = Redis(port=port)
-        deadline = time.monotonic() + 20
-        while True:
+
+        def answers() -> bool:  # polled: no event says that another process is listening
+            if process.poll() is not None:
+                raise RuntimeError(f"redis-server exited at start ({process.returncode})")
             try:
-                client.ping()
-                break
+                return bool(client.ping())
             except Exception:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    raise RuntimeError("redis-server did not start") from None
-                time.sleep(0.05)
+                return False
+
+        waiting.wait_until(answers, what="redis-server to answer a ping")
         client.close()
         yield f"redis://127.0.0.1:{port}/0"
     finally:

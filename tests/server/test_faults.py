@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,6 +20,7 @@ from websockets.exceptions import ConnectionClosed
 
 from gammon.server.app import ServerConfig, create_app
 from gammon.server.hub import Hub
+from tests import waiting
 from tests.server.client import Player, ServerProcess, database_url
 
 
@@ -44,10 +44,8 @@ class InProcessServer(ServerProcess):
 
     def start(self) -> InProcessServer:
         self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.uvicorn.started:
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
+        # Polled: uvicorn says it has started only by this flag, which its thread sets.
+        waiting.wait_until(lambda: self.uvicorn.started, what="the server to start")
         return self
 
     def stop(self) -> None:

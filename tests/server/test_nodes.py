@@ -23,6 +23,7 @@ from gammon.server.auth import TokenBuckets
 from gammon.server.cluster import Outbox, RedisCluster
 from gammon.server.fairdice import verify_record
 from gammon.server.store import Store
+from tests import waiting
 from tests.server.client import Player, Socket, choose
 from tests.server.nodes import Nodes, cluster_or_skip, on, redis_server
 from tests.server.test_analysis import VECTORS, upload
@@ -248,11 +249,11 @@ def test_a_node_holds_replicas_only_of_tables_its_sockets_are_at_and_lists_every
         assert c.state is not None and c.state["seq"] == side0["seq"]
         assert c.state["game"]["board"] == side0["game"]["board"]
         await c.close()
-        for _ in range(100):
-            if _tables_in_memory(three[2], "playing") == 0:
-                break
-            await asyncio.sleep(0.1)
-        assert _tables_in_memory(three[2], "playing") == 0
+        # Polled: the replica goes when node 3 has heard the spectator leave (no event says so).
+        await waiting.until(
+            lambda: _tables_in_memory(three[2], "playing") == 0,
+            what="node 3 to drop its replica once its spectator left",
+        )
         await lobby3.until(lambda m: m["type"] == "lobby" and spectators(m) == 0, 15)
         # The match ends on nodes 1 and 2: it leaves node 3's lobby too.
         await a.act({"type": "forfeit"})
@@ -292,7 +293,9 @@ def test_a_node_killed_mid_game_its_tables_go_on_elsewhere_nothing_lost(redis: s
             await caught_up(vias, max(acked))
             via, action = to_act(vias, rng)
             flying = asyncio.ensure_future(via.request({**action, "entropy": "cd" * 32}))
-            await asyncio.sleep(0.002)
+            # A yield, not a wait: the request's task runs to its wait for the answer, its
+            # frame written, and node 1 dies with the action sent, wherever it is by then.
+            await asyncio.sleep(0)
             nodes[0].kill()
             reply = await flying
             if reply["type"] == "ack":
@@ -655,6 +658,10 @@ def test_a_user_s_chat_rate_holds_across_nodes(nodes: Nodes) -> None:
     asyncio.run(go())
 
 
+def _text(message: dict[str, Any]) -> str:
+    return str(message["message"]["text"])
+
+
 def test_a_mute_holds_on_every_node_of_the_user(nodes: Nodes) -> None:
     """A user who mutes someone through one node no longer gets their lines through
     another node either (a second tab, a reconnection elsewhere)."""
@@ -674,13 +681,21 @@ def test_a_mute_holds_on_every_node_of_the_user(nodes: Nodes) -> None:
         hal_name = hal.user["name"]  # type: ignore[index]
         reply = await socks["gil0"].request({"type": "mute", "user": hal_name})
         assert reply["type"] == "ack", reply
-        await asyncio.sleep(0.5)  # the mute on its way to the other nodes
+        # The mute leaves node 1 for the others in its Redis queue, and a line gil says
+        # after it goes in the same queue after it, to the one subscription each node reads
+        # in order: once gil's tab on node 3 has that line, node 3 holds the mute.
+        reply = await socks["gil0"].request({"type": "chat", "text": "gil is here"})
+        assert reply["type"] == "ack", reply
+        await socks["gil2"].until(lambda m: m["type"] == "chat" and _text(m) == "gil is here")
         reply = await socks["hal"].request({"type": "chat", "text": "can anyone hear me"})
         assert reply["type"] == "ack", reply
-        line = await socks["ivy"].until(lambda m: m["type"] == "chat", 15)
-        assert line["message"]["text"] == "can anyone hear me"
-        with pytest.raises(TimeoutError):  # delivered to ivy on node 3, not to gil there
-            await socks["gil2"].until(lambda m: m["type"] == "chat", 1.5)
+        await socks["ivy"].until(lambda m: m["type"] == "chat" and _text(m) == "can anyone hear me")
+        # Node 3 sends a line to each of its sockets that may have it at once: ivy's has it,
+        # so gil's there was sent it before this pong, or never (R13: it never was).
+        await socks["gil2"].send({"type": "ping"})
+        await socks["gil2"].until(lambda m: m["type"] == "pong")
+        heard = [_text(m) for m in socks["gil2"].seen if m["type"] == "chat"]
+        assert heard == ["gil is here"], heard
         for player in (gil, gil_there, hal, ivy):
             await player.close()
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from tests import waiting
 from tests.server.client import Player, ServerProcess
 from tests.server.nodes import Nodes, cluster_or_skip, on, redis_server
 from tests.server.test_analysis import VECTORS, upload
@@ -131,10 +132,11 @@ def test_analysis_jobs_uploaded_through_two_nodes_each_run_once(redis: str) -> N
 
 async def _visible(player: Player, number: int) -> None:
     """Wait until the player's node knows the tournament made on another node."""
-    deadline = time.monotonic() + 10
-    while (await player.http.get(f"/api/tournaments/{number}")).status_code != 200:
-        assert time.monotonic() < deadline, f"tournament {number} never reached this node"
-        await asyncio.sleep(0.1)
+
+    async def known() -> bool:  # polled: the node learns of it from the others (Redis)
+        return (await player.http.get(f"/api/tournaments/{number}")).status_code == 200
+
+    await waiting.until(known, what=f"tournament {number} to reach this node")
 
 
 def _bracket(t: dict[str, Any]) -> tuple[Any, ...]:
@@ -270,16 +272,20 @@ def test_the_node_running_a_tournament_killed_mid_round_it_finishes_on_the_other
             nodes[0].kill()
             # Once the dead node's lease runs out, another node takes the tournament over
             # from its log, under a new fence.
-            deadline = time.monotonic() + 20
-            while True:
-                lease = nodes.query(
-                    "SELECT node, fence FROM tournament_leases WHERE tournament_id = :t", t=number
-                )
-                if lease and lease[0].node != runner:
-                    assert lease[0].fence >= 2
-                    break
-                assert time.monotonic() < deadline, "nobody took the tournament over"
-                await asyncio.sleep(0.2)
+            # Polled: the lease is a database row the other nodes write.
+            lease = await waiting.until(
+                lambda: [
+                    row
+                    for row in nodes.query(
+                        "SELECT node, fence FROM tournament_leases WHERE tournament_id = :t",
+                        t=number,
+                    )
+                    if row.node != runner
+                ],
+                interval=0.2,
+                what="another node to take the tournament over",
+            )
+            assert lease[0].fence >= 2
             await asyncio.gather(
                 *(play_tournament(p, number, random.Random(20 + i)) for i, p in enumerate(players))
             )

@@ -26,6 +26,7 @@ from gammon.server.store import (
 from gammon.server.tournaments import Tournament, TournamentSettings
 from gammon.server.tournaments.live import Tournaments
 from gammon.server.tournaments.nodes import TournamentNodes
+from tests import waiting
 from tests.server.nodes import cluster_or_skip, redis_server
 from tests.server.test_leases import _take
 
@@ -117,7 +118,7 @@ def test_a_forwarded_action_sent_again_is_carried_out_once(store: Store) -> None
             message = {"rid": rid, "from": sender, "t": made.id, "key": key,
                        "action": register, "actor_id": 2, "operator": False}  # fmt: skip
             await runner._serve(message)
-            deadline = time.monotonic() + 10
+            deadline = time.monotonic() + waiting.TIMEOUT  # a guard: each read awaits a message
             while time.monotonic() < deadline:
                 # None also for the subscription's own confirmation: read on.
                 heard = await listener.get_message(ignore_subscribe_messages=True, timeout=1)
