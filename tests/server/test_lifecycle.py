@@ -6,63 +6,73 @@ from __future__ import annotations
 
 import asyncio
 import re
-import time
 from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed
 
 from tests.server.client import Player, ServerProcess, Socket, database_url
+from tests.waiting import until
 
 
 def run(coro):  # type: ignore[no-untyped-def]
     return asyncio.run(coro)
 
 
-async def wait_for_status(player: Player, table: int, status: str, timeout: float = 20) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
+async def wait_for_status(player: Player, table: int, status: str) -> Any:
+    """The table's state once it has ``status`` (the expiry runs in the server's own task)."""
+
+    async def reached() -> Any:
         state = await player.state(table)
-        if state["status"] == status or time.monotonic() > deadline:
-            return state
-        await asyncio.sleep(0.2)
+        return state if state["status"] == status else None
+
+    return await until(reached, what=f"table {table} {status}")
 
 
 def test_forgotten_tables_expire() -> None:
     """An open table nobody joins is cancelled; a bot table its human left is forfeited."""
+    # The server's clock stands still until the test moves it: "after 2 s" is exact.
     server = ServerProcess(
         database_url("expiry"),
         "--open-table-expiry", "2",
         "--bot-table-idle", "2",
         "--signup-limit", "1000/0.01",
+        "--manual-time",
     ).start()  # fmt: skip
 
     async def scenario() -> None:
         alice = await Player(server).signup()
-        started = time.monotonic()
         open_table = await alice.create(length=1)
         guest = await Player(server).guest()
         left = await guest.create(length=1, bot="beginner")  # the guest never comes to it
         bob = await Player(server).signup()
         kept = await bob.create(length=1, bot="beginner")
         sock = await bob.table(kept)
+        # Not at once: within the configured time nothing expires.
+        await alice.advance_time(1.5)
+        assert (await alice.state(open_table))["status"] == "open"
+        assert (await guest.state(left))["status"] == "playing"
+        await alice.advance_time(1.0)
         cancelled = await wait_for_status(alice, open_table, "cancelled")
-        assert cancelled["status"] == "cancelled", cancelled
         assert cancelled["last"]["type"] == "cancel" and cancelled["last"]["side"] is None
-        assert time.monotonic() - started >= 2.0  # not at once: after the configured time
         forfeited = await wait_for_status(guest, left, "finished")
-        assert forfeited["status"] == "finished", forfeited
         winner = forfeited["result"]["winner"]
         assert forfeited["result"]["reason"] == "forfeit"
         assert forfeited["players"][winner]["bot"] == "beginner"  # the bot never leaves
         lobby = (await alice.http.get("/api/tables")).json()["tables"]
         assert not {t["id"] for t in lobby} & {open_table, left}
-        # Bob stayed at his table: it goes on however long he thinks...
-        assert (await bob.state(kept))["status"] == "playing"
-        await asyncio.sleep(1.0)
+        # Bob stays at his table: it goes on however long he thinks...
+        await alice.advance_time(3600)
         assert (await bob.state(kept))["status"] == "playing"
         # ... and once he has left it for the configured time, it ends too.
         await sock.close()
+
+        async def bob_gone() -> bool:
+            players = (await bob.state(kept))["players"]
+            return not any(p["connected"] for p in players if p["bot"] is None)
+
+        await until(bob_gone, what="the server to see bob leave")
+        await alice.advance_time(2.5)
         ended = await wait_for_status(bob, kept, "finished")
         assert ended["result"]["reason"] == "forfeit", ended
         for p in (alice, guest, bob):

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import random
-import secrets
 from typing import Any
 
 from gammon.server.fairdice import verify_record
-from tests.server.client import Player, ServerProcess, Socket, choose
+from tests.server.client import Player, ServerProcess, Socket, choose, database_url
 
 
 def run(coro):  # type: ignore[no-untyped-def]
@@ -333,25 +332,35 @@ def test_the_creator_of_an_open_table_is_a_player(server: ServerProcess) -> None
     run(scenario())
 
 
-def test_the_clock_says_when_it_started(server: ServerProcess) -> None:
+def test_the_clock_says_when_it_started() -> None:
+    # The server's clock stands still until the test moves it: the figures are exact.
+    timed = ServerProcess(database_url("clock"), "--manual-time").start()
+
     async def scenario() -> None:
         table, sockets, players = await seated(
-            server, length=1, clock={"base_s": 600, "delay_s": 12, "increment_s": 0}
+            timed, length=1, clock={"base_s": 600, "delay_s": 12, "increment_s": 0}
         )
         state = await sockets[0].act({"type": "roll"})
         clock = state["clock"]
         assert clock["running"] == state["game"]["turn"]
-        assert 0 <= clock["server_ms"] - clock["started_ms"] < 5000
-        await asyncio.sleep(1.2)
+        assert clock["server_ms"] == clock["started_ms"]
+        await players[0].advance_time(1.25)
         # A page opened later sees the same start, so it shows the delay really left.
         later = (await players[0].state(table))["clock"]
         assert later["started_ms"] == clock["started_ms"]
-        assert later["server_ms"] - later["started_ms"] >= 1000
+        assert later["server_ms"] - later["started_ms"] == 1250
         assert later["remaining_ms"] == [600000, 600000]  # still within the 12 s delay
+        # Past the delay the player's own time runs: 12 s of delay, then 3 s of the bank.
+        await players[0].advance_time(13.75)
+        bank = (await players[0].state(table))["clock"]["remaining_ms"]
+        assert bank[clock["running"]] == 597000 and bank[1 - clock["running"]] == 600000
         for p in players:
             await p.close()
 
-    run(scenario())
+    try:
+        run(scenario())
+    finally:
+        timed.stop()
 
 
 def test_refused_actions_add_no_entropy(server: ServerProcess) -> None:
@@ -367,7 +376,12 @@ def test_refused_actions_add_no_entropy(server: ServerProcess) -> None:
                 await sock.until(lambda m: m["type"] == "state" and m["seq"] >= reply["seq"])
             await sync(sockets)
 
-        opening = secrets.token_hex(32)
+        rng = random.Random(11)  # the entropy sent: any distinct values, the same every run
+
+        def fresh() -> str:
+            return rng.randbytes(32).hex()
+
+        opening = fresh()
         await act(sockets[0], {"type": "roll"}, opening)
         state = sockets[0].state
         assert state is not None
@@ -376,7 +390,7 @@ def test_refused_actions_add_no_entropy(server: ServerProcess) -> None:
         me, other = sockets[mover], sockets[1 - mover]
         assert me.state is not None
         legal = me.state["game"]["legal_plays"][0]["play"]
-        refused = [secrets.token_hex(32) for _ in range(5)]
+        refused = [fresh() for _ in range(5)]
         attempts = [
             (other, {"type": "roll"}, "not_your_turn"),
             (me, {"type": "play", "play": "24/1"}, "illegal_play"),
@@ -387,12 +401,12 @@ def test_refused_actions_add_no_entropy(server: ServerProcess) -> None:
         for entropy, (sock, message, code) in zip(refused, attempts, strict=True):
             reply = await sock.request({**message, "entropy": entropy})
             assert reply["code"] == code, reply
-        played, rolled = secrets.token_hex(32), secrets.token_hex(32)
+        played, rolled = fresh(), fresh()
         await act(me, {"type": "play", "play": legal}, played)
         await act(other, {"type": "roll"}, rolled)
         # End the game (and the 1-point match) so that its record is published.
-        await act(other, {"type": "resign", "value": 3}, secrets.token_hex(32))
-        await act(me, {"type": "accept_resignation"}, secrets.token_hex(32))
+        await act(other, {"type": "resign", "value": 3}, fresh())
+        await act(me, {"type": "accept_resignation"}, fresh())
         record = (await players[0].http.get(f"/api/tables/{table}/record?game=1")).json()
         assert verify_record(record).ok
         used = [e for roll in record["rolls"] for e in roll["entropy"]]

@@ -33,7 +33,8 @@ async def until_my_play(sock: Socket, rng: random.Random) -> dict[str, Any]:
 
 def test_tutor_warns_and_a_play_is_taken_back_against_the_bot() -> None:
     url = database_url("practice")
-    server = ServerProcess(url, "--message-rate", "500").start()
+    # The server's clock stands still until the test moves it (the bot's wait is on it).
+    server = ServerProcess(url, "--message-rate", "500", "--manual-time").start()
     rng = random.Random(5)
     saved: dict[str, Any] = {}
 
@@ -65,8 +66,9 @@ def test_tutor_warns_and_a_play_is_taken_back_against_the_bot() -> None:
         played = sock.state
         assert played is not None and played["seq"] == state["seq"] + 1
         assert "take_back" in played["game"]["actions"]
-        # The bot waits for the player's answer.
-        await asyncio.sleep(0.5)
+        # The bot waits for the player's answer, up to two minutes: 119 s on, the play can
+        # still be taken back (had the bot played, it could not).
+        await human.advance_time(119)
         assert sock.state is not None and sock.state["seq"] == played["seq"]
         back = await sock.act({"type": "take_back", "seq": played["seq"]})
         game = back["game"]
@@ -102,7 +104,7 @@ def test_tutor_warns_and_a_play_is_taken_back_against_the_bot() -> None:
     finally:
         server.kill()
     # The log replays exactly after a crash: the take-back included, dice and all.
-    restarted = ServerProcess(url, "--message-rate", "500").start()
+    restarted = ServerProcess(url, "--message-rate", "500", "--manual-time").start()
 
     async def after() -> None:
         player = Player(restarted)

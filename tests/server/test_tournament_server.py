@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 from typing import Any
 
 import pytest
@@ -14,14 +13,16 @@ from websockets.exceptions import ConnectionClosed
 
 from gammon.server.ratings import Rating, rate_match
 from tests.server.client import Player, ServerProcess, choose, database_url
+from tests.waiting import until
 
 
-def serve(name: str) -> ServerProcess:
+def serve(name: str, *extra: str) -> ServerProcess:
     return ServerProcess(
         database_url(name),
         "--login-limit", "1000/0.01",
         "--signup-limit", "1000/0.01",
         "--message-rate", "500",
+        *extra,
     ).start()  # fmt: skip
 
 
@@ -60,18 +61,20 @@ async def play_table(player: Player, table: int, rng: random.Random) -> None:
 
 async def play_tournament(player: Player, number: int, rng: random.Random) -> None:
     """Play every match this player is drawn into, until the tournament is over."""
-    deadline = time.monotonic() + 240
     played: set[int] = set()
-    while time.monotonic() < deadline:
+
+    async def next_step() -> str | int | None:
         status, table = await my_table(player, number)
         if status in ("finished", "cancelled"):
+            return status
+        return table if table is not None and table not in played else None
+
+    while True:
+        step = await until(next_step, timeout=240, what=f"a match or the end of {number}")
+        if isinstance(step, str):
             return
-        if table is not None and table not in played:
-            await play_table(player, table, rng)
-            played.add(table)
-        else:
-            await asyncio.sleep(0.2)
-    raise AssertionError("the tournament did not finish in time")
+        await play_table(player, step, rng)
+        played.add(step)
 
 
 def check_ratings(profiles: dict[str, dict[str, Any]]) -> None:
@@ -141,24 +144,25 @@ def test_eight_accounts_play_a_sit_and_go_to_its_winner() -> None:
 
 
 async def wait_for(player: Player, number: int, ok: Any, timeout: float = 60) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    async def there() -> dict[str, Any] | None:
         t = await tournament(player, number)
-        if ok(t):
-            return t
-        await asyncio.sleep(0.2)
-    raise AssertionError(f"tournament {number} never got there: {t}")
+        return t if ok(t) else None
+
+    return await until(there, timeout=timeout, what=f"tournament {number} there")
 
 
 def test_a_no_show_forfeits_on_the_clock_and_a_satellite_seats_its_winner() -> None:
-    server = serve("noshow")
+    # The server's clock stands still until the test moves it: the start and the show-up
+    # time are exact, and nobody waits for them.
+    server = serve("noshow", "--manual-time")
     try:
 
         async def main() -> None:
             operator = await Player(server).signup("oper")  # the server's first account
             a, b, c, d = [await Player(server).signup(n) for n in ("ann", "bob", "cyd", "dot")]
+            now = await operator.advance_time(0)
             # Only operators schedule tournaments.
-            start_at = time.time() + 3
+            start_at = now + 3
             scheduled = {
                 "name": "Evening cup", "kind": "scheduled", "seats": 8, "start_at": start_at,
                 "show_up_s": 10, "lengths": [1],
@@ -170,7 +174,7 @@ def test_a_no_show_forfeits_on_the_clock_and_a_satellite_seats_its_winner() -> N
             cup = created.json()["tournament"]["id"]
             target = await operator.post(
                 "/api/tournaments",
-                {**scheduled, "name": "Main event", "start_at": time.time() + 3600},
+                {**scheduled, "name": "Main event", "start_at": now + 3600},
             )
             main_event = target.json()["tournament"]["id"]
             satellite = await c.post(
@@ -191,14 +195,18 @@ def test_a_no_show_forfeits_on_the_clock_and_a_satellite_seats_its_winner() -> N
             assert again.json()["error"]["code"] == "already_registered"
 
             # At the start time the bracket is drawn and the match's table made.
+            await operator.advance_time(3.5)
             t = await wait_for(
                 a, cup, lambda t: t["status"] == "running" and t["rounds"][0]["matches"][0]["table"]
             )
             match = t["rounds"][0]["matches"][0]
             assert match["status"] == "ready" and match["show_up_by"] is not None
-            # Ann comes to her table; Bob never does.
+            # Ann comes to her table; Bob never does, and after the show-up time he is out.
             sock = await a.table(match["table"])
-            t = await wait_for(a, cup, lambda t: t["status"] == "finished", timeout=40)
+            await operator.advance_time(9)
+            assert (await tournament(a, cup))["status"] == "running"
+            await operator.advance_time(1.5)
+            t = await wait_for(a, cup, lambda t: t["status"] == "finished")
             assert t["winner"]["name"] == "ann"
             assert t["rounds"][0]["matches"][0]["how"] == "no_show"
             await sock.until(lambda m: m["type"] == "state" and m["status"] == "finished")
@@ -379,10 +387,10 @@ def test_a_tournaments_socket_pushes_the_bracket_and_carries_its_chat() -> None:
         assert reported["type"] == "ack"
         assert any(m["type"] == "reported" for m in b.seen)
 
-        # The history comes back on a new connection (from the database once all have left).
+        # The history comes back on a new connection (from memory, or from the database
+        # once the server has seen all leave: the same lines either way).
         for sock in (a, b, anonymous):
             await sock.close()
-        await asyncio.sleep(0.3)
         again = await bob.socket(path)
         history = await again.until(lambda m: m["type"] == "chat_history")
         assert [m["text"] for m in history["messages"]] == [
