@@ -115,7 +115,9 @@ def test_hypergammon_games_finish() -> None:
 
 def test_acey_deucey_is_refused() -> None:
     with pytest.raises(IllegalActionError, match="acey-deucey"):
-        play_game(RandomPlayer(), RandomPlayer(), random.Random(1), variant="acey-deucey")
+        play_game(
+            RandomPlayer(seed=1), RandomPlayer(seed=2), random.Random(1), variant="acey-deucey"
+        )
 
 
 def test_strength_bench_duplicate_statistics() -> None:

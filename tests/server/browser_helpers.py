@@ -170,6 +170,13 @@ def turn(page: Page) -> tuple[int, list[str]]:
     return int(value[0]), list(value[1])
 
 
+def wait_for_change(page: Page, looked: tuple[int, list[str]]) -> None:
+    """Wait until the page shows other than ``looked`` (what :func:`turn` read): where its
+    player has nothing to do, the next state (the opponent's or the bot's move, an automatic
+    pass) or the answer to an action on its way."""
+    waiting.wait_until(lambda: turn(page) != looked, what=f"a change from {looked}")
+
+
 def click_action(page: Page, action: str) -> None:
     page.click(f".controls [data-action='{action}']")
 

@@ -589,7 +589,7 @@ def test_missing_table_time_loss_and_chat_that_keeps_its_words(
     )
     page.goto(f"/#/table/{table}")
     page.click(".controls [data-action=roll]")
-    wait_until(page, "window.gammon.view.state.status === 'finished'", timeout_ms=30_000)
+    wait_until(page, "window.gammon.view.state.status === 'finished'")
     final = state(page)
     assert final["result"]["reason"] == "time"
     winner = final["players"][final["result"]["winner"]]["name"]

@@ -10,7 +10,6 @@ test_browser.py.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,6 +26,7 @@ from tests.server.browser_helpers import (
     screenshot,
     state,
     turn,
+    wait_for_change,
     wait_seq,
     wait_until,
 )
@@ -64,9 +64,12 @@ def review_server() -> Iterator[ServerProcess]:
 
 def _play_out(page: Page, rng: random.Random) -> None:
     """Play the bot to the end of the match: random legal plays, taking every double."""
-    started = time.monotonic()
+    looks = 0
     while state(page)["status"] == "playing":
-        assert time.monotonic() - started < 240, "the match took too long"
+        # A guard against a loop that never ends, by count, not by the clock: a match of
+        # random plays is a few hundred looks at most.
+        looks += 1
+        assert looks < 5000, "the match never ended"
         now, acts = turn(page)
         if "play" in acts:
             play_move(page, rng, drag=False)
@@ -80,7 +83,7 @@ def _play_out(page: Page, rng: random.Random) -> None:
             click_action(page, "roll")
             wait_seq(page, now)
         else:
-            page.wait_for_timeout(50)
+            wait_for_change(page, (now, acts))
 
 
 def _wait_review(page: Page) -> None:
@@ -139,7 +142,7 @@ def test_review_a_game_against_the_bot_and_an_uploaded_match(
             click_action(page, "roll")
             wait_seq(page, now)
         else:
-            page.wait_for_timeout(50)  # the bot won the opening roll and plays
+            wait_for_change(page, (now, acts))  # the bot won the opening roll and plays
     dice = state(page)["game"]["dice"]
     play_move(page, rng, drag=False)
     page.wait_for_selector("#tutor")
@@ -183,7 +186,7 @@ def test_review_a_game_against_the_bot_and_an_uploaded_match(
     )
     explained += page.locator("#decision p.why").count()
     assert explained >= 1, "no explanation shown for the mistakes"
-    assert page.locator("#report-html").get_attribute("href", timeout=1000)
+    assert page.locator("#report-html").get_attribute("href")
     screenshot(page, "review.png")
 
     # Upload a .mat file: its review, several games, with tabs.
