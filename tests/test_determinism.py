@@ -55,21 +55,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ),
 }
 
-# TEMPORARY (being fixed in the clock work): the findings in the test files of the server's
-# injected-clock change (tests/server/test_lifecycle.py:28,62 asyncio.sleep; test_play.py:8,
-# 370-395 secrets, 345 asyncio.sleep; test_practice.py:69 asyncio.sleep;
-# test_tournament_server.py:73,149,385 asyncio.sleep), committed before their fixes. Allowed
-# while found, and not called stale once fixed: delete this block when that work lands.
-TEMPORARY: dict[tuple[str, str], str] = {
-    ("tests/server/test_lifecycle.py", "sleep"): "TEMPORARY: being fixed in the clock work",
-    ("tests/server/test_play.py", "secrets"): "TEMPORARY: being fixed in the clock work",
-    ("tests/server/test_play.py", "sleep"): "TEMPORARY: being fixed in the clock work",
-    ("tests/server/test_practice.py", "sleep"): "TEMPORARY: being fixed in the clock work",
-    ("tests/server/test_tournament_server.py", "sleep"): (
-        "TEMPORARY: being fixed in the clock work"
-    ),
-}
-
 #: The ``random`` module's functions on its one shared, system-seeded generator.
 RANDOM_GLOBALS = frozenset(
     {
@@ -262,7 +247,7 @@ def test_no_test_depends_on_luck_or_on_the_machines_speed() -> None:
     broken = [
         f"{path}:{f.line}: {rule}: {f.what}"
         for (path, rule), findings in found.items()
-        if (path, rule) not in ALLOWED and (path, rule) not in TEMPORARY
+        if (path, rule) not in ALLOWED
         for f in findings
     ]
     assert not broken, (
