@@ -173,6 +173,14 @@ def register(commands: Commands) -> None:
         "POST /api/test/time moves them (never on a site people play on)",
     )
     serve.add_argument(
+        "--dice-seed",
+        type=int,
+        default=None,
+        metavar="N",
+        help="for tests: every game's dice seed and every draw from a generator seeded by N "
+        "(predictable: never on a site people play on)",
+    )
+    serve.add_argument(
         "--log-level",
         default="warning",
         choices=("debug", "info", "warning", "error"),
@@ -226,6 +234,7 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
         redis=args.redis,
         lease_ttl_s=args.lease_ttl,
         manual_time=args.manual_time,
+        dice_seed=args.dice_seed,
         limits=RateLimits(
             login=args.login_limit or defaults.login,
             signup=args.signup_limit or defaults.signup,

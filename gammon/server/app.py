@@ -50,6 +50,7 @@ from gammon.server.auth import (
     csrf_ok,
     hash_token,
 )
+from gammon.server.chance import SeededChance, SystemChance
 from gammon.server.connections import Connection
 from gammon.server.db import Database
 from gammon.server.hub import Hub
@@ -127,6 +128,9 @@ class ServerConfig:
     #: For tests: the game's time stands still until ``POST /api/test/time`` moves it
     #: (gammon.server.timesource.ManualTime); never for a site people play on.
     manual_time: bool = False
+    #: For tests: the server's draws (dice seeds, seats, lots) from a generator seeded by
+    #: this (gammon.server.chance): predictable, so never for a site people play on.
+    dice_seed: int | None = None
 
 
 def _error(
@@ -305,6 +309,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         bot_table_idle_s=config.bot_table_idle_s,
         cluster=cluster,
         time=clock,
+        chance=SystemChance() if config.dice_seed is None else SeededChance(config.dice_seed),
     )
     tournaments = Tournaments(hub)
     hub.lobby_extras = lambda: {"tournaments": tournaments.lobby_json()}

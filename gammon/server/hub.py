@@ -23,7 +23,6 @@ import asyncio
 import collections
 import contextlib
 import logging
-import secrets
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from gammon.actions import Forfeit, OutOfTime
 from gammon.server import chat, plays_text
 from gammon.server.auth import Accounts, UserInfo
 from gammon.server.bots import Bots
+from gammon.server.chance import Chance, SystemChance
 from gammon.server.chatroom import CHAT_MESSAGES, ChatRoom, TournamentRoom
 from gammon.server.cluster import ROUTE_TRIES, Cluster, NotOwner, Request
 from gammon.server.connections import (
@@ -47,6 +47,7 @@ from gammon.server.connections import (
     answer_refusal,
     text_frame,
 )
+from gammon.server.fairdice import SEED_BYTES
 from gammon.server.metrics import ACTION_BUCKETS, Histogram
 from gammon.server.players import all_ratings
 from gammon.server.practice import TAKE_BACK, Practice, can_take_back
@@ -114,7 +115,10 @@ class Hub:
         bot_table_idle_s: float = BOT_TABLE_IDLE_S,
         cluster: Cluster | None = None,
         time: TimeSource | None = None,
+        chance: Chance | None = None,
     ) -> None:
+        #: The server's draws: dice seeds, who sits first against the bot (gammon.server.chance).
+        self.chance: Chance = chance if chance is not None else SystemChance()
         #: The game's time (clocks, expiries, rate limits): the system's, or a test's
         #: (gammon.server.timesource).
         self.time: TimeSource = time if time is not None else SystemTime()
@@ -214,7 +218,7 @@ class Hub:
         at = self.time.now()
         for table in tables:
             table.resume(at)
-            live = LiveTable(table)
+            live = self._live(table)
             self.tables[table.id] = live
             self._schedule(live)
         await self.chat.load()
@@ -293,7 +297,7 @@ class Hub:
         if settings.bot is not None:
             human = Seat(user.id, user.name)
             bot = Seat(None, f"gammon-{settings.bot}", settings.bot)
-            seats = [human, bot] if secrets.randbelow(2) == 0 else [bot, human]
+            seats = [human, bot] if self.chance.randbelow(2) == 0 else [bot, human]
 
         creator = Seat(user.id, user.name)
         table = await self.store.write(
@@ -301,7 +305,7 @@ class Hub:
                 s, create_table(s, settings, creator, at=at, invite_id=invite_id, seats=seats)
             )
         )
-        live = LiveTable(table)
+        live = self._live(table)
         self.tables[table.id] = live
         await self.cluster.table_created(table.id)
         self.cluster.publish_entry(live)
@@ -333,7 +337,7 @@ class Hub:
                 ),
             )
         )
-        live = LiveTable(table)
+        live = self._live(table)
         self.tables[table.id] = live
         await self.cluster.table_created(table.id)
         self.cluster.publish_entry(live)
@@ -354,7 +358,7 @@ class Hub:
                 table = await self.store.run(lambda s: load_table(s, table_id))
                 live = self.tables.get(table_id)
                 if live is None and table is not None:
-                    live = LiveTable(table)
+                    live = self._live(table)
                     self.tables[table_id] = live
                     self._evict_finished()
                     await self.cluster.loaded(live)
@@ -531,7 +535,7 @@ class Hub:
         table.resume(self.time.now())
         live = self.tables.get(table_id)
         if live is None:
-            live = self.tables[table_id] = LiveTable(table)
+            live = self.tables[table_id] = self._live(table)
         else:
             live.table = table
         self.broadcast_state(live)
@@ -661,6 +665,11 @@ class Hub:
             and (live.bot_task is None or live.bot_task.done())
         ):
             live.bot_task = self._spawn(self.bots.play(live, self.act))
+
+    def _live(self, table: Table) -> LiveTable:
+        """A table in memory, its new games seeded by the server's chance."""
+        table.new_seed = lambda: self.chance.token_bytes(SEED_BYTES)
+        return LiveTable(table)
 
     async def _on_timer(self, live: LiveTable) -> None:
         table = live.table
@@ -880,7 +889,7 @@ class Hub:
         if self.moderator.is_kicked(user.name, str(table.id)):
             raise Refused("forbidden", "an operator removed you from this table")
         players = [table.creator, Seat(user.id, user.name)]
-        if secrets.randbelow(2):
+        if self.chance.randbelow(2):
             players.reverse()  # R13: seats are drawn at random
         await self.act(
             live,

@@ -35,7 +35,7 @@ What the clients see of a table is written by :mod:`gammon.server.views`.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -205,6 +205,9 @@ class Table:
         self.game_dice: list[FairDice] = []
         #: Seeds recorded for games not started yet (when replaying the log).
         self._known_seeds = list(seeds)
+        #: Where a new game's secret seed comes from (the server's chance,
+        #: gammon.server.chance); None: the system's secure source.
+        self.new_seed: Callable[[], bytes] | None = None
         #: Each game's log in protocol form, by game number - 1.
         self.logs: list[list[dict[str, Any]]] = []
         self.seq = 0
@@ -495,7 +498,7 @@ class Table:
         if number <= len(self._known_seeds):
             fair = self.dice.new_game(FairDice(self._known_seeds[number - 1]))
         else:
-            fair = self.dice.new_game()
+            fair = self.dice.new_game(None if self.new_seed is None else FairDice(self.new_seed()))
             changes.new_games.append((number, fair.commitment, fair.seed_hex))
         self.game_dice.append(fair)
         self.logs.append([])

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,18 @@ _NAMES = itertools.count(1)
 _SOCKETS = itertools.count(1)
 
 
+_STARTED: dict[str, int] = {}
+
+
+def _dice_seed() -> int:
+    """A server's dice seed: from the test that starts it and how many it started before,
+    so the same test gets the same dice on every run (the shared server of a test worker
+    is started by whichever test comes first there)."""
+    test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
+    _STARTED[test] = _STARTED.get(test, 0) + 1
+    return zlib.crc32(f"{test}#{_STARTED[test]}".encode())
+
+
 def unique_name(prefix: str) -> str:
     """A name no other test of this run has taken (3-20 characters, as names must be):
     the process and a count, so every server and database of the run sees it once."""
@@ -120,6 +133,9 @@ class ServerProcess:
                 # Post-game analyses (of every finished bot table) at 0-ply: quick, so
                 # they never compete with the tests for the CPU; a test may ask for more.
                 *(() if "--analysis-ply" in self.extra else ("--analysis-ply", "0")),
+                # Seeded dice and draws (gammon.server.chance): a test's games are the same
+                # on every run; a test may give its own seed.
+                *(() if "--dice-seed" in self.extra else ("--dice-seed", str(_dice_seed()))),
                 *self.extra,
             ],
             cwd=ROOT,

@@ -18,7 +18,6 @@ import asyncio
 import contextlib
 import copy
 import logging
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
@@ -391,13 +390,13 @@ class Tournaments:
         tournament = live.tournament
         entries = [tournament.entry(p) for p in match.players if p is not None]
         if all(e.bot is not None for e in entries):
-            winner = entries[secrets.randbelow(2)].no
+            winner = entries[self.hub.chance.randbelow(2)].no
             await self.act(
                 live, {"type": "result", "match": match.number, "winner": winner, "how": "lot"}
             )
             return
         seats = [Seat(e.user_id, e.name, e.bot) for e in entries]
-        if secrets.randbelow(2):
+        if self.hub.chance.randbelow(2):
             seats.reverse()  # R13: who sits where is decided by lot
         settings = TableSettings.from_json(
             {**tournament.settings.table_json(match.round), "rated": tournament.settings.rated},
@@ -520,7 +519,7 @@ class Tournaments:
     async def _on_timer(self, live: LiveTournament) -> None:
         for action in live.tournament.due(self.hub.time.now()):
             if action["type"] == "start":
-                action["seed"] = secrets.token_hex(16)
+                action["seed"] = self.hub.chance.token_bytes(16).hex()
             with contextlib.suppress(Refused):
                 await self.act(live, action)
         self._schedule(live)
