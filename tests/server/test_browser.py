@@ -72,6 +72,9 @@ def _verify_page(page: Page, table: int) -> str:
 def test_two_people_play_a_money_game_with_the_mouse(
     server: ServerProcess, browser: Browser
 ) -> None:
+    """Two browsers play a whole money game by clicks. The suite's longest test (about 30 s
+    quiet): every checker is a real click in Chromium and every state crosses the server,
+    which is what it is for; nothing in it waits on the clock."""
     rng = random.Random(2024)
     alice_page = new_page(browser, server.url)
     bob_page = new_page(browser, server.url, width=1280, height=800)
