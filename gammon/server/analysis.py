@@ -76,6 +76,7 @@ from gammon.server.db import AnalysisRow, now, select
 from gammon.server.leases import DB_NOW
 from gammon.server.protocol import Refused
 from gammon.server.store import Store
+from gammon.server.timesource import TimeSource
 
 if TYPE_CHECKING:
     from gammon.engine.cluster import RayCluster
@@ -143,6 +144,7 @@ class Analyses:
         node: str | None = None,
         claim_ttl: float = 5.0,
         take: Callable[[TokenBuckets, str], Awaitable[float]] | None = None,
+        time: TimeSource | None = None,
     ) -> None:
         self.store = store
         #: Takes a token from the request limit: several nodes share it (the cluster's
@@ -163,7 +165,7 @@ class Analyses:
         #: Keys of the queued jobs, first come first.
         self.queue: list[str] = []
         self.running: dict[str, _Running] = {}
-        self.requests = TokenBuckets(*REQUEST_LIMIT, name="analysis_user")
+        self.requests = TokenBuckets(*REQUEST_LIMIT, name="analysis_user", time=time)
         self._pool: ProcessPoolExecutor | None = None
         self._cluster: RayCluster | None = None
         self._ray_threads: ThreadPoolExecutor | None = None

@@ -323,6 +323,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         node=cluster.node if cluster is not None else None,
         claim_ttl=config.lease_ttl_s,
         take=hub.cluster.take,
+        time=clock,
     )
     hub.listen("finished", lambda event: analyses.table_finished(event.live))
     login_ip = TokenBuckets(*config.limits.login, name="login_ip", time=clock)
