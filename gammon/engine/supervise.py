@@ -186,7 +186,7 @@ def _save(
 
 #: The low-noise setting of ``mined``, chosen by ``python -m bench.rollout_noise`` (TRAINING.md,
 #: round 1): 2.9 times less variance a CPU second than plain rollouts, and 23 plies leave
-#: no bias the bench can see, where 7 or 11 leave about 0.04 of the net's own errors.
+#: half the difference from played-out rollouts that 7 or 11 plies leave (0.04-0.055 RMS).
 MINED_SETTINGS = RolloutSettings(variance_reduction=True, stratify=True, truncate=23)
 #: The fields of a ``mined`` data file, one row per position.
 MINED_FIELDS = ("boards", "targets", "errors", "trials", "game", "turn", "kind")
