@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from gammon.engine.evaluator import WEIGHTS, default_evaluator
 from gammon.engine.network import Network
-from gammon.engine.supervise import collect, fit, sample_positions
+from gammon.engine.rollout import RolloutSettings
+from gammon.engine.supervise import MINED_FIELDS, collect, collect_mined, fit, sample_positions
 
 
 def test_collection_resumes_where_it_stopped(tmp_path: Path) -> None:
@@ -71,3 +74,42 @@ def test_a_net_is_fitted_only_to_the_positions_of_its_class() -> None:
         fit(net, boards, these, epochs=5, lr=3e-3, seed=1)
         fitted.append(net.w1.copy())
     assert np.array_equal(fitted[0], fitted[1])
+
+
+_QUICK = RolloutSettings(variance_reduction=True, stratify=True, truncate=2)
+
+
+class _Stop(Exception):
+    pass
+
+
+def _mined(path: Path, positions: int, on_save: Callable[[int], None] | None = None) -> None:
+    collect_mined(
+        path, positions, seed=5, trials=4, settings=_QUICK, save_every=3, ply=1, on_save=on_save
+    )
+
+
+def test_mined_collection_resumed_after_an_interruption_is_one_uninterrupted_run(
+    tmp_path: Path,
+) -> None:
+    whole, resumed = tmp_path / "whole.npz", tmp_path / "resumed.npz"
+    _mined(whole, 14)
+
+    def stop(rows: int) -> None:
+        raise _Stop(rows)
+
+    with pytest.raises(_Stop):
+        _mined(resumed, 14, on_save=stop)  # stopped after its first save
+    with np.load(resumed) as first:
+        assert 3 <= first["boards"].shape[0] < 14
+    _mined(resumed, 14)
+    with np.load(whole) as a, np.load(resumed) as b:
+        assert sorted(a.files) == sorted(b.files) == sorted(MINED_FIELDS)
+        assert a["boards"].shape[0] >= 14 and a["boards"].dtype == np.int8
+        for name in MINED_FIELDS:
+            assert np.array_equal(a[name], b[name]), name
+        targets, errors = a["targets"], a["errors"]
+        assert targets.shape == (a["boards"].shape[0], 5)
+        assert (a["trials"] == 4).all() and (errors >= 0).all()
+        assert ((targets >= 0) & (targets <= 1)).all()
+        assert (targets[:, 1] <= targets[:, 0]).all() and (targets[:, 3] <= 1 - targets[:, 0]).all()
