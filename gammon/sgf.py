@@ -488,10 +488,10 @@ def _nodes(history: Sequence[Event], number: int) -> list[str]:
             nodes.append(roll(event.side, event.dice, pairs))
             pending = None
         elif isinstance(event, Passed):
-            if event.reason is PassReason.CLOSED_BOARD:
-                nodes.append(roll(event.side, _CLOSED_OUT_ROLL))
-            elif pending is not None:
+            if pending is not None:  # a roll with no play, or a recorded dance (R7)
                 nodes.append(roll(*pending))
+            elif event.reason is PassReason.CLOSED_BOARD:
+                nodes.append(roll(event.side, _CLOSED_OUT_ROLL))
             pending = None
         elif isinstance(event, Doubled | Beavered):
             nodes.append(f";{'WB'[event.side]}[double]")

@@ -386,6 +386,29 @@ def test_sample_dance() -> None:
     assert match.score == (1, 0)
 
 
+def test_dances_against_a_closed_board_keep_their_dice() -> None:
+    """R7: the file's rolls on the bar against a closed board stay in the record, replay,
+    and are written back as they were (our own games still pass without a roll)."""
+    text = vector("closed_board.mat")
+    parsed = read_mat(text)
+    match = replay_mat(parsed)
+    history = match.games[0].history
+    dances = [
+        history[index - 1]
+        for index, event in enumerate(history)
+        if isinstance(event, Passed) and event.reason is PassReason.CLOSED_BOARD
+    ]
+    assert dances == [Rolled(0, d) for d in [(5, 4), (3, 1), (2, 1), (6, 5), (4, 3)]]
+    written = write_mat(match, names=parsed.names, metadata=parsed.metadata)
+    assert written == text
+    assert "ClosedBoard" not in written
+    assert replay_mat(written).histories == match.histories
+    # Our own pass (no roll) is told apart from a record's dance by the ClosedBoard tag.
+    ours = play_priming_game(13)
+    assert '; [ClosedBoard "1: 64 67 70 73 76"]' in write_mat(ours)
+    round_trip(ours)  # the same games, no roll where our rules passed without one
+
+
 def test_sample_bar_entry_and_bear_off() -> None:
     """R7, R8, R9: hypergammon with hits, entries as 25/x, bear-off as x/0, a backgammon."""
     parsed = read_mat(vector("bar_bearoff.mat"))

@@ -26,9 +26,12 @@ from gammon.events import (
     EndReason,
     Event,
     OpeningRolled,
+    Passed,
+    PassReason,
     ResignationAccepted,
     ResignationRejected,
     Resigned,
+    Rolled,
     WinKind,
 )
 from gammon.match import Match, Session
@@ -57,13 +60,21 @@ def as_gnubg_keeps_them(histories: tuple[tuple[Event, ...], ...]) -> list[list[o
     """The games as GNU Backgammon keeps them: without tied opening throws (it has no place
     for them) nor resignation offers that were refused or are still pending, and an
     accepted offer only as the points it gave (under the Jacoby rule, or without gammons,
-    a resigned gammon and a resigned single both give the cube's value)."""
+    a resigned gammon and a resigned single both give the cube's value). A turn lost on
+    the bar against a closed board is its pass: GNU keeps the stand-in roll our rows show
+    for a pass our rules make without one (R7), and it has no place for our ClosedBoard tag."""
     kept: list[tuple[Event, ...]] = []
     for history in histories:
         game: list[Event] = []
         for index, event in enumerate(history):
             following = history[index + 1] if index + 1 < len(history) else None
             if isinstance(event, OpeningRolled) and event.is_tie:
+                continue
+            if (
+                isinstance(event, Rolled)
+                and isinstance(following, Passed)
+                and following.reason is PassReason.CLOSED_BOARD
+            ):
                 continue
             if isinstance(event, ResignationRejected):
                 continue

@@ -12,7 +12,7 @@ from gammon.errors import (
     InvalidPlayError,
     MatFileError,
 )
-from gammon.events import Beavered, Doubled, EndReason, Passed, PassReason
+from gammon.events import Beavered, Doubled, EndReason, Passed
 from gammon.game import Game, Phase
 from gammon.match import Match, SeriesRules, Session
 from gammon.matfile.reader import read_mat
@@ -22,7 +22,14 @@ from gammon.matfile.record import (
     ParsedMatch,
     TurnKind,
 )
-from gammon.matfile.tags import Offer, file_rules, forfeited_games, head_ties, offers_by_game
+from gammon.matfile.tags import (
+    Offer,
+    file_rules,
+    forfeited_games,
+    head_ties,
+    offers_by_game,
+    unrolled_passes,
+)
 from gammon.variants import Variant
 
 __all__ = ["replay_mat"]
@@ -93,6 +100,7 @@ def _replay(parsed: ParsedMatch, rules: SeriesRules, dice: DiceSource | None) ->
     forfeits = forfeited_games(parsed)
     ties = head_ties(parsed)
     offers = offers_by_game(parsed)
+    unrolled = unrolled_passes(parsed)
     feed = _RecordedDice()
     series = rules.new_series(feed)
     for position, game in enumerate(parsed.games):
@@ -124,6 +132,7 @@ def _replay(parsed: ParsedMatch, rules: SeriesRules, dice: DiceSource | None) ->
             forfeit=forfeits.get(game.number),
             ties=game.opening_ties or ties.get(game.number, ()),
             offers=offers.get(game.number, []),
+            unrolled=unrolled.get(game.number, frozenset()),
         )
         replay.run()
         replay.finish(
@@ -165,7 +174,9 @@ class _Replay:
         forfeit: bool | None = None,
         ties: tuple[Dice, ...] = (),
         offers: list[Offer] | None = None,
+        unrolled: frozenset[int] = frozenset(),
     ) -> None:
+        self.unrolled = unrolled  # where the ClosedBoard tag says a dance's roll stands in
         self.forfeit = forfeit  # None, or whether the game was lost on time (the Forfeit tag)
         self.game = game
         self.parsed = parsed
@@ -347,19 +358,25 @@ class _Replay:
             self.settle(turn)
             if game.phase is not Phase.ROLL or game.turn != turn.side:
                 raise self.fail(turn.line, f"{name} cannot roll now: {self.waiting()}")
-            self.feed.queue = [dice]
-            events = game.roll(turn.side)
-            self.feed.queue = []
-            self.offers_due()
-            passed = events[0]
-            if isinstance(passed, Passed) and passed.reason is PassReason.CLOSED_BOARD:
+            if self.closed_out(turn.side):
+                # The file keeps the roll that danced, as GNU Backgammon and the sites throw
+                # one there; our own games pass without it (R7).
                 if turn.play:
                     raise self.fail(
                         turn.line,
                         f"{name} is on the bar against a closed board and cannot play "
                         f"{turn.play!r}",
                     )
+                if len(game.history) in self.unrolled:
+                    game.roll(turn.side)  # our own pass without a roll, its roll a stand-in
+                else:
+                    game.dance(turn.side, dice)
+                self.offers_due()
                 return
+            self.feed.queue = [dice]
+            game.roll(turn.side)
+            self.feed.queue = []
+            self.offers_due()
         self.unplayed = None
         if game.phase is not Phase.MOVE or game.on_roll != turn.side:
             if turn.play:
