@@ -431,7 +431,7 @@ def write_sgf(
         )
     length = series.length if isinstance(series, Match) else 0
     payouts = series.payouts if isinstance(series, Session) else None
-    score = [0, 0]
+    score = list(series.start_score)
     trees: list[str] = []
     for index, game in enumerate(series.games):
         if game.rules.auto_doubles and any(

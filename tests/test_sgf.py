@@ -116,7 +116,7 @@ def test_parse_keeps_the_main_line_and_skips_analysis() -> None:
         ("(;GM[6]MI[length:1]\n;W[31hefe]\n;B[62aglm])",
          r"^line 3: Black cannot play '24/18 13/12' with 62: "),
         ("(;GM[6]MI[length:0]RE[B+5]\n;W[31hefe])",
-         r"^line 2: Black wins 5 points, but the game is not over"),
+         r"^line 2: Black wins 5 points, but no result gives that: with the cube at 1"),
         ("x", r"^line 1: expected a game tree '\(', found 'x'$"),
     ],
 )

@@ -92,7 +92,7 @@ def write_mat(
     offers: list[str] = []
     passes: list[str] = []
     length = series.length if isinstance(series, Match) else 0
-    score = (0, 0)
+    score = series.start_score  # a match taken up at a score starts its first line there
     payouts = series.payouts if isinstance(series, Session) else None
     for number, game in enumerate(series.games, 1):
         body.append(f" Game {number}")
