@@ -34,6 +34,7 @@ from gammon.errors import IllegalActionError, InvalidRulesError
 from gammon.events import EndReason, Event, GameResult
 from gammon.game import Game
 from gammon.ids import MatchIdFields, MatchIdValues, match_id_of_valid
+from gammon.position import Position
 from gammon.rules import (
     MAX_MATCH_LENGTH,
     GameRules,
@@ -346,6 +347,19 @@ class _Series(ABC):
             raise IllegalActionError(f"no new game: game {len(self._games)} is still being played")
         game = Game(self._next_rules(), dice=self._dice)
         self._games.append(game)
+        return game
+
+    def set_up(self, start: Position) -> Game:
+        """Set the current game, not begun yet, up from ``start`` (seen from side 0) instead of
+        the variant's own start: a position edited in, as other programs' files hold one."""
+        if self.is_over:
+            raise IllegalActionError(f"no game to set up: {self._over_message()}")
+        if self.game.history:
+            raise IllegalActionError(
+                f"game {len(self._games)} has begun: only a game not begun yet is set up"
+            )
+        game = Game(self.game.rules, dice=self._dice, start=start)
+        self._games[-1] = game
         return game
 
     def match_id_fields(self) -> MatchIdFields:

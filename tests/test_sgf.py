@@ -25,6 +25,7 @@ from gammon.events import (
     Ended,
     EndReason,
     Event,
+    Moved,
     OpeningRolled,
     Passed,
     PassReason,
@@ -112,7 +113,11 @@ def test_parse_keeps_the_main_line_and_skips_analysis() -> None:
         ("(;GM[6];W[31hefe)", r"^line 1: a property value is not closed with '\]'$"),
         ("(;GM[6]\n;W[3hefe])", r"^line 2: cannot read the move W\[3hefe\] of game 1"),
         ("(;GM[6]RE[White])", r"^line 1: game 1's result RE\[White\] is not like 'W\+2'"),
-        ("(;GM[6]AB[a][b])", r"^line 1: game 1 starts from a set-up position \(AB\)"),
+        ("(;GM[6]AB[a][b])",
+         r"^line 1: game 1's set-up position: the opponent has 17 checkers, more than the 15"),
+        ("(;GM[6]AE[a:y]AW[a:z])", r"^line 1: AW\[a:z\] is not a point letter"),
+        ("(;GM[6]\n;W[31hefe]\n;AE[a])", r"^line 3: game 1 sets up a position after its first"),
+        ("(;GM[6]\n;W[31hefe]\n;B[resign:4])", r"^line 3: B\[resign:4\] resigns 4, but a"),
         ("(;GM[6]MI[length:1]\n;W[31hefe]\n;B[62aglm])",
          r"^line 3: Black cannot play '24/18 13/12' with 62: "),
         ("(;GM[6]MI[length:0]RE[B+5]\n;W[31hefe])",
@@ -139,6 +144,50 @@ def test_beavers_and_takes_of_a_beaver_as_the_specification_writes_them() -> Non
     session = replay_sgf(text)
     assert isinstance(session, Session) and session.rules.beavers
     assert session.game.cube_value == 4 and session.game.cube_owner == 0  # the beaverer
+
+
+SET_UP = (
+    "(;FF[4]GM[6]MI[length:7][game:3][ws:6][bs:3]PW[Ann]PB[Ben]RU[Crawford:CrawfordGame]\n"
+    "AE[a:y]AW[a][a][b][c][c]AB[x][x][w][v]PL[W])"
+)
+
+
+def test_a_set_up_position_with_no_moves_is_a_game_that_starts_from_it() -> None:
+    """AE clears the points, AW/AB add a checker per letter (a is White's 1-point); the
+    rest are borne off. The game starts there, at the score MI gives (R12)."""
+    parsed = read_sgf(SET_UP)
+    (game,) = parsed.games
+    assert game.start is not None and game.turns == ()
+    assert game.start.mine[:3] == (2, 1, 2) and sum(game.start.mine) == 5
+    assert game.start.theirs[:3] == (2, 1, 1) and game.start.off == (10, 11)
+    match = replay_sgf(parsed)
+    assert isinstance(match, Match)
+    assert match.game.start == game.start and match.start_score == (6, 3)
+    assert match.game.rules.crawford  # R12: 6 of 7 is N-1
+    written = write_sgf(match, names=("Ann", "Ben"))
+    assert "AE[a:y]AW[a][a][b][c][c]AB[x][x][w][v]" in written
+    again = replay_sgf(written)
+    assert again.game.start == game.start and again.start_score == (6, 3)
+    with pytest.raises(MatFileError, match=r"^game 1 starts from a set-up position, which a"):
+        write_mat(match)
+    # and a game played on from it
+    played = SET_UP.replace("PL[W])", "PL[W]\n;W[21cbca]\n;B[43vzwz])")
+    on = replay_sgf(played)
+    assert [e.play for e in on.game.history if isinstance(e, Moved)] == ["3/2 3/1", "3/off 2/off"]
+    assert replay_sgf(write_sgf(on, names=("Ann", "Ben"))).histories == on.histories
+
+
+def test_gibbons_resignation_node() -> None:
+    """Gibbon writes a resignation as a move, B[resign:2] (the value offered, R9); the
+    result RE accepts it, a W[reject] refuses it."""
+    text = "(;GM[6]MI[length:3]PW[A]PB[B]RE[W+2R]\n;B[52aclq]\n;W[31hefe]\n;B[resign:2])"
+    match = replay_sgf(text)
+    assert match.games[0].history[-3:-1] == (Resigned(1, 2), ResignationAccepted(0))
+    result = match.games[0].result
+    assert result is not None and (result.kind, result.points) == (WinKind.GAMMON, 2)
+    refused = "(;GM[6]MI[length:3]PW[A]PB[B]\n;B[52aclq]\n;W[31hefe]\n;B[resign:1]\n;W[reject])"
+    game = replay_sgf(refused).game
+    assert game.history[-2:] == (Resigned(1, 1), ResignationRejected(0)) and not game.is_over
 
 
 # -- written by GNU Backgammon -------------------------------------------------------------

@@ -14,6 +14,7 @@ from typing import Final
 
 from gammon.dice import Dice
 from gammon.errors import GammonError, MatFileError
+from gammon.position import Position
 from gammon.variants import find_variant
 
 __all__ = [
@@ -88,6 +89,9 @@ class MatGame:
     opening_ties: tuple[Dice, ...] = ()
     crawford: bool = False
     """Whether the file marks this game as the Crawford game (GNU Backgammon never does)."""
+    start: Position | None = None
+    """Where the game starts, seen from side 0, when the file sets a position up (an .sgf
+    file's ``AE``/``AB``/``AW``); None for the variant's own start."""
 
 
 @dataclass(frozen=True)

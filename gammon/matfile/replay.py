@@ -143,6 +143,13 @@ def _replay(
                 raise MatFileError(
                     f"line {game.line}: game {game.number} cannot be played: {exc}"
                 ) from exc
+        if game.start is not None:
+            try:
+                series.set_up(game.start)
+            except IllegalActionError as exc:
+                raise MatFileError(
+                    f"line {game.line}: game {game.number} cannot start from its position: {exc}"
+                ) from exc
         before = _score_before(series)
         if check_scores and game.score is not None and game.score != before:
             raise MatFileError(

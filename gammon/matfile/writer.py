@@ -39,6 +39,7 @@ from gammon.matfile.record import (
     VARIATION_NAMES,
     read_rule,
 )
+from gammon.position import Position
 
 __all__ = ["write_mat"]
 
@@ -95,6 +96,11 @@ def write_mat(
     score = series.start_score  # a match taken up at a score starts its first line there
     payouts = series.payouts if isinstance(series, Session) else None
     for number, game in enumerate(series.games, 1):
+        if game.start != Position.initial(rules.variant):
+            raise MatFileError(
+                f"game {number} starts from a set-up position, which a .mat file cannot hold "
+                "(its rows start from the variant's own start): write it as .sgf"
+            )
         body.append(f" Game {number}")
         left = f"{names[0]} : {score[0]}"
         body.append(f" {left:<{_NAME_WIDTH}} {names[1]} : {score[1]}")
