@@ -16,6 +16,7 @@ from gammon.match import Match
 from gammon.matfile import write_mat
 from tests.engine.test_analysis import _finish
 from tests.engine.test_report import well_formed
+from tests.xg_writer import write_xg
 
 NAMES = ("Alice", "Bob")
 
@@ -90,7 +91,23 @@ def test_bad_input_is_one_line_and_status_2(
 
 
 def test_each_format_is_one_reader() -> None:
-    assert {".mat", ".sgf"} <= set(READERS)
+    assert {".mat", ".sgf", ".xg"} <= set(READERS)
+
+
+def test_extreme_gammon_xg_files_are_analysed(
+    mat_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An .xg file (from the test-only writer) is analysed like the .mat of the same match."""
+    series = load(str(mat_file)).series
+    path = tmp_path / "match.xg"
+    path.write_bytes(write_xg(series, NAMES))
+    assert load(str(path)).series.histories == series.histories
+    status, out, _ = run(capsys, "analyse", str(path), "--ply", "0", "--mistakes", "1")
+    assert status == 0 and "Alice" in out and "PR" in out
+    broken = tmp_path / "broken.xg"
+    broken.write_bytes(b"RGMH" + bytes(10))
+    status, _, err = run(capsys, "analyse", str(broken), "--ply", "0")
+    assert status == 2 and "the .xg file stops inside its header: it is cut short" in err
 
 
 def test_gnu_backgammon_sgf_files_are_analysed(capsys: pytest.CaptureFixture[str]) -> None:

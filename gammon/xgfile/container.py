@@ -34,10 +34,12 @@ def archive_files(data: bytes) -> dict[str, bytes]:
     if not isinstance(data, bytes | bytearray | memoryview):
         raise XgFileError(f"an .xg file is read from bytes, got {type(data).__name__}")
     data = bytes(data)
-    if len(data) < _GDF_HEAD.size or data[:4] != GDF_MAGIC:
+    if data[:4] != GDF_MAGIC:
         raise XgFileError(
             "this is not an eXtreme Gammon .xg file: it does not start with the magic 'RGMH'"
         )
+    if len(data) < _GDF_HEAD.size:
+        raise XgFileError("the .xg file stops inside its header: it is cut short")
     _, version, header_size, _, thumbnail = _GDF_HEAD.unpack_from(data)
     if version != 1 or header_size < _GDF_HEAD.size or thumbnail < 0:
         raise XgFileError(f"the .xg file's header is of version {version}; only 1 is read")
