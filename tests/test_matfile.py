@@ -853,23 +853,7 @@ def test_a_bad_forfeit_tag_is_named() -> None:
 
 # -- files of the online sites (issue 19) ----------------------------------------------------
 
-FIBS_TAKEN_UP = """\
-; [Site "Hand-made in the shape of a FIBS match taken up at a score"]
-
- 3 point match
-
- Game 1
- Rusty,1658 : 0                 nori,1764 : 2
-  1) 52: 13/11 13/8              41: 24/23 13/9
-  2) 63: 24/18 13/10             55: 13/8 13/8 6/1* 6/1
-      Wins 1 point
-
- Game 2
- Rusty,1658 : 1                 nori,1764 : 2
-  1)                             61: 13/7 8/7
-  2) 54: 24/20 13/8               Doubles => 2
-  3)  Drops                       Wins 1 point and the match
-"""
+FIBS_TAKEN_UP = vector("fibs_taken_up.mat")
 
 
 def test_galaxy_caps_a_match_winning_gammon_at_what_was_needed() -> None:
@@ -959,20 +943,19 @@ def test_a_match_can_be_taken_up_at_a_score_by_the_rules_library() -> None:
 def test_a_money_session_whose_score_lines_restart_at_zero() -> None:
     """R11: some sites write every game of a money session at 0 : 0; the header's score is
     no rule there, so the games are read as they are."""
-    text = vector("double_drop.mat").replace(" 3 point match", " 0 point match")
-    text = text.replace("Bob : 1", "Bob : 0").replace("Alice : 2", "Alice : 0")
+    text = vector("money_restart.mat")
     session = replay_mat(text)
     assert isinstance(session, Session) and session.payouts == (1, 2, 1)
     assert session.score == (3, 1)
     # Running scores that do not add up are still refused (GNU's files, which also tell
     # the Jacoby rule by them), and so is a match whose scores restart.
     lines = text.splitlines()
-    lines[11] = " Alice : 0                      Bob : 1"
-    lines[19] = " Alice : 1                      Bob : 1"
+    lines[13] = " Alice : 0                      Bob : 1"
+    lines[21] = " Alice : 1                      Bob : 1"
     running = "\n".join(lines) + "\n"
-    with pytest.raises(MatFileError, match=r"^line 20: game 3 starts at 1-1, but the games"):
+    with pytest.raises(MatFileError, match=r"^line 22: game 3 starts at 1-1, but the games"):
         replay_mat(running)
-    with pytest.raises(MatFileError, match=r"^line 12: game 2 starts at 0-0, but the games"):
+    with pytest.raises(MatFileError, match=r"^line 14: game 2 starts at 0-0, but the games"):
         replay_mat(text.replace(" 0 point match", " 3 point match"))
 
 
