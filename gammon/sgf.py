@@ -16,6 +16,10 @@ GNU Backgammon's author) and from files GNU Backgammon 1.07 writes; the code is 
   ``B[drop]``; a ``double`` answered by another ``double`` is a beaver. Points
   are letters: ``a`` is White's 1 point (Black's 24) through ``x``, ``y`` the
   bar and ``z`` borne off. ``PL[W]DI[51]`` is a roll not played yet.
+- A set-up position: ``AE[a:y]`` clears points, ``AW[a][a]``/``AB[x]`` add one White or
+  Black checker per letter, before the first move; the game starts there (an edit
+  after the first move is refused). Gibbon's ``B[resign:2]`` offers a resignation of
+  that value (R9), which the result ``RE`` accepts or ``W[reject]`` refuses.
 - Analysis, comments and other properties are skipped; of a game's variations
   the first (the line actually played) is read.
 
