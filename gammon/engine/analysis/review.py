@@ -505,7 +505,7 @@ def analyse(
     _check_depth(ply, luck_ply)
     games = [record] if isinstance(record, Game) else list(record.games)
     jobs: list[tuple[GameRules, tuple[Event, ...], Position | None, tuple[int, int], int]] = []
-    before = score if isinstance(record, Game) else (0, 0)
+    before = score if isinstance(record, Game) else record.start_score
     for number, game in enumerate(games, start=1):
         jobs.append((game.rules, tuple(game.history), game.start, before, number))
         if game.result is not None:
