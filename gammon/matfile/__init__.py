@@ -59,8 +59,9 @@ not know puts its board out of step): rolls high die first, a turn lost on the b
 against a closed board as a roll that dances (the record's own roll, or ``64:`` where
 our rules passed without one, R7), an accepted resignation as its ``Wins`` line, a
 match taken up at a score from that score; a game set up from another position cannot
-be written (the rows start from the variant's own start: write it as .sgf). What the rows cannot say goes
-into head tags, which other programs ignore (GNU Backgammon even keeps them):
+be written (the rows start from the variant's own start: write it as .sgf). What the
+rows cannot say goes into head tags, which other programs ignore (GNU Backgammon even
+keeps them):
 
 - ``; [ClosedBoard "1: 40 52"]``: the turns our rules passed on the bar against a
   closed board without a roll (R7), by their place in the game's history; their rows
