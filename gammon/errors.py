@@ -20,6 +20,7 @@ __all__ = [
     "InvalidRulesError",
     "MatFileError",
     "SgfError",
+    "XgFileError",
     "UnknownVariantError",
     "InvalidCubeStateError",
 ]
@@ -83,6 +84,10 @@ class MatFileError(GammonError, ValueError):
 
 class SgfError(GammonError, ValueError):
     """A GNU Backgammon .sgf file that cannot be read, or a series that cannot be written as one."""
+
+
+class XgFileError(GammonError, ValueError):
+    """An eXtreme Gammon .xg file that cannot be read: not one, damaged, or not replayable."""
 
 
 class UnknownVariantError(GammonError, ValueError):

@@ -56,7 +56,12 @@ from gammon.actions import (
     Take,
 )
 from gammon.dice import DiceSource, RandomDice, ScriptedDice
-from gammon.errors import IllegalActionError, IllegalPlayError, InvalidPlayError
+from gammon.errors import (
+    IllegalActionError,
+    IllegalPlayError,
+    InvalidDiceError,
+    InvalidPlayError,
+)
 from gammon.events import (
     Beavered,
     DoubleChosen,
@@ -83,7 +88,7 @@ from gammon.play import Play
 from gammon.position import Dice, Position, validate_dice
 from gammon.rules import GameRules, cube_refusal, cube_unavailable, is_whole
 
-__all__ = ["Game", "Phase"]
+__all__ = ["Game", "Phase", "thrown_dice"]
 
 
 class Phase(StrEnum):
@@ -384,6 +389,30 @@ class Game:
         self._start_move(dice)
         return self._added_since(before)
 
+    def dance(self, side: int, dice: Dice) -> tuple[Event, ...]:
+        """Lose a turn on the bar against a closed board with the roll a record shows.
+
+        Our games pass that turn without a roll (R7), but GNU Backgammon, eXtreme
+        Gammon and the online sites throw the dice there and their files keep them:
+        a record read from such a file keeps them too (``Rolled`` then ``Passed``),
+        so that it replays and is written back as it was. Only for records: the
+        dice are given, not thrown, so no player is offered this as an action.
+        """
+        mover = self._expect(side, "dance", Phase.ROLL)
+        if not self._on_bar_against_closed_board(mover):
+            raise IllegalActionError(
+                f"side {side} cannot dance: it is not on the bar against a closed board"
+            )
+        try:
+            thrown = validate_dice(dice)
+        except InvalidDiceError as exc:
+            raise IllegalActionError(f"side {side} cannot dance with {dice!r}: {exc}") from None
+        before = len(self._history)
+        self._history.append(Rolled(mover, thrown))
+        self._history.append(Passed(mover, PassReason.CLOSED_BOARD))
+        self._end_turn()
+        return self._added_since(before)
+
     def play(self, side: int, play: Play | str) -> tuple[Event, ...]:
         """Play the dice: one of :meth:`legal_plays`, or its notation (``"13/7* 7/5"``)."""
         mover = self._expect(side, "play", Phase.MOVE)
@@ -556,8 +585,7 @@ class Game:
         follow from the ones before it.
         """
         events = tuple(history)
-        rolls = [e.dice for e in events if isinstance(e, OpeningRolled | Rolled)]
-        game = cls(rules, dice=ScriptedDice(rolls), start=start)
+        game = cls(rules, dice=ScriptedDice(thrown_dice(events)), start=start)
         for index, event in enumerate(events):
             if index >= len(game._history):
                 try:
@@ -819,6 +847,10 @@ class Game:
         match event:
             case OpeningRolled():
                 return self.roll(0)
+            case Rolled(side=side, dice=dice) if (
+                self._phase is Phase.ROLL and self._on_bar_against_closed_board(side)
+            ):
+                return self.dance(side, dice)  # a recorded dance (R7)
             case Rolled(side=side) | Passed(side=side, reason=PassReason.CLOSED_BOARD):
                 return self.roll(side)
             case Moved(side=side, play=text):
@@ -843,6 +875,29 @@ class Game:
                 return self.forfeit(side, on_time=on_time, points=points)
             case _:
                 raise IllegalActionError("this entry follows from the ones before it, not here")
+
+
+def thrown_dice(history: Iterable[Event]) -> list[Dice]:
+    """The dice a history's game drew from its dice source, in order, to replay it.
+
+    Every opening throw and roll, except the dice of a recorded dance (``Rolled``
+    then ``Passed`` against a closed board, :meth:`Game.dance`), which the record
+    gives and no source threw.
+    """
+    events = tuple(history)
+    thrown: list[Dice] = []
+    for index, event in enumerate(events):
+        if isinstance(event, OpeningRolled):
+            thrown.append(event.dice)
+        elif isinstance(event, Rolled):
+            following = events[index + 1] if index + 1 < len(events) else None
+            if not (
+                isinstance(following, Passed)
+                and following.reason is PassReason.CLOSED_BOARD
+                and following.side == event.side
+            ):
+                thrown.append(event.dice)
+    return thrown
 
 
 def _check_side(side: object) -> None:

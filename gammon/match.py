@@ -34,6 +34,7 @@ from gammon.errors import IllegalActionError, InvalidRulesError
 from gammon.events import EndReason, Event, GameResult
 from gammon.game import Game
 from gammon.ids import MatchIdFields, MatchIdValues, match_id_of_valid
+from gammon.position import Position
 from gammon.rules import (
     MAX_MATCH_LENGTH,
     GameRules,
@@ -175,14 +176,19 @@ class _Series(ABC):
     """What a match and a session share: the games, the dice, the actions, the next game, the ID."""
 
     def __init__(
-        self, rules: SeriesRules, dice: DiceSource | None, histories: Iterable[Sequence[Event]]
+        self,
+        rules: SeriesRules,
+        dice: DiceSource | None,
+        histories: Iterable[Sequence[Event]],
+        score: tuple[int, int] = (0, 0),
     ) -> None:
         self._rules = rules
         self._dice: DiceSource = dice if dice is not None else RandomDice()
         self._games: list[Game] = []
+        self._start_score = _check_start_score(rules, score)
         #: (games counted, their score): the finished games before the current one, which
         #: never change, so a score is not summed over the whole series on every action.
-        self._earlier: tuple[int, tuple[int, int]] = (0, (0, 0))
+        self._earlier: tuple[int, tuple[int, int]] = (0, self._start_score)
         for index, history in enumerate(histories):
             if self._games and not self._games[-1].is_over:
                 raise IllegalActionError(
@@ -202,13 +208,22 @@ class _Series(ABC):
         rules: SeriesRules,
         dice: DiceSource | None = None,
         histories: Iterable[Sequence[Event]] = (),
+        *,
+        score: tuple[int, int] = (0, 0),
     ) -> Self:
-        """The series these rules describe (:meth:`SeriesRules.new_series` picks the class)."""
+        """The series these rules describe (:meth:`SeriesRules.new_series` picks the class);
+        ``score`` is where a match was taken up (:attr:`start_score`)."""
         if rules.is_match != issubclass(cls, Match):
             raise InvalidRulesError("length", f"{cls.__name__} cannot be played under {rules!r}")
         series = cls.__new__(cls)
-        _Series.__init__(series, rules, dice, histories)
+        _Series.__init__(series, rules, dice, histories, score)
         return series
+
+    @property
+    def start_score(self) -> tuple[int, int]:
+        """The score the series began at: (0, 0) unless a match was taken up at a score,
+        as the files of resumed matches on online servers show (R12)."""
+        return self._start_score
 
     @property
     def rules(self) -> SeriesRules:
@@ -239,7 +254,7 @@ class _Series(ABC):
     def score(self) -> tuple[int, int]:
         """Points won by side 0 and side 1 in the games finished so far."""
         if not self._games:  # the constructor is about to replay or start the first game
-            return 0, 0
+            return self._start_score
         return self._with_result(self._score_before_game(), self._games[-1])
 
     def _score_before_game(self) -> tuple[int, int]:
@@ -334,6 +349,19 @@ class _Series(ABC):
         self._games.append(game)
         return game
 
+    def set_up(self, start: Position) -> Game:
+        """Set the current game, not begun yet, up from ``start`` (seen from side 0) instead of
+        the variant's own start: a position edited in, as other programs' files hold one."""
+        if self.is_over:
+            raise IllegalActionError(f"no game to set up: {self._over_message()}")
+        if self.game.history:
+            raise IllegalActionError(
+                f"game {len(self._games)} has begun: only a game not begun yet is set up"
+            )
+        game = Game(self.game.rules, dice=self._dice, start=start)
+        self._games[-1] = game
+        return game
+
     def match_id_fields(self) -> MatchIdFields:
         """GNU Backgammon's Match ID fields for the current state."""
         return MatchIdFields(**self._match_id_values())
@@ -375,7 +403,12 @@ class Match(_Series):
 
     ``histories`` replays games already played (as from :attr:`histories`) and
     the match goes on from there. A side that forfeits or runs out of time loses
-    the match: the winner is given the points it still needed (R13).
+    the match: the winner is given the points it still needed (R13). ``score``
+    takes a match up at a score (:attr:`start_score`); a side that starts at
+    N-1 plays the Crawford game first (R12).
+
+    >>> Match(3, score=(0, 2)).game.rules.crawford
+    True
     """
 
     def __init__(
@@ -389,6 +422,7 @@ class Match(_Series):
         gammons: bool = True,
         dice: DiceSource | None = None,
         histories: Iterable[Sequence[Event]] = (),
+        score: tuple[int, int] = (0, 0),
     ) -> None:
         if not is_whole(length) or not 1 <= length <= MAX_MATCH_LENGTH:
             raise InvalidRulesError(
@@ -402,7 +436,7 @@ class Match(_Series):
             max_cube=max_cube,
             gammons=gammons,
         )
-        super().__init__(rules, dice, histories)
+        super().__init__(rules, dice, histories, score)
 
     @property
     def length(self) -> int:
@@ -578,6 +612,25 @@ class Session(_Series):
             f"<Session net={self.net:+d} games={len(self._games)} "
             f"bankrolls={self.bankrolls} over={self.is_over}>"
         )
+
+
+def _check_start_score(rules: SeriesRules, score: object) -> tuple[int, int]:
+    """A match's score when taken up: two whole numbers, each short of the length."""
+    if score == (0, 0):
+        return 0, 0
+    if not rules.is_match:
+        raise InvalidRulesError("score", "a money session starts at 0-0; only a match has a score")
+    if (
+        not isinstance(score, tuple)
+        or len(score) != 2
+        or not all(is_whole(points) and 0 <= points < rules.length for points in score)
+    ):
+        raise InvalidRulesError(
+            "score",
+            f"a {rules.length}-point match is taken up at a score of two whole numbers from 0 "
+            f"to {rules.length - 1}, got {score!r}",
+        )
+    return int(score[0]), int(score[1])
 
 
 def _check_stakes(stakes: int | tuple[int, int] | None) -> tuple[int, int] | None:

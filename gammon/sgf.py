@@ -16,6 +16,10 @@ GNU Backgammon's author) and from files GNU Backgammon 1.07 writes; the code is 
   ``B[drop]``; a ``double`` answered by another ``double`` is a beaver. Points
   are letters: ``a`` is White's 1 point (Black's 24) through ``x``, ``y`` the
   bar and ``z`` borne off. ``PL[W]DI[51]`` is a roll not played yet.
+- A set-up position: ``AE[a:y]`` clears points, ``AW[a][a]``/``AB[x]`` add one White or
+  Black checker per letter, before the first move; the game starts there (an edit
+  after the first move is refused). Gibbon's ``B[resign:2]`` offers a resignation of
+  that value (R9), which the result ``RE`` accepts or ``W[reject]`` refuses.
 - Analysis, comments and other properties are skipped; of a game's variations
   the first (the line actually played) is read.
 
@@ -43,7 +47,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from gammon.dice import Dice, DiceSource
-from gammon.errors import MatFileError, SgfError
+from gammon.errors import GammonError, MatFileError, SgfError
 from gammon.events import (
     Beavered,
     DoubleChosen,
@@ -61,6 +65,7 @@ from gammon.events import (
 )
 from gammon.match import Match, Session
 from gammon.matfile import MatGame, MatTag, MatTurn, ParsedMatch, TurnKind, replay_mat
+from gammon.position import Position
 
 __all__ = ["SgfError", "SgfNode", "parse_sgf", "read_sgf", "replay_sgf", "write_sgf"]
 
@@ -243,12 +248,6 @@ def read_sgf(text: str) -> ParsedMatch:
             raise SgfError(
                 f"line {root.line}: GM[{kind}] is not backgammon (GM[6]), game {number}"
             )
-        for key in ("AB", "AW", "AE"):
-            if key in root.properties:
-                raise SgfError(
-                    f"line {root.line}: game {number} starts from a set-up position ({key}), "
-                    "which is not replayed here"
-                )
         cube = root.get("CV")
         if cube is not None and cube.strip() not in ("", "1"):
             raise SgfError(
@@ -279,7 +278,9 @@ def read_sgf(text: str) -> ParsedMatch:
         if "ws" in info and "bs" in info:
             score = (int(info["ws"]), int(info["bs"]))
         winner, points = _result(root, number)
-        turns = _turns(nodes[1:], number)
+        variation = rules.get("Variation", "")
+        start, moves = _set_up(nodes, number, 3 if variation == "Hypergammon" else 15)
+        turns = _turns(moves, number)
         games.append(
             MatGame(
                 number=number,
@@ -291,6 +292,7 @@ def read_sgf(text: str) -> ParsedMatch:
                 points=points,
                 result_line=None if winner is None else turns[-1].line if turns else root.line,
                 crawford="crawfordgame" in words,
+                start=start,
             )
         )
     assert names is not None and length is not None
@@ -298,6 +300,71 @@ def read_sgf(text: str) -> ParsedMatch:
         rules["Crawford"] = "Off"
     tags = tuple(MatTag(key, value, trees[0][0].line) for key, value in rules.items())
     return ParsedMatch(length, names, tuple(games), tags)
+
+
+_SET_UP: Final = ("AE", "AW", "AB")
+
+
+def _points_of(values: list[str], line: int, key: str) -> list[int]:
+    """The point letters of a set-up property, one per checker; ``a:f`` is a range."""
+    points: list[int] = []
+    for value in values:
+        text = value.strip().lower()
+        found = re.fullmatch(r"([a-y])(?::([a-y]))?", text)
+        if found is None:
+            raise SgfError(
+                f"line {line}: {key}[{value}] is not a point letter 'a' to 'y' or a range 'a:f'"
+            )
+        first, last = ord(found[1]), ord(found[2] or found[1])
+        low, high = min(first, last), max(first, last)
+        points += [letter - ord("a") + 1 for letter in range(low, high + 1)]
+    return points
+
+
+def _set_up(
+    nodes: Sequence[SgfNode], number: int, checkers: int
+) -> tuple[Position | None, Sequence[SgfNode]]:
+    """The position a game's first nodes set up (``AE`` clears points, ``AW``/``AB`` add one
+    White/Black checker per letter, ``y`` the bar), and the nodes after it.
+
+    As the specification has them: letters count from White's side (``a`` is White's
+    1-point, Black's 24). Checkers not placed are borne off. A set-up after the first move
+    (an edited position in mid-game) is refused: the rules could not check what came before.
+    """
+    board: dict[int, list[int]] | None = None
+    index = next(
+        (i for i, node in enumerate(nodes) if "W" in node.properties or "B" in node.properties),
+        len(nodes),
+    )
+    for node in nodes[:index]:
+        if not any(key in node.properties for key in _SET_UP):
+            continue
+        if board is None:
+            initial = Position.initial("hypergammon" if checkers == 3 else "standard")
+            board = {
+                0: list(initial.mine),
+                1: [initial.theirs[23 - i] for i in range(24)] + [initial.theirs[24]],
+            }
+        for point in _points_of(node.properties.get("AE", []), node.line, "AE"):
+            board[0][point - 1] = board[1][point - 1] = 0
+        for side, key in ((0, "AW"), (1, "AB")):
+            for point in _points_of(node.properties.get(key, []), node.line, key):
+                board[side][point - 1] += 1
+    for later in nodes[index:]:
+        if any(key in later.properties for key in _SET_UP):
+            raise SgfError(
+                f"line {later.line}: game {number} sets up a position after its first move "
+                "(an edited position), which the rules cannot replay"
+            )
+    if board is None:
+        return None, nodes[1:]
+    white, black = board[0], board[1]
+    theirs = [black[23 - i] for i in range(24)] + [black[24]]  # Black's own numbering
+    try:
+        start = Position(white, theirs, checkers=checkers)
+    except GammonError as exc:
+        raise SgfError(f"line {nodes[0].line}: game {number}'s set-up position: {exc}") from exc
+    return start, nodes[index:] if index else nodes[1:]
 
 
 def _match_info(root: SgfNode) -> dict[str, str]:
@@ -331,6 +398,7 @@ def _result(root: SgfNode, number: int) -> tuple[int | None, int | None]:
 def _turns(nodes: Sequence[SgfNode], number: int) -> tuple[MatTurn, ...]:
     turns: list[MatTurn] = []
     offered: int | None = None  # the side whose double waits for an answer
+    resigned = False  # a resignation waits for an answer
     for node in nodes:
         moves = [(side, node.properties[key]) for side, key in ((0, "W"), (1, "B"))
                  if key in node.properties]
@@ -351,6 +419,25 @@ def _turns(nodes: Sequence[SgfNode], number: int) -> tuple[MatTurn, ...]:
             offered = side
             continue
         offered = None
+        resign = re.fullmatch(r"resign(?::(\d+))?", text)
+        if resign:
+            # Gibbon's resignation, B[resign:2]: the value offered (1 single, 2 gammon,
+            # 3 backgammon, R9); the result RE, or a reject, answers it.
+            offer = int(resign[1] or 1)
+            if not 1 <= offer <= 3:
+                raise SgfError(
+                    f"line {node.line}: {'WB'[side]}[{text}] resigns {offer}, but a resignation "
+                    "is of 1 (single), 2 (gammon) or 3 (backgammon)"
+                )
+            turns.append(MatTurn(node.line, side, TurnKind.RESIGN, value=offer))
+            resigned = True
+            continue
+        if resigned and text in ("accept", "reject"):
+            resigned = False
+            if text == "reject":
+                turns.append(MatTurn(node.line, side, TurnKind.REJECT))
+            continue  # accepted: the result RE ends the game
+        resigned = False
         if text in ("take", "accept"):
             turns.append(MatTurn(node.line, side, TurnKind.TAKE))
         elif text in ("drop", "pass", "reject"):
@@ -431,7 +518,7 @@ def write_sgf(
         )
     length = series.length if isinstance(series, Match) else 0
     payouts = series.payouts if isinstance(series, Session) else None
-    score = [0, 0]
+    score = list(series.start_score)
     trees: list[str] = []
     for index, game in enumerate(series.games):
         if game.rules.auto_doubles and any(
@@ -457,6 +544,8 @@ def write_sgf(
         )
         if words:
             root += f"RU[{':'.join(words)}]"
+        if game.start != Position.initial(rules.variant):
+            root += _set_up_text(game.start)
         result = game.result
         if result is not None:
             resigned = "R" if result.reason is EndReason.RESIGNATION else ""
@@ -465,6 +554,13 @@ def write_sgf(
             score[result.winner] += points
         trees.append("\n".join([root, *_nodes(game.history, index + 1)]) + ")")
     return "\n".join(trees) + "\n"
+
+
+def _set_up_text(start: Position) -> str:
+    """``AE[a:y]`` and one ``AW``/``AB`` letter per checker: a set-up start (side 0 White)."""
+    white = "".join(f"[{_letter(p, 0)}]" * start.mine[p - 1] for p in range(1, 26))
+    black = "".join(f"[{_letter(p, 1)}]" * start.theirs[p - 1] for p in range(1, 26))
+    return "AE[a:y]" + (f"AW{white}" if white else "") + (f"AB{black}" if black else "")
 
 
 def _nodes(history: Sequence[Event], number: int) -> list[str]:
@@ -488,10 +584,10 @@ def _nodes(history: Sequence[Event], number: int) -> list[str]:
             nodes.append(roll(event.side, event.dice, pairs))
             pending = None
         elif isinstance(event, Passed):
-            if event.reason is PassReason.CLOSED_BOARD:
-                nodes.append(roll(event.side, _CLOSED_OUT_ROLL))
-            elif pending is not None:
+            if pending is not None:  # a roll with no play, or a recorded dance (R7)
                 nodes.append(roll(*pending))
+            elif event.reason is PassReason.CLOSED_BOARD:
+                nodes.append(roll(event.side, _CLOSED_OUT_ROLL))
             pending = None
         elif isinstance(event, Doubled | Beavered):
             nodes.append(f";{'WB'[event.side]}[double]")

@@ -12,10 +12,12 @@ from gammon.cli.analyse import READERS, load
 from gammon.dice import RandomDice
 from gammon.engine.analysis import analyse
 from gammon.engine.bot import Bot
+from gammon.events import Passed, PassReason, Rolled
 from gammon.match import Match
-from gammon.matfile import write_mat
+from gammon.matfile import replay_mat, write_mat
 from tests.engine.test_analysis import _finish
 from tests.engine.test_report import well_formed
+from tests.xg_writer import write_xg
 
 NAMES = ("Alice", "Bob")
 
@@ -90,7 +92,23 @@ def test_bad_input_is_one_line_and_status_2(
 
 
 def test_each_format_is_one_reader() -> None:
-    assert {".mat", ".sgf"} <= set(READERS)
+    assert {".mat", ".sgf", ".xg"} <= set(READERS)
+
+
+def test_extreme_gammon_xg_files_are_analysed(
+    mat_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An .xg file (from the test-only writer) is analysed like the .mat of the same match."""
+    series = load(str(mat_file)).series
+    path = tmp_path / "match.xg"
+    path.write_bytes(write_xg(series, NAMES))
+    assert load(str(path)).series.histories == series.histories
+    status, out, _ = run(capsys, "analyse", str(path), "--ply", "0", "--mistakes", "1")
+    assert status == 0 and "Alice" in out and "PR" in out
+    broken = tmp_path / "broken.xg"
+    broken.write_bytes(b"RGMH" + bytes(10))
+    status, _, err = run(capsys, "analyse", str(broken), "--ply", "0")
+    assert status == 2 and "the .xg file stops inside its header: it is cut short" in err
 
 
 def test_gnu_backgammon_sgf_files_are_analysed(capsys: pytest.CaptureFixture[str]) -> None:
@@ -99,3 +117,20 @@ def test_gnu_backgammon_sgf_files_are_analysed(capsys: pytest.CaptureFixture[str
     assert loaded.series.is_over
     status, out, _ = run(capsys, "analyse", str(path), "--ply", "0", "--mistakes", "1")
     assert status == 0 and "5-point match" in out and "PR" in out
+
+
+def test_recorded_dances_and_a_match_taken_up_at_a_score_are_analysed() -> None:
+    """R7: a dance the file keeps is no decision and has no luck; a match taken up at a
+    score is analysed at that score (R12)."""
+    vectors = Path(__file__).parent / "vectors"
+    match = replay_mat((vectors / "closed_board.mat").read_text())
+    history = match.games[0].history
+    dances = {i for i, e in enumerate(history) if isinstance(e, Rolled) and isinstance(
+        history[i + 1], Passed) and history[i + 1].reason is PassReason.CLOSED_BOARD}
+    assert len(dances) == 5
+    analysis = analyse(match, names=NAMES, ply=0, luck_ply=0)
+    (game,) = analysis.games
+    assert not {review.index for review in game.luck} & dances
+    assert not {review.index for review in game.checker} & {i + 1 for i in dances}
+    taken_up = replay_mat((vectors / "fibs_taken_up.mat").read_text())
+    assert analyse(taken_up, ply=0, luck_ply=0).games[0].cube == ()  # the Crawford game

@@ -33,7 +33,7 @@ from gammon.events import (
     Took,
     WinKind,
 )
-from gammon.game import Game, Phase
+from gammon.game import Game, Phase, thrown_dice
 from gammon.ids import GameState, decode_match_id
 from gammon.play import Play
 from gammon.position import Position
@@ -281,6 +281,28 @@ def test_on_the_bar_against_a_closed_board_the_turn_passes_without_rolling() -> 
     assert dice.remaining == 0
     assert game.roll(0) == (Passed(0, PassReason.CLOSED_BOARD),)
     assert game.turn == 1 and game.phase is Phase.ROLL and game.dice is None
+
+
+def test_a_record_keeps_the_dice_of_a_dance_against_a_closed_board() -> None:
+    """R7: our games do not roll there, but a record read from a file keeps its dice."""
+    dice = ScriptedDice([(3, 1), (6, 5)])
+    game = Game(dice=dice, start=CLOSED)
+    game.roll(0)
+    with pytest.raises(IllegalActionError, match="side 0 cannot dance: the game waits for"):
+        game.dance(0, (5, 4))
+    with pytest.raises(IllegalActionError, match="not on the bar against a closed board"):
+        game.dance(1, (5, 4))
+    game.roll(1)
+    closed = next(p for p in game.legal_plays() if all(n >= 2 for n in p.position.mine[:6]))
+    game.play(1, closed)
+    with pytest.raises(IllegalActionError, match=r"cannot dance with \(7, 1\): each die"):
+        game.dance(0, (7, 1))
+    assert game.dance(0, (5, 4)) == (Rolled(0, (5, 4)), Passed(0, PassReason.CLOSED_BOARD))
+    assert dice.remaining == 0 and game.turn == 1 and game.dice is None
+    # The history rebuilds the game: the dance's dice come from the record, not the source.
+    again = Game.replay(None, game.history, start=CLOSED)
+    assert again.history == game.history and again.turn == 1
+    assert thrown_dice(game.history) == [(3, 1), (6, 5)]
 
 
 # -- the cube (R10, R12, R14) ---------------------------------------------------

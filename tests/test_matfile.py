@@ -386,6 +386,29 @@ def test_sample_dance() -> None:
     assert match.score == (1, 0)
 
 
+def test_dances_against_a_closed_board_keep_their_dice() -> None:
+    """R7: the file's rolls on the bar against a closed board stay in the record, replay,
+    and are written back as they were (our own games still pass without a roll)."""
+    text = vector("closed_board.mat")
+    parsed = read_mat(text)
+    match = replay_mat(parsed)
+    history = match.games[0].history
+    dances = [
+        history[index - 1]
+        for index, event in enumerate(history)
+        if isinstance(event, Passed) and event.reason is PassReason.CLOSED_BOARD
+    ]
+    assert dances == [Rolled(0, d) for d in [(5, 4), (3, 1), (2, 1), (6, 5), (4, 3)]]
+    written = write_mat(match, names=parsed.names, metadata=parsed.metadata)
+    assert written == text
+    assert "ClosedBoard" not in written
+    assert replay_mat(written).histories == match.histories
+    # Our own pass (no roll) is told apart from a record's dance by the ClosedBoard tag.
+    ours = play_priming_game(13)
+    assert '; [ClosedBoard "1: 64 67 70 73 76"]' in write_mat(ours)
+    round_trip(ours)  # the same games, no roll where our rules passed without one
+
+
 def test_sample_bar_entry_and_bear_off() -> None:
     """R7, R8, R9: hypergammon with hits, entries as 25/x, bear-off as x/0, a backgammon."""
     parsed = read_mat(vector("bar_bearoff.mat"))
@@ -826,3 +849,122 @@ def test_a_forfeited_session_replays_at_the_cube_value() -> None:
 def test_a_bad_forfeit_tag_is_named() -> None:
     with pytest.raises(MatFileError, match='the Forfeit tag is "Game N" or "Game N on time"'):
         replay_mat('; [Forfeit "yesterday"]\n\n 1 point match\n')
+
+
+# -- files of the online sites (issue 19) ----------------------------------------------------
+
+FIBS_TAKEN_UP = vector("fibs_taken_up.mat")
+
+
+def test_galaxy_caps_a_match_winning_gammon_at_what_was_needed() -> None:
+    """R9, R12: the site writes 3 points for a gammon on a cube of 4 that won the match; the
+    game is read as it was (a gammon, 8 points by the rules, as GNU Backgammon reads it)."""
+    text = vector("galaxy_capped.mat")
+    assert "Wins 3 point and the match" in text
+    assert read_mat(text).games[0].points == 3  # the site's figure stays in the record
+    match = replay_mat(text)
+    result = match.games[0].result
+    assert result is not None
+    assert (result.winner, result.points, result.kind, result.reason) == (
+        0, 8, WinKind.GAMMON, EndReason.BEAR_OFF,
+    )
+    assert match.is_over and match.winner == 0
+    again = replay_mat(write_mat(match, names=("joust", "Carla")))
+    assert again.histories == match.histories
+    # A cap is only ever what the winner needed: any other figure is still refused.
+    with pytest.raises(MatFileError, match=r"^line 26: the file says joust wins 2 points, but"):
+        replay_mat(text.replace("Wins 3 point and the match", "Wins 2 points"))
+
+
+def test_galaxy_caps_a_match_winning_resignation_alike() -> None:
+    """R9, R12: 3 points after a resignation with the cube on 2 is a resigned gammon (4),
+    capped at the 3 the winner needed, as for a gammon played out (not a forfeit)."""
+    rows = vector("galaxy_capped.mat").split("  5)")[0]
+    text = rows + "  5) 51: 18/13 24/23*\n      Wins 3 point and the match\n"
+    match = replay_mat(text)
+    history = match.games[0].history
+    assert history[-3:-1] == (Resigned(1, 2), ResignationAccepted(0))
+    result = match.games[0].result
+    assert result is not None and (result.kind, result.points) == (WinKind.GAMMON, 4)
+    assert match.is_over and replay_mat(write_mat(match)).histories == match.histories
+
+
+@pytest.mark.parametrize("play", ["????", "51: ????"])
+def test_a_result_no_cube_and_no_match_length_allow_is_refused(play: str) -> None:
+    """Backgammon Studio's `32: ????` then `Wins 4016 point` in a 3-point match: the roll is
+    read as a roll whose play the file does not show (as GNU Backgammon reads it), and the
+    result, which no resignation (3 times the cube) and no forfeit (what was needed) gives,
+    is refused on its line."""
+    rows = vector("galaxy_capped.mat").split("  5)")[0]
+    cell = play if ":" in play else f"51: {play}"
+    text = rows + f"  5) {cell}\n      Wins 4016 point\n"
+    with pytest.raises(
+        MatFileError,
+        match=r"^line 12: joust wins 4016 points, but no result gives that: with the cube at 2 "
+        r"a game not played out is worth at most 6, and joust needed only 3 to win the match$",
+    ):
+        replay_mat(text)
+    assert read_mat(text).games[0].turns[-1].play == ""  # the roll stands, its play unknown
+    money = text.replace(" 3 point match", " 0 point match")
+    with pytest.raises(MatFileError, match=r"^line 12: joust wins 4016 points, but no result"):
+        replay_mat(money)
+
+
+def test_a_match_taken_up_at_a_score() -> None:
+    """R12: a FIBS match whose first game starts at 0-2 is read from that score; nori at
+    2 of 3 plays the Crawford game first, and the scores after it follow on."""
+    match = replay_mat(FIBS_TAKEN_UP)
+    assert isinstance(match, Match)
+    assert match.start_score == (0, 2) and match.score == (1, 3) and match.winner == 1
+    assert [game.rules.crawford for game in match.games] == [True, False]
+    written = write_mat(match, names=("Rusty,1658", "nori,1764"))
+    assert " Rusty,1658 : 0                 nori,1764 : 2" in written
+    assert replay_mat(written).histories == match.histories
+    assert replay_mat(written).start_score == (0, 2)
+    # The later games must still agree with the scores before them.
+    wrong = FIBS_TAKEN_UP.replace(" Rusty,1658 : 1   ", " Rusty,1658 : 0   ")
+    with pytest.raises(MatFileError, match=r"^line 12: game 2 starts at 0-2, but the games"):
+        replay_mat(wrong)
+    over = FIBS_TAKEN_UP.replace("nori,1764 : 2\n  1) 52", "nori,1764 : 3\n  1) 52")
+    with pytest.raises(MatFileError, match=r"^line 6: game 1 starts at 0-3, but a 3-point match"):
+        replay_mat(over)
+
+
+def test_a_match_can_be_taken_up_at_a_score_by_the_rules_library() -> None:
+    match = Match(5, score=(3, 4), dice=ScriptedDice([(3, 1)]))
+    assert match.score == (3, 4) and match.game.rules.crawford  # R12: 4 of 5 is N-1
+    assert Match(5).start_score == (0, 0)
+    with pytest.raises(ValueError, match=r"taken up at a score of two whole numbers from 0 to 4"):
+        Match(5, score=(5, 0))
+    with pytest.raises(ValueError, match="a money session starts at 0-0"):
+        Session.from_rules(Session().rules, score=(1, 0))
+
+
+def test_a_money_session_whose_score_lines_restart_at_zero() -> None:
+    """R11: some sites write every game of a money session at 0 : 0; the header's score is
+    no rule there, so the games are read as they are."""
+    text = vector("money_restart.mat")
+    session = replay_mat(text)
+    assert isinstance(session, Session) and session.payouts == (1, 2, 1)
+    assert session.score == (3, 1)
+    # Running scores that do not add up are still refused (GNU's files, which also tell
+    # the Jacoby rule by them), and so is a match whose scores restart.
+    lines = text.splitlines()
+    lines[13] = " Alice : 0                      Bob : 1"
+    lines[21] = " Alice : 1                      Bob : 1"
+    running = "\n".join(lines) + "\n"
+    with pytest.raises(MatFileError, match=r"^line 22: game 3 starts at 1-1, but the games"):
+        replay_mat(running)
+    with pytest.raises(MatFileError, match=r"^line 14: game 2 starts at 0-0, but the games"):
+        replay_mat(text.replace(" 0 point match", " 3 point match"))
+
+
+def test_a_corrupt_cell_is_refused_on_its_line() -> None:
+    """A FIBS board dump in a Snowie file (``Illegal play (25;0;1;...)``): GNU Backgammon reads
+    past it as an edited position; here it is refused with its line, since nothing in the
+    file says what the position became and the rules cannot check the games after it."""
+    text = replace_line(
+        vector("double_drop.mat"), 6, "  2) 63: Illegal play (25;0;1;0;0;-2;0;5)   55: 13/8 13/8"
+    )
+    with pytest.raises(MatFileError, match=r"^line 6: .*Illegal play"):
+        replay_mat(text)

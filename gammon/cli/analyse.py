@@ -45,38 +45,52 @@ class Loaded:
     names: tuple[str, str]
 
 
-def _read_mat(text: str) -> Loaded:
+def _text(raw: bytes) -> str:
+    """A text match file's characters: UTF-8 (with or without its mark), else Latin-1."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
+
+
+def _read_mat(raw: bytes) -> Loaded:
     from gammon.matfile import read_mat, replay_mat
 
-    parsed = read_mat(text)
+    parsed = read_mat(_text(raw))
     return Loaded(replay_mat(parsed), parsed.names)
 
 
-def _read_sgf(text: str) -> Loaded:
+def _read_sgf(raw: bytes) -> Loaded:
     from gammon.sgf import read_sgf, replay_sgf
 
-    parsed = read_sgf(text)
+    parsed = read_sgf(_text(raw))
     return Loaded(replay_sgf(parsed), parsed.names)
 
 
-#: One reader per file suffix: a new format is one more entry.
-READERS: Final[dict[str, Callable[[str], Loaded]]] = {
+def _read_xg(raw: bytes) -> Loaded:
+    from gammon.xgfile import read_xg, replay_xg
+
+    read = read_xg(raw)
+    return Loaded(replay_xg(read), read.parsed.names)
+
+
+#: One reader per file suffix, from the file's bytes: a new format is one more entry.
+READERS: Final[dict[str, Callable[[bytes], Loaded]]] = {
     ".mat": _read_mat,
     ".txt": _read_mat,
     ".sgf": _read_sgf,
+    ".xg": _read_xg,
 }
 
 
 def load(path: str) -> Loaded:
     """Read the match file at ``path`` with the reader of its suffix (.mat when unknown)."""
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        raw = Path(path).read_bytes()
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        text = Path(path).read_text(encoding="latin-1")
     reader = READERS.get(Path(path).suffix.lower(), _read_mat)
-    return reader(text)
+    return reader(raw)
 
 
 def _signed(value: float) -> str:

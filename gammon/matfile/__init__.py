@@ -40,16 +40,32 @@ written right after the winner's roll, ``(Crawford)`` after ``Game N`` or the sc
 without a score line, results left out (the rules' own end, or the next game's
 score, tells them), GNU Backgammon's ``HyperGammon (3)`` and its money files, which
 carry no ``Beaver`` or ``Jacoby`` tag (a beaver in the games, or points that add up
-only under the Jacoby rule, tell them). It is strict about content:
+only under the Jacoby rule, tell them). What a file says is kept: the roll of a turn
+lost on the bar against a closed board, which other programs throw (R7: our games do
+not), stays in the record; a match taken up at a score (FIBS) starts at its first
+game's score line; an online site's last game that gives only what the winner needed
+(``Wins 3 point and the match`` after a gammon worth 4) is the game it was, a gammon
+or a resigned gammon, as GNU Backgammon reads it; money sessions whose score lines all
+restart at ``0 : 0`` are read by their games. It is strict about content:
 :func:`replay_mat` plays every cell through the rules and raises
 :class:`~gammon.errors.MatFileError` naming the line of the first one that is
-unreadable or illegal.
+unreadable or illegal, or a result that no cube and no match length allow (more than
+three times the cube, and more than the winner needed); a corrupt cell, such as a
+server's board dump, is refused on its line rather than read past as an edited
+position.
 
 Writing gives only rows GNU Backgammon reads (it is row-based, and any cell it does
 not know puts its board out of step): rolls high die first, a turn lost on the bar
-against a closed board (our rules pass it without a roll, R7) as a roll that dances
-(``64:``), an accepted resignation as its ``Wins`` line. What the rows cannot say goes
-into head tags, which other programs ignore (GNU Backgammon even keeps them):
+against a closed board as a roll that dances (the record's own roll, or ``64:`` where
+our rules passed without one, R7), an accepted resignation as its ``Wins`` line, a
+match taken up at a score from that score; a game set up from another position cannot
+be written (the rows start from the variant's own start: write it as .sgf). What the
+rows cannot say goes into head tags, which other programs ignore (GNU Backgammon even
+keeps them):
+
+- ``; [ClosedBoard "1: 40 52"]``: the turns our rules passed on the bar against a
+  closed board without a roll (R7), by their place in the game's history; their rows
+  show a stand-in roll (``64:``), and without the tag a dance's roll is the record's;
 
 - ``; [OpeningTies "2: 33 22; 5: 11"]``: the tied opening throws of each game (R3),
   which matter for automatic doubles;

@@ -14,9 +14,11 @@ from typing import Final
 
 from gammon.dice import Dice
 from gammon.errors import GammonError, MatFileError
+from gammon.position import Position
 from gammon.variants import find_variant
 
 __all__ = [
+    "CLOSED_BOARD_TAG",
     "FORFEIT_TAG",
     "HISTORY_TAGS",
     "OPENING_TIES_TAG",
@@ -87,6 +89,9 @@ class MatGame:
     opening_ties: tuple[Dice, ...] = ()
     crawford: bool = False
     """Whether the file marks this game as the Crawford game (GNU Backgammon never does)."""
+    start: Position | None = None
+    """Where the game starts, seen from side 0, when the file sets a position up (an .sgf
+    file's ``AE``/``AB``/``AW``); None for the variant's own start."""
 
 
 @dataclass(frozen=True)
@@ -126,13 +131,17 @@ DEFAULT_MAX_CUBE: Final = 64
 
 #: The head tag that says the last game ended by a forfeit ("Game 3") or on time ("Game 3 on time").
 FORFEIT_TAG: Final = "Forfeit"
+#: The head tag of the turns our rules passed on the bar against a closed board without a
+#: roll (R7), by game and place in its history: ``"1: 40 52; 3: 17"``. Their rows show a roll
+#: that dances, as the format has no other cell; without the tag such a roll is the record's.
+CLOSED_BOARD_TAG: Final = "ClosedBoard"
 #: The head tag of tied opening throws (R3), by game: ``"2: 33 22; 5: 11"``.
 OPENING_TIES_TAG: Final = "OpeningTies"
 #: The head tag of resignation offers the cells cannot show (refused, pending, or accepted
 #: where the points do not tell the value): ``"game 1 event 9: side 1 resigns 2, rejected"``.
 RESIGNATIONS_TAG: Final = "Resignations"
 #: The head tags write_mat derives from the games themselves; given ones are replaced.
-HISTORY_TAGS: Final = (FORFEIT_TAG, OPENING_TIES_TAG, RESIGNATIONS_TAG)
+HISTORY_TAGS: Final = (CLOSED_BOARD_TAG, FORFEIT_TAG, OPENING_TIES_TAG, RESIGNATIONS_TAG)
 
 #: The tags write_mat derives from the series; metadata may repeat them only if it agrees.
 RULE_TAGS: Final = (

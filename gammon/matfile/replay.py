@@ -5,6 +5,8 @@ checked where it stands and the result is a live series that can go on.
 
 from __future__ import annotations
 
+import contextlib
+
 from gammon.dice import Dice, DiceSource, RandomDice
 from gammon.errors import (
     IllegalActionError,
@@ -12,7 +14,7 @@ from gammon.errors import (
     InvalidPlayError,
     MatFileError,
 )
-from gammon.events import Beavered, Doubled, EndReason, Passed, PassReason
+from gammon.events import Beavered, Doubled, EndReason, Passed
 from gammon.game import Game, Phase
 from gammon.match import Match, SeriesRules, Session
 from gammon.matfile.reader import read_mat
@@ -22,7 +24,14 @@ from gammon.matfile.record import (
     ParsedMatch,
     TurnKind,
 )
-from gammon.matfile.tags import Offer, file_rules, forfeited_games, head_ties, offers_by_game
+from gammon.matfile.tags import (
+    Offer,
+    file_rules,
+    forfeited_games,
+    head_ties,
+    offers_by_game,
+    unrolled_passes,
+)
 from gammon.variants import Variant
 
 __all__ = ["replay_mat"]
@@ -79,22 +88,53 @@ def replay_mat(
     try:
         return _replay(parsed, rules, dice)
     except MatFileError as first:
+        if not parsed.is_money:
+            raise
         # GNU Backgammon writes no Jacoby tag in its money files: when the points add up
         # only under the Jacoby rule (R11), the file was played with it.
-        if not parsed.is_money or rules.jacoby or "Jacoby" in parsed.metadata:
+        if not rules.jacoby and "Jacoby" not in parsed.metadata:
+            with contextlib.suppress(MatFileError):
+                return _replay(parsed, file_rules(parsed, variant, jacoby=True), dice)
+        # Some sites start every game of a money session at 0 : 0: there the score lines are
+        # no running score, and the games are read as they are.
+        if any(game.score not in (None, (0, 0)) for game in parsed.games):
             raise
         try:
-            return _replay(parsed, file_rules(parsed, variant, jacoby=True), dice)
+            return _replay(parsed, rules, dice, check_scores=False)
         except MatFileError:
             raise first from None
 
 
-def _replay(parsed: ParsedMatch, rules: SeriesRules, dice: DiceSource | None) -> Match | Session:
+def _start_score(parsed: ParsedMatch) -> tuple[int, int]:
+    """Where a match file begins: the score of its first game's line (FIBS writes the score
+    of a match taken up again, ``Rusty,1658 : 0   nori,1764 : 2``), 0-0 without one."""
+    first = parsed.games[0] if parsed.games else None
+    if parsed.is_money or first is None or first.score is None:
+        return 0, 0
+    if max(first.score) >= parsed.length:
+        raise MatFileError(
+            f"line {first.score_line}: game 1 starts at {first.score[0]}-{first.score[1]}, "
+            f"but a {parsed.length}-point match is over at {parsed.length}"
+        )
+    return first.score
+
+
+def _replay(
+    parsed: ParsedMatch,
+    rules: SeriesRules,
+    dice: DiceSource | None,
+    *,
+    check_scores: bool = True,
+) -> Match | Session:
     forfeits = forfeited_games(parsed)
     ties = head_ties(parsed)
     offers = offers_by_game(parsed)
+    unrolled = unrolled_passes(parsed)
     feed = _RecordedDice()
-    series = rules.new_series(feed)
+    start = _start_score(parsed)
+    series = (
+        Match.from_rules(rules, feed, score=start) if rules.is_match else rules.new_series(feed)
+    )
     for position, game in enumerate(parsed.games):
         if position:
             try:
@@ -103,8 +143,15 @@ def _replay(parsed: ParsedMatch, rules: SeriesRules, dice: DiceSource | None) ->
                 raise MatFileError(
                     f"line {game.line}: game {game.number} cannot be played: {exc}"
                 ) from exc
+        if game.start is not None:
+            try:
+                series.set_up(game.start)
+            except IllegalActionError as exc:
+                raise MatFileError(
+                    f"line {game.line}: game {game.number} cannot start from its position: {exc}"
+                ) from exc
         before = _score_before(series)
-        if game.score is not None and game.score != before:
+        if check_scores and game.score is not None and game.score != before:
             raise MatFileError(
                 f"line {game.score_line}: game {game.number} starts at "
                 f"{game.score[0]}-{game.score[1]}, "
@@ -124,6 +171,7 @@ def _replay(parsed: ParsedMatch, rules: SeriesRules, dice: DiceSource | None) ->
             forfeit=forfeits.get(game.number),
             ties=game.opening_ties or ties.get(game.number, ()),
             offers=offers.get(game.number, []),
+            unrolled=unrolled.get(game.number, frozenset()),
         )
         replay.run()
         replay.finish(
@@ -140,7 +188,7 @@ def _replay(parsed: ParsedMatch, rules: SeriesRules, dice: DiceSource | None) ->
 def _score_before(series: Match | Session) -> tuple[int, int]:
     """The score before the current game, as the games before it make it."""
     done = series.games[:-1]
-    score = [0, 0]
+    score = list(series.start_score)
     if isinstance(series, Session):
         for paid, finished in zip(series.payouts, done, strict=False):
             assert finished.result is not None
@@ -165,7 +213,9 @@ class _Replay:
         forfeit: bool | None = None,
         ties: tuple[Dice, ...] = (),
         offers: list[Offer] | None = None,
+        unrolled: frozenset[int] = frozenset(),
     ) -> None:
+        self.unrolled = unrolled  # where the ClosedBoard tag says a dance's roll stands in
         self.forfeit = forfeit  # None, or whether the game was lost on time (the Forfeit tag)
         self.game = game
         self.parsed = parsed
@@ -347,19 +397,25 @@ class _Replay:
             self.settle(turn)
             if game.phase is not Phase.ROLL or game.turn != turn.side:
                 raise self.fail(turn.line, f"{name} cannot roll now: {self.waiting()}")
-            self.feed.queue = [dice]
-            events = game.roll(turn.side)
-            self.feed.queue = []
-            self.offers_due()
-            passed = events[0]
-            if isinstance(passed, Passed) and passed.reason is PassReason.CLOSED_BOARD:
+            if self.closed_out(turn.side):
+                # The file keeps the roll that danced, as GNU Backgammon and the sites throw
+                # one there; our own games pass without it (R7).
                 if turn.play:
                     raise self.fail(
                         turn.line,
                         f"{name} is on the bar against a closed board and cannot play "
                         f"{turn.play!r}",
                     )
+                if len(game.history) in self.unrolled:
+                    game.roll(turn.side)  # our own pass without a roll, its roll a stand-in
+                else:
+                    game.dance(turn.side, dice)
+                self.offers_due()
                 return
+            self.feed.queue = [dice]
+            game.roll(turn.side)
+            self.feed.queue = []
+            self.offers_due()
         self.unplayed = None
         if game.phase is not Phase.MOVE or game.on_roll != turn.side:
             if turn.play:
@@ -405,6 +461,8 @@ class _Replay:
             return  # the last game of the file, unfinished (or finished without a Wins line)
         assert points is not None and line is not None
         winner = self.names[winner_side]
+        if not game.is_over:
+            self.check_possible(winner_side, points, line, needed)
         if not game.is_over and self.forfeit is not None:
             try:
                 game.forfeit(1 - winner_side, on_time=self.forfeit, points=points)
@@ -415,6 +473,10 @@ class _Replay:
                 if game.phase is not Phase.RESIGNATION_OFFERED:
                     cube = game.cube_value
                     value, rest = divmod(points, cube)
+                    if needed is not None and points == needed and rest:
+                        # An online site's cap (R12): the winner is given only what the match
+                        # needed, so the resignation was worth more, at the next value up.
+                        value, rest = value + 1, 0
                     if game.phase is Phase.OPENING or (
                         (rest or not 1 <= value <= 3) and needed is not None and points >= needed
                     ):
@@ -432,12 +494,41 @@ class _Replay:
                 game.accept_resignation(winner_side)
             except IllegalActionError as exc:
                 raise self.fail(line, f"{winner} cannot win here: {exc}") from exc
-        self.check_result(winner_side, points, line)
+        self.check_result(winner_side, points, line, needed)
 
-    def check_result(self, winner_side: int, points: int, line: int) -> None:
+    def check_possible(
+        self, winner_side: int, points: int, line: int, needed: int | None
+    ) -> None:
+        """Refuse a result no cube and no match length allow: a game not over by the rules
+        ends by a resignation (at most 3 times the cube, R9) or, in a match, by a forfeit
+        or a site's cap (what the winner needed, R12, R13)."""
+        cube = self.game.cube_value
+        most = max(3 * cube, needed or 0)
+        if points <= most:
+            return
+        plural = "" if points == 1 else "s"
+        limit = f"with the cube at {cube} a game not played out is worth at most {3 * cube}"
+        if needed is not None:
+            limit += f", and {self.names[winner_side]} needed only {needed} to win the match"
+        raise self.fail(
+            line,
+            f"{self.names[winner_side]} wins {points} point{plural}, but no result gives that: "
+            f"{limit}",
+        )
+
+    def check_result(
+        self, winner_side: int, points: int, line: int, needed: int | None = None
+    ) -> None:
         game = self.game
         result = game.result
         assert result is not None
+        if (
+            result.winner == winner_side
+            and needed is not None
+            and points == needed
+            and result.points >= needed
+        ):
+            return  # an online site gives the match's last game only what was needed (R12)
         if (
             result.winner == winner_side
             and result.reason is EndReason.BEAR_OFF

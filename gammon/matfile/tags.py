@@ -11,6 +11,7 @@ from gammon.dice import Dice
 from gammon.errors import GammonError, InvalidRulesError, MatFileError
 from gammon.match import SeriesRules
 from gammon.matfile.record import (
+    CLOSED_BOARD_TAG,
     DEFAULT_MAX_CUBE,
     FORFEIT_TAG,
     OPENING_TIES_TAG,
@@ -22,7 +23,14 @@ from gammon.matfile.record import (
 )
 from gammon.variants import Variant, find_variant
 
-__all__ = ["Offer", "file_rules", "forfeited_games", "head_ties", "offers_by_game"]
+__all__ = [
+    "Offer",
+    "file_rules",
+    "forfeited_games",
+    "head_ties",
+    "offers_by_game",
+    "unrolled_passes",
+]
 
 
 def head_ties(parsed: ParsedMatch) -> dict[int, tuple[Dice, ...]]:
@@ -39,6 +47,24 @@ def head_ties(parsed: ParsedMatch) -> dict[int, tuple[Dice, ...]]:
                     f'opening throws, like "2: 33 11; 5: 44", not {item!r}'
                 )
             found[int(match[1])] = tuple((int(w[0]), int(w[1])) for w in match[2].split())
+    return found
+
+
+def unrolled_passes(parsed: ParsedMatch) -> dict[int, frozenset[int]]:
+    """The ClosedBoard head tag: game number -> the places in its history of the turns passed
+    on the bar against a closed board without a roll (R7), whose rows show a stand-in roll."""
+    found: dict[int, frozenset[int]] = {}
+    for tag in parsed.tags:
+        if tag.key != CLOSED_BOARD_TAG:
+            continue
+        for item in filter(None, (part.strip() for part in tag.value.split(";"))):
+            match = re.fullmatch(r"(\d+)\s*:\s*((?:\d+\s*)+)", item)
+            if match is None:
+                raise MatFileError(
+                    f"line {tag.line}: the ClosedBoard tag lists games and the places of their "
+                    f'turns passed without a roll, like "1: 40 52; 3: 17", not {item!r}'
+                )
+            found[int(match[1])] = frozenset(int(word) for word in match[2].split())
     return found
 
 

@@ -30,6 +30,7 @@ from gammon.events import (
 )
 from gammon.match import Match, SeriesRules, Session
 from gammon.matfile.record import (
+    CLOSED_BOARD_TAG,
     FORFEIT_TAG,
     HISTORY_TAGS,
     OPENING_TIES_TAG,
@@ -38,6 +39,7 @@ from gammon.matfile.record import (
     VARIATION_NAMES,
     read_rule,
 )
+from gammon.position import Position
 
 __all__ = ["write_mat"]
 
@@ -89,17 +91,25 @@ def write_mat(
     body: list[str] = []
     ties: list[str] = []
     offers: list[str] = []
+    passes: list[str] = []
     length = series.length if isinstance(series, Match) else 0
-    score = (0, 0)
+    score = series.start_score  # a match taken up at a score starts its first line there
     payouts = series.payouts if isinstance(series, Session) else None
     for number, game in enumerate(series.games, 1):
+        if game.start != Position.initial(rules.variant):
+            raise MatFileError(
+                f"game {number} starts from a set-up position, which a .mat file cannot hold "
+                "(its rows start from the variant's own start): write it as .sgf"
+            )
         body.append(f" Game {number}")
         left = f"{names[0]} : {score[0]}"
         body.append(f" {left:<{_NAME_WIDTH}} {names[1]} : {score[1]}")
         tied = [e.dice for e in game.history if isinstance(e, OpeningRolled) and e.is_tie]
         if tied:
             ties.append(f"{number}: {' '.join(f'{a}{b}' for a, b in tied)}")
-        rows, unshown = _game_rows(game.history)
+        rows, unshown, unrolled = _game_rows(game.history)
+        if unrolled:
+            passes.append(f"{number}: {' '.join(map(str, unrolled))}")
         body += rows
         body.append("")
         offers += [f"game {number} {offer}" for offer in unshown]
@@ -108,6 +118,8 @@ def write_mat(
             won = list(score)
             won[game.result.winner] += points
             score = (won[0], won[1])
+    if passes:
+        tags.append((CLOSED_BOARD_TAG, "; ".join(passes)))
     if ties:
         tags.append((OPENING_TIES_TAG, "; ".join(ties)))
     if offers:
@@ -251,14 +263,16 @@ def _roll_cell(dice: Dice, moves: str) -> str:
     return f"{max(dice)}{min(dice)}: {moves}".rstrip()
 
 
-#: The roll shown for a turn lost on the bar against a closed board: our rules pass it
-#: without rolling (R7), but the format has no such cell, and GNU Backgammon and eXtreme
-#: Gammon write the roll that danced. Any roll dances there; the reader reads it as the pass.
+#: The roll shown for a turn lost on the bar against a closed board in our own games: our
+#: rules pass it without rolling (R7), but the format has no such cell, and GNU Backgammon
+#: and eXtreme Gammon write the roll that danced. Any roll dances there; the reader keeps
+#: it as the record's roll. A record read from a file writes back its own roll.
 _CLOSED_OUT_ROLL: Final = (6, 4)
 
 
-def _game_rows(history: Sequence[Event]) -> tuple[list[str], list[str]]:
-    """The rows of one game, from its history, and the resignation offers they cannot show.
+def _game_rows(history: Sequence[Event]) -> tuple[list[str], list[str], list[int]]:
+    """The rows of one game, from its history, the resignation offers they cannot show, and
+    the places of the turns passed against a closed board without a roll (R7).
 
     Only what GNU Backgammon reads goes into the rows: an accepted resignation is its
     ``Wins`` line; an offer refused, still pending, or accepted where the points do not
@@ -271,6 +285,7 @@ def _game_rows(history: Sequence[Event]) -> tuple[list[str], list[str]]:
     last_cube: Event | None = None
     result = next((e.result for e in history if isinstance(e, Ended)), None)
     offers: list[str] = []
+    unrolled: list[int] = []
 
     def flush() -> None:
         nonlocal pending
@@ -294,9 +309,10 @@ def _game_rows(history: Sequence[Event]) -> tuple[list[str], list[str]]:
             )
             layout.put(event.side, _roll_cell(event.dice, moves))
         elif isinstance(event, Passed):
-            flush()
-            if event.reason is PassReason.CLOSED_BOARD:
+            if event.reason is PassReason.CLOSED_BOARD and pending is None:
                 layout.put(event.side, _roll_cell(_CLOSED_OUT_ROLL, ""))
+                unrolled.append(index)
+            flush()  # the roll that danced, kept from a file (R7), or one with no play
         elif isinstance(event, Doubled):
             flush()
             layout.put(event.side, f" Doubles => {event.value}")
@@ -332,4 +348,4 @@ def _game_rows(history: Sequence[Event]) -> tuple[list[str], list[str]]:
             points = event.result.points
             layout.put(event.result.winner, f" Wins {points} point{'' if points == 1 else 's'}")
     flush()
-    return layout.lines(), offers
+    return layout.lines(), offers, unrolled

@@ -10,7 +10,7 @@ queue, stores results and answers questions about them. A job is:
 
 - a table's finished games, analysed automatically when a table against the bot
   finishes, or when a player or spectator asks (``POST /api/tables/{id}/analysis``);
-- an uploaded .mat or .sgf file (``POST /api/analyses``), read and checked before
+- an uploaded .mat, .sgf or .xg file (``POST /api/analyses``), read and checked before
   it is queued, so a bad file is refused at once and in words.
 
 **How many at once.** ``workers`` processes (:func:`default_workers`: half the
@@ -69,7 +69,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from gammon.server.analysis_worker import UploadError, check_upload, init_worker, run_job
+from gammon.server.analysis_worker import (
+    UploadError,
+    check_upload,
+    init_worker,
+    run_job,
+    xg_as_mat,
+)
 from gammon.server.auth import TokenBuckets, UserInfo
 from gammon.server.connections import LiveTable
 from gammon.server.db import AnalysisRow, now, select
@@ -77,6 +83,7 @@ from gammon.server.leases import DB_NOW
 from gammon.server.protocol import Refused
 from gammon.server.store import Store
 from gammon.server.timesource import TimeSource
+from gammon.xgfile.container import GDF_MAGIC
 
 if TYPE_CHECKING:
     from gammon.engine.cluster import RayCluster
@@ -542,11 +549,22 @@ class Analyses:
             raise Refused(
                 "too_large", f"the file is over {MAX_UPLOAD_BYTES // 1024} KB: is it a match file?"
             )
-        text = _decode(raw)
+        xg = filename.lower().endswith(".xg") or raw.startswith(GDF_MAGIC)
+        if xg:  # eXtreme Gammon's binary file: kept as the .mat text of its games
+            try:
+                text = await asyncio.to_thread(xg_as_mat, raw)
+            except UploadError as exc:
+                raise Refused("bad_file", str(exc)) from None
+        else:
+            text = _decode(raw)
         if not text.strip():
             raise Refused("bad_file", "the file is empty")
         if "\x00" in text:
-            raise Refused("bad_file", "this is not a text file: .mat and .sgf files are plain text")
+            raise Refused(
+                "bad_file",
+                "this is not a text file: .mat and .sgf files are plain text (and .xg files "
+                "are eXtreme Gammon's, named .xg)",
+            )
         await self._check_room(user)
         try:
             summary = await asyncio.to_thread(check_upload, filename, text)
@@ -557,7 +575,7 @@ class Analyses:
             raise Refused("bad_file", f"the file cannot be read as a match: {exc}") from None
         key = secrets.token_urlsafe(12)
         sgf = filename.lower().endswith(".sgf") or text.lstrip().startswith("(;")
-        source = "sgf" if sgf else "mat"
+        source = "xg" if xg else "sgf" if sgf else "mat"
         await self.store.write(
             lambda s: _add(
                 s,

@@ -39,6 +39,7 @@ __all__ = [
     "Loaded",
     "UploadError",
     "check_upload",
+    "xg_as_mat",
     "init_worker",
     "load_upload",
     "run_job",
@@ -131,6 +132,20 @@ def load_upload(filename: str, text: str) -> Loaded:
     if not any(game.history for game in loaded.series.games):
         raise UploadError("the file holds no moves to analyse")
     return loaded
+
+
+def xg_as_mat(raw: bytes) -> str:
+    """An uploaded eXtreme Gammon .xg file (binary) as the .mat text of the same games, which
+    the queue keeps and the worker analyses like any .mat upload; :class:`UploadError` if
+    it cannot be read."""
+    from gammon.matfile import write_mat
+    from gammon.xgfile import read_xg, replay_xg
+
+    try:
+        read = read_xg(raw)
+        return write_mat(replay_xg(read), names=read.parsed.names)
+    except GammonError as exc:
+        raise UploadError(f"this is not an eXtreme Gammon .xg file we can read: {exc}") from None
 
 
 def check_upload(filename: str, text: str) -> dict[str, Any]:

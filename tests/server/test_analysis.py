@@ -16,9 +16,11 @@ from typing import Any
 
 import sqlalchemy
 
+from gammon.matfile import replay_mat
 from tests import waiting
 from tests.server.client import Player, ServerProcess, choose, database_url
 from tests.server.test_play import drive, seated
+from tests.xg_writer import write_xg
 
 VECTORS = Path(__file__).resolve().parents[1] / "vectors"
 
@@ -161,6 +163,31 @@ def test_upload_mat_and_sgf(server: ServerProcess) -> None:
             _check_document(document, done["names"])
             assert document["kind"] == "match" and document["match_length"] == 5
             assert len(document["games"]) >= 2
+        await player.close()
+
+    run(scenario())
+
+
+def test_upload_an_extreme_gammon_xg_file(server: ServerProcess) -> None:
+    """A binary .xg upload (from the test-only writer) is analysed as the games it holds."""
+    match = replay_mat((VECTORS / "double_drop.mat").read_text())
+    body = write_xg(match, ("Alice", "Bob"))
+
+    async def scenario() -> None:
+        player = await Player(server).guest()
+        response = await upload(player, "match.xg", body)
+        assert response.status_code == 202, response.text
+        job = response.json()["analysis"]
+        assert job["source"] == "xg" and job["names"] == ["Alice", "Bob"]
+        done = await finished(player, job["key"])
+        assert done["status"] == "done", done["error"]
+        document = done["document"]
+        _check_document(document, done["names"])
+        assert document["match_length"] == 3 and len(document["games"]) == 3
+        broken = await upload(player, "broken.xg", body[:-100])
+        error = broken.json()["error"]
+        assert error["code"] == "bad_file"
+        assert "not an eXtreme Gammon .xg file we can read" in error["message"]
         await player.close()
 
     run(scenario())

@@ -38,10 +38,11 @@ from gammon.events import (
     Moved,
     OpeningRolled,
     Passed,
+    PassReason,
     Rolled,
     Took,
 )
-from gammon.game import Game, Phase
+from gammon.game import Game, Phase, thrown_dice
 from gammon.match import Match, Session
 from gammon.play import Play
 from gammon.position import ALL_ROLLS, Dice, Position
@@ -140,8 +141,7 @@ class _Reviewer:
         names: tuple[str, str],
     ) -> GameAnalysis:
         events = tuple(history)
-        rolls = [e.dice for e in events if isinstance(e, OpeningRolled | Rolled)]
-        game = Game(rules, dice=ScriptedDice(rolls), start=start)
+        game = Game(rules, dice=ScriptedDice(thrown_dice(events)), start=start)
         state = _GameState(number, score)
         pending: _Offer | None = None
         luck_on = not rules.variant.acey_deucey
@@ -163,7 +163,11 @@ class _Reviewer:
                 offer = self._offer(game, state, index, event.side)
                 state.cube.append(_cube_review(offer, state.number, self.ply, False, None))
             if isinstance(event, Rolled):
-                if luck_on:
+                following = events[index + 1] if index + 1 < len(events) else None
+                danced = (
+                    isinstance(following, Passed) and following.reason is PassReason.CLOSED_BOARD
+                )
+                if luck_on and not danced:  # a recorded dance (R7): every roll dances there
                     state.luck.append(self._luck(game, state, index, event.side, event.dice))
                 self._tick()
             elif isinstance(event, Moved):
@@ -501,7 +505,7 @@ def analyse(
     _check_depth(ply, luck_ply)
     games = [record] if isinstance(record, Game) else list(record.games)
     jobs: list[tuple[GameRules, tuple[Event, ...], Position | None, tuple[int, int], int]] = []
-    before = score if isinstance(record, Game) else (0, 0)
+    before = score if isinstance(record, Game) else record.start_score
     for number, game in enumerate(games, start=1):
         jobs.append((game.rules, tuple(game.history), game.start, before, number))
         if game.result is not None:
