@@ -236,7 +236,17 @@ class Player:
 
     def __init__(self, server: ServerProcess) -> None:
         self.server = server
-        self.http = _Client(server, base_url=server.url, timeout=WAIT)
+        # The server closes a keep-alive connection once it has been idle 5 s (uvicorn's
+        # timeout_keep_alive), and httpx keeps one 5 s too: a request sent on it as the
+        # server closes it fails with "Server disconnected without sending a response"
+        # (seen after a tournament match played over the socket left HTTP idle). Letting go
+        # of idle connections after 1 s never meets the server's close.
+        self.http = _Client(
+            server,
+            base_url=server.url,
+            timeout=WAIT,
+            limits=httpx.Limits(keepalive_expiry=1.0),
+        )
         self.user: dict[str, Any] | None = None
 
     async def close(self) -> None:
