@@ -10,6 +10,7 @@ turns the figures round. The package calls here build their boards from
 
 from __future__ import annotations
 
+import pickle
 import sys
 from pathlib import Path
 
@@ -272,3 +273,11 @@ def test_gnus_own_bots_play_gnus_best_through_our_analysis() -> None:
     assert max(r.loss for r in plays) < 0.005
     ours = analyse(loaded.series, names=loaded.names, ply=0)
     assert ours.mistakes(DOUBTFUL) and not review.mistakes(DOUBTFUL)
+
+
+def test_the_adapters_pickle_for_worker_processes_and_ray(engine: Search) -> None:
+    """Analyses go to other processes (the server's pool, Ray tasks) with their engine."""
+    copy = pickle.loads(pickle.dumps(engine))
+    position = POSITIONS["contact"]
+    assert copy.name == engine.name
+    assert copy.evaluate(position) == engine.evaluate(position)
