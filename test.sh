@@ -42,6 +42,8 @@ if [ -z "${GAMMON_TESTS_ONLY:-}" ]; then
     fi
     echo "== the rules library alone (pip install . without extras)"
     bash scripts/check-core-install.sh
+    echo "== each engine extra alone (pip install '.[gnubg]', '.[sage]')"
+    bash scripts/check-engine-extras.sh
 fi
 echo "== pytest (SQLite)"
 env -u GAMMON_TEST_DATABASE_URL pytest -n "${PYTEST_WORKERS:-auto}" -q $durations $(junit sqlite) "$@"

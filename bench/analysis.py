@@ -70,8 +70,12 @@ def _cubeless(p: Sequence[float]) -> float:
 class GnubgEngine:
     """GNU Backgammon's network behind the analysis's engine interface (standard variant).
 
-    Finished games are scored by our own evaluator, which is exact there.
+    Finished games are scored by our own evaluator, which is exact there. Unlike the
+    ``gnubg`` engine (:mod:`gammon.engine.engines.gnubg`: GNU's 0-ply under our search),
+    this one asks GNU's own n-ply search for each play's figures.
     """
+
+    name = "gnubg-native"
 
     def __init__(self) -> None:
         self._exact = default_evaluator()

@@ -43,7 +43,9 @@ def test_the_summary_names_both_players_and_their_figures(
     status, out, err = run(capsys, "analyse", str(mat_file), "--ply", "0", "--mistakes", "2")
     assert status == 0, err
     analysis = analyse(load(str(mat_file)).series, names=NAMES, ply=0)
-    assert out.startswith("Alice vs Bob: 1-point match, 1 game, analysed at 0-ply")
+    assert out.startswith(
+        "Alice vs Bob: 1-point match, 1 game, analysed by the gammon engine at 0-ply"
+    )
     for player in analysis.players:
         assert f"{player.rating:.1f} ({player.rating_words})" in out
         assert f"{player.checker_decisions} ({player.forced_plays})" in out

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, TextIO
 
-from gammon.cli.common import Commands, UsageError, add_ray_option, needs_extra
+from gammon.cli.common import Commands, UsageError, add_engine_option, add_ray_option, needs_extra
 from gammon.diagram import draw
 from gammon.match import Match, Session
 
@@ -173,7 +173,7 @@ def print_report(report: Report, out: TextIO, mistakes: int, width: int = 100) -
     games = len(analysis.games)
     console.print(
         f"{names[0]} vs {names[1]}: {what}, {games} game{'s' * (games != 1)}, "
-        f"analysed at {analysis.ply}-ply",
+        f"analysed by the {analysis.engine.name} engine at {analysis.ply}-ply",
         markup=False,
     )
     table = Table(show_edge=False, pad_edge=False)
@@ -215,6 +215,8 @@ def run_analyse(args: argparse.Namespace, out: TextIO) -> int:
         from gammon.engine.analysis import DEFAULT_PLY, analyse
         from gammon.engine.analysis.report import Report
         from gammon.engine.cluster import connect
+        from gammon.engine.engines import get_engine
+    evaluator = get_engine(args.engine)
     loaded = load(args.file)
     cluster = connect(args.ray)
     ply = DEFAULT_PLY if args.ply is None else args.ply
@@ -235,7 +237,12 @@ def run_analyse(args: argparse.Namespace, out: TextIO) -> int:
 
         try:
             analysis = analyse(
-                series, names=loaded.names, ply=ply, progress=progress, cluster=cluster
+                series,
+                names=loaded.names,
+                ply=ply,
+                progress=progress,
+                cluster=cluster,
+                evaluator=None if evaluator.is_ours else evaluator,
             )
         finally:
             if cluster is not None:
@@ -276,5 +283,6 @@ def register(commands: Commands) -> None:
     written.add_argument("--json", metavar="OUT", help="write the report as JSON to OUT")
     written.add_argument("--html", metavar="OUT",
                          help="write the report as one self-contained HTML page")  # fmt: skip
+    add_engine_option(command)
     add_ray_option(command)
     command.set_defaults(run=run_analyse)

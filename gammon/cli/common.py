@@ -16,11 +16,13 @@ from typing import Any, NoReturn, TypeAlias
 from gammon.errors import GammonError
 
 __all__ = [
+    "ENGINE_HELP",
     "RAY_HELP",
     "Commands",
     "MissingExtraError",
     "Parser",
     "UsageError",
+    "add_engine_option",
     "add_ray_option",
     "needs_extra",
 ]
@@ -28,6 +30,14 @@ __all__ = [
 RAY_HELP = (
     "run the work on a Ray cluster: 'local' (start one on this machine), 'auto' (the one "
     "running here) or its address (gammon[ray]); the figures are the same as without it"
+)
+
+#: The engines ``--engine`` takes (:data:`gammon.engine.engines.ENGINES`, written out here
+#: so that ``--help`` works without the engine extra; a test keeps the two alike).
+ENGINE_HELP = (
+    "whose nets judge: gammon (ours, the default), gnubg (GNU Backgammon's, "
+    "gammon[gnubg]) or sage (Open Sage's, gammon[sage]); the search and the cube on "
+    "top are ours whichever it is"
 )
 
 Commands: TypeAlias = "argparse._SubParsersAction[Any]"
@@ -83,3 +93,8 @@ def needs_extra(what: str, extra: str) -> Iterator[None]:
 def add_ray_option(parser: argparse.ArgumentParser) -> None:
     """The ``--ray ADDRESS`` option of the commands that can run on a Ray cluster."""
     parser.add_argument("--ray", metavar="ADDRESS", default=None, help=RAY_HELP)
+
+
+def add_engine_option(parser: argparse.ArgumentParser) -> None:
+    """The ``--engine NAME`` option of the commands that judge positions."""
+    parser.add_argument("--engine", metavar="NAME", default="gammon", help=ENGINE_HELP)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, TextIO
 
-from gammon.cli.common import Commands, needs_extra
+from gammon.cli.common import Commands, add_engine_option, needs_extra
 from gammon.cli.inputs import GivenPosition, parse_dice, read_given, variant_arg
 from gammon.cli.rules import POSITION_HELP, variant_help
 from gammon.game import Game, Phase
@@ -18,6 +18,7 @@ from gammon.variants import Variant, find_variant
 
 if TYPE_CHECKING:
     from gammon.engine.cube import CubeState
+    from gammon.engine.evaluator import Search
 
 __all__ = ["cube_state_from_ids", "hint_text", "register", "run_hint"]
 
@@ -63,25 +64,32 @@ def cube_state_from_ids(given: GivenPosition, variant: Variant) -> CubeState:
     return CubeState(value, relative, match_score, jacoby=jacoby, available=variant.cube)
 
 
-def format_cube_hint(position: Position, state: CubeState, ply: int) -> str:
+def _by(evaluator: Search | None) -> str:
+    """Who judged, for the first line of a hint: nothing for our own nets."""
+    return "" if evaluator is None or evaluator.is_ours else f" by the {evaluator.name} engine"
+
+
+def format_cube_hint(
+    position: Position, state: CubeState, ply: int, evaluator: Search | None = None
+) -> str:
     """The cube action with its equities, or why the player on roll may not double."""
     from gammon.engine.cube import double_refusal
-    from gammon.engine.evaluator import evaluate
+    from gammon.engine.evaluator import default_evaluator
     from gammon.engine.hint import cube_hint
 
     refusal = double_refusal(state)
     if refusal is not None:
-        e = evaluate(position, ply)
+        e = (evaluator or default_evaluator()).evaluate(position, ply)
         return (
             f"The player on roll cannot double here: {refusal}.\n"
             f"Cubeless equity {e.equity:+.3f}: win {e.win:.1%} "
             f"(gammon {e.win_gammon:.1%}), lose gammon {e.lose_gammon:.1%}"
         )
-    hint = cube_hint(position, state, ply=ply)
+    hint = cube_hint(position, state, ply=ply, evaluator=evaluator)
     d, e = hint.decision, hint.evaluation
     unit = "MWC" if d.match else "equity per cube"
     lines = [
-        f"Cube action ({ply}-ply, {unit}): {d}",
+        f"Cube action ({ply}-ply{_by(evaluator)}, {unit}): {d}",
         f"  win {e.win:.1%} (gammon {e.win_gammon:.1%}, backgammon {e.win_backgammon:.1%}), "
         f"lose gammon {e.lose_gammon:.1%} (backgammon {e.lose_backgammon:.1%})",
         f"  no double    {d.no_double:+.3f}",
@@ -95,18 +103,27 @@ def format_cube_hint(position: Position, state: CubeState, ply: int) -> str:
 
 
 def format_play_hints(
-    position: Position, dice: Dice, ply: int, limit: int, state: CubeState | None = None
+    position: Position,
+    dice: Dice,
+    ply: int,
+    limit: int,
+    state: CubeState | None = None,
+    evaluator: Search | None = None,
 ) -> str:
     """The plays of the dice ranked best first; ``limit`` 0 shows them all.
 
-    At a match score (``state``) they rank by match winning chance.
+    At a match score (``state``) they rank by match winning chance; ``evaluator`` is the
+    engine (our nets by default), named in the first line when it is another's.
     """
     from gammon.engine.hint import play_hints
 
-    hints = play_hints(position, dice, ply=ply, state=state)
+    hints = play_hints(position, dice, ply=ply, state=state, evaluator=evaluator)
     shown = hints if limit <= 0 else hints[:limit]
     by = " by match winning chance" if state is not None and state.score is not None else ""
-    lines = [f"{len(hints)} legal plays of {dice[0]}-{dice[1]}, ranked at {ply}-ply{by}:"]
+    lines = [
+        f"{len(hints)} legal plays of {dice[0]}-{dice[1]}, ranked at {ply}-ply"
+        f"{_by(evaluator)}{by}:"
+    ]
     lines.extend(f"{n:>3}. {hint}" for n, hint in enumerate(shown, 1))
     return "\n".join(lines)
 
@@ -133,12 +150,15 @@ def run_hint(args: argparse.Namespace, out: TextIO) -> int:
     given = read_given(args.position, args.variant)
     dice = parse_dice(args.dice) if args.dice else given.dice
     _load_engine("gammon hint")
+    from gammon.engine.engines import get_engine
+
+    evaluator = get_engine(args.engine)
+    state = cube_state_from_ids(given, args.variant)
     if dice is not None:
-        state = cube_state_from_ids(given, args.variant)
-        print(format_play_hints(given.position, dice, args.ply, args.limit, state), file=out)
+        text = format_play_hints(given.position, dice, args.ply, args.limit, state, evaluator)
     else:
-        state = cube_state_from_ids(given, args.variant)
-        print(format_cube_hint(given.position, state, args.ply), file=out)
+        text = format_cube_hint(given.position, state, args.ply, evaluator)
+    print(text, file=out)
     return 0
 
 
@@ -159,4 +179,5 @@ def register(commands: Commands) -> None:
                       help="show the best N plays (default 10; 0 for all)")  # fmt: skip
     hint.add_argument("--variant", type=variant_arg, default=find_variant("standard"),
                       metavar="V", help=variant_help())  # fmt: skip
+    add_engine_option(hint)
     hint.set_defaults(run=run_hint)

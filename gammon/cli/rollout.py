@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 from typing import Final, TextIO
 
-from gammon.cli.common import Commands, add_ray_option, needs_extra
+from gammon.cli.common import Commands, add_engine_option, add_ray_option, needs_extra
 from gammon.cli.inputs import read_given, variant_arg
 from gammon.cli.rules import POSITION_HELP
 from gammon.variants import find_variant
@@ -44,8 +44,10 @@ def run_rollout(args: argparse.Namespace, out: TextIO) -> int:
         import rich.progress
 
         from gammon.engine.cluster import connect
+        from gammon.engine.engines import get_engine
         from gammon.engine.rollout import rollout
     position = read_given(args.position, args.variant).position
+    evaluator = get_engine(args.engine)
     cluster = connect(args.ray)
     bar = rich.progress.Progress(
         rich.progress.TextColumn("Rolling out"),
@@ -65,11 +67,13 @@ def run_rollout(args: argparse.Namespace, out: TextIO) -> int:
                 batch=args.batch,
                 cluster=cluster,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
+                evaluator=None if evaluator.is_ours else evaluator,
             )
     finally:
         if cluster is not None:
             cluster.close()
-    print(f"{position.id}: {result}", file=out)
+    by = "" if evaluator.is_ours else f" (plays by the {evaluator.name} engine)"
+    print(f"{position.id}: {result}{by}", file=out)
     return 0
 
 
@@ -91,5 +95,6 @@ def register(commands: Commands) -> None:
                          f"its own task (default {DEFAULT_BATCH})")  # fmt: skip
     command.add_argument("--variant", type=variant_arg, default=find_variant("standard"),
                          help="the variant of the position (default standard)")  # fmt: skip
+    add_engine_option(command)
     add_ray_option(command)
     command.set_defaults(run=run_rollout)

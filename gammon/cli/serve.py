@@ -24,7 +24,7 @@ import threading
 import traceback
 from typing import TextIO
 
-from gammon.cli.common import Commands, needs_extra
+from gammon.cli.common import ENGINE_HELP, Commands, needs_extra
 from gammon.errors import GammonError
 
 __all__ = ["main", "register", "run_serve"]
@@ -59,6 +59,11 @@ def _seconds(value: str) -> float:
     if not seconds > 0 or math.isinf(seconds):
         raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {value!r}")
     return seconds
+
+
+def _levels(value: str) -> frozenset[str]:
+    """Bot levels separated by commas (checked against the engine's levels at start)."""
+    return frozenset(level.strip() for level in value.split(",") if level.strip())
 
 
 def register(commands: Commands) -> None:
@@ -149,6 +154,20 @@ def register(commands: Commands) -> None:
         help="search depth of the post-game analyses (default 2)",
     )
     serve.add_argument(
+        "--engine",
+        metavar="NAME",
+        default="gammon",
+        help=f"the engine of the analyses and hints: {ENGINE_HELP}",
+    )
+    serve.add_argument(
+        "--engine-levels",
+        type=_levels,
+        default=frozenset(),
+        metavar="LEVEL,...",
+        help="bot levels that play with --engine too (default none: every bot plays with "
+        "our own nets), e.g. world-class,grandmaster",
+    )
+    serve.add_argument(
         "--ray",
         metavar="ADDRESS",
         default=None,
@@ -207,6 +226,7 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
         from gammon.engine.cluster import import_ray
 
         import_ray()  # a missing extra is said now, not at the first analysis
+    _check_engine(args.engine, args.engine_levels)
 
     logs.configure(args.log_format, args.log_level)
     if args.migrate_only:
@@ -229,6 +249,8 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
         bot_table_idle_s=args.bot_table_idle,
         analysis_workers=args.analysis_workers,
         analysis_ply=args.analysis_ply,
+        engine=args.engine,
+        engine_levels=args.engine_levels,
         analysis_ray=args.ray,
         migrate=args.migrate,
         redis=args.redis,
@@ -279,6 +301,20 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
         faulthandler.register(signal.SIGUSR2, all_threads=True)
     server.run()
     return 0 if server.started else 2
+
+
+def _check_engine(name: str, levels: frozenset[str]) -> None:
+    """Say now, not at the first hint or analysis, that an engine is unknown or missing."""
+    from gammon.engine.bot import SKILL_LEVELS
+    from gammon.engine.engines import get_engine
+
+    get_engine(name)
+    unknown = sorted(levels - set(SKILL_LEVELS))
+    if unknown:
+        raise ServeError(
+            f"unknown bot level {', '.join(unknown)} in --engine-levels; the levels are: "
+            + ", ".join(SKILL_LEVELS)
+        )
 
 
 def _write_stacks(signum: int, frame: object) -> None:

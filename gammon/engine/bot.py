@@ -45,7 +45,7 @@ from gammon.actions import (
 )
 from gammon.engine.cube import CubeOwner, CubeState, TakerVerdict
 from gammon.engine.cubeful import MAX_CUBE_PLY, CubeAnalysis, analyse_cube
-from gammon.engine.evaluator import Evaluation, Evaluator, default_evaluator
+from gammon.engine.evaluator import Evaluation, Search, default_evaluator
 from gammon.engine.hint import match_ranking
 from gammon.engine.network import invert
 from gammon.events import ResignationRejected, Resigned
@@ -94,7 +94,7 @@ class Bot:
         *,
         ply: int | None = None,
         seed: int | None = None,
-        evaluator: Evaluator | None = None,
+        evaluator: Search | None = None,
     ) -> None:
         if level not in SKILL_LEVELS:
             known = ", ".join(SKILL_LEVELS)

@@ -39,18 +39,22 @@ from gammon.engine.encoding import (
     encoder_for,
 )
 from gammon.engine.network import Network, equity, invert
+from gammon.errors import GammonError
 from gammon.play import Play, packed_boards
 from gammon.position import ALL_ROLLS, Position, validate_dice
 
 __all__ = [
     "Evaluation",
     "Evaluator",
+    "NotOurEngineError",
+    "Search",
     "best_play",
     "default_evaluator",
     "evaluate",
     "load_evaluator",
     "one_blas_thread",
     "rank_plays",
+    "require_ours",
     "swap_boards",
     "won_outcome",
 ]
@@ -118,34 +122,36 @@ def won_outcome(boards: npt.NDArray[np.int8]) -> FloatArray:
     return out
 
 
-class Evaluator:
-    """Nets and exact databases behind one evaluation interface.
+class NotOurEngineError(GammonError, ValueError):
+    """Another program's engine where only our own nets may serve (training data)."""
 
-    Each position goes to the method made for its class: a finished game or a
-    bear-off (both sides home) to exact counting, a race (no contact left) to
-    ``race`` when there is one, everything else to ``network``, the contact
-    net.  Each net reads the encoding it was trained on
-    (:func:`~gammon.engine.encoding.encoder_for`, by its number of inputs).
+
+class Search:
+    """The search every engine shares: n-ply lookahead, move filters, play ranking.
+
+    A subclass gives the 0-ply chances of a batch of boards (:meth:`_zero_ply`);
+    everything above it (the 1- and 2-ply search here, the cube, hints, the bot,
+    rollouts and the analysis on top) is the same code whatever judges the boards,
+    so two engines differ only in their 0-ply figures. Our nets are
+    :class:`Evaluator`; other programs' plug in through :mod:`gammon.engine.engines`.
+    The boards always come from our move generator: an engine never chooses a play.
     """
 
-    def __init__(
-        self, network: Network, *, race: Network | None = None, bearoff: bool = True
-    ) -> None:
-        self.network = network
-        #: The net for races (no contact), or None to leave them to ``network``.
-        self.race = race
-        #: Whether both-sides-bearing-off positions come from the bear-off database.
-        self.bearoff = bearoff
+    #: The engine's name as ``--engine`` takes it and the reports show it.
+    name: str = "unnamed"
+    #: Whether the figures are our own nets' (only those may become training data:
+    #: :func:`require_ours`).
+    is_ours: bool = False
+
+    def _zero_ply(self, boards: npt.NDArray[np.int8], *, after: bool) -> FloatArray:
+        """0-ply chances of each board: for the player on roll, or with ``after`` for the
+        player who just moved (the opponent is on roll)."""
+        raise NotImplementedError
 
     # -- 0-ply on raw boards -------------------------------------------
 
     def on_roll(self, boards: npt.NDArray[np.int8]) -> FloatArray:
-        """0-ply chances for the player on roll of each board.
-
-        Finished games are scored exactly, and so are games the player on roll
-        finishes with any roll; bear-offs come from the database, the rest from
-        the network (one compiled pass: :func:`~gammon.engine._evaluator_kernels.zero_ply`).
-        """
+        """0-ply chances for the player on roll of each board."""
         return self._zero_ply(boards, after=False)
 
     def after_play(self, boards: npt.NDArray[np.int8], ply: int) -> FloatArray:
@@ -160,26 +166,6 @@ class Evaluator:
         live = ~won
         if live.any():
             out[live] = invert(self._before_roll(swap_boards(boards[live]), ply))
-        return out
-
-    def _zero_ply(self, boards: npt.NDArray[np.int8], *, after: bool) -> FloatArray:
-        boards = np.ascontiguousarray(boards.reshape(-1, _BOARD), dtype=np.int8)
-        out = np.empty((boards.shape[0], 5), dtype=np.float32)
-        contact = self.network
-        race = self.race or contact
-        contact_kind = _encoding_kind(contact.w1.shape[0])
-        race_kind = _encoding_kind(race.w1.shape[0])
-        kernels.zero_ply(
-            boards,
-            after,
-            out,
-            _bearoff_arrays() if self.bearoff else None,
-            (contact.w1, contact.b1, contact.w2, contact.b2),
-            contact_kind,
-            (race.w1, race.b1, race.w2, race.b2),
-            race_kind,
-            _encoder_tables(kernels.RACE in (contact_kind, race_kind)),
-        )
         return out
 
     def before_roll(self, boards: npt.NDArray[np.int8], ply: int) -> FloatArray:
@@ -278,6 +264,65 @@ class Evaluator:
             return plays[0]
         after = np.frombuffer(packed_boards(plays), dtype=np.int8).reshape(-1, _BOARD)
         return plays[kernels.best_equity(self._zero_ply(after, after=True))]
+
+
+class Evaluator(Search):
+    """Nets and exact databases behind one evaluation interface.
+
+    Each position goes to the method made for its class: a finished game or a
+    bear-off (both sides home) to exact counting, a race (no contact left) to
+    ``race`` when there is one, everything else to ``network``, the contact
+    net.  Each net reads the encoding it was trained on
+    (:func:`~gammon.engine.encoding.encoder_for`, by its number of inputs).
+    """
+
+    name = "gammon"
+    is_ours = True
+
+    def __init__(
+        self, network: Network, *, race: Network | None = None, bearoff: bool = True
+    ) -> None:
+        self.network = network
+        #: The net for races (no contact), or None to leave them to ``network``.
+        self.race = race
+        #: Whether both-sides-bearing-off positions come from the bear-off database.
+        self.bearoff = bearoff
+
+    def _zero_ply(self, boards: npt.NDArray[np.int8], *, after: bool) -> FloatArray:
+        """Finished games are scored exactly, and so are games the player on roll
+        finishes with any roll; bear-offs come from the database, the rest from
+        the network (one compiled pass: :func:`~gammon.engine._evaluator_kernels.zero_ply`).
+        """
+        boards = np.ascontiguousarray(boards.reshape(-1, _BOARD), dtype=np.int8)
+        out = np.empty((boards.shape[0], 5), dtype=np.float32)
+        contact = self.network
+        race = self.race or contact
+        contact_kind = _encoding_kind(contact.w1.shape[0])
+        race_kind = _encoding_kind(race.w1.shape[0])
+        kernels.zero_ply(
+            boards,
+            after,
+            out,
+            _bearoff_arrays() if self.bearoff else None,
+            (contact.w1, contact.b1, contact.w2, contact.b2),
+            contact_kind,
+            (race.w1, race.b1, race.w2, race.b2),
+            race_kind,
+            _encoder_tables(kernels.RACE in (contact_kind, race_kind)),
+        )
+        return out
+
+
+def require_ours(evaluator: Search, what: str) -> None:
+    """Refuse an engine that is not our own nets where ``what`` makes training data.
+
+    Other programs' engines are yardsticks and second opinions, never teachers: their
+    answers must not flow into our nets (issue 18), whatever their licence says.
+    """
+    if not evaluator.is_ours:
+        raise NotOurEngineError(
+            f"{what} learns only from our own nets, not from the {evaluator.name!r} engine"
+        )
 
 
 _KINDS = {INPUT_SIZE: kernels.RAW, CONTACT_INPUTS: kernels.CONTACT, RACE_INPUTS: kernels.RACE}

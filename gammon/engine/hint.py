@@ -21,7 +21,7 @@ import numpy as np
 
 from gammon.engine.cube import CubeDecision, CubeState, double_refusal
 from gammon.engine.cubeful import analyse_cube
-from gammon.engine.evaluator import MOVE_FILTERS, Evaluation, Evaluator, default_evaluator
+from gammon.engine.evaluator import MOVE_FILTERS, Evaluation, Search, default_evaluator
 from gammon.errors import IllegalActionError
 from gammon.play import Play, packed_boards
 from gammon.position import Dice, Position, validate_dice
@@ -70,7 +70,7 @@ def play_hints(
     dice: Dice,
     *,
     ply: int = 0,
-    evaluator: Evaluator | None = None,
+    evaluator: Search | None = None,
     state: CubeState | None = None,
 ) -> list[PlayHint]:
     """Every legal play, best first, each with its equity and loss.
@@ -95,7 +95,7 @@ def match_ranking(
     state: CubeState,
     *,
     ply: int = 0,
-    evaluator: Evaluator | None = None,
+    evaluator: Search | None = None,
 ) -> list[PlayHint]:
     """The legal plays ranked by match winning chance at ``state``'s score and cube.
 
@@ -154,7 +154,7 @@ def cube_hint(
     state: CubeState,
     *,
     ply: int = 0,
-    evaluator: Evaluator | None = None,
+    evaluator: Search | None = None,
 ) -> CubeHint:
     """Whether the player on roll should double, and whether the opponent should take.
 

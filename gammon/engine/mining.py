@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gammon.engine.cube import position_class
-from gammon.engine.evaluator import Evaluator, default_evaluator, one_blas_thread
+from gammon.engine.evaluator import Evaluator, default_evaluator, one_blas_thread, require_ours
 from gammon.engine.network import equity
 from gammon.engine.train import prime_start
 from gammon.play import packed_boards
@@ -190,6 +190,7 @@ def mine_game(
 ) -> Iterator[Decision]:
     """The decisions of game ``game`` (its own seed, see the module's text) that
     :func:`judge` keeps, in the order they are played."""
+    require_ours(evaluator, "mining training positions")
     rng = np.random.default_rng([seed, game])
     opening = rng.random() >= prime_starts
     position = Position.initial() if opening else Position._from_board(prime_start(rng))

@@ -47,7 +47,7 @@ from gammon.dice import ALL_ROLLS
 from gammon.engine.bearoff import bearoff_probabilities_batch, is_bearoff_batch
 from gammon.engine.evaluator import (
     Evaluation,
-    Evaluator,
+    Search,
     default_evaluator,
     swap_boards,
     won_outcome,
@@ -125,7 +125,7 @@ def rollout(
     *,
     trials: int = 144,
     seed: int = 0,
-    evaluator: Evaluator | None = None,
+    evaluator: Search | None = None,
     batch: int | None = None,
     cluster: RayCluster | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -172,7 +172,7 @@ def _trial_values(
     position: Position,
     trials: int,
     seed: int,
-    evaluator: Evaluator | None,
+    evaluator: Search | None,
     batch: int | None,
     cluster: RayCluster | None,
     progress: Callable[[int, int], None] | None,
@@ -226,7 +226,7 @@ def rollout_siblings(
     *,
     trials: int = 144,
     seed: int = 0,
-    evaluator: Evaluator | None = None,
+    evaluator: Search | None = None,
     batch: int | None = None,
     settings: RolloutSettings | None = None,
 ) -> SiblingRollout:
@@ -261,7 +261,7 @@ def rollout_batch(
     count: int,
     seed: int,
     number: int,
-    evaluator: Evaluator | None,
+    evaluator: Search | None,
     settings: RolloutSettings | None = None,
 ) -> npt.NDArray[np.float64]:
     """One batch of a rollout, as a task: the scores of trials ``first`` to
@@ -292,7 +292,7 @@ def _play_out(
     first: int,
     count: int,
     rng: np.random.Generator,
-    evaluator: Evaluator,
+    evaluator: Search,
     settings: RolloutSettings = _PLAIN,
 ) -> npt.NDArray[np.float64]:
     """Play trials ``first`` to ``first + count - 1`` out in lockstep; their scores for
@@ -360,7 +360,7 @@ def _play_out(
 
 
 def _choose(
-    active: list[int], dice: list[tuple[int, int]], boards: list[bytes], evaluator: Evaluator
+    active: list[int], dice: list[tuple[int, int]], boards: list[bytes], evaluator: Search
 ) -> list[npt.NDArray[np.int8]]:
     """Each active trial's 0-ply play of its roll (one network pass for all)."""
     parts, counts = [], []
@@ -383,7 +383,7 @@ def _choose_with_luck(
     active: list[int],
     dice: list[tuple[int, int]],
     boards: list[bytes],
-    evaluator: Evaluator,
+    evaluator: Search,
     luck: npt.NDArray[np.float64],
     same_side: npt.NDArray[np.bool_],
 ) -> list[npt.NDArray[np.int8]]:

@@ -53,6 +53,7 @@ from gammon.engine.evaluator import (
     default_evaluator,
     load_evaluator,
     one_blas_thread,
+    require_ours,
 )
 from gammon.engine.mining import Decision, make_up, mine
 from gammon.engine.network import Network
@@ -115,6 +116,7 @@ def collect(
     from rich.progress import Progress
 
     evaluator = evaluator or default_evaluator()
+    require_ours(evaluator, "supervised training's targets")
     boards: list[npt.NDArray[np.int8]] = []
     targets: list[npt.NDArray[np.float64]] = []
     if data.exists():
@@ -219,6 +221,7 @@ def collect_mined(
     from rich.progress import Progress
 
     evaluator = evaluator or default_evaluator()
+    require_ours(evaluator, "supervised training's mined targets")
     rows: dict[str, list[Any]] = {name: [] for name in MINED_FIELDS}
     if data.exists():
         with np.load(data) as saved:
@@ -300,6 +303,8 @@ def _siblings_task(
     evaluator: Evaluator | None = None,
 ) -> SiblingRollout:
     """One decision's rollouts, as a task (the shipped nets when ``evaluator`` is None)."""
+    if evaluator is not None:
+        require_ours(evaluator, "supervised training's mined targets")
     positions = [Position._from_board(raw) for raw in raws]
     return rollout_siblings(
         positions, trials=trials, seed=seed, settings=settings, evaluator=evaluator

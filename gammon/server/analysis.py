@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import math
 import multiprocessing
@@ -147,6 +148,7 @@ class Analyses:
         *,
         workers: int | None = None,
         ply: int | None = None,
+        engine: str = "gammon",
         ray: str | None = None,
         node: str | None = None,
         claim_ttl: float = 5.0,
@@ -169,6 +171,8 @@ class Analyses:
         self.ply = DEFAULT_PLY if ply is None else ply
         if self.ply not in (0, 1, 2, 3):
             raise ValueError(f"the analysis depth is 0 to 3 ply, not {self.ply!r}")
+        #: The engine whose nets judge (gammon.engine.engines: ``gammon serve --engine``).
+        self.engine = engine
         #: Keys of the queued jobs, first come first.
         self.queue: list[str] = []
         self.running: dict[str, _Running] = {}
@@ -375,7 +379,9 @@ class Analyses:
                 with contextlib.suppress(RuntimeError):
                     loop.call_soon_threadsafe(self._on_progress, key, done, total)
 
-        return run_job(key, source, ply, cluster=self._cluster, progress=progress)
+        return run_job(
+            key, source, ply, cluster=self._cluster, progress=progress, engine=self.engine
+        )
 
     def _read_progress(self, source: Any) -> None:
         loop = self._loop
@@ -419,7 +425,8 @@ class Analyses:
                         self._ray_threads, self._on_ray, key, source, ply
                     )
                 else:
-                    result = await loop.run_in_executor(self._executor(), run_job, key, source, ply)
+                    job = functools.partial(run_job, key, source, ply, engine=self.engine)
+                    result = await loop.run_in_executor(self._executor(), job)
             except BrokenProcessPool:
                 self._pool = None  # a worker died (killed, out of memory): a fresh pool next time
                 raise RuntimeError("the analysis worker stopped unexpectedly") from None

@@ -205,8 +205,12 @@ def run_job(
     *,
     cluster: RayCluster | None = None,
     progress: Callable[[int, int], None] | None = None,
+    engine: str = "gammon",
 ) -> dict[str, Any]:
     """Analyse one match: the review document (JSON-ready) and the HTML report.
+
+    ``engine`` names whose nets judge (:func:`gammon.engine.engines.get_engine`); the
+    document says which (``"engine": {"name", "ply"}``).
 
     ``source`` is ``{"kind": "upload", "filename", "text"}`` or ``{"kind": "series",
     "rules", "histories", "names"}``. Progress goes to the pool's queue as
@@ -217,7 +221,9 @@ def run_job(
     is built in one more task, so the server's process only replays the match.
     """
     from gammon.engine.analysis import analyse
+    from gammon.engine.engines import get_engine
 
+    evaluator = get_engine(engine)
     loaded = _series(source)
     series = loaded.series
     last = [0.0]
@@ -232,7 +238,14 @@ def run_job(
             _progress.put((job, done, total))
 
     started = time.monotonic()
-    analysis = analyse(series, names=loaded.names, ply=ply, progress=report, cluster=cluster)
+    analysis = analyse(
+        series,
+        names=loaded.names,
+        ply=ply,
+        progress=report,
+        cluster=cluster,
+        evaluator=None if evaluator.is_ours else evaluator,
+    )
     if cluster is not None:
         result = cluster.call(_document, source, analysis)
     else:

@@ -50,6 +50,7 @@ from gammon.server.auth import (
     csrf_ok,
     hash_token,
 )
+from gammon.server.bots import EngineChoice
 from gammon.server.chance import SeededChance, SystemChance
 from gammon.server.connections import Connection
 from gammon.server.db import Database
@@ -116,6 +117,10 @@ class ServerConfig:
     analysis_workers: int | None = None
     #: The search depth of the post-game analyses (None: 2-ply).
     analysis_ply: int | None = None
+    #: Whose nets judge the analyses and the hints (gammon.engine.engines: gammon, gnubg
+    #: or sage), and the bot levels that play with them too (the others play with ours).
+    engine: str = "gammon"
+    engine_levels: frozenset[str] = frozenset()
     #: The Ray cluster the analyses run on (local, auto or an address; None: worker processes).
     analysis_ray: str | None = None
     #: Run the pending schema migrations at start (False: refuse to start unless there
@@ -304,6 +309,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         store,
         accounts,
         bots=config.bots,
+        engine=EngineChoice(config.engine, config.engine_levels),
         message_rate=config.message_rate,
         open_table_expiry_s=config.open_table_expiry_s,
         bot_table_idle_s=config.bot_table_idle_s,
@@ -319,6 +325,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         hub.live_table,
         workers=config.analysis_workers,
         ply=config.analysis_ply,
+        engine=config.engine,
         ray=config.analysis_ray,
         node=cluster.node if cluster is not None else None,
         claim_ttl=config.lease_ttl_s,

@@ -12,6 +12,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from gammon.actions import action_arguments
@@ -20,7 +21,7 @@ from gammon.position import Position
 from gammon.server.connections import LiveTable
 from gammon.server.protocol import Refused
 
-__all__ = ["Act", "Bots"]
+__all__ = ["Act", "Bots", "EngineChoice"]
 
 log = logging.getLogger("gammon.server")
 
@@ -39,10 +40,21 @@ class Act(Protocol):
     ) -> Awaitable[Any]: ...
 
 
+@dataclass(frozen=True)
+class EngineChoice:
+    """Whose nets judge the hints (``gammon serve --engine``), and which bot levels play
+    with them too (``--engine-levels``); every other level plays with our own nets."""
+
+    name: str = "gammon"
+    levels: frozenset[str] = field(default_factory=frozenset)
+
+
 class Bots:
     """The bots and hints of one server, on one engine thread."""
 
-    def __init__(self) -> None:
+    def __init__(self, engine: EngineChoice | None = None) -> None:
+        #: The engine of the hints and of the levels named (gammon.engine.engines).
+        self.engine = engine if engine is not None else EngineChoice()
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="gammon-engine")
         self._bots: dict[str, Any] = {}
         #: Calls waiting for or running in the engine's thread (``/metrics``).
@@ -55,9 +67,11 @@ class Bots:
 
     def _bot(self, level: str) -> Any:
         from gammon.engine.bot import Bot
+        from gammon.engine.engines import get_engine
 
         if level not in self._bots:
-            self._bots[level] = Bot(level)
+            engine = get_engine(self.engine.name) if level in self.engine.levels else None
+            self._bots[level] = Bot(level, evaluator=engine)
         return self._bots[level]
 
     def decide(self, level: str, game: Game, side: int, score: tuple[int, int]) -> dict[str, Any]:

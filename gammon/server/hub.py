@@ -31,7 +31,7 @@ from typing import Any, Final, Literal
 from gammon.actions import Forfeit, OutOfTime
 from gammon.server import chat, plays_text
 from gammon.server.auth import Accounts, UserInfo
-from gammon.server.bots import Bots
+from gammon.server.bots import Bots, EngineChoice
 from gammon.server.chance import Chance, SystemChance
 from gammon.server.chatroom import CHAT_MESSAGES, ChatRoom, TournamentRoom
 from gammon.server.cluster import ROUTE_TRIES, Cluster, NotOwner, Request
@@ -109,6 +109,7 @@ class Hub:
         accounts: Accounts,
         *,
         bots: bool = True,
+        engine: EngineChoice | None = None,
         moderator: chat.ChatModerator | None = None,
         message_rate: float = RATE,
         open_table_expiry_s: float = OPEN_TABLE_EXPIRY_S,
@@ -133,7 +134,7 @@ class Hub:
         self.store = store
         self.accounts = accounts
         self.bots_enabled = bots
-        self.bots = Bots() if bots else None
+        self.bots = Bots(engine) if bots else None
         #: Hints, the tutor and take-backs (R15).
         self.practice = Practice(self.bots, self.time)
         self.practice.release_elsewhere = self.cluster.release_bot

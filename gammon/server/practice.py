@@ -156,9 +156,14 @@ def _hint_ply(table: Table, ply: object) -> int:
 
 
 def _plays(
-    position: Position, dice: Dice, ply: int, state: CubeState | None = None
+    position: Position,
+    dice: Dice,
+    ply: int,
+    state: CubeState | None = None,
+    engine: str = "gammon",
 ) -> list[dict[str, Any]]:
     """The ranked plays; at a match score (``state``) by match winning chance, with ``mwc``."""
+    from gammon.engine.engines import get_engine
     from gammon.engine.hint import play_hints
 
     return [
@@ -173,16 +178,24 @@ def _plays(
             "lose_backgammon": round(hint.evaluation.lose_backgammon, 4),
             **({} if hint.mwc is None else {"mwc": round(hint.mwc, 4)}),
         }
-        for hint in play_hints(position, dice, ply=ply, state=state)
+        for hint in play_hints(position, dice, ply=ply, state=state, evaluator=get_engine(engine))
     ]
 
 
-def _cube(game: Game, doubler: int, score: tuple[int, int], ply: int) -> dict[str, Any]:
+def _cube(
+    game: Game, doubler: int, score: tuple[int, int], ply: int, engine: str = "gammon"
+) -> dict[str, Any]:
     """The cube hint for ``doubler`` (on roll, or having doubled): the action and equities."""
     from gammon.engine.cube import CubeState
+    from gammon.engine.engines import get_engine
     from gammon.engine.hint import cube_hint
 
-    hint = cube_hint(game.position_for(doubler), CubeState.of_game(game, doubler, score), ply=ply)
+    hint = cube_hint(
+        game.position_for(doubler),
+        CubeState.of_game(game, doubler, score),
+        ply=ply,
+        evaluator=get_engine(engine),
+    )
     d, e = hint.decision, hint.evaluation
     return {
         "doubler": doubler,
@@ -202,13 +215,16 @@ def _cube(game: Game, doubler: int, score: tuple[int, int], ply: int) -> dict[st
     }
 
 
-def tutor_verdict(position: Position, dice: Dice, played: str, ply: int) -> dict[str, Any]:
+def tutor_verdict(
+    position: Position, dice: Dice, played: str, ply: int, engine: str = "gammon"
+) -> dict[str, Any]:
     """The tutor's words on ``played`` (the rules' notation) from ``position`` with ``dice``."""
     from gammon.engine.analysis import Candidate, CheckerReview, mark_for
     from gammon.engine.analysis.explain import explain_checker
+    from gammon.engine.engines import get_engine
     from gammon.engine.hint import play_hints
 
-    hints = play_hints(position, dice, ply=ply)
+    hints = play_hints(position, dice, ply=ply, evaluator=get_engine(engine))
     best = hints[0]
     mine = next((h for h in hints if str(h.play) == played), best)
     loss = max(0.0, best.equity - mine.equity)
@@ -324,18 +340,26 @@ class Practice:
         ply = _hint_ply(table, fields.get("ply"))
         score = series.score if table.settings.is_match else (0, 0)
         seq = table.seq
+        engine = self.bots.engine.name
         plays: list[dict[str, Any]] = []
         cube: dict[str, Any] | None = None
         if "play" in actions and game.dice is not None:
             from gammon.engine.cube import CubeState
 
             state = CubeState.of_game(game, side, score) if table.settings.is_match else None
-            plays = await self.bots.run(_plays, game.position, game.dice, ply, state)
+            plays = await self.bots.run(_plays, game.position, game.dice, ply, state, engine)
         elif "double" in actions:
-            cube = await self.bots.run(_cube, game, side, score, ply)
+            cube = await self.bots.run(_cube, game, side, score, ply, engine)
         elif "take" in actions:
-            cube = await self.bots.run(_cube, game, 1 - side, score, ply)
-        return {"type": "hint", "seq": seq, "ply": ply, "plays": plays, "cube": cube}
+            cube = await self.bots.run(_cube, game, 1 - side, score, ply, engine)
+        return {
+            "type": "hint",
+            "seq": seq,
+            "ply": ply,
+            "engine": engine,
+            "plays": plays,
+            "cube": cube,
+        }
 
     def before_play(self, live: LiveTable, side: int | None, user_id: int) -> Any:
         """What the tutor needs from before a play (the board and dice), or None if it is off."""
@@ -384,7 +408,9 @@ class Practice:
         holding = can_take_back(table, side)
         try:
             assert self.bots is not None
-            verdict = await self.bots.run(tutor_verdict, position, dice, played, ply)
+            verdict = await self.bots.run(
+                tutor_verdict, position, dice, played, ply, self.bots.engine.name
+            )
         except Exception:
             self.release(table.id)
             raise

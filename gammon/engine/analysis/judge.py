@@ -50,9 +50,13 @@ _ROLLS = tuple(dice for dice, _ in ALL_ROLLS)
 
 
 class Engine(Protocol):
-    """What the analysis asks of an evaluator: :class:`~gammon.engine.evaluator.Evaluator`'s
-    public methods. Any other engine with them (a stronger network, or another program's,
-    for a second opinion) can stand in."""
+    """What the analysis asks of an evaluator: :class:`~gammon.engine.evaluator.Search`'s
+    public methods. Any engine with them (a stronger network, or another program's,
+    for a second opinion: :mod:`gammon.engine.engines`) can stand in."""
+
+    #: The engine's name, for the label every review carries (``"gammon"`` for ours).
+    @property
+    def name(self) -> str: ...
 
     def evaluate(self, position: Position, ply: int = 0) -> Evaluation: ...
 

@@ -180,7 +180,8 @@ class Report:
         heading = title or f"{names[0]} vs {names[1]}: {what}"
         body = [
             f"<h1>{escape(heading)}</h1>",
-            f"<p class='meta'>Analysed at {a.ply}-ply (luck at {a.luck_ply}-ply). Errors are "
+            f"<p class='meta'>Analysed by {_engine_words(a.engine.name)} at {a.ply}-ply "
+            f"(luck at {a.luck_ply}-ply). Errors are "
             "equity lost per decision, normalised to money; marks: ?! doubtful (0.04), "
             "? bad (0.08), ?? very bad (0.16).</p>",
             self._summary_html(),
@@ -441,3 +442,11 @@ a.mark{color:#c0392b;font-weight:bold;text-decoration:none}
 p.why{background:#f0f6ff;border-left:4px solid #1f5fa8;padding:.4em .8em}
 .meta,.legend{color:#555;font-size:.9em}
 """
+
+
+def _engine_words(name: str) -> str:
+    """The engine that judged, as the page says it: its name and whose nets they are."""
+    from gammon.engine.engines.base import ENGINES
+
+    info = ENGINES.get(name)
+    return escape(name if info is None else f"{name} ({info.summary})")

@@ -26,6 +26,7 @@ from enum import Enum, StrEnum
 from typing import Any, Final
 
 __all__ = [
+    "EngineLabel",
     "BAD",
     "CLOSE_CUBE",
     "DOUBTFUL",
@@ -402,6 +403,18 @@ class GameAnalysis:
 
 
 @dataclass(frozen=True)
+class EngineLabel:
+    """Which engine judged a review and how deep: other programs' nets can stand in for
+    ours (:mod:`gammon.engine.engines`), so every review says whose figures it shows."""
+
+    name: str
+    ply: int
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.ply}-ply"
+
+
+@dataclass(frozen=True)
 class Analysis:
     """A game, match or session analysed: each game, and each player's figures over all."""
 
@@ -414,6 +427,8 @@ class Analysis:
     luck_ply: int
     games: tuple[GameAnalysis, ...]
     players: tuple[PlayerSummary, PlayerSummary]
+    #: The engine whose figures these are, and the depth (``"engine": {"name", "ply"}``).
+    engine: EngineLabel
 
     @property
     def checker(self) -> tuple[CheckerReview, ...]:

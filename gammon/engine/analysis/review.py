@@ -19,6 +19,7 @@ from gammon.engine.analysis.results import (
     Candidate,
     CheckerReview,
     CubeReview,
+    EngineLabel,
     GameAnalysis,
     PlayerSummary,
     RollLuck,
@@ -545,6 +546,7 @@ def analyse(
         luck_ply=luck_ply,
         games=tuple(analysed),
         players=_totals(analysed, names),
+        engine=EngineLabel(evaluator.name if evaluator is not None else "gammon", ply),
     )
 
 

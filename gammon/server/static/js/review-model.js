@@ -51,7 +51,8 @@
 /**
  * The review document (gammon-analysis/1).
  * @typedef {{format: string, kind: string, match_length: number, names: string[], ply: number,
- *   luck_ply: number, games: GameAnalysis[], players: any[], explanations: Explanation[],
+ *   luck_ply: number, engine?: {name: string, ply: number}, games: GameAnalysis[],
+ *   players: any[], explanations: Explanation[],
  *   patterns: {key: string, name: string, advice: string, count: number}[][],
  *   variant: string, cube: boolean, logs: {number: number, log: GameEvent[]}[],
  *   summary: string[][]}} AnalysisDocument

@@ -219,7 +219,7 @@ class ReviewView {
     this.main.replaceChildren(h("div", { class: "record review" },
       h("header", {},
         h("h1", {}, `${names[0]} vs ${names[1]}: ${what}`),
-        h("p", { class: "muted" }, `Analysed at ${doc.ply}-ply (luck at ${doc.luck_ply}-ply). Marks: ?! doubtful (0.04), ? bad (0.08), ?? very bad (0.16) of equity; + and − lucky and unlucky rolls.`),
+        h("p", { class: "muted" }, `Analysed by ${doc.engine?.name ?? "gammon"} at ${doc.ply}-ply (luck at ${doc.luck_ply}-ply). Marks: ?! doubtful (0.04), ? bad (0.08), ?? very bad (0.16) of equity; + and − lucky and unlucky rolls.`),
         h("p", { class: "downloads" },
           h("a", { href: `/api/analyses/${job.key}/report.html`, download: `analysis-${job.key}.html`, class: "button", id: "report-html" }, "Download the report (HTML)"), " ",
           h("a", { href: `/api/analyses/${job.key}/report.json`, download: `analysis-${job.key}.json`, class: "button", id: "report-json" }, "Download the analysis (JSON)"),
