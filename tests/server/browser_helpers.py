@@ -173,8 +173,35 @@ def turn(page: Page) -> tuple[int, list[str]]:
 def wait_for_change(page: Page, looked: tuple[int, list[str]]) -> None:
     """Wait until the page shows other than ``looked`` (what :func:`turn` read): where its
     player has nothing to do, the next state (the opponent's or the bot's move, an automatic
-    pass) or the answer to an action on its way."""
-    waiting.wait_until(lambda: turn(page) != looked, what=f"a change from {looked}")
+    pass) or the answer to an action on its way; or until the table is no longer being
+    played, when nothing more will come (the caller read the status before ``looked``, so
+    ``looked`` may already be the last state: the bot's winning play)."""
+
+    def changed() -> bool:
+        return turn(page) != looked or not _playing(page)
+
+    try:
+        waiting.wait_until(changed, what=f"a change from {looked}")
+    except AssertionError as error:
+        raise AssertionError(f"{error}; the page shows {_what_page_shows(page)}") from None
+
+
+def _playing(page: Page) -> bool:
+    return bool(
+        page.evaluate("(v => !!(v && v.state && v.state.status === 'playing'))(window.gammon.view)")
+    )
+
+
+def _what_page_shows(page: Page) -> Any:
+    """What a stuck page's view holds: enough to tell a held bot from a lost answer."""
+    return page.evaluate(
+        "(v => v && v.state ? {status: v.state.status, seq: v.state.seq, you: v.state.you,"
+        " busy: v.busy, turn: v.state.game && v.state.game.turn,"
+        " actions: v.state.game && v.state.game.actions,"
+        " log: v.state.game && v.state.game.log.slice(-4),"
+        " tutor: (document.querySelector('#tutor') || {}).innerText,"
+        " error: (document.querySelector('.error') || {}).innerText} : null)(window.gammon.view)"
+    )
 
 
 def click_action(page: Page, action: str) -> None:
