@@ -125,6 +125,35 @@ def test_four_browsers_play_a_sit_and_go(own_server: ServerProcess, browser: Bro
         page.context.close()
 
 
+def test_the_lobby_makes_a_sit_and_go_that_bots_fill(
+    own_server: ServerProcess, browser: Browser
+) -> None:
+    """A player alone: the lobby's form asks for bots in the empty seats, which come after
+    the chosen wait (none here), and the Sit & Go starts with them."""
+    page = new_page(browser, own_server.url)
+    name = fresh_name("tl")
+    sign_up(page, name)
+    page.goto("/#/")
+    page.fill("#sit-and-go input[name=name]", "Alone with bots")
+    page.select_option("#sit-and-go select[name=seats]", "4")
+    page.fill("#sit-and-go input[name=points]", "1")
+    page.select_option("#sit-and-go select[name=bots]", "beginner")
+    page.fill("#sit-and-go input[name=bots_after_s]", "0")
+    page.click("#sit-and-go button[name=create-sit-and-go]")
+    wait_until(page, "location.hash.startsWith('#/tournament/')")
+    number = int(page.evaluate("location.hash.split('/')[2]"))
+    page.click("button[name=register]")
+    page.wait_for_selector("#bracket .match[data-match='3']")
+    assert "being played" in page.inner_text("#tournament-state")
+    t = match_of(page, number)
+    assert t["settings"]["bots"] == "beginner" and t["settings"]["bots_after_s"] == 0
+    entries = t["registered"]
+    assert [e["name"] for e in entries if e["bot"] is None] == [name]
+    assert sum(e["bot"] == "beginner" for e in entries) == 3
+    assert not js_errors(page), js_errors(page)
+    page.context.close()
+
+
 def test_the_tournament_page_is_live_and_has_its_chat(
     own_server: ServerProcess, browser: Browser
 ) -> None:

@@ -151,6 +151,40 @@ async def wait_for(player: Player, number: int, ok: Any, timeout: float = 60) ->
     return await until(there, timeout=timeout, what=f"tournament {number} there")
 
 
+def test_a_sit_and_go_filled_by_bots_starts_and_one_person_plays_it_out() -> None:
+    """Bots take the empty seats after the wait, and the full Sit & Go starts at once (it
+    stayed "registration open, 4/4" for good: the start was scheduled only when a person
+    registered)."""
+    server = serve("botfill", "--manual-time")
+    try:
+
+        async def main() -> None:
+            ann = await Player(server).signup("ann")
+            created = await ann.post(
+                "/api/tournaments",
+                {"name": "Solo", "seats": 4, "lengths": [1], "bots": "beginner",
+                 "bots_after_s": 30},
+            )  # fmt: skip
+            assert created.status_code == 201, created.text
+            number = created.json()["tournament"]["id"]
+            assert (await ann.post(f"/api/tournaments/{number}/register")).status_code == 200
+            await ann.advance_time(29)
+            waiting = await tournament(ann, number)
+            assert waiting["status"] == "registering" and len(waiting["registered"]) == 1
+            await ann.advance_time(1.5)
+            running = await wait_for(ann, number, lambda t: t["status"] == "running")
+            assert len(running["registered"]) == 4
+            assert sum(e["bot"] is not None for e in running["registered"]) == 3
+            await play_tournament(ann, number, random.Random(7))
+            done = await tournament(ann, number)
+            assert done["status"] == "finished" and done["winner"] is not None
+            await ann.close()
+
+        asyncio.run(main())
+    finally:
+        server.stop()
+
+
 def test_a_no_show_forfeits_on_the_clock_and_a_satellite_seats_its_winner() -> None:
     # The server's clock stands still until the test moves it: the start and the show-up
     # time are exact, and nobody waits for them.

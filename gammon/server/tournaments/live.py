@@ -58,6 +58,8 @@ log = logging.getLogger("gammon.server")
 KEEP_DONE: Final = 20
 #: A tournament's page hears of its changes at most this often (docs/PROTOCOL.md 6.1).
 PUSH_DEBOUNCE_S: Final = 0.1
+#: Rounds of due actions one timer applies: add_bots, then the start it makes due.
+_DUE_ROUNDS: Final = 3
 
 
 @dataclass
@@ -517,11 +519,22 @@ class Tournaments:
         live.timer = self.hub.time.call_later(delay, lambda: self.hub.spawn(self._on_timer(live)))
 
     async def _on_timer(self, live: LiveTournament) -> None:
-        for action in live.tournament.due(self.hub.time.now()):
-            if action["type"] == "start":
-                action["seed"] = self.hub.chance.token_bytes(16).hex()
-            with contextlib.suppress(Refused):
-                await self.act(live, action)
+        """Apply what is due, and what that makes due in turn: the bots that fill a Sit & Go
+        make it full, and a full one starts now (a round at most per kind of action, so a
+        refused action cannot loop)."""
+        for _ in range(_DUE_ROUNDS):
+            due = live.tournament.due(self.hub.time.now())
+            if not due:
+                break
+            applied = False
+            for action in due:
+                if action["type"] == "start":
+                    action["seed"] = self.hub.chance.token_bytes(16).hex()
+                with contextlib.suppress(Refused):
+                    await self.act(live, action)
+                    applied = True
+            if not applied:
+                break
         self._schedule(live)
 
     async def after_register(self, live: LiveTournament) -> None:

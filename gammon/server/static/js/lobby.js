@@ -124,16 +124,24 @@ class LobbyView {
 
   sitAndGoForm() {
     const error = h("p", { class: "error", role: "alert", hidden: true });
+    const levels = this.app.info ? this.app.info.bot_levels : [];
     const form = /** @type {HTMLFormElement} */ (h("form", { class: "sit-and-go", id: "sit-and-go",
       onsubmit: async (/** @type {Event} */ e) => {
         e.preventDefault();
         error.hidden = true;
         const points = Number(control(form, "points").value);
         try {
-          const created = await post("/api/tournaments", {
+          /** @type {Record<string, unknown>} */
+          const settings = {
             name: control(form, "name").value.trim() || "Sit & Go", kind: "sit_and_go",
             seats: Number(control(form, "seats").value), lengths: [points],
-          });
+          };
+          const bots = levels.length ? control(form, "bots").value : "";
+          if (bots) {
+            settings.bots = bots;
+            settings.bots_after_s = Number(control(form, "bots_after_s").value);
+          }
+          const created = await post("/api/tournaments", settings);
           this.app.go(`#/tournament/${created.tournament.id}`);
         } catch (err) {
           error.hidden = false;
@@ -145,6 +153,12 @@ class LobbyView {
       h("label", { class: "field" }, h("span", {}, "Seats"), h("select", { name: "seats" },
         [2, 4, 8, 16].map((n) => h("option", { value: String(n), selected: n === 4 }, String(n))))),
       h("label", { class: "field" }, h("span", {}, "Points"), h("input", { type: "number", name: "points", value: "3", min: 1, max: 25 })),
+      // Bots take the seats nobody has taken after a wait, so a player alone still plays.
+      levels.length ? h("label", { class: "field" }, h("span", {}, "Empty seats"), h("select", { name: "bots" },
+        h("option", { value: "" }, "Wait for people"),
+        levels.map((l) => h("option", { value: l.name }, `Filled by ${l.name} bots`)))) : null,
+      levels.length ? h("label", { class: "field" }, h("span", {}, "Bots come after (seconds)"),
+        h("input", { type: "number", name: "bots_after_s", value: "60", min: 0, max: 3600 })) : null,
       error, h("button", { type: "submit", name: "create-sit-and-go" }, "Create the Sit & Go")));
     return this.app.me && !this.app.me.guest ? form : h("p", { class: "muted small" }, "Sign up to create a Sit & Go.");
   }
