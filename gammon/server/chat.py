@@ -32,7 +32,7 @@ Accepted(text='good luck!', masked=False)
 >>> moderator.moderate("ann", "you fuuuck1ng 1d10t")
 Accepted(text='you ********* *****', masked=True)
 >>> moderator.moderate("ann", "visit www.example.com").reason
-'links and advertising are not allowed (house rules, R13)'
+'links and advertising are not allowed in the chat'
 >>> moderator.ban("op", "ann", "abuse")
 Banned(user='ann', by='op', reason='abuse', at=0.0, until=None)
 >>> moderator.is_banned("ann"), moderator.moderate("ann", "hello?").rule
@@ -499,12 +499,12 @@ class ChatModerator:
                 Rule.REPEATED, "you have just sent that message: please don't repeat it"
             )
         if not config.allow_links and has_link(text):
-            return Rejected(Rule.LINK, "links and advertising are not allowed (house rules, R13)")
+            return Rejected(Rule.LINK, "links and advertising are not allowed in the chat")
         if config.latin_only and _non_latin(text):
-            return Rejected(Rule.NOT_ENGLISH, "please chat in English (house rules, R13)")
+            return Rejected(Rule.NOT_ENGLISH, "please chat in English: the chat here is in English")
         spans = self._matcher.spans(text)
         if spans and config.abuse == "reject":
-            return Rejected(Rule.ABUSIVE, "abusive language is not allowed (house rules, R13)")
+            return Rejected(Rule.ABUSIVE, "abusive language is not allowed in the chat")
         shown = _mask(text, spans)
         times.append(now)
         history.recent.append((now, key, shown))

@@ -50,8 +50,8 @@ def moderator(clock: Clock) -> ChatModerator:
 WORDS = ["hello there", "nice roll", "what a game", "good luck", "well played", "thanks a lot",
          "see you", "one more?", "gammon!", "ouch"]
 TOO_FAST = "you are sending messages too fast: wait {} second{} (at most 5 messages in 10 seconds)"
-LINKS = Rejected(Rule.LINK, "links and advertising are not allowed (house rules, R13)")
-ENGLISH = Rejected(Rule.NOT_ENGLISH, "please chat in English (house rules, R13)")
+LINKS = Rejected(Rule.LINK, "links and advertising are not allowed in the chat")
+ENGLISH = Rejected(Rule.NOT_ENGLISH, "please chat in English: the chat here is in English")
 REPEATED = Rejected(Rule.REPEATED, "you have just sent that message: please don't repeat it")
 
 
@@ -65,6 +65,21 @@ def test_house_rules_text_states_r13(moderator: ChatModerator) -> None:
     assert "The operator's decision is final." in rules
     assert "at most 5 messages in 10 seconds, each up to 300 characters" in rules
     assert "abusive words are hidden; links are refused" in rules
+
+
+def test_refusals_speak_plain_words_with_no_rule_numbers(clock: Clock) -> None:
+    """A player reads why a line was refused, not a reference into the rule book."""
+    config = ChatConfig(abuse="reject")
+    reasons = []
+    for text in ("see www.example.com", "привет всем", "you 1d10t", "hi", "hi"):
+        verdict = ChatModerator(config, clock=clock).moderate("ann", text)
+        reasons.append(getattr(verdict, "reason", ""))
+    repeat = ChatModerator(config, clock=clock)
+    repeat.moderate("ann", "hi")
+    reasons.append(repeat.moderate("ann", "hi").reason)  # type: ignore[union-attr]
+    assert all(reasons[:3]) and reasons[-1], reasons
+    for reason in reasons:
+        assert re.search(r"\bR\d+\b", reason) is None, reason
 
 
 def test_house_rules_follow_the_settings() -> None:
@@ -325,7 +340,7 @@ def test_hidden_characters_and_look_alike_letters_do_not_dodge_the_filter(
 def test_abuse_can_be_rejected_instead(clock: Clock) -> None:
     moderator = ChatModerator(ChatConfig(abuse="reject"), clock=clock)
     assert moderator.moderate("ann", "you moron") == Rejected(
-        Rule.ABUSIVE, "abusive language is not allowed (house rules, R13)"
+        Rule.ABUSIVE, "abusive language is not allowed in the chat"
     )
     assert moderator.moderate("ann", "nice move").accepted
 
