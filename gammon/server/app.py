@@ -55,7 +55,7 @@ from gammon.server.chance import SeededChance, SystemChance
 from gammon.server.connections import Connection
 from gammon.server.db import Database
 from gammon.server.hub import Hub
-from gammon.server.players import LEADERBOARD_PAGE, leaderboard, profile
+from gammon.server.players import LEADERBOARD_PAGE, bot_profile, leaderboard, profile
 from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused, board_json, loads
 from gammon.server.settings import TableSettings, variant_names
 from gammon.server.store import Store
@@ -622,7 +622,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     @handler
     async def player(request: Request) -> Response:
         name = request.path_params["name"][:40]
-        found = await store.run(lambda s: profile(s, name))
+        found = await store.run(lambda s: profile(s, name) or bot_profile(s, name))
         if found is None:
             raise Refused("no_such_player", f"there is no player called {name!r}")
         return JSONResponse({"player": found})

@@ -27,6 +27,7 @@ from gammon.server.db import (
 from gammon.server.ratings import BOT_RATINGS, INITIAL_RATING, Rating, counts_for_rating, rate_match
 
 __all__ = [
+    "bot_profile",
     "LEADERBOARD_PAGE",
     "all_ratings",
     "leaderboard",
@@ -227,6 +228,62 @@ def profile(session: Session, name: str) -> dict[str, Any] | None:
             {"table": t.id, "status": t.status, "settings": t.settings, "created": t.created}
             for t in unfinished
         ],
+    }
+
+
+def bot_profile(session: Session, name: str) -> dict[str, Any] | None:
+    """A bot's page: its level, engine and depth, its fixed rating and its record against
+    people (the results of the tables where it met one, from the bot's side), or None when
+    ``name`` is no bot's (``gammon-LEVEL``; people cannot take such names)."""
+    from gammon.engine.bot import SKILL_LEVELS
+
+    prefix, _, wanted = name.lower().partition("-")
+    level = SKILL_LEVELS.get(wanted) if prefix == "gammon" else None
+    if level is None:
+        return None
+    rows = session.execute(
+        select(Result, TableRow)
+        .join(TableRow, TableRow.id == Result.table_id)
+        .where(TableRow.bot_level == level.name)
+        .order_by(Result.at.desc())
+    ).all()
+    wins = losses = 0
+    recent: list[dict[str, Any]] = []
+    for result, table in rows:
+        if (table.seat0 is None) == (table.seat1 is None):
+            continue  # two bots, or no person: not a match against people
+        side = 0 if table.seat0 is None else 1  # the bot's seat is the one with no account
+        person = session.get(User, table.seat1 if side == 0 else table.seat0)
+        if result.winner_side is not None:
+            if result.winner_side == side:
+                wins += 1
+            else:
+                losses += 1
+        if len(recent) < RECENT_MATCHES:
+            score = list(result.score) if result.score else [0, 0]
+            recent.append(
+                {
+                    "table": table.id,
+                    "opponent": person.name if person is not None else "?",
+                    "result": "won" if result.winner_side == side else "lost",
+                    "how": result.reason,
+                    "score": [score[side], score[1 - side]],
+                    "at": result.at,
+                    "replay": f"/#/record/{table.id}",
+                }
+            )
+    return {
+        "name": f"gammon-{level.name}",
+        "bot": {
+            "level": level.name,
+            "description": level.description,
+            "engine": "gammon",
+            "ply": level.ply,
+            "noise": level.noise,
+        },
+        "rating": BOT_RATINGS[level.name],
+        "record": {"wins": wins, "losses": losses},
+        "recent": recent,
     }
 
 

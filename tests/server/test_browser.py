@@ -601,3 +601,20 @@ def test_missing_table_time_loss_and_chat_that_keeps_its_words(
     assert result == f"{winner} wins the match: {loser} ran out of time.", result
     assert not js_errors(page)
     page.context.close()
+
+
+def test_a_bots_name_opens_its_page(server: ServerProcess, browser: Browser) -> None:
+    """The bot's page (it answered "there is no player called 'gammon-beginner'"), on a
+    phone as well: its level, depth, fixed rating and record, nothing wider than the screen."""
+    for width, height in ((1280, 800), (390, 844)):
+        page = new_page(browser, server.url, width=width, height=height)
+        page.goto("/#/player/gammon-beginner")
+        page.wait_for_selector("#bot-level")
+        assert page.inner_text("#profile-name").startswith("gammon-beginner")
+        assert "beginner" in page.inner_text("#bot-level")
+        assert "fixed" in page.inner_text(".rating-line")
+        assert page.locator("#bot-record").count() == 1
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        screenshot(page, f"bot-profile-{width}.png")
+        assert not js_errors(page), js_errors(page)
+        page.context.close()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from gammon.server.ratings import BOT_RATINGS, Rating, rate_match
-from tests.server.client import Player, ServerProcess
+from tests.server.client import Player, ServerProcess, database_url
 
 
 def test_a_guest_who_signs_up_keeps_their_games(server: ServerProcess) -> None:
@@ -66,3 +66,40 @@ def test_a_rated_match_against_the_bot_and_the_leaderboard(server: ServerProcess
         await me.close()
 
     asyncio.run(main())
+
+
+def test_a_bot_has_a_page_with_its_level_rating_and_record_against_people() -> None:
+    """The bot's name is a link like any player's: its page says what it is, its fixed
+    rating and how it did against people, each score from the bot's side."""
+    own = ServerProcess(database_url("botpage")).start()
+    try:
+
+        async def main() -> None:
+            people = [await Player(own).signup(f"botfoe{i}") for i in range(2)]
+            for person in people:
+                table = await person.create(length=1, bot="advanced")
+                sock = await person.table(table)
+                assert sock.state is not None
+                if "roll" in sock.state["game"]["actions"]:
+                    await sock.act({"type": "roll"})
+                assert (await sock.act({"type": "forfeit"}))["status"] == "finished"
+                await sock.close()
+            answer = await people[0].http.get("/api/players/gammon-advanced")
+            assert answer.status_code == 200, answer.text
+            bot = answer.json()["player"]
+            assert bot["name"] == "gammon-advanced" and bot["rating"] == BOT_RATINGS["advanced"]
+            assert bot["bot"]["level"] == "advanced" and bot["bot"]["engine"] == "gammon"
+            assert bot["bot"]["ply"] >= 0 and bot["bot"]["description"]
+            assert bot["record"] == {"wins": 2, "losses": 0}
+            assert [m["opponent"] for m in bot["recent"]] == ["botfoe1", "botfoe0"]
+            assert all(m["result"] == "won" and m["score"] == [1, 0] for m in bot["recent"])
+            for missing in ("gammon-nobody", "gammon", "gammon-"):
+                refused = await people[0].http.get(f"/api/players/{missing}")
+                assert refused.status_code == 404, missing
+                assert refused.json()["error"]["code"] == "no_such_player"
+            for person in people:
+                await person.close()
+
+        asyncio.run(main())
+    finally:
+        own.stop()

@@ -10,6 +10,7 @@ import { whenText } from "./tournament-text.js";
 import { clear, describeSettings, h } from "./util.js";
 
 /** @typedef {import("./protocol.js").Profile} Profile */
+/** @typedef {import("./protocol.js").BotProfile} BotProfile */
 /** @typedef {import("./app.js").App} App */
 
 /**
@@ -30,9 +31,36 @@ export function mountPlayer(main, params, app) {
   const el = h("div", { class: "profile" }, h("p", { class: "muted" }, "Loading…"));
   main.replaceChildren(el);
   get(`/api/players/${encodeURIComponent(params.name)}`)
-    .then((answer) => renderProfile(el, answer.player))
+    .then((answer) => ("bot" in answer.player ? renderBot(el, answer.player) : renderProfile(el, answer.player)))
     .catch((err) => clear(el, h("p", { class: "error", role: "alert" }, /** @type {Error} */ (err).message)));
   return {};
+}
+
+/**
+ * A bot's page: its level in words, the engine and depth it plays at, its fixed rating
+ * and how it has done against people.
+ * @param {HTMLElement} el
+ * @param {BotProfile} p
+ */
+function renderBot(el, p) {
+  document.title = `${p.name} · gammon`;
+  const { wins, losses } = p.record;
+  const depth = p.bot.ply === 0 ? "no look-ahead (0-ply)" : `${p.bot.ply}-ply look-ahead`;
+  clear(el,
+    h("h2", { id: "profile-name" }, p.name, h("span", { class: "muted" }, " (the computer)")),
+    h("p", { id: "bot-level" }, `Level ${p.bot.level}: ${p.bot.description}.`),
+    h("p", { class: "rating-line" },
+      "Rating ", h("strong", { id: "profile-rating" }, ratingText(p.rating)),
+      h("span", { class: "muted" }, " (fixed: a bot's rating never moves)"),
+      ` · plays with ${p.bot.engine === "gammon" ? "our own network" : `the ${p.bot.engine} engine`}, ${depth}`),
+    h("p", { id: "bot-record" }, wins + losses
+      ? `Against people: ${wins} won, ${losses} lost.` : "No match against a person yet."),
+    h("section", {}, h("h3", {}, "Recent matches against people"),
+      p.recent.length
+        ? h("ul", { id: "recent" }, p.recent.map((m) => h("li", { dataset: { table: String(m.table) } },
+            `${whenText(m.at)} · `, h("a", { href: `#/player/${encodeURIComponent(m.opponent)}` }, m.opponent),
+            ` · ${m.result} ${m.score.join("-")} · `, h("a", { href: m.replay }, "Replay"))))
+        : h("p", { class: "muted" }, "None yet.")));
 }
 
 /**

@@ -300,6 +300,17 @@
  */
 
 /**
+ * A bot's page (GET /api/players/gammon-LEVEL): what it is and how it does against people.
+ * @typedef {object} BotProfile
+ * @property {string} name
+ * @property {{level: string, description: string, engine: string, ply: number, noise: number}} bot
+ * @property {number} rating
+ * @property {{wins: number, losses: number}} record
+ * @property {{table: number, opponent: string, result: string, how: string, score: number[],
+ *   at: number, replay: string}[]} recent
+ */
+
+/**
  * A chat message (6).
  * @typedef {{id: number, user: string, text: string, ms: number}} ChatMessage
  */
