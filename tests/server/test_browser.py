@@ -618,3 +618,27 @@ def test_a_bots_name_opens_its_page(server: ServerProcess, browser: Browser) -> 
         screenshot(page, f"bot-profile-{width}.png")
         assert not js_errors(page), js_errors(page)
         page.context.close()
+
+
+def test_a_missing_page_player_or_analysis_says_so_with_a_way_back(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """An address that is no page said nothing and showed the lobby; a missing player or
+    analysis was bare red text with no way on. Each says what is missing and links back."""
+    page = new_page(browser, server.url, width=390, height=844)
+    page.goto("/#/no-such-thing")
+    page.wait_for_selector("#not-found")
+    assert "no page at #/no-such-thing" in page.inner_text("#not-found")
+    page.click("#back-to-lobby")
+    page.wait_for_selector("#sit-and-go, #lobby, button[name=create]")
+    assert page.locator("#not-found").count() == 0
+    page.goto("/#/player/nobody-here")
+    page.wait_for_selector("#profile-error")
+    assert "nobody-here" in page.inner_text("#profile-error")
+    assert page.locator(".way-back a[href='#/players']").count() == 1
+    page.goto("/#/analysis/no-such-key")
+    page.wait_for_selector("#review-error")
+    assert page.locator("#back-to-lobby").count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert not js_errors(page), js_errors(page)
+    page.context.close()

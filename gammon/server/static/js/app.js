@@ -12,7 +12,7 @@ import { mountReview, mountUpload } from "./review.js";
 import { onReconnectingChange } from "./socket.js";
 import { mountTable } from "./table.js";
 import { mountTournament } from "./tournament.js";
-import { clear, h } from "./util.js";
+import { clear, h, wayBack } from "./util.js";
 
 /** @typedef {import("./protocol.js").User} User */
 /** @typedef {import("./protocol.js").Info} Info */
@@ -136,9 +136,16 @@ const app = {
       this.view = mountPlayers(main, params, this);
     } else if (this.routeAnalysis(main, parts)) {
       // a review or the upload page (review.js)
-    } else {
+    } else if (parts.length === 0) {
       document.title = "gammon";
       this.view = mountLobby(main, params, this);
+    } else {
+      // An address that is no page: say so, rather than show the lobby as if it were one.
+      document.title = "No such page · gammon";
+      main.replaceChildren(h("section", { class: "not-found panel", id: "not-found" },
+        h("h1", {}, "No such page"),
+        h("p", {}, `There is no page at ${location.hash}.`),
+        wayBack(["#/players", "Players"], ["#/analyse", "Analyse a match"])));
     }
   },
 

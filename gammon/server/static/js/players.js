@@ -7,7 +7,7 @@
 import { get } from "./api.js";
 import { drawRatingGraph } from "./rating-graph.js";
 import { whenText } from "./tournament-text.js";
-import { clear, describeSettings, h } from "./util.js";
+import { clear, describeSettings, h, wayBack } from "./util.js";
 
 /** @typedef {import("./protocol.js").Profile} Profile */
 /** @typedef {import("./protocol.js").BotProfile} BotProfile */
@@ -32,7 +32,8 @@ export function mountPlayer(main, params, app) {
   main.replaceChildren(el);
   get(`/api/players/${encodeURIComponent(params.name)}`)
     .then((answer) => ("bot" in answer.player ? renderBot(el, answer.player) : renderProfile(el, answer.player)))
-    .catch((err) => clear(el, h("p", { class: "error", role: "alert" }, /** @type {Error} */ (err).message)));
+    .catch((err) => clear(el, h("p", { class: "error", role: "alert", id: "profile-error" }, /** @type {Error} */ (err).message),
+      wayBack(["#/players", "All players"])));
   return {};
 }
 

@@ -13,7 +13,7 @@ import {
   decisionAt, gameMarks, graphGeometry, graphPoints, mistakeIndices, pct, signed, stepMistake,
   waitingText,
 } from "./review-model.js";
-import { clear, h, s } from "./util.js";
+import { clear, h, s, wayBack } from "./util.js";
 
 /** @typedef {import("./review-model.js").AnalysisDocument} AnalysisDocument */
 /** @typedef {import("./review-model.js").GameAnalysis} GameAnalysis */
@@ -124,7 +124,7 @@ class ReviewView {
     if (this.destroyed) return;
     this.main.replaceChildren(h("section", { class: "review" },
       h("p", { class: "error", role: "alert", id: "review-error" }, err.message),
-      this.params.table ? h("p", {}, h("a", { href: `#/record/${this.params.table}` }, "Back to the record")) : null));
+      this.params.table ? wayBack([`#/record/${this.params.table}`, "Back to the record"]) : wayBack(["#/analyse", "Analyse a match"])));
   }
 
   async load() {

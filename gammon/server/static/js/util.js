@@ -83,6 +83,17 @@ export function clear(el, ...children) {
   return el;
 }
 
+/**
+ * The links out of a page that could not be shown (a missing player, analysis or page):
+ * back to the lobby, and to where the missing thing is usually found.
+ * @param {...[string, string]} more further [href, text] links
+ */
+export function wayBack(...more) {
+  return h("p", { class: "way-back" },
+    h("a", { href: "#/", id: "back-to-lobby" }, "Back to the lobby"),
+    more.map(([href, text]) => [" · ", h("a", { href }, text)]));
+}
+
 /** Fresh random bytes in hex, from the browser's secure source (DICE.md: our entropy). */
 export function randomHex(bytes = 32) {
   const buf = new Uint8Array(bytes);
