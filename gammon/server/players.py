@@ -192,7 +192,9 @@ def profile(session: Session, name: str) -> dict[str, Any] | None:
                     "mode": table.settings.get("mode", "match"),
                     "length": table.settings.get("length"),
                     "variant": table.settings.get("variant", "standard"),
-                    "score": result.score,
+                    # From the player's side, as the result is: "lost 0-3", never the seat
+                    # order's "lost 3-0" for a player who sat second.
+                    "score": [result.score[side], result.score[1 - side]],
                     "games": int(games or 0),
                     "at": result.at,
                     "rating_change": round(change.after - change.before, 2) if change else None,

@@ -103,3 +103,35 @@ def test_a_bot_has_a_page_with_its_level_rating_and_record_against_people() -> N
         asyncio.run(main())
     finally:
         own.stop()
+
+
+def test_a_profile_shows_each_score_from_the_players_side() -> None:
+    """A player who sat second read "lost 0-1" for a loss scored 1-0 in seat order: now every
+    score is from the profile's player, whichever seat they had (tables until both seats
+    were seen: the seat draw is the server's, seeded)."""
+    own = ServerProcess(database_url("sides")).start()
+    try:
+
+        async def main() -> None:
+            me = await Player(own).signup("sideseer")
+            seats: set[int] = set()
+            for _ in range(16):
+                table = await me.create(length=1, bot="beginner")
+                sock = await me.table(table)
+                assert sock.state is not None
+                seats.add(sock.state["you"])
+                if "roll" in sock.state["game"]["actions"]:
+                    await sock.act({"type": "roll"})
+                assert (await sock.act({"type": "forfeit"}))["status"] == "finished"
+                await sock.close()
+                if seats == {0, 1}:
+                    break
+            assert seats == {0, 1}
+            profile = (await me.http.get("/api/players/sideseer")).json()["player"]
+            assert profile["recent"]
+            assert all(m["result"] == "lost" and m["score"] == [0, 1] for m in profile["recent"])
+            await me.close()
+
+        asyncio.run(main())
+    finally:
+        own.stop()
