@@ -408,6 +408,53 @@ def _cube_model(review: CubeReview, checkers: int) -> CubeDecision | None:
         return None
 
 
+def _early_double_fact(win: float, model: CubeDecision | None) -> str:
+    """Why a double was too early, in words that agree with the figures shown: below the
+    window when the chances are, or else why the engine still keeps the cube."""
+    if model is None:
+        return "Too early to double: the cube is worth more kept."
+    if model.doubling_point is None:
+        return "Here doubling never gains: the cube is worth more kept."
+    if win < model.doubling_point:
+        return (
+            f"That is below the doubling window, which opens at {_pct(model.doubling_point)}: "
+            "too early to double; the cube is worth more kept."
+        )
+    return (
+        f"By the chances alone that is inside the doubling window, which opens at "
+        f"{_pct(model.doubling_point)}, but as the engine plays the position on, keeping the "
+        "cube is worth more: too early to double."
+    )
+
+
+def _missed_double_fact(
+    win: float, model: CubeDecision | None, verdict: str, doubler: str, taker: str
+) -> str:
+    """Why a double was missed, in words that agree with the figures shown."""
+    if "pass" in verdict:
+        if model is None or win >= model.cash_point:
+            cash = f" of {_pct(model.cash_point)}" if model is not None else ""
+            return (
+                f"That is past the cash point{cash}: {doubler} should double and {taker} "
+                "should pass; waiting risks losing the market."
+            )
+        return (
+            f"By the chances alone that is short of the cash point ({_pct(model.cash_point)}), "
+            f"but as the engine plays the position on, {taker} should pass a double: "
+            f"{doubler} should double now; waiting risks losing the market."
+        )
+    if model is None or model.doubling_point is None:
+        return f"The right action was: {verdict}."
+    window = f"({_pct(model.doubling_point)} to {_pct(model.cash_point)})"
+    if model.doubling_point <= win < model.cash_point:
+        return f"That is inside the doubling window {window}: double, and {taker} should take."
+    side = "below" if win < model.doubling_point else "above"
+    return (
+        f"By the chances alone that is {side} the doubling window {window}, but as the engine "
+        f"plays the position on, doubling gains: double, and {taker} should take."
+    )
+
+
 def explain_cube(
     review: CubeReview, names: Sequence[str] = ("side 0", "side 1"), *, checkers: int = 15
 ) -> list[Explanation]:
@@ -433,30 +480,10 @@ def explain_cube(
             )
             tags.add("too-good")
         elif review.doubled:
-            window = (
-                f", which opens at {_pct(model.doubling_point)}"
-                if model is not None and model.doubling_point is not None
-                else ""
-            )
-            facts.append(
-                f"That is below the doubling window{window}: too early to double; "
-                "the cube is worth more kept."
-            )
+            facts.append(_early_double_fact(win, model))
             tags.add("early-double")
         else:
-            if "pass" in verdict:
-                cash = f" of {_pct(model.cash_point)}" if model is not None else ""
-                facts.append(
-                    f"That is past the cash point{cash}: {doubler} should double and {taker} "
-                    "should pass; waiting risks losing the market."
-                )
-            elif model is not None and model.doubling_point is not None:
-                facts.append(
-                    f"That is inside the doubling window ({_pct(model.doubling_point)} to "
-                    f"{_pct(model.cash_point)}): double, and {taker} should take."
-                )
-            else:
-                facts.append(f"The right action was: {verdict}.")
+            facts.append(_missed_double_fact(win, model, verdict, doubler, taker))
             tags.add("missed-double")
         found.append(
             Explanation(
@@ -476,16 +503,23 @@ def explain_cube(
         chances = f"{taker} wins {_pct(1.0 - win)} of the games" + (
             f" and loses a gammon {_pct(win_gammon)} of the time" if gammons else ""
         )
+        taker_chance = 1.0 - win
         if review.response == "pass":
             facts = [
-                f"{chances}: above the take point{take_point}.",
+                f"{chances}: above the take point{take_point}."
+                if model is None or taker_chance >= model.take_point
+                else f"{chances}: below the take point{take_point} by the chances alone, but "
+                "as the engine plays the position on, taking loses less.",
                 "Passing gives the game up for sure; taking loses less on average.",
             ]
             tags = {"wrong-pass"}
             better = "take"
         else:
             facts = [
-                f"{chances}: below the take point{take_point}.",
+                f"{chances}: below the take point{take_point}."
+                if model is None or taker_chance < model.take_point
+                else f"{chances}: above the take point{take_point} by the chances alone, but "
+                "as the engine plays the position on, taking loses more than passing.",
                 "Taking risks more than the point that passing gives up"
                 + (", gammons included." if win_gammon >= _CHANCE_STEP else "."),
             ]
