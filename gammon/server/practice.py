@@ -216,15 +216,21 @@ def _cube(
 
 
 def tutor_verdict(
-    position: Position, dice: Dice, played: str, ply: int, engine: str = "gammon"
+    position: Position,
+    dice: Dice,
+    played: str,
+    ply: int,
+    engine: str = "gammon",
+    state: CubeState | None = None,
 ) -> dict[str, Any]:
-    """The tutor's words on ``played`` (the rules' notation) from ``position`` with ``dice``."""
+    """The tutor's words on ``played`` (the rules' notation) from ``position`` with ``dice``,
+    ranked as the hint ranks: at a match score (``state``) by match winning chance."""
     from gammon.engine.analysis import Candidate, CheckerReview, mark_for
     from gammon.engine.analysis.explain import explain_checker
     from gammon.engine.engines import get_engine
     from gammon.engine.hint import play_hints
 
-    hints = play_hints(position, dice, ply=ply, evaluator=get_engine(engine))
+    hints = play_hints(position, dice, ply=ply, evaluator=get_engine(engine), state=state)
     best = hints[0]
     mine = next((h for h in hints if str(h.play) == played), best)
     loss = max(0.0, best.equity - mine.equity)
@@ -372,7 +378,14 @@ class Practice:
             or not self.tutor_on(table.id, user_id)
         ):
             return None
-        return (game.position, game.dice, _hint_ply(table, None))
+        from gammon.engine.cube import CubeState
+
+        # The hint's ranking exactly: at a match score by match winning chance, so that the
+        # tutor's best play is the hint's best play.
+        state = None
+        if table.settings.is_match and table.series is not None:
+            state = CubeState.of_game(game, side, table.series.score)
+        return (game.position, game.dice, _hint_ply(table, None), state)
 
     def hold(self, live: LiveTable) -> None:
         """Make the bot wait until :meth:`release`: called where the table runs, once a play
@@ -404,12 +417,12 @@ class Practice:
         """The tutor's verdict on a play just made, while the bot waits (held by the play:
         ``hold_bot``) in case the player takes it back."""
         table = live.table
-        position, dice, ply = before
+        position, dice, ply, state = before
         holding = can_take_back(table, side)
         try:
             assert self.bots is not None
             verdict = await self.bots.run(
-                tutor_verdict, position, dice, played, ply, self.bots.engine.name
+                tutor_verdict, position, dice, played, ply, self.bots.engine.name, state
             )
         except Exception:
             self.release(table.id)
