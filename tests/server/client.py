@@ -77,19 +77,23 @@ def _fresh_postgres_database(url: str, name: str) -> str:
 
 _DATABASES = itertools.count()
 _NAMES = itertools.count(1)
-_SOCKETS = itertools.count(1)
 
 
-_STARTED: dict[str, int] = {}
+_STARTED: dict[tuple[str, str], int] = {}
+
+
+def _test_seed(what: str) -> int:
+    """A seed from the running test and how many ``what`` it made before: the same test
+    gets the same seeds on every run, whatever ran before it in its worker (the shared
+    server of a test worker is started by whichever test comes first there)."""
+    test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
+    count = _STARTED[test, what] = _STARTED.get((test, what), 0) + 1
+    return zlib.crc32(f"{test}#{what}#{count}".encode())
 
 
 def _dice_seed() -> int:
-    """A server's dice seed: from the test that starts it and how many it started before,
-    so the same test gets the same dice on every run (the shared server of a test worker
-    is started by whichever test comes first there)."""
-    test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
-    _STARTED[test] = _STARTED.get(test, 0) + 1
-    return zlib.crc32(f"{test}#{_STARTED[test]}".encode())
+    """A server's dice seed (gammon serve --dice-seed)."""
+    return _test_seed("server")
 
 
 def unique_name(prefix: str) -> str:
@@ -322,7 +326,7 @@ class Socket:
         self._next_id = 0
         #: The entropy sent with each action: seeded, so a test's messages are the same
         #: every run (the dice still depend on the server's secret seed, DICE.md).
-        self._entropy = random.Random(next(_SOCKETS))
+        self._entropy = random.Random(_test_seed("socket"))
 
     async def send(self, message: dict[str, Any] | str) -> None:
         await self.ws.send(message if isinstance(message, str) else json.dumps(message))
