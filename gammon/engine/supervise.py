@@ -55,6 +55,7 @@ from gammon.engine.evaluator import (
     one_blas_thread,
     require_ours,
 )
+from gammon.engine.judged import training_rows
 from gammon.engine.mining import Decision, make_up, mine
 from gammon.engine.network import Network
 from gammon.engine.rollout import RolloutSettings, SiblingRollout, rollout, rollout_siblings
@@ -64,7 +65,7 @@ from gammon.position import Position
 if TYPE_CHECKING:
     from gammon.engine.cluster import RayCluster
 
-__all__ = ["collect", "collect_mined", "fit", "main", "sample_positions"]
+__all__ = ["collect", "collect_mined", "fit", "main", "sample_positions", "training_data"]
 
 
 def sample_positions(count: int, seed: int, evaluator: Evaluator) -> list[Position]:
@@ -321,6 +322,17 @@ def _save_fields(data: Path, rows: dict[str, list[Any]]) -> None:
     tmp.replace(data)
 
 
+def training_data(data: Path) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.float64]]:
+    """The boards and targets of a data file that training may fit: of a mined
+    collection, all but the judged benchmark's games (:mod:`gammon.engine.judged`)."""
+    with np.load(data) as saved:
+        boards, targets = saved["boards"], saved["targets"]
+        if "game" in saved.files:
+            used = training_rows(saved["game"])
+            boards, targets = boards[used], targets[used]
+    return boards, targets
+
+
 def fit(
     net: Network,
     boards: npt.NDArray[np.int8],
@@ -451,8 +463,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"done in {time.perf_counter() - started:.0f} s: {args.data}")
         return
     net = Network.load(args.start)
-    with np.load(args.data) as data:
-        boards, targets = data["boards"], data["targets"]
+    boards, targets = training_data(args.data)
     before, after = fit(net, boards, targets, epochs=args.epochs, lr=args.lr)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     net.save(args.out)
