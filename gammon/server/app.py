@@ -39,6 +39,8 @@ from gammon.position import Position
 from gammon.server import metrics, migrate, views
 from gammon.server.analysis import STATUS as ANALYSIS_STATUS
 from gammon.server.analysis import Analyses, analysis_routes
+from gammon.server.analysis_board import STATUS as BOARD_STATUS
+from gammon.server.analysis_board import board_routes
 from gammon.server.auth import (
     CSRF_COOKIE,
     CSRF_HEADER,
@@ -89,6 +91,7 @@ _STATUS: Final = {
     "not_available": 501,
     "server_error": 500,
     **ANALYSIS_STATUS,
+    **BOARD_STATUS,
 }
 
 
@@ -859,6 +862,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         try:
             yield
         finally:
+            if board_rollouts is not None:
+                board_rollouts.stop()
             tournaments.stop()
             await tournaments.close()
             analyses.stop()
@@ -867,6 +872,14 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             store.stop()
             db.dispose()
 
+    board, board_rollouts = board_routes(
+        handler=handler,
+        body=body,
+        current_user=current_user,
+        run=hub.bots.run if hub.bots is not None else None,
+        engine=hub.bots.engine.name if hub.bots is not None else "gammon",
+        time=clock,
+    )
     routes: list[Any] = [
         Route("/healthz", healthz, methods=["GET", "HEAD"]),
         Route("/readyz", readyz, methods=["GET", "HEAD"]),
@@ -890,6 +903,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         *analysis_routes(
             analyses, handler=handler, current_user=current_user, live_table=hub.live_table
         ),
+        # The analysis board (gammon.server.analysis_board, docs/PROTOCOL.md 9.6).
+        *board,
         WebSocketRoute("/ws/lobby", lobby_socket),
         WebSocketRoute("/ws/tables/{table_id:int}", table_socket),
         WebSocketRoute("/ws/tournaments/{tournament_id:int}", tournament_socket),

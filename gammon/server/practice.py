@@ -38,6 +38,7 @@ from gammon.server.timesource import SystemTime, TimeSource
 
 if TYPE_CHECKING:
     from gammon.engine.cube import CubeState
+    from gammon.engine.hint import PlayHint
     from gammon.game import Game
     from gammon.position import Dice, Position
     from gammon.server.bots import Bots
@@ -50,6 +51,8 @@ __all__ = [
     "TAKE_BACK",
     "Practice",
     "can_take_back",
+    "cube_fields",
+    "play_fields",
     "practice_on",
     "take_back",
 ]
@@ -155,6 +158,23 @@ def _hint_ply(table: Table, ply: object) -> int:
     return DEFAULT_PLY
 
 
+def play_fields(hint: PlayHint) -> dict[str, Any]:
+    """One ranked play as the protocol gives it (docs/PROTOCOL.md 4.5): the hints and the
+    analysis board (gammon.server.analysis_board) answer the same shape."""
+    e = hint.evaluation
+    return {
+        "play": str(hint.play),
+        "equity": round(hint.equity, 4),
+        "loss": round(hint.loss, 4),
+        "win": round(e.win, 4),
+        "win_gammon": round(e.win_gammon, 4),
+        "win_backgammon": round(e.win_backgammon, 4),
+        "lose_gammon": round(e.lose_gammon, 4),
+        "lose_backgammon": round(e.lose_backgammon, 4),
+        **({} if hint.mwc is None else {"mwc": round(hint.mwc, 4)}),
+    }
+
+
 def _plays(
     position: Position,
     dice: Dice,
@@ -166,20 +186,8 @@ def _plays(
     from gammon.engine.engines import get_engine
     from gammon.engine.hint import play_hints
 
-    return [
-        {
-            "play": str(hint.play),
-            "equity": round(hint.equity, 4),
-            "loss": round(hint.loss, 4),
-            "win": round(hint.evaluation.win, 4),
-            "win_gammon": round(hint.evaluation.win_gammon, 4),
-            "win_backgammon": round(hint.evaluation.win_backgammon, 4),
-            "lose_gammon": round(hint.evaluation.lose_gammon, 4),
-            "lose_backgammon": round(hint.evaluation.lose_backgammon, 4),
-            **({} if hint.mwc is None else {"mwc": round(hint.mwc, 4)}),
-        }
-        for hint in play_hints(position, dice, ply=ply, state=state, evaluator=get_engine(engine))
-    ]
+    hints = play_hints(position, dice, ply=ply, state=state, evaluator=get_engine(engine))
+    return [play_fields(hint) for hint in hints]
 
 
 def _cube(
@@ -187,18 +195,22 @@ def _cube(
 ) -> dict[str, Any]:
     """The cube hint for ``doubler`` (on roll, or having doubled): the action and equities."""
     from gammon.engine.cube import CubeState
+
+    state = CubeState.of_game(game, doubler, score)
+    return {"doubler": doubler, **cube_fields(game.position_for(doubler), state, ply, engine)}
+
+
+def cube_fields(
+    position: Position, state: CubeState, ply: int, engine: str = "gammon"
+) -> dict[str, Any]:
+    """The cube action of the player on roll of ``position`` with its figures (the
+    protocol's CUBE_HINT less ``doubler``): the hints and the analysis board."""
     from gammon.engine.engines import get_engine
     from gammon.engine.hint import cube_hint
 
-    hint = cube_hint(
-        game.position_for(doubler),
-        CubeState.of_game(game, doubler, score),
-        ply=ply,
-        evaluator=get_engine(engine),
-    )
+    hint = cube_hint(position, state, ply=ply, evaluator=get_engine(engine))
     d, e = hint.decision, hint.evaluation
     return {
-        "doubler": doubler,
         "action": str(d),
         "double": d.doubles,
         "take": d.taker.value,
