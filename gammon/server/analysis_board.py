@@ -124,9 +124,27 @@ def read_setup(data: object) -> Xgid:
             match_length=length,
             crawford=crawford,
         )
-        _position(setup)
     except GammonError as exc:
         raise _refuse(_plain(exc), "setup") from None
+    return _checked(setup, "setup")
+
+
+def _checked(setup: Xgid, where: str) -> Xgid:
+    """``setup`` if a game can be in it: not over, and its cube as the engine takes it
+    (a centred cube shows 1)."""
+    if setup.cube_owner is None and setup.cube_value != 1:
+        raise _refuse(
+            f"a centred cube shows 1, not {setup.cube_value}: whoever took the last double "
+            "owns the cube",
+            where,
+        )
+    try:
+        _position(setup)
+        cube_state(setup)
+    except Refused:
+        raise
+    except GammonError as exc:
+        raise _refuse(_plain(exc), where) from None
     return setup
 
 
@@ -145,7 +163,7 @@ def read_text(text: str) -> Xgid:
         raise _refuse("paste an XGID, a Position ID or a Position ID:Match ID", "text")
     try:
         if text[:5].upper() == "XGID=" or text.count(":") >= 9:
-            return parse_xgid(text)
+            return _checked(parse_xgid(text), "text")
         from gammon.variants import find_variant
 
         given = read_given(text, find_variant("standard"))
@@ -153,18 +171,21 @@ def read_text(text: str) -> Xgid:
         raise _refuse(str(exc), "text") from None
     position, fields = given.position, given.match
     if fields is None:
-        return Xgid(board=(position.mine, position.theirs))
+        return _checked(Xgid(board=(position.mine, position.theirs)), "text")
     me = fields.player_on_roll
     owner = None if fields.cube_owner is None else 0 if fields.cube_owner == me else 1
     try:
-        return Xgid(
-            board=(position.mine, position.theirs),
-            cube_value=fields.cube_value,
-            cube_owner=owner,
-            dice=fields.dice,
-            score=(fields.score[me], fields.score[1 - me]),
-            match_length=fields.match_length,
-            crawford=fields.crawford and fields.match_length > 0,
+        return _checked(
+            Xgid(
+                board=(position.mine, position.theirs),
+                cube_value=fields.cube_value,
+                cube_owner=owner,
+                dice=fields.dice,
+                score=(fields.score[me], fields.score[1 - me]),
+                match_length=fields.match_length,
+                crawford=fields.crawford and fields.match_length > 0,
+            ),
+            "text",
         )
     except GammonError as exc:
         raise _refuse(_plain(exc), "text") from None

@@ -79,6 +79,8 @@ def test_bad_setups_are_refused_naming_what_is_wrong(server: ServerProcess) -> N
             ({"setup": {**start, "match": {"length": 5, "score": [5, 0], "crawford": False}}},
              "setup", "below the match length"),
             ({"setup": start, "seat": 1}, "seat", "no field"),
+            ({"setup": {**start, "cube": {"value": 2, "owner": None}}}, "setup", "centred cube"),
+            ({"text": "XGID=-b----E-C---eE---c-e----B-:1:0:1:00:3:1:0:7:10"}, "text", "centred"),
         ]  # fmt: skip
         for body, where, words in cases:
             response = await player.post("/api/board", body)

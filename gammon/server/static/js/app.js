@@ -1,8 +1,10 @@
 // @ts-check
 // The browser client's entry point: who is signed in, the header, and the routes
 // (#/ lobby, #/login, #/table/ID, #/record/ID[/GAME], #/tournament/ID, #/players,
-// #/player/NAME, and the analyses: #/analysis/KEY, #/review/TABLE, #/analyse).
+// #/player/NAME, the analyses: #/analysis/KEY, #/review/TABLE, #/analyse, and the
+// analysis board: #/board[?xgid=...]).
 
+import { mountBoard } from "./analysis-board.js";
 import { get, post } from "./api.js";
 import { mountAuth } from "./auth.js";
 import { mountLobby } from "./lobby.js";
@@ -91,6 +93,7 @@ const app = {
     if (me) {
       clear(nav,
         h("a", { href: "#/analyse", id: "analyse-link" }, "Analyse a match"),
+        h("a", { href: "#/board", id: "board-link" }, "Analysis board"),
         h("a", { href: "#/players", id: "players-link" }, "Players"), " ",
         h("a", { class: "me", id: "me", href: `#/player/${encodeURIComponent(me.name)}` }, me.name,
           me.guest ? h("span", { class: "muted" }, " (guest)") : null),
@@ -99,6 +102,7 @@ const app = {
     } else {
       const next = location.hash && !location.hash.startsWith("#/login") ? location.hash : "#/";
       clear(nav,
+        h("a", { href: "#/board", id: "board-link" }, "Analysis board"),
         h("a", { href: "#/players", id: "players-link" }, "Players"), " ",
         h("a", { href: `#/login?next=${encodeURIComponent(next)}`, id: "signin" }, "Sign in"),
         h("button", { type: "button", class: "link", name: "guest", onclick: () => this.guest() }, "Play as a guest"));
@@ -134,7 +138,7 @@ const app = {
     } else if (parts[0] === "players") {
       document.title = "Players · gammon";
       this.view = mountPlayers(main, params, this);
-    } else if (this.routeAnalysis(main, parts)) {
+    } else if (this.routeAnalysis(main, parts, params)) {
       // a review or the upload page (review.js)
     } else if (parts.length === 0) {
       document.title = "gammon";
@@ -150,12 +154,14 @@ const app = {
   },
 
   /**
-   * The analysis pages (review.js): #/analysis/KEY, #/review/TABLE and #/analyse.
+   * The analysis pages (review.js): #/analysis/KEY, #/review/TABLE and #/analyse; and the
+   * analysis board (analysis-board.js): #/board.
    * @param {HTMLElement} main
    * @param {string[]} parts
+   * @param {Record<string, string>} params
    * @returns {boolean} whether the route was one of them
    */
-  routeAnalysis(main, parts) {
+  routeAnalysis(main, parts, params) {
     if (parts[0] === "analysis" && parts[1]) {
       document.title = "Analysis · gammon";
       this.view = mountReview(main, { key: decodeURIComponent(parts[1]) }, this);
@@ -165,6 +171,9 @@ const app = {
     } else if (parts[0] === "analyse") {
       document.title = "Analyse a match · gammon";
       this.view = mountUpload(main, this);
+    } else if (parts[0] === "board" && parts.length === 1) {
+      document.title = "Analysis board · gammon";
+      this.view = mountBoard(main, params);
     } else {
       return false;
     }
