@@ -1,6 +1,6 @@
 """The analysis board's endpoints: any position, set up by hand or pasted as an XGID, a
 Position ID or a Position ID with its Match ID, judged at a chosen depth and rolled out
-(docs/PROTOCOL.md 9.6).
+(docs/PROTOCOL.md 9.1).
 
 Why a module of its own: the board is not a table (no seats, no log, nothing stored). It
 translates a setup (JSON) into the rules library's value for one position with its dice,
@@ -82,7 +82,7 @@ def _ints(value: object, count: int, where: str) -> tuple[int, ...]:
 
 
 def read_setup(data: object) -> Xgid:
-    """A setup (docs/PROTOCOL.md 9.6, SETUP) as the rules library's value, or
+    """A setup (docs/PROTOCOL.md 9.1, SETUP) as the rules library's value, or
     :class:`Refused` naming the field at fault."""
     if not isinstance(data, Mapping):
         raise _refuse("the setup must be a JSON object", "setup")

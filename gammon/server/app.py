@@ -57,10 +57,14 @@ from gammon.server.chance import SeededChance, SystemChance
 from gammon.server.connections import Connection
 from gammon.server.db import Database
 from gammon.server.hub import Hub
+from gammon.server.pages import page_routes
+from gammon.server.pairing import Pairing, pairing_routes
 from gammon.server.players import LEADERBOARD_PAGE, bot_profile, leaderboard, profile
 from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused, board_json, loads
+from gammon.server.ratings import BOT_RATINGS
 from gammon.server.settings import TableSettings, variant_names
 from gammon.server.store import Store
+from gammon.server.table import Seat
 from gammon.server.timesource import ManualTime, SystemTime
 from gammon.server.tournaments.live import LiveTournament, Tournaments
 from gammon.server.wsprotocol import DIRECT
@@ -85,6 +89,7 @@ _STATUS: Final = {
     "no_such_user": 404,
     "no_such_tournament": 404,
     "no_such_player": 404,
+    "no_such_page": 404,
     "name_taken": 409,
     "game_not_over": 409,
     "rate_limited": 429,
@@ -467,12 +472,16 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def info(request: Request) -> Response:
         from gammon.variants import VARIANTS
 
-        levels: list[dict[str, str]] = []
+        levels: list[dict[str, Any]] = []
         if hub.bots_enabled:
             from gammon.engine.bot import SKILL_LEVELS
 
             levels = [
-                {"name": level.name, "description": level.description}
+                {
+                    "name": level.name,
+                    "description": level.description,
+                    "rating": BOT_RATINGS.get(level.name),
+                }
                 for level in SKILL_LEVELS.values()
             ]
         return JSONResponse(
@@ -872,6 +881,13 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             store.stop()
             db.dispose()
 
+    async def create_pair(data: dict[str, Any], pair: list[Any]) -> Any:
+        settings = TableSettings.from_json(data, bot_levels=hub.bot_levels)
+        seats = [Seat(seeker.user_id, seeker.name) for seeker in pair]
+        return await hub.create_seated_table(settings, seats, creator=seats[0])
+
+    # hub.ratings is replaced when the hub starts: read it at each use.
+    pairing = Pairing(create_pair, lambda user: hub.ratings.get(user), hub.chance.randbelow, clock)
     board, board_rollouts = board_routes(
         handler=handler,
         body=body,
@@ -903,8 +919,12 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         *analysis_routes(
             analyses, handler=handler, current_user=current_user, live_table=hub.live_table
         ),
-        # The analysis board (gammon.server.analysis_board, docs/PROTOCOL.md 9.6).
+        # The analysis board (gammon.server.analysis_board, docs/PROTOCOL.md 9.1).
         *board,
+        # The rule book and the dice as pages (gammon.server.pages, docs/PROTOCOL.md 1.7).
+        *page_routes(handler),
+        # Quick pairing (gammon.server.pairing, docs/PROTOCOL.md 7.1).
+        *pairing_routes(pairing, handler=handler, body=body, current_user=current_user),
         WebSocketRoute("/ws/lobby", lobby_socket),
         WebSocketRoute("/ws/tables/{table_id:int}", table_socket),
         WebSocketRoute("/ws/tournaments/{tournament_id:int}", tournament_socket),

@@ -329,6 +329,20 @@ class Hub:
         creator: Seat,
     ) -> Table:
         """A tournament match's table, started at once with its seats (already drawn by lot)."""
+        return await self.create_seated_table(
+            settings, seats, creator=creator, tournament=tournament
+        )
+
+    async def create_seated_table(
+        self,
+        settings: TableSettings,
+        seats: list[Seat],
+        *,
+        creator: Seat,
+        tournament: tuple[int, int] | None = None,
+    ) -> Table:
+        """A table started at once with its seats, in their order: a tournament's match,
+        or two players paired by gammon.server.pairing."""
         at = self.time.now()
         table = await self.store.write(
             lambda s: self.cluster.created(

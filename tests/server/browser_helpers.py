@@ -64,11 +64,24 @@ def launch(playwright: Playwright) -> Browser:
     )
 
 
-def new_page(browser: Browser, base_url: str, *, width: int = 1280, height: int = 800) -> Page:
+def new_page(
+    browser: Browser,
+    base_url: str,
+    *,
+    width: int = 1280,
+    height: int = 800,
+    newcomer: bool = False,
+) -> Page:
+    """A page in a fresh browser context; ``newcomer``: a browser that has never been here
+    (the lobby's table form closed behind its button)."""
     context: BrowserContext = browser.new_context(
         base_url=base_url, viewport={"width": width, "height": height}
     )
     context.set_default_timeout(TIMEOUT_MS)
+    if not newcomer:
+        # A returning player's browser: the lobby's table form was left open (lobby.js
+        # remembers it), so the tests that create tables find the form as they always did.
+        context.add_init_script("localStorage.setItem('gammon.lobby.create', 'open')")
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))

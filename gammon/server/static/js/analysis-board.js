@@ -3,7 +3,7 @@
 // an XGID / Position ID / Match ID, set the dice, cube and score, ask the engine for the
 // ranked plays or the cube action at a chosen depth, roll it out with a progress bar,
 // play the engine's plays forward and step back, and share the board by its link.
-// The server reads and writes every setup (docs/PROTOCOL.md 9.6): this page edits a
+// The server reads and writes every setup (docs/PROTOCOL.md 9.1): this page edits a
 // setup with board-setup.js and shows what the server answers.
 
 import { ApiError, get, post } from "./api.js";

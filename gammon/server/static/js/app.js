@@ -1,13 +1,14 @@
 // @ts-check
 // The browser client's entry point: who is signed in, the header, and the routes
 // (#/ lobby, #/login, #/table/ID, #/record/ID[/GAME], #/tournament/ID, #/players,
-// #/player/NAME, the analyses: #/analysis/KEY, #/review/TABLE, #/analyse, and the
+// #/player/NAME, #/rules and #/dice (pages.js), the analyses: #/analysis/KEY, #/review/TABLE, #/analyse, and the
 // analysis board: #/board[?xgid=...]).
 
 import { mountBoard } from "./analysis-board.js";
 import { get, post } from "./api.js";
 import { mountAuth } from "./auth.js";
 import { mountLobby } from "./lobby.js";
+import { mountPage } from "./pages.js";
 import { mountPlayer, mountPlayers } from "./players.js";
 import { mountRecord } from "./record.js";
 import { mountReview, mountUpload } from "./review.js";
@@ -135,6 +136,9 @@ const app = {
     } else if (parts[0] === "player" && parts[1]) {
       document.title = "Player · gammon";
       this.view = mountPlayer(main, { name: decodeURIComponent(parts[1]) }, this);
+    } else if ((parts[0] === "rules" || parts[0] === "dice") && parts.length === 1) {
+      document.title = "gammon";
+      this.view = mountPage(main, parts[0]);
     } else if (parts[0] === "players") {
       document.title = "Players · gammon";
       this.view = mountPlayers(main, params, this);

@@ -1,5 +1,5 @@
 // @ts-check
-// Editing an analysis board's setup (docs/PROTOCOL.md 9.6, SETUP) by hand: adding,
+// Editing an analysis board's setup (docs/PROTOCOL.md 9.1, SETUP) by hand: adding,
 // removing and moving checkers, the starting position, an empty board, the sides swapped.
 // Pure: every function returns a new setup (or null when the edit cannot be made), so
 // the page keeps a history and the node tests (tests/js/board-setup.test.mjs) need no DOM.

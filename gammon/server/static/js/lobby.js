@@ -1,10 +1,12 @@
 // @ts-check
-// The lobby: the live list of tables (docs/PROTOCOL.md 7), a form to create one
-// with its settings (R10-R14; read and checked by lobby-form.js), and the lobby chat.
+// The lobby: the play panel first (lobby-play.js: the computer or a person in one click),
+// the live list of tables (docs/PROTOCOL.md 7), a form to create one with its settings
+// (R10-R14; read and checked by lobby-form.js, behind a button), and the lobby chat.
 
 import { post } from "./api.js";
 import { ChatPanel } from "./chat.js";
 import { filterTables, inFormWords, readSettings, variantHasCube } from "./lobby-form.js";
+import { PlayPanel } from "./lobby-play.js";
 import { ratingText } from "./players.js";
 import { stateText } from "./tournament-text.js";
 import { Live } from "./socket.js";
@@ -15,6 +17,9 @@ import { clear, describeSettings, h } from "./util.js";
 /** @typedef {import("./protocol.js").ClockSettings} ClockSettings */
 /** @typedef {import("./protocol.js").ServerMessage} ServerMessage */
 /** @typedef {import("./app.js").App} App */
+
+/** Whether the table form was left open, in this browser. */
+const CREATE_KEY = "gammon.lobby.create";
 
 /** @type {[string, string, ClockSettings | null][]} */
 const CLOCKS = [
@@ -61,9 +66,27 @@ class LobbyView {
     this.tables = [];
     this.tournamentsEl = h("div", { class: "tournaments", id: "tournaments" });
     this.filtersEl = this.filters();
+    this.play = new PlayPanel(app);
+    const form = this.form();
+    // Behind its button: a newcomer starts from the play panel; whoever opened the form
+    // finds it open next time (remembered in this browser).
+    const opener = /** @type {HTMLButtonElement} */ (h("button", { type: "button", id: "open-create" }));
+    const show = (/** @type {boolean} */ open) => {
+      form.hidden = !open;
+      opener.setAttribute("aria-expanded", String(open));
+      opener.textContent = open ? "Hide the form" : "Create a table…";
+    };
+    show(localStorage.getItem(CREATE_KEY) === "open");
+    opener.addEventListener("click", () => {
+      show(form.hidden);
+      localStorage.setItem(CREATE_KEY, form.hidden ? "closed" : "open");
+    });
     main.replaceChildren(h("div", { class: "lobby" },
-      h("section", { class: "create", "aria-labelledby": "create-title" },
-        h("h2", { id: "create-title" }, "Create a table"), this.form()),
+      h("div", { class: "lobby-start" }, this.play.el,
+        h("section", { class: "create", "aria-labelledby": "create-title" },
+          h("h2", { id: "create-title" }, "Your own table"),
+          h("p", { class: "muted small" }, "Choose the length, the clock, the variant, or invite a friend."),
+          opener, form)),
       h("section", { class: "list", "aria-labelledby": "tables-title" },
         h("h2", { id: "tables-title" }, "Tables"), this.filtersEl, this.tablesEl,
         h("h2", { id: "tournaments-title" }, "Tournaments"), this.tournamentsEl, this.sitAndGoForm()),
@@ -73,6 +96,7 @@ class LobbyView {
 
   destroy() {
     this.live.close();
+    this.play.destroy();
   }
 
   /** @param {Record<string, unknown>} message */
