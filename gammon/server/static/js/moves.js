@@ -246,6 +246,28 @@ export class MoveInput {
   }
 
   /**
+   * Where one click on `from` sends its checker (fast entry, settings.js): by the die
+   * `prefer` (a value) when one move of it is legal from there, else by another unused
+   * die, the highest first; null when no single die moves it (the player then picks the
+   * point). A checker borne off with a bigger die than it needs counts for that die.
+   * @param {number} from
+   * @param {number | null} [prefer]
+   * @returns {number | null} the target point (0 off)
+   */
+  oneClickTarget(from, prefer = null) {
+    const unused = this.diceState().filter((d) => !d.used).map((d) => d.value).sort((a, b) => b - a);
+    const order = [...new Set(prefer !== null && unused.includes(prefer) ? [prefer, ...unused] : unused)];
+    const single = [...this.destinations(from)].filter(([, route]) => route.length === 1);
+    for (const die of order) {
+      const exact = single.find(([to]) => to !== OFF && from - to === die);
+      if (exact) return exact[0];
+      const off = single.find(([to]) => to === OFF && from <= die);
+      if (off) return OFF;
+    }
+    return null;
+  }
+
+  /**
    * Move the checker on `from` to `to` if it may go there.
    * @param {number} from
    * @param {number} to
