@@ -72,7 +72,7 @@ function panelBody() {
         h("span", { class: "row" }, volume,
           h("button", { type: "button", name: "test-sound", onclick: () => { sounds.unlock(); sounds.play("turn"); } }, "Try")))),
     h("fieldset", {}, h("legend", {}, "Board"),
-      choice("animation", "The opponent's moves shown moving"),
+      choice("animation", "Moves shown moving (speed)"),
       choice("homeBoard", "Orientation"),
       choice("colours", "Colours"),
       checkbox("pips", "Show the pip counts")),

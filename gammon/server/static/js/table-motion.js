@@ -109,13 +109,18 @@ export function cueFor(previous, st) {
 }
 
 /**
- * Whether to roll by itself (the setting): the receiver may roll and has no cube decision.
+ * Whether to roll by itself (the setting): the receiver may roll and has no cube decision,
+ * either because it may not double or because doubling cannot help it: in a match, a
+ * player who needs no more points than the cube already gives (a dead cube: the double
+ * would win nothing more, and hand the opponent the cube).
  * @param {State} st
  */
 export function rollsByItself(st) {
   const g = st.game;
-  return st.you !== null && st.status === "playing" && g !== null &&
-    g.actions.includes("roll") && !g.actions.includes("double");
+  if (st.you === null || st.status !== "playing" || g === null || !g.actions.includes("roll")) return false;
+  if (!g.actions.includes("double")) return true;
+  const series = st.series;
+  return series !== null && series.mode === "match" && series.length - series.score[st.you] <= g.cube.value;
 }
 
 export class TableMotion {
