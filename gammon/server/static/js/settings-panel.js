@@ -70,7 +70,7 @@ function panelBody() {
       checkbox("sound", "Sounds", "(your turn, a double, the end of a game)"),
       h("label", { class: "field setting" }, h("span", {}, "Volume"),
         h("span", { class: "row" }, volume,
-          h("button", { type: "button", name: "test-sound", onclick: () => { sounds.unlock(); sounds.play("turn"); } }, "Try")))),
+          h("button", { type: "button", name: "test-sound", onclick: () => sounds.tryOut("turn") }, "Try")))),
     h("fieldset", {}, h("legend", {}, "Board"),
       choice("animation", "Moves shown moving (speed)"),
       choice("homeBoard", "Orientation"),

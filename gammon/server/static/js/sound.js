@@ -42,12 +42,14 @@ export class Sounds {
 
   /**
    * Play a cue, unless muted or the audio is not started yet; whether it was scheduled.
+   * `tryOut` (the panel's Try button) plays it at the volume chosen even while muted.
    * @param {Cue} cue
+   * @param {{tryOut?: boolean}} [options]
    */
-  play(cue) {
+  play(cue, { tryOut = false } = {}) {
     const s = settings.get();
     const ctx = this.ctx;
-    if (!s.sound || s.volume <= 0 || !ctx || ctx.state !== "running") return false;
+    if ((!s.sound && !tryOut) || s.volume <= 0 || !ctx || ctx.state !== "running") return false;
     const { wave, notes } = CUES[cue];
     const t0 = ctx.currentTime + 0.02;
     const peak = 0.5 * s.volume;
@@ -66,6 +68,16 @@ export class Sounds {
     }
     this.played.push({ cue, at: t0, gain: peak });
     return true;
+  }
+
+  /**
+   * The panel's Try: start the audio (this is a click) and play a cue once it runs.
+   * @param {Cue} cue
+   */
+  async tryOut(cue) {
+    this.unlock();
+    if (this.ctx && this.ctx.state !== "running") await this.ctx.resume().catch(() => {});
+    return this.play(cue, { tryOut: true });
   }
 }
 
