@@ -42,6 +42,7 @@ function checkPlay(board, play, viewerMoves) {
   const hits = play.moves.filter((m) => m[2]).length;
   assert.equal(flights.length, play.moves.length + hits, `${play.play}: a flight per move and per hit`);
   const total = count(before);
+  assert.deepEqual(flights.map((f) => f.done).filter((d, k, all) => k && d < all[k - 1]), [], "moves made only grow");
   flights.forEach((f, k) => {
     // The board under a flying checker and that checker make every checker, once.
     const under = count(f.under);
@@ -108,6 +109,7 @@ test("a hit: the hitter lands on the blot, then the blot flies to its bar", () =
   const before = { mine, theirs, off: [0, 0], waiting: [0, 0] };
   const { flights, after } = flightsOf(before, true, [[13, 7, true]]);
   assert.deepEqual(flights.map((f) => f.kind), ["move", "hit"]);
+  assert.deepEqual(flights.map((f) => f.done), [0, 1], "the hit flies once the hitter's move is made");
   assert.equal(flights[0].landed.theirs[17], 0, "the blot leaves the point as the hitter lands");
   assert.equal(flights[0].landed.theirs[24], 0, "and is in the air, not yet on the bar");
   assert.equal(after.theirs[24], 1);

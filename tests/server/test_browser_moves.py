@@ -120,7 +120,9 @@ def _bot_table(page: Page, length: int = 1) -> int:
         )
     )
     page.goto(f"/#/table/{table}")
-    page.wait_for_selector(".controls [data-action=roll]")
+    # Not the Roll button: a page that rolls by itself may be past it already.
+    wait_until(page, "(v => !!(v && v.state && v.state.status === 'playing'))(window.gammon.view)")
+    page.wait_for_selector("#board svg .checker")
     return table
 
 
@@ -395,6 +397,7 @@ def test_every_setting_is_saved_and_applied_at_once_and_after_a_reload(
     assert page.evaluate(pips) == "hidden"  # read at once: the players' rows are redrawn
     assert page.inner_text("button[name=mute]") == "Sound off"
     wait_until(page, "window.gammon.view.state.game.log.some(e => e.type === 'opening')")
+    screenshot(page, f"settings-applied-{size[0]}.png")
 
     # After a reload: all the same, and the table's own button opens the same values.
     page.reload()

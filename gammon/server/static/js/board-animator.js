@@ -15,7 +15,8 @@
  * step takes, and the model to draw at the end.
  * @typedef {object} Showing
  * @property {Flight[]} flights
- * @property {(under: Position) => BoardModel} frame
+ * @property {(under: Position, done: number) => BoardModel} frame the board under a flight, with
+ *   `done` of the play's moves made
  * @property {number} stepMs
  * @property {BoardModel} final
  */
@@ -100,7 +101,7 @@ export class BoardAnimator {
   draw() {
     const showing = /** @type {Showing} */ (this.showing);
     const flight = showing.flights[this.index];
-    this.view.render(showing.frame(flight.under));
+    this.view.render(showing.frame(flight.under, flight.done));
     this.flying = this.view.flyer(flight.side, flight.from);
   }
 

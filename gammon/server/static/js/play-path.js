@@ -33,6 +33,7 @@ import { BAR, OFF } from "./protocol.js";
  * @property {XY} to
  * @property {"move" | "off" | "hit"} kind
  * @property {number} weight
+ * @property {number} done how many of the play's moves are made on the board under it
  */
 
 /** A hit checker's flight to the bar, against the hitter's step. */
@@ -110,7 +111,7 @@ export function flightsOf(before, viewerMoves, moves) {
   const flights = [];
   const side = viewerMoves ? 0 : 1;
   let position = copyPosition(before);
-  for (const [from, to] of moves) {
+  for (const [done, [from, to]] of moves.entries()) {
     const st = stonesOf(position, viewerMoves);
     // Where the checker leaves: the top of its stack, or of the bar.
     let start;
@@ -130,7 +131,7 @@ export function flightsOf(before, viewerMoves, moves) {
     const afterPosition = positionOf(after, position, viewerMoves);
     if (to === OFF) {
       flights.push({ under, landed: afterPosition, side, from: start, to: traySlot(viewerMoves, st.off),
-                     kind: "off", weight: 1 });
+                     kind: "off", weight: 1, done });
     } else if (hit) {
       // The hitter lands on the lone checker, which then flies to its bar.
       const vp = viewerPoint(to, viewerMoves);
@@ -138,15 +139,15 @@ export function flightsOf(before, viewerMoves, moves) {
       landedStones.theirs[24] -= 1;
       const landed = positionOf(landedStones, position, viewerMoves);
       const spot = slot(vp, 0, 1);
-      flights.push({ under, landed, side, from: start, to: spot, kind: "move", weight: 1 });
+      flights.push({ under, landed, side, from: start, to: spot, kind: "move", weight: 1, done });
       const waitingThere = position.waiting[viewerMoves ? 1 : 0];
       const k = st.theirs[24] + waitingThere;
       flights.push({ under: landed, landed: afterPosition, side: viewerMoves ? 1 : 0, from: spot,
-                     to: barSlot(!viewerMoves, k, k + 1), kind: "hit", weight: HIT_WEIGHT });
+                     to: barSlot(!viewerMoves, k, k + 1), kind: "hit", weight: HIT_WEIGHT, done: done + 1 });
     } else {
       const m = st.mine[to - 1];
       flights.push({ under, landed: afterPosition, side, from: start,
-                     to: slot(viewerPoint(to, viewerMoves), m, m + 1), kind: "move", weight: 1 });
+                     to: slot(viewerPoint(to, viewerMoves), m, m + 1), kind: "move", weight: 1, done });
     }
     position = afterPosition;
   }

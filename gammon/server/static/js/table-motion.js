@@ -7,6 +7,7 @@
 // the board through it; the buttons under the board (replay, mute, settings) are its own.
 
 import { BoardAnimator } from "./board-animator.js";
+import { usedDice } from "./moves.js";
 import { flightsOf, lastPlay, positionBefore, spentDice } from "./play-path.js";
 import { STEP_MS, settings } from "./settings.js";
 import { openSettings } from "./settings-panel.js";
@@ -21,6 +22,12 @@ import { h } from "./util.js";
 /** @typedef {import("./board.js").BoardModel} BoardModel */
 /** @typedef {import("./play-path.js").Position} Position */
 /** @typedef {import("./sound.js").Cue} Cue */
+
+/**
+ * The action that made a state (docs/PROTOCOL.md 3, `last`): its seq, the side that acted,
+ * the game its events belong to, and the events.
+ * @typedef {{seq: number, side: number | null, type: string, game: number | null, events: GameEvent[]}} LastAction
+ */
 
 /**
  * A play to show moving: the position before it, whose checkers move, the moves, the dice.
@@ -66,7 +73,7 @@ function viewerOf(st) {
  * @returns {Shown | null}
  */
 export function playToShow(previous, st) {
-  const last = /** @type {{seq?: number, game?: number | null, events?: GameEvent[]} | null} */ (st.last);
+  const last = /** @type {LastAction | null} */ (st.last);
   if (!previous || previous.table !== st.table || !last || last.seq !== st.seq || previous.seq >= st.seq) return null;
   const viewer = viewerOf(st);
   const moved = (last.events || []).filter((e) => e.type === "moved" && e.moves &&
@@ -229,13 +236,16 @@ export class TableMotion {
     const dice = shown.dice.length === 2 && shown.dice[0] === shown.dice[1]
       ? [shown.dice[0], shown.dice[0], shown.dice[0], shown.dice[0]] : shown.dice;
     const final = this.page.model();
+    const played = (/** @type {number} */ done) => shown.moves.slice(0, done).map(([from, to]) => ({ from, to }));
     this.anim.play({
       flights,
       stepMs,
       final,
-      frame: (under) => ({
+      frame: (under, done) => ({
         ...final, ...under,
-        dice: dice.map((value) => ({ value, used: false })), diceMine: shown.viewerMoves, spent: null,
+        // Each die fades as its checker lands, as the player's own do.
+        dice: dice.map((value, i) => ({ value, used: usedDice(dice, played(done))[i] })),
+        diceMine: shown.viewerMoves, spent: null,
         selected: null, dests: new Set(), movable: new Set(), canRoll: false, last: new Set(),
         diceClickable: false,
       }),
