@@ -577,3 +577,63 @@ def test_a_finished_play_confirms_itself_and_undo_works_until_then(
         undone_when_complete = True
     assert not js_errors(page)
     page.context.close()
+
+
+def test_a_persons_play_moves_on_the_other_screen_and_each_sides_dice_stay(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """Two people: the play of one is seen moving on the other's screen (a phone), and
+    each side's dice stay on both boards until the other side throws."""
+    rng = random.Random(1616)
+    pages = [_page(browser, server, DESKTOP), _page(browser, server, PHONE)]
+    for page in pages:
+        become_guest(page)
+        _use_settings(page, animation="slow")
+    table = int(
+        pages[0].evaluate(
+            """async () => {
+              const { post } = await import("/js/api.js");
+              return (await post("/api/tables", {length: 1})).table.id;
+            }"""
+        )
+    )
+    pages[0].goto(f"/#/table/{table}")
+    pages[1].goto(f"/#/table/{table}?join")
+    for page in pages:
+        wait_until(
+            page, "(v => !!(v && v.state && v.state.status === 'playing'))(window.gammon.view)"
+        )
+    pages[0].click(".controls [data-action=roll]")  # the opening roll
+    wait_until(pages[0], "window.gammon.view.state.game.phase === 'move'")
+    side = state(pages[0])["game"]["turn"]
+    mover = next(p for p in pages if state(p)["you"] == side)
+    other = next(p for p in pages if p is not mover)
+    wait_until(other, "window.gammon.view.state.game.phase === 'move'")
+    shown = _shown(other)
+    other.evaluate(FRAME_SAMPLER)
+    play_move(mover, rng, drag=False)
+    played = "-".join(map(str, state(mover)["game"]["log"][-1]["dice"]))
+    # The mover's dice stay on the mover's own board while the other has not thrown.
+    assert mover.locator("#board svg .dice.spent.mine").get_attribute("aria-label") == (
+        f"dice played {played}"
+    )
+    # On the other screen the play moves, then its dice stay beside the Roll.
+    wait_until(other, f"{ANIM}.shown > {shown}")
+    wait_until(other, f"!{ANIM}.running")
+    assert len(set(tuple(s) for s in other.evaluate("window.__flights"))) >= 4
+    _board_is_the_states(other)
+    assert other.locator("#board svg .dice.spent.theirs").get_attribute("aria-label") == (
+        f"dice played {played}"
+    )
+    assert other.locator("#board svg .roll-target").count() == 1
+    width = (other.viewport_size or {"width": 0})["width"]
+    screenshot(other, f"moves-person-{width}.png")
+    # The other throws: on the mover's board its dice replace the mover's.
+    now = state(mover)["seq"]
+    other.click(".controls [data-action=roll]")
+    wait_seq(mover, now)
+    assert mover.locator("#board svg .dice.spent").count() == 0
+    assert mover.locator("#board svg .dice.theirs").count() == 1
+    assert not js_errors(mover) and not js_errors(other)
+    for page in pages:
+        page.context.close()
