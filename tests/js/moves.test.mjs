@@ -136,11 +136,14 @@ test("one click (fast entry): the higher die, or the chosen one, else the die th
                  play("8/2 6/1", [[8, 2], [6, 1]]), play("24/18 24/19", [[24, 18], [24, 19]]),
                  play("13/8 6/0", [[13, 8], [6, 0]])];
   const input = new MoveInput(START, [6, 5], plays.filter((p) => !p.moves.some(([, t]) => t === 0)));
+  assert.equal(input.oneClickDie(), 6);
+  assert.equal(input.oneClickDie(5), 5);
   assert.equal(input.oneClickTarget(13), 7, "the higher die first");
   assert.equal(input.oneClickTarget(13, 5), 8, "the chosen die");
   assert.equal(input.oneClickTarget(13, 4), 7, "a value not rolled is no choice");
   assert.ok(input.move(13, 7));
   assert.equal(input.oneClickTarget(13), 8, "the 6 used: the 5");
+  assert.equal(input.oneClickDie(6), 5, "a chosen die once used is no longer chosen");
   assert.equal(input.oneClickTarget(6), null, "no single die moves this checker now");
   input.reset();
   assert.equal(input.oneClickTarget(24), 18);

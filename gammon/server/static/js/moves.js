@@ -245,6 +245,22 @@ export class MoveInput {
     return out;
   }
 
+  /** The values of the dice not used yet, the highest first. */
+  unusedDice() {
+    return this.diceState().filter((d) => !d.used).map((d) => d.value).sort((a, b) => b - a);
+  }
+
+  /**
+   * The die a one-click move tries first: `prefer` (a value) while it is unused, else the
+   * highest unused; null once all are used.
+   * @param {number | null} [prefer]
+   */
+  oneClickDie(prefer = null) {
+    const unused = this.unusedDice();
+    if (prefer !== null && unused.includes(prefer)) return prefer;
+    return unused.length ? unused[0] : null;
+  }
+
   /**
    * Where one click on `from` sends its checker (fast entry, settings.js): by the die
    * `prefer` (a value) when one move of it is legal from there, else by another unused
@@ -255,8 +271,9 @@ export class MoveInput {
    * @returns {number | null} the target point (0 off)
    */
   oneClickTarget(from, prefer = null) {
-    const unused = this.diceState().filter((d) => !d.used).map((d) => d.value).sort((a, b) => b - a);
-    const order = [...new Set(prefer !== null && unused.includes(prefer) ? [prefer, ...unused] : unused)];
+    const unused = this.unusedDice();
+    const first = this.oneClickDie(prefer);
+    const order = [...new Set(first === null ? unused : [first, ...unused])];
     const single = [...this.destinations(from)].filter(([, route]) => route.length === 1);
     for (const die of order) {
       const exact = single.find(([to]) => to !== OFF && from - to === die);

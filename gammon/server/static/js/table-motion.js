@@ -153,7 +153,8 @@ export class TableMotion {
     this.renderMute();
     this.unsubscribe = settings.subscribe((s, changed) => {
       if (changed.includes("sound")) this.renderMute();
-      if (changed.includes("homeBoard")) {
+      if (changed.includes("homeBoard") || changed.includes("fastEntry")) {
+        // The board turns round, or shows (or stops showing) the die a click uses.
         this.anim.finish();
         this.page.redraw();
       }

@@ -472,8 +472,7 @@ class TableView {
       dice = this.input.diceState();
       if (settings.get().fastEntry) {
         // The die a click uses: the chosen one while unused, else the highest unused.
-        const unused = dice.filter((d) => !d.used).map((d) => d.value);
-        const pick = this.chosenDie !== null && unused.includes(this.chosenDie) ? this.chosenDie : Math.max(...unused);
+        const pick = this.input.oneClickDie(this.chosenDie);
         const i = dice.findIndex((d) => !d.used && d.value === pick);
         dice = dice.map((d, j) => ({ ...d, chosen: j === i }));
       }
