@@ -400,10 +400,19 @@ def test_every_setting_is_saved_and_applied_at_once_and_after_a_reload(
     screenshot(page, f"settings-applied-{size[0]}.png")
     # A 1-point match's cube is dead: the page rolls by itself at the player's turn too.
     mine = "(v => v.state.game.log.some(e => e.type === 'rolled' && e.side === v.state.you))"
-    while not page.evaluate(f"{mine}(window.gammon.view)"):
+    clicked = False
+    while not (clicked and page.evaluate(f"{mine}(window.gammon.view)")):
         assert state(page)["status"] == "playing", "the game ended before the player's roll"
         now, acts = turn(page)
-        if "play" in acts:
+        game = state(page)["game"]
+        sources = _single_moves(game, max(game["dice"])) if "play" in acts else []
+        if sources and not clicked and not game["board"]["mine"][24]:
+            # A click on the mirrored board finds its checker: it moves by the higher die.
+            click_point(page, sources[0])
+            moved = page.evaluate("(v => v.input ? v.input.steps.length : -1)(window.gammon.view)")
+            assert moved != 0, "the click on the mirrored board moved nothing"
+            clicked = True
+        elif "play" in acts:
             _play_from_the_list(page)
         else:  # never a click on Roll: a roll left to the player would never change
             wait_for_change(page, (now, acts))
