@@ -97,6 +97,12 @@ export class BoardAnimator {
     for (const fn of waiting) fn();
   }
 
+  /** Stop for good (the page is left): the end drawn, nothing that waited for it run. */
+  stop() {
+    this.waiting = [];
+    this.finish();
+  }
+
   /** The board under the current flight, and its checker at the start. */
   draw() {
     const showing = /** @type {Showing} */ (this.showing);

@@ -164,7 +164,7 @@ export class TableMotion {
 
   destroy() {
     this.unsubscribe();
-    this.anim.finish();
+    this.anim.stop();
   }
 
   renderMute() {
