@@ -129,3 +129,23 @@ test("a checker borne off uses the smallest die that reaches off", () => {
   assert.deepEqual(usedDice([6, 3], [{ from: 2, to: 0 }, { from: 5, to: 0 }]), [true, true]);
   assert.deepEqual(usedDice([4, 4, 4, 4], [{ from: 8, to: 4 }, { from: 4, to: 0 }]), [true, true, false, false]);
 });
+
+test("one click (fast entry): the higher die, or the chosen one, else the die that can move", () => {
+  const plays = [play("13/7 13/8", [[13, 7], [13, 8]]), play("24/18 13/8", [[24, 18], [13, 8]]),
+                 play("24/13", [[24, 18], [18, 13]]), play("13/7 8/3", [[13, 7], [8, 3]]),
+                 play("8/2 6/1", [[8, 2], [6, 1]]), play("24/18 24/19", [[24, 18], [24, 19]]),
+                 play("13/8 6/0", [[13, 8], [6, 0]])];
+  const input = new MoveInput(START, [6, 5], plays.filter((p) => !p.moves.some(([, t]) => t === 0)));
+  assert.equal(input.oneClickDie(), 6);
+  assert.equal(input.oneClickDie(5), 5);
+  assert.equal(input.oneClickTarget(13), 7, "the higher die first");
+  assert.equal(input.oneClickTarget(13, 5), 8, "the chosen die");
+  assert.equal(input.oneClickTarget(13, 4), 7, "a value not rolled is no choice");
+  assert.ok(input.move(13, 7));
+  assert.equal(input.oneClickTarget(13), 8, "the 6 used: the 5");
+  assert.equal(input.oneClickDie(6), 5, "a chosen die once used is no longer chosen");
+  assert.equal(input.oneClickTarget(6), null, "no single die moves this checker now");
+  input.reset();
+  assert.equal(input.oneClickTarget(24), 18);
+  assert.equal(input.oneClickTarget(24, 5), 19);
+});

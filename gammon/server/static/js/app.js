@@ -12,6 +12,7 @@ import { mountPage } from "./pages.js";
 import { mountPlayer, mountPlayers } from "./players.js";
 import { mountRecord } from "./record.js";
 import { mountReview, mountUpload } from "./review.js";
+import { followSettings, settingsButton } from "./settings-panel.js";
 import { onReconnectingChange } from "./socket.js";
 import { mountTable } from "./table.js";
 import { mountTournament } from "./tournament.js";
@@ -40,6 +41,7 @@ const app = {
   view: null,
 
   async init() {
+    followSettings();
     onReconnectingChange((on) => {
       const notice = /** @type {HTMLElement} */ (document.getElementById("notice"));
       notice.hidden = !on;
@@ -99,6 +101,7 @@ const app = {
         h("a", { class: "me", id: "me", href: `#/player/${encodeURIComponent(me.name)}` }, me.name,
           me.guest ? h("span", { class: "muted" }, " (guest)") : null),
         me.guest ? h("a", { href: "#/login", id: "keep-games" }, "Sign up to keep your games") : null, " ",
+        settingsButton(), " ",
         h("button", { type: "button", class: "link", name: "logout", onclick: () => this.logout() }, "Log out"));
     } else {
       const next = location.hash && !location.hash.startsWith("#/login") ? location.hash : "#/";
@@ -106,7 +109,8 @@ const app = {
         h("a", { href: "#/board", id: "board-link" }, "Analysis board"),
         h("a", { href: "#/players", id: "players-link" }, "Players"), " ",
         h("a", { href: `#/login?next=${encodeURIComponent(next)}`, id: "signin" }, "Sign in"),
-        h("button", { type: "button", class: "link", name: "guest", onclick: () => this.guest() }, "Play as a guest"));
+        h("button", { type: "button", class: "link", name: "guest", onclick: () => this.guest() }, "Play as a guest"),
+        settingsButton());
     }
   },
 

@@ -2,11 +2,13 @@
 // Drawing a board model as SVG (the positions come from geometry.js). Every point, the
 // viewer's bar and the viewer's tray carry data-point (1-24, 25 bar, 0 off) so that a
 // click, a drag (drag.js) and a test can all name them. Drawing only: what the model
-// holds is the table page's business (table.js), pointer input is drag.js's.
+// holds is the table page's business (table.js), pointer input is drag.js's, a play
+// shown moving is board-animator.js's. Every x goes through geometry's `sx`, which
+// mirrors the board for a player who wants the home board on the left.
 
 import {
   BAR_W, BAR_X, BOTTOM, CUBE_SIZE, CUBE_X, H, HALF, LEFT, MID, PW, R, RIGHT, TOP, TRAY_W,
-  TRAY_X, W, ZONE, barSlot, columnX, cubeY, place, slot,
+  TRAY_X, W, ZONE, SLAB_H, barSlot, columnX, cubeY, place, slot, sx, traySlab,
 } from "./geometry.js";
 import { s } from "./util.js";
 
@@ -14,15 +16,18 @@ import { s } from "./util.js";
  * What a board shows, from the viewer's side: checkers as in a protocol BOARD, the colours
  * (0 light, 1 dark) of [viewer, opponent], the dice, the cube (null: none shown), the
  * selected checker and where it may go, which checkers may move, the points of the
- * opponent's last play.
+ * opponent's last play, and the dice last thrown and played (`spent`, until the next roll).
+ * `chosen` marks the die a one-click move uses (fast entry, settings.js).
  * @typedef {object} BoardModel
  * @property {number[]} mine
  * @property {number[]} theirs
  * @property {number[]} off [viewer's, opponent's]
  * @property {number[]} [waiting] [viewer's, opponent's]
  * @property {number[]} [colors]
- * @property {{value: number, used: boolean}[] | null} [dice]
+ * @property {{value: number, used: boolean, chosen?: boolean}[] | null} [dice]
  * @property {boolean} [diceMine]
+ * @property {{values: number[], mine: boolean} | null} [spent]
+ * @property {boolean} [diceClickable] whether the viewer's dice answer a click (data-die)
  * @property {{value: number, owner: "mine" | "theirs" | null, offered: boolean, offer?: number} | null} [cube]
  * @property {number | null} [selected]
  * @property {Set<number>} [dests]
@@ -75,11 +80,11 @@ const PIPS = {
  * @param {number} y
  * @param {number} value
  * @param {Colour} color
- * @param {boolean} used
+ * @param {string} state "", "used", "chosen" or "spent"
  * @param {number} size
  */
-function die(x, y, value, color, used, size = 38) {
-  const g = s("g", { class: used ? "die used" : "die", "aria-label": `die ${value}` });
+function die(x, y, value, color, state, size = 38) {
+  const g = s("g", { class: state ? `die ${state}` : "die", "aria-label": `die ${value}` });
   g.append(s("rect", { x: x - size / 2, y: y - size / 2, width: size, height: size, rx: 7,
                        fill: color.fill, stroke: color.stroke, "stroke-width": 1.5 }));
   const step = size * 0.26;
@@ -113,11 +118,12 @@ export class BoardView {
     const mine = COLORS[model.colors ? model.colors[0] : 0];
     const theirs = COLORS[model.colors ? model.colors[1] : 1];
     svg.append(s("rect", { x: 0, y: 0, width: W, height: H, rx: 10, class: "frame" }));
-    svg.append(s("rect", { x: LEFT, y: TOP, width: HALF, height: H - 2 * TOP, class: "felt" }));
-    svg.append(s("rect", { x: RIGHT, y: TOP, width: HALF, height: H - 2 * TOP, class: "felt" }));
-    svg.append(s("rect", { x: BAR_X, y: TOP, width: BAR_W, height: H - 2 * TOP, class: "bar" }));
-    svg.append(s("rect", { x: TRAY_X, y: TOP, width: TRAY_W, height: MID - TOP - 6, class: "tray" }));
-    svg.append(s("rect", { x: TRAY_X, y: MID + 6, width: TRAY_W, height: BOTTOM - MID - 6, class: "tray" }));
+    svg.append(s("rect", { x: sx(LEFT, HALF), y: TOP, width: HALF, height: H - 2 * TOP, class: "felt" }));
+    svg.append(s("rect", { x: sx(RIGHT, HALF), y: TOP, width: HALF, height: H - 2 * TOP, class: "felt" }));
+    svg.append(s("rect", { x: sx(BAR_X, BAR_W), y: TOP, width: BAR_W, height: H - 2 * TOP, class: "bar" }));
+    svg.append(s("rect", { x: sx(TRAY_X, TRAY_W), y: TOP, width: TRAY_W, height: MID - TOP - 6, class: "tray" }));
+    svg.append(s("rect", { x: sx(TRAY_X, TRAY_W), y: MID + 6, width: TRAY_W, height: BOTTOM - MID - 6,
+                           class: "tray" }));
     const dests = model.dests || new Set();
     const movable = model.movable || new Set();
     const last = model.last || new Set();
@@ -126,7 +132,7 @@ export class BoardView {
     // The 24 points.
     for (let p = 1; p <= 24; p++) {
       const { col, top } = place(p);
-      const x = columnX(col);
+      const x = sx(columnX(col), PW);
       const g = s("g", { class: "point", dataset: { point: String(p) } });
       if (dests.has(p)) g.classList.add("dest");
       if (movable.has(p)) g.classList.add("movable");
@@ -169,7 +175,7 @@ export class BoardView {
     const barTheirs = model.theirs[24] + waiting[1];
     const bar = s("g", { class: "point barpoint", dataset: { point: "25" } });
     if (movable.has(25)) bar.classList.add("movable");
-    bar.append(s("rect", { x: BAR_X, y: MID, width: BAR_W, height: BOTTOM - MID, class: "hit",
+    bar.append(s("rect", { x: sx(BAR_X, BAR_W), y: MID, width: BAR_W, height: BOTTOM - MID, class: "hit",
                            fill: "transparent" }));
     for (let i = 0; i < barMine; i++) {
       const { x, y } = barSlot(true, i, barMine);
@@ -193,40 +199,51 @@ export class BoardView {
     // The trays: borne-off checkers as slabs, the viewer's at the bottom.
     const tray = s("g", { class: "point traypoint", dataset: { point: "0" } });
     if (dests.has(0)) tray.classList.add("dest");
-    tray.append(s("rect", { x: TRAY_X, y: MID + 6, width: TRAY_W, height: BOTTOM - MID - 6,
+    tray.append(s("rect", { x: sx(TRAY_X, TRAY_W), y: MID + 6, width: TRAY_W, height: BOTTOM - MID - 6,
                             class: "hit", fill: "transparent" }));
-    const slab = (/** @type {number} */ i, /** @type {boolean} */ top, /** @type {Colour} */ color) =>
-      s("rect", { x: TRAY_X + 8, y: top ? TOP + 4 + i * 14 : BOTTOM - 16 - i * 14, width: TRAY_W - 16,
-                  height: 12, rx: 3, fill: color.fill, stroke: color.stroke });
-    for (let i = 0; i < model.off[0]; i++) tray.append(slab(i, false, mine));
+    const slab = (/** @type {number} */ i, /** @type {boolean} */ isMine, /** @type {Colour} */ color) =>
+      s("rect", { ...traySlab(isMine, i), width: TRAY_W - 16, height: SLAB_H, rx: 3, fill: color.fill,
+                  stroke: color.stroke, class: "slab" });
+    for (let i = 0; i < model.off[0]; i++) tray.append(slab(i, true, mine));
     if (dests.has(0)) {
-      tray.append(s("circle", { cx: TRAY_X + TRAY_W / 2, cy: BOTTOM - 22 - model.off[0] * 14,
+      tray.append(s("circle", { cx: sx(TRAY_X + TRAY_W / 2), cy: BOTTOM - 22 - model.off[0] * 14,
                                 r: R * 0.55, class: "dest-mark" }));
     }
     svg.append(tray);
-    for (let i = 0; i < model.off[1]; i++) svg.append(slab(i, true, theirs));
+    for (let i = 0; i < model.off[1]; i++) svg.append(slab(i, false, theirs));
     if (model.off[0]) {
-      svg.append(s("text", { x: TRAY_X + TRAY_W / 2, y: MID + 24, class: "label", "text-anchor": "middle" },
+      svg.append(s("text", { x: sx(TRAY_X + TRAY_W / 2), y: MID + 24, class: "label", "text-anchor": "middle" },
                    `${model.off[0]} off`));
     }
     if (model.off[1]) {
-      svg.append(s("text", { x: TRAY_X + TRAY_W / 2, y: MID - 14, class: "label", "text-anchor": "middle" },
+      svg.append(s("text", { x: sx(TRAY_X + TRAY_W / 2), y: MID - 14, class: "label", "text-anchor": "middle" },
                    `${model.off[1]} off`));
     }
-    // The dice: the viewer's in the right half, the opponent's in the left half.
-    if (model.dice && model.dice.length) {
-      const color = model.diceMine ? mine : theirs;
-      const cx = model.diceMine ? RIGHT + HALF / 2 : LEFT + HALF / 2;
-      const size = model.dice.length > 2 ? 32 : 40;
-      const gap = size + 10;
-      const x0 = cx - ((model.dice.length - 1) * gap) / 2;
-      const g = s("g", { class: "dice", "aria-label": `dice ${model.dice.map((d) => d.value).join("-")}` });
-      model.dice.forEach((d, i) => g.append(die(x0 + i * gap, MID, d.value, color, d.used, size)));
+    // The dice: the viewer's in the right half, the opponent's in the left half; the dice
+    // each side last played stay in its half until the next roll.
+    const halfCentre = (/** @type {boolean} */ isMine) => sx(isMine ? RIGHT + HALF / 2 : LEFT + HALF / 2);
+    const current = model.dice && model.dice.length ? model.dice : null;
+    const spent = model.spent && model.spent.values.length ? model.spent : null;
+    if (spent && !(current && Boolean(model.diceMine) === spent.mine) && !(model.canRoll && spent.mine)) {
+      const color = spent.mine ? mine : theirs;
+      const g = s("g", { class: `dice spent ${spent.mine ? "mine" : "theirs"}`,
+                         "aria-label": `dice played ${spent.values.join("-")}` });
+      this.drawDice(g, halfCentre(spent.mine), spent.values.map((value) => ({ value, state: "spent" })), color);
+      svg.append(g);
+    }
+    if (current) {
+      const isMine = Boolean(model.diceMine);
+      const color = isMine ? mine : theirs;
+      const g = s("g", { class: `dice ${isMine ? "mine" : "theirs"}`,
+                         "aria-label": `dice ${current.map((d) => d.value).join("-")}` });
+      this.drawDice(g, halfCentre(isMine), current.map((d) => ({
+        value: d.value, state: d.used ? "used" : d.chosen ? "chosen" : "" })), color,
+      Boolean(model.diceClickable && isMine));
       svg.append(g);
     } else if (model.canRoll) {
       const g = s("g", { class: "roll-target", dataset: { action: "roll" } });
-      g.append(s("rect", { x: RIGHT + HALF / 2 - 50, y: MID - 22, width: 100, height: 44, rx: 8 }));
-      g.append(s("text", { x: RIGHT + HALF / 2, y: MID + 6, "text-anchor": "middle" }, "Roll"));
+      g.append(s("rect", { x: sx(RIGHT + HALF / 2 - 50, 100), y: MID - 22, width: 100, height: 44, rx: 8 }));
+      g.append(s("text", { x: sx(RIGHT + HALF / 2), y: MID + 6, "text-anchor": "middle" }, "Roll"));
       svg.append(g);
     }
     // The cube, left of the board: the owner's side, or the middle while centred.
@@ -236,8 +253,9 @@ export class BoardView {
       const value = c.offered ? c.offer || c.value * 2 : c.value === 1 && !c.owner ? 64 : c.value;
       const g = s("g", { class: c.offered ? "cube offered" : "cube",
                          "aria-label": `cube ${value}${c.owner ? ", " + c.owner : ""}` });
-      g.append(s("rect", { x: CUBE_X + 4, y: y - CUBE_SIZE / 2, width: CUBE_SIZE, height: CUBE_SIZE, rx: 6 }));
-      g.append(s("text", { x: CUBE_X + 4 + CUBE_SIZE / 2, y: y + 7, "text-anchor": "middle" }, String(value)));
+      g.append(s("rect", { x: sx(CUBE_X + 4, CUBE_SIZE), y: y - CUBE_SIZE / 2, width: CUBE_SIZE,
+                           height: CUBE_SIZE, rx: 6 }));
+      g.append(s("text", { x: sx(CUBE_X + 4 + CUBE_SIZE / 2), y: y + 7, "text-anchor": "middle" }, String(value)));
       svg.append(g);
     }
     if (this.drag && this.drag.from !== null) {
@@ -246,6 +264,39 @@ export class BoardView {
     } else {
       this.ghost = null;
     }
+  }
+
+  /**
+   * Dice in a row centred on `cx`; clickable ones carry data-die (their index).
+   * @param {SVGElement} g
+   * @param {number} cx
+   * @param {{value: number, state: string}[]} dice
+   * @param {Colour} color
+   * @param {boolean} [clickable]
+   */
+  drawDice(g, cx, dice, color, clickable = false) {
+    const size = dice.length > 2 ? 32 : 40;
+    const gap = size + 10;
+    const x0 = cx - ((dice.length - 1) * gap) / 2;
+    dice.forEach((d, i) => {
+      const el = die(x0 + i * gap, MID, d.value, color, d.state, size);
+      if (clickable) el.dataset.die = String(i);
+      g.append(el);
+    });
+  }
+
+  /**
+   * A checker drawn over the board, for a play shown moving (board-animator.js): side 0
+   * the viewer's colour, 1 the opponent's. Gone at the next render.
+   * @param {0 | 1} side
+   * @param {{x: number, y: number}} at
+   * @returns {SVGElement}
+   */
+  flyer(side, at) {
+    const colors = this.model && this.model.colors ? this.model.colors : [0, 1];
+    const el = checker(at.x, at.y, COLORS[colors[side]], { class: "checker flying" });
+    this.svg.append(el);
+    return el;
   }
 
   /**

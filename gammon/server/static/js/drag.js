@@ -8,11 +8,15 @@ import { pointAt } from "./geometry.js";
 /**
  * What the board reports. `onDown(point)` answers whether a drag may start from there;
  * `onUp(from, to, dragged)` follows a press that could start one (`to` null: cancelled
- * or off the board); `onRoll()` for a press on the board's roll target.
+ * or off the board); `onRoll()` for a press on the board's roll target, `onDie(i)` on the
+ * viewer's `i`-th die (drawn with data-die), `onPress()` before any of them (it answers
+ * true to swallow the press: a play being shown moving is finished by it).
  * @typedef {object} InputHandlers
  * @property {(point: number | null) => boolean} onDown
  * @property {(from: number, to: number | null, dragged: boolean) => void} onUp
  * @property {() => void} [onRoll]
+ * @property {(index: number) => void} [onDie]
+ * @property {() => boolean} [onPress]
  */
 
 /** A drag starts once the pointer has moved this far (SVG units). */
@@ -51,9 +55,19 @@ export class BoardInput {
   /** @param {PointerEvent} event */
   down(event) {
     if (event.button !== 0 || !this.view.model) return;
+    if (this.handlers.onPress && this.handlers.onPress()) {
+      event.preventDefault();
+      return;
+    }
     const target = /** @type {Element | null} */ (event.target);
     if (target && target.closest && target.closest("[data-action=roll]")) {
       if (this.handlers.onRoll) this.handlers.onRoll();
+      return;
+    }
+    const die = target && target.closest ? /** @type {SVGElement | null} */ (target.closest("[data-die]")) : null;
+    if (die && this.handlers.onDie) {
+      this.handlers.onDie(Number(die.dataset.die));
+      event.preventDefault();
       return;
     }
     const { x, y } = this.toSvg(event);

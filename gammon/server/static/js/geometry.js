@@ -3,6 +3,10 @@
 // bottom right, their checkers moving 24 -> 1 and off into the tray on the right. Pure
 // numbers in the SVG's coordinates (no DOM): rendering (board.js), pointer input
 // (drag.js) and the unit tests (tests/js/) all place and find points here.
+//
+// A player who likes the home board on the left (a setting, settings.js) gets the whole
+// drawing mirrored left to right: the layout below is worked out for the home board on the
+// right, and every x goes through `sx` on its way to the screen (and back, in pointAt).
 
 export const W = 780;
 export const H = 560;
@@ -25,6 +29,30 @@ export const D = 44; // checker pitch
 export const CUBE_SIZE = 40;
 
 /** A spot in the SVG. @typedef {{x: number, y: number}} XY */
+
+let homeLeft = false;
+
+/**
+ * Draw every board with the viewer's home board on the left (true) or the right.
+ * @param {boolean} left
+ */
+export function setHomeLeft(left) {
+  homeLeft = left;
+}
+
+export function isHomeLeft() {
+  return homeLeft;
+}
+
+/**
+ * The screen x of a layout x (and back: mirroring is its own inverse). With `width`, the
+ * left edge of a box `width` wide whose layout left edge is `x`.
+ * @param {number} x
+ * @param {number} [width]
+ */
+export function sx(x, width = 0) {
+  return homeLeft ? W - x - width : x;
+}
 
 /**
  * The column (0-11, left to right) and the row of a point in the viewer's numbering.
@@ -54,7 +82,7 @@ export function columnX(col) {
 export function slot(point, i, n) {
   const { col, top } = place(point);
   const pitch = n > 5 ? (ZONE - 2 * R - 4) / (n - 1) : D;
-  const x = columnX(col) + PW / 2;
+  const x = sx(columnX(col) + PW / 2);
   const y = top ? TOP + R + 1 + i * pitch : BOTTOM - R - 1 - i * pitch;
   return { x, y };
 }
@@ -68,19 +96,48 @@ export function slot(point, i, n) {
  */
 export function barSlot(mine, i, n) {
   const pitch = n > 4 ? (ZONE - 60 - 2 * R) / (n - 1) : D;
-  const x = BAR_X + BAR_W / 2;
+  const x = sx(BAR_X + BAR_W / 2);
   const y = mine ? MID + 34 + R + i * pitch : MID - 34 - R - i * pitch;
   return { x, y };
+}
+
+/** A borne-off checker's slab in a tray: its height. */
+export const SLAB_H = 12;
+/** The slabs' pitch. */
+export const SLAB_PITCH = 14;
+
+/**
+ * The top left corner of the `i`-th slab (from the edge) of a tray: the viewer's at the
+ * bottom right, the opponent's at the top right (mirrored with the board).
+ * @param {boolean} mine
+ * @param {number} i
+ * @returns {XY}
+ */
+export function traySlab(mine, i) {
+  const y = mine ? BOTTOM - 4 - SLAB_H - i * SLAB_PITCH : TOP + 4 + i * SLAB_PITCH;
+  return { x: sx(TRAY_X + 8, TRAY_W - 16), y };
+}
+
+/**
+ * Centre of the `i`-th slab of a tray: where a checker borne off flies to.
+ * @param {boolean} mine
+ * @param {number} i
+ * @returns {XY}
+ */
+export function traySlot(mine, i) {
+  const { y } = traySlab(mine, i);
+  return { x: sx(TRAY_X + TRAY_W / 2), y: y + SLAB_H / 2 };
 }
 
 /**
  * The point (1-24, 25 the viewer's bar, 0 the viewer's tray) under board coordinates,
  * or null outside them.
- * @param {number} x
+ * @param {number} screenX
  * @param {number} y
  * @returns {number | null}
  */
-export function pointAt(x, y) {
+export function pointAt(screenX, y) {
+  const x = sx(screenX);
   if (x >= TRAY_X && x <= TRAY_X + TRAY_W && y >= MID) return 0;
   if (x >= BAR_X && x < RIGHT) return y >= MID ? 25 : null;
   let col;
@@ -96,10 +153,10 @@ export function pointAt(x, y) {
  * @returns {XY}
  */
 export function pointCentre(point) {
-  if (point === 0) return { x: TRAY_X + TRAY_W / 2, y: BOTTOM - 40 };
-  if (point === 25) return { x: BAR_X + BAR_W / 2, y: MID + 80 };
+  if (point === 0) return { x: sx(TRAY_X + TRAY_W / 2), y: BOTTOM - 40 };
+  if (point === 25) return { x: sx(BAR_X + BAR_W / 2), y: MID + 80 };
   const { col, top } = place(point);
-  return { x: columnX(col) + PW / 2, y: top ? TOP + 80 : BOTTOM - 80 };
+  return { x: sx(columnX(col) + PW / 2), y: top ? TOP + 80 : BOTTOM - 80 };
 }
 
 /**

@@ -245,6 +245,45 @@ export class MoveInput {
     return out;
   }
 
+  /** The values of the dice not used yet, the highest first. */
+  unusedDice() {
+    return this.diceState().filter((d) => !d.used).map((d) => d.value).sort((a, b) => b - a);
+  }
+
+  /**
+   * The die a one-click move tries first: `prefer` (a value) while it is unused, else the
+   * highest unused; null once all are used.
+   * @param {number | null} [prefer]
+   */
+  oneClickDie(prefer = null) {
+    const unused = this.unusedDice();
+    if (prefer !== null && unused.includes(prefer)) return prefer;
+    return unused.length ? unused[0] : null;
+  }
+
+  /**
+   * Where one click on `from` sends its checker (fast entry, settings.js): by the die
+   * `prefer` (a value) when one move of it is legal from there, else by another unused
+   * die, the highest first; null when no single die moves it (the player then picks the
+   * point). A checker borne off with a bigger die than it needs counts for that die.
+   * @param {number} from
+   * @param {number | null} [prefer]
+   * @returns {number | null} the target point (0 off)
+   */
+  oneClickTarget(from, prefer = null) {
+    const unused = this.unusedDice();
+    const first = this.oneClickDie(prefer);
+    const order = [...new Set(first === null ? unused : [first, ...unused])];
+    const single = [...this.destinations(from)].filter(([, route]) => route.length === 1);
+    for (const die of order) {
+      const exact = single.find(([to]) => to !== OFF && from - to === die);
+      if (exact) return exact[0];
+      const off = single.find(([to]) => to === OFF && from <= die);
+      if (off) return OFF;
+    }
+    return null;
+  }
+
   /**
    * Move the checker on `from` to `to` if it may go there.
    * @param {number} from

@@ -17,6 +17,8 @@ import { TableConnection } from "./table-connection.js";
 import { controlButtons, renderPlayList } from "./table-controls.js";
 import { cubeModel, gameResultText, nameOf, resultText, shownReserve, statusText } from "./table-text.js";
 import { PracticePanel } from "./practice.js";
+import { settings } from "./settings.js";
+import { TableMotion } from "./table-motion.js";
 import { clear, clockText, describeSettings, h } from "./util.js";
 
 /** @typedef {import("./protocol.js").State} State */
@@ -56,6 +58,8 @@ class TableView {
     this.inputSeq = null;
     /** @type {number | null} the checker picked up */
     this.selected = null;
+    /** @type {number | null} the die a one-click move uses first (fast entry), by value */
+    this.chosenDie = null;
     this.wasSelected = false;
     /** @type {HintPlay[] | null} */
     this.hints = null;
@@ -73,6 +77,7 @@ class TableView {
     this.boardEl = h("div", { class: "board-wrap", id: "board" });
     this.controls = h("div", { class: "controls", role: "toolbar", "aria-label": "Game actions" });
     this.statusEl = h("p", { class: "status", role: "status", "aria-live": "polite" });
+    this.toolsEl = h("div"); // the motion's buttons (table-motion.js) take its place
     this.errorEl = h("p", { class: "error", role: "alert", hidden: true });
     this.infoEl = h("div", { class: "info" });
     this.bannerEl = h("div", { class: "banners" });
@@ -89,10 +94,20 @@ class TableView {
     this.chat = new ChatPanel({ send: (m) => this.conn.send(m), me: this.app.me, title: "Table chat" });
     this.build(main);
     this.board = new BoardView(this.boardEl);
+    this.motion = new TableMotion(this.board, {
+      state: () => this.state,
+      model: () => this.boardModel(),
+      redraw: () => this.renderBoard(),
+      act: (type) => this.act(type),
+      busy: () => this.busy !== null,
+    });
+    this.toolsEl.replaceWith(this.motion.tools);
     this.pointer = new BoardInput(this.board, {
       onDown: (p) => this.down(p),
       onUp: (from, to, dragged) => this.up(from, to, dragged),
       onRoll: () => this.act("roll"),
+      onDie: (i) => this.clickDie(i),
+      onPress: () => this.motion.skip(),
     });
     this.conn = new TableConnection(id, {
       onState: (st) => this.onState(st),
@@ -108,6 +123,7 @@ class TableView {
 
   destroy() {
     this.conn.close();
+    this.motion.destroy();
     clearInterval(this.tick);
     document.removeEventListener("keydown", this.onKey);
   }
@@ -125,7 +141,7 @@ class TableView {
       h("div", { class: "table-view" },
         h("div", { class: "board-col" },
           this.players[1], this.boardEl, this.players[0],
-          this.controls, this.statusEl, this.errorEl),
+          this.controls, this.statusEl, this.errorEl, this.toolsEl),
         h("aside", { class: "side-col" },
           this.infoEl, this.bannerEl, this.tutorEl, this.hintEl, this.practiceEl,
           h("section", { class: "log-box", "aria-label": "Game log" }, h("h2", {}, "Moves"), this.logEl),
@@ -194,6 +210,7 @@ class TableView {
         this.input = new MoveInput(g.board, g.dice, g.legal_plays);
         this.inputSeq = st.seq;
         this.selected = null;
+        this.chosenDie = null;
       }
     } else {
       this.input = null;
@@ -216,7 +233,9 @@ class TableView {
       this.autoJoin = false;
       this.act("join");
     }
+    this.motion.onState(previous, st);
     this.render();
+    this.motion.afterRender(previous, st);
   }
 
   /** @param {PreviousGame} game */
@@ -296,6 +315,14 @@ class TableView {
    * @param {boolean} dragged
    */
   up(from, to, dragged) {
+    if (!dragged && this.input && settings.get().fastEntry) {
+      // Fast entry: one click moves the checker by the chosen (else the higher) die.
+      const target = this.input.oneClickTarget(from, this.chosenDie);
+      if (target !== null) {
+        this.move(from, target);
+        return;
+      }
+    }
     if (dragged) {
       if (to !== null && to !== from && this.input && this.input.destinations(from).has(to)) {
         this.move(from, to);
@@ -322,9 +349,31 @@ class TableView {
     if (this.input.move(from, to)) {
       this.selected = null;
       this.showError(null);
+      if (this.input.complete && settings.get().autoConfirm) {
+        this.confirm();
+        return;
+      }
     }
     this.render();
     this.focusConfirm();
+  }
+
+  /**
+   * A click on one of the player's dice: with the play complete it confirms it (as in XG);
+   * else that die is the one a one-click move uses (fast entry).
+   * @param {number} index
+   */
+  clickDie(index) {
+    if (!this.input) return;
+    if (this.input.complete) {
+      this.confirm();
+      return;
+    }
+    const die = this.input.diceState()[index];
+    if (die && !die.used) {
+      this.chosenDie = die.value;
+      this.renderBoard();
+    }
   }
 
   focusConfirm() {
@@ -366,6 +415,8 @@ class TableView {
     const g = this.state && this.state.game;
     const actions = g ? g.actions : [];
     const k = e.key.toLowerCase();
+    // A key finishes a play shown moving; Escape does only that.
+    if (this.motion.skip() && k === "escape") return;
     if ((k === "r" || k === " ") && actions.includes("roll")) this.act("roll");
     else if (k === "d" && actions.includes("double")) this.act("double");
     else if (k === "enter" && this.input && this.input.complete && tag !== "BUTTON") this.confirm();
@@ -419,6 +470,12 @@ class TableView {
       off = [b.off, g.board.off[1]];
       waiting = [b.waiting, g.board.waiting[1]];
       dice = this.input.diceState();
+      if (settings.get().fastEntry) {
+        // The die a click uses: the chosen one while unused, else the highest unused.
+        const pick = this.input.oneClickDie(this.chosenDie);
+        const i = dice.findIndex((d) => !d.used && d.value === pick);
+        dice = dice.map((d, j) => ({ ...d, chosen: j === i }));
+      }
     } else if (g.dice) {
       const [a, b] = g.dice;
       dice = (a === b ? [a, a, a, a] : [a, b]).map((value) => ({ value, used: false }));
@@ -440,12 +497,14 @@ class TableView {
       movable: this.movable,
       canRoll: g.actions.includes("roll") && this.busy === null,
       last,
+      spent: g.dice ? null : this.motion.spent(st),
+      diceClickable: this.input !== null,
     };
   }
 
   renderBoard() {
     if (!this.state) return;
-    this.board.render(this.boardModel());
+    this.motion.draw(this.boardModel());
   }
 
   renderPlayers() {
