@@ -1,4 +1,4 @@
-"""The analysis board's endpoints (docs/PROTOCOL.md 9.6) on a real server: setups read and
+"""The analysis board's endpoints (docs/PROTOCOL.md 9.1) on a real server: setups read and
 refused, the engine's answers equal to the library's own, rollouts with their progress."""
 
 from __future__ import annotations
