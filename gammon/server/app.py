@@ -62,6 +62,7 @@ from gammon.server.pairing import Pairing, pairing_routes
 from gammon.server.players import LEADERBOARD_PAGE, bot_profile, leaderboard, profile
 from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused, board_json, loads
 from gammon.server.ratings import BOT_RATINGS
+from gammon.server.rematch import Rematches, rematch_routes
 from gammon.server.settings import TableSettings, variant_names
 from gammon.server.store import Store
 from gammon.server.table import Seat
@@ -84,6 +85,7 @@ _STATUS: Final = {
     "banned": 403,
     "csrf": 403,
     "forbidden": 403,
+    "not_a_player": 403,
     "no_such_table": 404,
     "no_such_game": 404,
     "no_such_user": 404,
@@ -923,6 +925,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         *board,
         # The rule book and the dice as pages (gammon.server.pages, docs/PROTOCOL.md 1.7).
         *page_routes(handler),
+        # Rematches (gammon.server.rematch, docs/PROTOCOL.md 4.6).
+        *rematch_routes(Rematches(hub), handler=handler, current_user=current_user),
         # Quick pairing (gammon.server.pairing, docs/PROTOCOL.md 7.1).
         *pairing_routes(pairing, handler=handler, body=body, current_user=current_user),
         WebSocketRoute("/ws/lobby", lobby_socket),

@@ -72,6 +72,7 @@ __all__ = [
     "moderation_state",
     "rebuild",
     "set_banned",
+    "table_tournament",
     "tournament_tables",
     "write_applied",
 ]
@@ -684,6 +685,12 @@ def _replay_tournaments(session: Session, rows: Sequence[TournamentRow]) -> list
             continue
         tournaments.append(tournament)
     return tournaments
+
+
+def table_tournament(session: Session, table_id: int) -> int | None:
+    """The tournament a table plays a match of, or None."""
+    row = session.get(TableRow, table_id)
+    return row.tournament_id if row is not None else None
 
 
 def tournament_tables(session: Session, tournament_id: int) -> dict[int, int]:
