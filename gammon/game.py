@@ -268,33 +268,16 @@ class Game:
         resignation once per value; :class:`~gammon.actions.OutOfTime` only for
         the side whose turn it is, since only that side's clock runs.
         """
-        _check_side(side)
-        phase = self._phase
-        if phase is Phase.OVER:
-            return []
         actions: list[Action] = []
-        if phase is Phase.OPENING:
-            actions.append(Roll(side))
-        elif self.turn == side:
-            if phase is Phase.ROLL:
-                actions.append(Roll(side))
-                if self.can_double(side):
-                    actions.append(Double(side))
-            elif phase is Phase.MOVE:
+        for kind in self._legal_kinds(side):
+            if kind is PlayDice:
                 actions.extend(PlayDice(side, play) for play in self._plays)
-            elif phase is Phase.CHOOSE_DOUBLE:
+            elif kind is ChooseDouble:
                 actions.extend(ChooseDouble(side, number) for number in range(1, 7))
-            elif phase in (Phase.DOUBLE_OFFERED, Phase.BEAVER_OFFERED):
-                actions += [Take(side), Drop(side)]
-                if self.can_beaver(side):
-                    actions.append(Beaver(side))
-            elif phase is Phase.RESIGNATION_OFFERED:
-                actions += [AcceptResignation(side), RejectResignation(side)]
-        if phase in _RESIGNABLE:
-            actions.extend(Resign(side, value) for value in (1, 2, 3))
-        actions.append(Forfeit(side))
-        if self.turn == side:
-            actions.append(OutOfTime(side))
+            elif kind is Resign:
+                actions.extend(Resign(side, value) for value in (1, 2, 3))
+            else:
+                actions.append(kind(side))  # type: ignore[call-arg]
         return actions
 
     def legal_action_names(self, side: int) -> list[str]:
@@ -303,35 +286,40 @@ class Game:
         What a server shows a player it may do, without making an action of every
         legal play.
         """
+        return [kind.name for kind in self._legal_kinds(side)]
+
+    def _legal_kinds(self, side: int) -> list[type[Action]]:
+        """The kinds of action ``side`` may take now, in order: the one decision of what is
+        legal, which :meth:`legal_actions` fills in and :meth:`legal_action_names` names."""
         _check_side(side)
         phase = self._phase
         if phase is Phase.OVER:
             return []
-        names: list[str] = []
+        kinds: list[type[Action]] = []
         if phase is Phase.OPENING:
-            names.append(Roll.name)
+            kinds.append(Roll)
         elif self.turn == side:
             if phase is Phase.ROLL:
-                names.append(Roll.name)
+                kinds.append(Roll)
                 if self.can_double(side):
-                    names.append(Double.name)
+                    kinds.append(Double)
             elif phase is Phase.MOVE:
                 if self._plays:
-                    names.append(PlayDice.name)
+                    kinds.append(PlayDice)
             elif phase is Phase.CHOOSE_DOUBLE:
-                names.append(ChooseDouble.name)
+                kinds.append(ChooseDouble)
             elif phase in (Phase.DOUBLE_OFFERED, Phase.BEAVER_OFFERED):
-                names += [Take.name, Drop.name]
+                kinds += [Take, Drop]
                 if self.can_beaver(side):
-                    names.append(Beaver.name)
+                    kinds.append(Beaver)
             elif phase is Phase.RESIGNATION_OFFERED:
-                names += [AcceptResignation.name, RejectResignation.name]
+                kinds += [AcceptResignation, RejectResignation]
         if phase in _RESIGNABLE:
-            names.append(Resign.name)
-        names.append(Forfeit.name)
+            kinds.append(Resign)
+        kinds.append(Forfeit)
         if self.turn == side:
-            names.append(OutOfTime.name)
-        return names
+            kinds.append(OutOfTime)
+        return kinds
 
     def apply(self, action: Action) -> tuple[Event, ...]:
         """Carry out ``action``, returning the events it added to :attr:`history`.
@@ -785,8 +773,7 @@ class Game:
 
     def _on_bar_against_closed_board(self, side: int) -> bool:
         """R7: a checker on the bar and all six of the opponent's home points held."""
-        position = self.position_for(side)
-        return position.bar[0] > 0 and all(count >= 2 for count in position.theirs[:6])
+        return self.position_for(side).is_closed_out()
 
     def _earns_acey_deucey_bonus(self, dice: Dice, play: Play) -> bool:
         """R14: a 1-2, or the double chosen after it, played in full earns the next step."""

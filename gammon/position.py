@@ -236,6 +236,16 @@ class Position:
             result.append(total)
         return result[0], result[1]
 
+    def is_closed_out(self) -> bool:
+        """Whether the player on roll has a checker on the bar against a closed board: all
+        six of the opponent's home points held, so no roll enters and the turn is lost (R7).
+
+        >>> Position.from_points({25: 1}, {p: 2 for p in range(1, 7)}, checkers=12).is_closed_out()
+        True
+        """
+        board = self._board
+        return board[_BAR] > 0 and all(board[_SIDE + point] >= 2 for point in range(1, 7))
+
     def swapped(self) -> Position:
         """The same board seen from the other side (the opponent now on roll)."""
         return Position._from_board(self._board[_SIDE:] + self._board[:_SIDE])
