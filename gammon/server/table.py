@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from gammon.actions import ACTION_NAMES, Action, Forfeit, OutOfTime, Resign, action_from_name
+from gammon.clock import Clock
 from gammon.errors import GammonError, IllegalActionError
 from gammon.events import Event, GameResult, Moved
 from gammon.game import Game, Phase
@@ -53,9 +54,9 @@ __all__ = [
     "OPENING_AUTO_ROLL_S",
     "Applied",
     "Changes",
-    "Clock",
     "Seat",
     "Table",
+    "new_clock",
     "result_json",
 ]
 
@@ -90,49 +91,9 @@ class Seat:
 # -- the clock ---------------------------------------------------------------------------
 
 
-class Clock:
-    """Each side's reserve; the side that must act loses time after its delay (R13)."""
-
-    def __init__(self, settings: ClockSettings) -> None:
-        self.settings = settings
-        self.remaining_ms = [settings.base_s * 1000.0, settings.base_s * 1000.0]
-        self.running: int | None = None
-        self.since = 0.0
-
-    def used_ms(self, at: float) -> float:
-        """Time the running side has been charged since its clock started."""
-        if self.running is None:
-            return 0.0
-        return max(0.0, (at - self.since) * 1000.0 - self.settings.delay_s * 1000.0)
-
-    def charge(self, at: float) -> None:
-        if self.running is not None:
-            side = self.running
-            self.remaining_ms[side] = max(0.0, self.remaining_ms[side] - self.used_ms(at))
-        self.since = at
-
-    def deadline(self) -> float | None:
-        """When the running side runs out of time (seconds since the epoch)."""
-        if self.running is None:
-            return None
-        return self.since + self.settings.delay_s + self.remaining_ms[self.running] / 1000.0
-
-    def snapshot(self) -> list[int]:
-        return [math.floor(ms) for ms in self.remaining_ms]
-
-    def to_json(self, at: float) -> dict[str, Any]:
-        remaining = list(self.remaining_ms)
-        if self.running is not None:
-            remaining[self.running] = max(0.0, remaining[self.running] - self.used_ms(at))
-        return {
-            **self.settings.to_json(),
-            "remaining_ms": [math.floor(ms) for ms in remaining],
-            "running": self.running,
-            # When the running side's clock started (its delay ends delay_s later): a page
-            # opened in the middle of a turn shows the delay that is really left.
-            "started_ms": math.floor(self.since * 1000) if self.running is not None else None,
-            "server_ms": math.floor(at * 1000),
-        }
+def new_clock(settings: ClockSettings) -> Clock:
+    """The rules library's clock (R13) for a table's clock settings, nobody's running yet."""
+    return Clock.start(settings.base_s, settings.delay_s, settings.increment_s)
 
 
 # -- what an action did ----------------------------------------------------------------------
@@ -211,7 +172,8 @@ class Table:
         #: Each game's log in protocol form, by game number - 1.
         self.logs: list[list[dict[str, Any]]] = []
         self.seq = 0
-        self.clock = Clock(settings.clock) if settings.clock else None
+        #: The rules library's clock (an immutable value, replaced at each action), if any.
+        self.clock = new_clock(settings.clock) if settings.clock else None
         self.result: dict[str, Any] | None = None
         self.last: dict[str, Any] | None = None
         self.last_at = created
@@ -382,13 +344,11 @@ class Table:
             self.logs[-1].extend(log)
             self._after_series_action(changes)
         if self.clock is not None:
-            running = self.clock.running
-            self.clock.charge(at)
-            if side is not None and side == running and kind in _GAME_ACTIONS:
-                self.clock.remaining_ms[side] += self.clock.settings.increment_s * 1000.0
             game = self.game
-            self.clock.running = (
-                game.turn if self.status == "playing" and game is not None else None
+            self.clock = self.clock.press(
+                at,
+                to=game.turn if self.status == "playing" and game is not None else None,
+                earned=side is not None and side == self.clock.running and kind in _GAME_ACTIONS,
             )
         self.seq += 1
         self.last_at = at
@@ -408,7 +368,7 @@ class Table:
             actor_id=actor_id,
             entropy=entropy.hex() if entropy is not None else None,
             events=log,
-            clock=self.clock.snapshot() if self.clock is not None else None,
+            clock=self._clock_snapshot(),
             at=at,
             changes=changes,
         )
@@ -503,13 +463,17 @@ class Table:
         self.game_dice.append(fair)
         self.logs.append([])
 
+    def _clock_snapshot(self) -> list[int] | None:
+        """The reserves an action's record keeps (whole milliseconds)."""
+        return None if self.clock is None else [math.floor(ms) for ms in self.clock.reserves]
+
     def restore_clock(self, remaining: Sequence[float] | None) -> None:
         """Set the reserves recorded with an action (replay), so rounding never drifts."""
         if self.clock is not None and remaining is not None:
-            self.clock.remaining_ms = [float(remaining[0]), float(remaining[1])]
+            self.clock = self.clock.with_reserves((remaining[0], remaining[1]))
 
     def resume(self, at: float) -> None:
         """After a replay: the clocks run again from ``at`` (time the server was down is free)."""
         self.last_at = at
         if self.clock is not None:
-            self.clock.since = at
+            self.clock = self.clock.resumed(at)
