@@ -46,8 +46,8 @@ from gammon.events import Event, GameResult, Moved
 from gammon.game import Game, Phase
 from gammon.match import Match, Session
 from gammon.server.fairdice import FairDice, FairDiceSource
-from gammon.server.practice import TAKE_BACK, can_take_back, practice_on, take_back
-from gammon.server.protocol import GAME_ACTIONS, Refused, event_json, moves_notation
+from gammon.server.practice import TAKE_BACK, can_take_back, check_take_back, practice_on
+from gammon.server.protocol import GAME_ACTIONS, Refused, event_json, moves_json, moves_notation
 from gammon.server.settings import ClockSettings, TableSettings
 
 __all__ = [
@@ -332,7 +332,7 @@ class Table:
         # it, even though the state then shows the next game (docs/PROTOCOL.md 3).
         events_game = self.game_number or None
         if kind == TAKE_BACK:
-            log = take_back(self, side)  # practice against the bot (gammon.server.practice)
+            log = self._take_back(side)
         elif kind not in _TABLE_ACTIONS:
             events = self._series_action(kind, action, side, entropy)
             # Accepted: nothing below can refuse it.
@@ -400,6 +400,29 @@ class Table:
             # A refused message never adds entropy, whatever refused it (DICE.md).
             self.dice.rollback(checkpoint)
             raise
+
+    def _take_back(self, side: int | None) -> list[dict[str, Any]]:
+        """Take ``side``'s last play back, where practice allows it (gammon.server.practice):
+        the series goes back to before it (the rules library's :meth:`Match.take_back`, on
+        the same dice: nothing is thrown). The log entry it adds."""
+        check_take_back(self, side)
+        series = self.series
+        assert series is not None and side is not None
+        move = series.game.history[-1]
+        assert isinstance(move, Moved)
+        try:
+            self.series = series.take_back(side)
+        except IllegalActionError as exc:  # pragma: no cover - check_take_back asked the series
+            raise Refused("illegal_action", str(exc)) from None
+        entry = {
+            "type": "taken_back",
+            "side": side,
+            "play": move.play,
+            "moves": moves_json(move.moves),
+            "text": f"{self.names[side]} takes back {move.play}",
+        }
+        self.logs[-1].append(entry)
+        return [entry]
 
     def _action_value(self, kind: str, action: Mapping[str, Any], side: int | None) -> Action:
         """The protocol's action as the rules library's value, once ``side`` may send it."""

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from gammon.events import Moved
 from gammon.match import SeriesRules
 from gammon.server.db import Action, TableRow
 from gammon.server.protocol import Refused
@@ -88,3 +89,67 @@ def test_an_older_log_of_a_forfeit_without_events_still_replays() -> None:
     # Any other difference is still a log changed by hand.
     with pytest.raises(ReplayError):
         rebuild(row, "alice", rows([{"type": "ended"}]), seeds)
+
+
+def test_a_take_back_against_the_bot_is_the_series_own_and_replays_from_the_log() -> None:
+    """R15: the table carries out practice's take-back with the rules library's
+    ``Match.take_back``: a new series, back to the play's own dice (nothing thrown), a
+    ``taken_back`` entry in the log, and the log replays to the same table; a second
+    take-back has nothing of the player's to take back."""
+    seats = [{"user": 1, "name": "alice"}, {"user": None, "name": "bot", "bot": "easy"}]
+    seeds = [bytes([number]) * 32 for number in range(1, 4)]  # each game's fair dice, fixed
+    settings = TableSettings(SeriesRules(length=3), bot="easy")
+    table = Table(1, settings, Seat(1, "alice"), created=0.0, seeds=seeds)
+    log = [table.apply({"type": "start", "seats": seats}, side=None, actor_id=1, at=0.0)]
+    at = 1.0
+    while "take_back" not in table.actions_for(0):
+        game = table.game
+        assert game is not None
+        side = game.turn if game.turn is not None else 0
+        action: dict[str, Any] = {"type": "roll"}
+        if game.legal_plays():
+            action = {"type": "play", "play": str(game.legal_plays()[-1])}
+        log.append(table.apply(action, side=side, actor_id=None, at=at, entropy=b"\x02" * 8))
+        at += 1.0
+    game = table.game
+    assert game is not None
+    played = game.history[-1]
+    assert isinstance(played, Moved) and played.side == 0
+    series = table.series
+
+    log.append(table.apply({"type": "take_back"}, side=0, actor_id=1, at=at))
+
+    assert table.series is not series and series is not None
+    assert series.game.history[-1] == played  # the old value is as it was
+    again = table.game
+    assert again is not None and again.history == game.history[:-1]
+    assert (again.turn, again.dice) == (0, played.dice)
+    entry = table.logs[-1][-1]
+    assert entry["type"] == "taken_back" and entry["side"] == 0
+    assert entry["play"] == played.play
+    assert entry["moves"] == [[m.source, m.target, m.hit] for m in played.moves]
+    assert "take_back" not in table.actions_for(0)
+    with pytest.raises(Refused) as refused:
+        table.apply({"type": "take_back"}, side=0, actor_id=1, at=at + 1)
+    assert refused.value.code == "illegal_action"
+    with pytest.raises(Refused) as refused:
+        table.apply({"type": "take_back"}, side=1, actor_id=None, at=at + 1)
+    assert refused.value.code == "not_a_player"
+
+    rows = [
+        Action(
+            seq=a.seq,
+            actor_id=a.actor_id,
+            side=a.side,
+            action=a.action,
+            entropy=a.entropy,
+            events=a.events,
+            clock=a.clock,
+            at=a.at,
+        )
+        for a in log
+    ]
+    row = TableRow(id=1, created_by=1, created=0.0, settings=table.settings.to_json())
+    replayed = rebuild(row, "alice", rows, seeds)
+    assert replayed.logs == table.logs and replayed.game is not None
+    assert replayed.game.history == again.history and replayed.seq == table.seq
