@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from reference import plain_pips
 from strategies import pos, positions
 
 import gammon.dice as dice_module
@@ -360,3 +361,12 @@ def test_closed_out_is_what_the_move_generator_finds(position: Position) -> None
         return
     enters = any(not position.plays(roll)[0].is_pass for roll, _ in ALL_ROLLS)
     assert position.is_closed_out() == (not enters)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions())
+def test_the_compiled_pip_count_is_the_plain_definition(position: Position) -> None:
+    """R2: side_pips (Position.pips, and the server's compiled writers) against the count
+    written plainly (tests/reference.py), waiting acey-deucey checkers included."""
+    assert position.pips() == plain_pips(position)
+    assert position.swapped().pips() == plain_pips(position)[::-1]
