@@ -36,7 +36,7 @@ gammon.errors.IllegalActionError: side 1 cannot double: the dice are already rol
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from enum import StrEnum
 from typing import Final
 
@@ -122,6 +122,21 @@ _MATCH_ID_STATES: Final = {
 
 
 _RESIGNABLE: Final = frozenset({Phase.ROLL, Phase.MOVE, Phase.CHOOSE_DOUBLE})
+#: The actions that take nothing but the side, by name: each is one legal action.
+_SIDE_ONLY: Final[dict[str, Callable[[int], Action]]] = {
+    kind.name: kind
+    for kind in (
+        Roll,
+        Double,
+        Take,
+        Drop,
+        Beaver,
+        AcceptResignation,
+        RejectResignation,
+        Forfeit,
+        OutOfTime,
+    )
+}
 
 
 class Game:
@@ -269,57 +284,53 @@ class Game:
         the side whose turn it is, since only that side's clock runs.
         """
         actions: list[Action] = []
-        for kind in self._legal_kinds(side):
-            if kind is PlayDice:
+        for name in self.legal_action_names(side):
+            if name == PlayDice.name:
                 actions.extend(PlayDice(side, play) for play in self._plays)
-            elif kind is ChooseDouble:
+            elif name == ChooseDouble.name:
                 actions.extend(ChooseDouble(side, number) for number in range(1, 7))
-            elif kind is Resign:
+            elif name == Resign.name:
                 actions.extend(Resign(side, value) for value in (1, 2, 3))
             else:
-                actions.append(kind(side))  # type: ignore[call-arg]
+                actions.append(_SIDE_ONLY[name](side))
         return actions
 
     def legal_action_names(self, side: int) -> list[str]:
         """The names of :meth:`legal_actions`, each once, in the same order.
 
-        What a server shows a player it may do, without making an action of every
-        legal play.
+        The one decision of what is legal now: :meth:`legal_actions` fills each name in
+        (every play, every resignation value). What a server shows a player it may do,
+        without making an action of every legal play.
         """
-        return [kind.name for kind in self._legal_kinds(side)]
-
-    def _legal_kinds(self, side: int) -> list[type[Action]]:
-        """The kinds of action ``side`` may take now, in order: the one decision of what is
-        legal, which :meth:`legal_actions` fills in and :meth:`legal_action_names` names."""
         _check_side(side)
         phase = self._phase
         if phase is Phase.OVER:
             return []
-        kinds: list[type[Action]] = []
+        names: list[str] = []
         if phase is Phase.OPENING:
-            kinds.append(Roll)
+            names.append(Roll.name)
         elif self.turn == side:
             if phase is Phase.ROLL:
-                kinds.append(Roll)
+                names.append(Roll.name)
                 if self.can_double(side):
-                    kinds.append(Double)
+                    names.append(Double.name)
             elif phase is Phase.MOVE:
                 if self._plays:
-                    kinds.append(PlayDice)
+                    names.append(PlayDice.name)
             elif phase is Phase.CHOOSE_DOUBLE:
-                kinds.append(ChooseDouble)
+                names.append(ChooseDouble.name)
             elif phase in (Phase.DOUBLE_OFFERED, Phase.BEAVER_OFFERED):
-                kinds += [Take, Drop]
+                names += [Take.name, Drop.name]
                 if self.can_beaver(side):
-                    kinds.append(Beaver)
+                    names.append(Beaver.name)
             elif phase is Phase.RESIGNATION_OFFERED:
-                kinds += [AcceptResignation, RejectResignation]
+                names += [AcceptResignation.name, RejectResignation.name]
         if phase in _RESIGNABLE:
-            kinds.append(Resign)
-        kinds.append(Forfeit)
+            names.append(Resign.name)
+        names.append(Forfeit.name)
         if self.turn == side:
-            kinds.append(OutOfTime)
-        return kinds
+            names.append(OutOfTime.name)
+        return names
 
     def apply(self, action: Action) -> tuple[Event, ...]:
         """Carry out ``action``, returning the events it added to :attr:`history`.

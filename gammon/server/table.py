@@ -4,11 +4,14 @@ A :class:`Table` changes only through :meth:`Table.apply`, which takes one
 action (a JSON object, as the action log stores it) and either raises
 :class:`~gammon.server.protocol.Refused` leaving the table exactly as it was,
 or returns an :class:`Applied` record of what happened. The table itself only
-seats the players, cancels, and runs the clock: every action of the game and
-the series (a roll, a play, a forfeit, running out of time) is turned into the
-rules library's action value (:func:`gammon.actions.action_from_name`) and
-carried out by the series (:meth:`gammon.match.Match.apply`), which decides
-what it costs and when the series is over. The live server and the recovery
+seats the players, cancels, and presses the clock (the rules library's
+:class:`~gammon.clock.Clock`, a value replaced at each action, at the time the
+caller gives): every action of the game and the series (a roll, a play, a
+forfeit, running out of time) is turned into the rules library's action value
+(:func:`gammon.actions.action_from_name`) and carried out by the series
+(:meth:`gammon.match.Match.apply`), which decides what it costs and when the
+series is over; a take-back that practice allows is the series' own
+(:meth:`gammon.match.Match.take_back`). The live server and the recovery
 after a crash run the same code: replaying a table's log with the seeds it
 recorded rebuilds it exactly, dice included, because the fair dice are a
 function of the seed, the roll number and the entropy that the log keeps (R13).
