@@ -127,7 +127,7 @@ from 0 to 31622400, got -1
             if earned:
                 left += self.increment_s * 1000.0
             reserves = (left, reserves[1]) if side == 0 else (reserves[0], left)
-        return replace(self, reserves=reserves, running=to, since=now)
+        return Clock(self.delay_s, self.increment_s, reserves, to, now)
 
     def with_reserves(self, reserves: tuple[float, float]) -> Clock:
         """The same clock with these reserves (milliseconds): as a record kept them."""
