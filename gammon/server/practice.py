@@ -74,7 +74,19 @@ def practice_on(table: Table) -> bool:
     return table.bot_side is not None or bool(getattr(table.settings, "practice", False))
 
 
-def _take_back_refusal(table: Table, side: int | None) -> Refused | None:
+#: Practice's refusals of a take-back, as (code, message) for :class:`Refused`.
+_ONLY_AGAINST_THE_BOT: Final = (
+    "not_available",
+    "a play can be taken back only in a game against the bot",
+)
+_ONLY_THE_BOTS_OPPONENT: Final = ("not_a_player", "only the bot's opponent can take a play back")
+_ONLY_YOUR_LAST_PLAY: Final = (
+    "illegal_action",
+    "only your own last play can be taken back, before the bot acts and while the game goes on",
+)
+
+
+def _take_back_refusal(table: Table, side: int | None) -> tuple[str, str] | None:
     """Why ``side`` may not take its last play back at ``table`` now (None: it may).
 
     Practice's own rules (only the bot's opponent, only at a table against the bot, only
@@ -83,9 +95,9 @@ def _take_back_refusal(table: Table, side: int | None) -> Refused | None:
     play is the last thing done in the game being played, and did not end it).
     """
     if table.bot_side is None:
-        return Refused("not_available", "a play can be taken back only in a game against the bot")
+        return _ONLY_AGAINST_THE_BOT
     if side is None or side == table.bot_side:
-        return Refused("not_a_player", "only the bot's opponent can take a play back")
+        return _ONLY_THE_BOTS_OPPONENT
     last = table.last
     series = table.series
     if (
@@ -97,11 +109,7 @@ def _take_back_refusal(table: Table, side: int | None) -> Refused | None:
         or last.get("game") != table.game_number
         or not series.can_take_back(side)
     ):
-        return Refused(
-            "illegal_action",
-            "only your own last play can be taken back, before the bot acts and while the game "
-            "goes on",
-        )
+        return _ONLY_YOUR_LAST_PLAY
     return None
 
 
@@ -113,7 +121,7 @@ def check_take_back(table: Table, side: int | None) -> None:
     """Refuse a take-back that practice does not allow now (see the module's rules)."""
     refusal = _take_back_refusal(table, side)
     if refusal is not None:
-        raise refusal
+        raise Refused(*refusal)
 
 
 # -- the engine's side (in the bots' engine thread) -------------------------------------------
