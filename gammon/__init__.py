@@ -10,11 +10,13 @@ The rules library is flat: import what you need from here.
 from __future__ import annotations
 
 from gammon import actions, events
+from gammon.clock import Clock
 from gammon.dice import ALL_ROLLS, Dice, DiceSource, RandomDice, ScriptedDice, validate_dice
 from gammon.errors import (
     GammonError,
     IllegalActionError,
     IllegalPlayError,
+    InvalidClockError,
     InvalidCubeStateError,
     InvalidDiceError,
     InvalidIdError,
@@ -37,6 +39,7 @@ from gammon.variants import VARIANTS, Variant, find_variant
 __all__ = [
     "ALL_ROLLS",
     "VARIANTS",
+    "Clock",
     "Dice",
     "DiceSource",
     "Game",
@@ -55,6 +58,7 @@ __all__ = [
     "InvalidIdError",
     "InvalidPlayError",
     "InvalidPositionError",
+    "InvalidClockError",
     "InvalidCubeStateError",
     "InvalidRulesError",
     "MatchIdError",

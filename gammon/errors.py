@@ -18,6 +18,7 @@ __all__ = [
     "IllegalPlayError",
     "IllegalActionError",
     "InvalidRulesError",
+    "InvalidClockError",
     "MatFileError",
     "SgfError",
     "XgFileError",
@@ -64,6 +65,10 @@ class IllegalPlayError(GammonError, ValueError):
 
 class IllegalActionError(GammonError, ValueError):
     """A game, match or session action that is not allowed in the current state."""
+
+
+class InvalidClockError(GammonError, ValueError):
+    """A clock's settings out of range, or a clock told to run for no side there is."""
 
 
 class InvalidRulesError(GammonError, ValueError):

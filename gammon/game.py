@@ -36,7 +36,7 @@ gammon.errors.IllegalActionError: side 1 cannot double: the dice are already rol
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from enum import StrEnum
 from typing import Final
 
@@ -122,6 +122,21 @@ _MATCH_ID_STATES: Final = {
 
 
 _RESIGNABLE: Final = frozenset({Phase.ROLL, Phase.MOVE, Phase.CHOOSE_DOUBLE})
+#: The actions that take nothing but the side, by name: each is one legal action.
+_SIDE_ONLY: Final[dict[str, Callable[[int], Action]]] = {
+    kind.name: kind
+    for kind in (
+        Roll,
+        Double,
+        Take,
+        Drop,
+        Beaver,
+        AcceptResignation,
+        RejectResignation,
+        Forfeit,
+        OutOfTime,
+    )
+}
 
 
 class Game:
@@ -268,40 +283,24 @@ class Game:
         resignation once per value; :class:`~gammon.actions.OutOfTime` only for
         the side whose turn it is, since only that side's clock runs.
         """
-        _check_side(side)
-        phase = self._phase
-        if phase is Phase.OVER:
-            return []
         actions: list[Action] = []
-        if phase is Phase.OPENING:
-            actions.append(Roll(side))
-        elif self.turn == side:
-            if phase is Phase.ROLL:
-                actions.append(Roll(side))
-                if self.can_double(side):
-                    actions.append(Double(side))
-            elif phase is Phase.MOVE:
+        for name in self.legal_action_names(side):
+            if name == PlayDice.name:
                 actions.extend(PlayDice(side, play) for play in self._plays)
-            elif phase is Phase.CHOOSE_DOUBLE:
+            elif name == ChooseDouble.name:
                 actions.extend(ChooseDouble(side, number) for number in range(1, 7))
-            elif phase in (Phase.DOUBLE_OFFERED, Phase.BEAVER_OFFERED):
-                actions += [Take(side), Drop(side)]
-                if self.can_beaver(side):
-                    actions.append(Beaver(side))
-            elif phase is Phase.RESIGNATION_OFFERED:
-                actions += [AcceptResignation(side), RejectResignation(side)]
-        if phase in _RESIGNABLE:
-            actions.extend(Resign(side, value) for value in (1, 2, 3))
-        actions.append(Forfeit(side))
-        if self.turn == side:
-            actions.append(OutOfTime(side))
+            elif name == Resign.name:
+                actions.extend(Resign(side, value) for value in (1, 2, 3))
+            else:
+                actions.append(_SIDE_ONLY[name](side))
         return actions
 
     def legal_action_names(self, side: int) -> list[str]:
         """The names of :meth:`legal_actions`, each once, in the same order.
 
-        What a server shows a player it may do, without making an action of every
-        legal play.
+        The one decision of what is legal now: :meth:`legal_actions` fills each name in
+        (every play, every resignation value). What a server shows a player it may do,
+        without making an action of every legal play.
         """
         _check_side(side)
         phase = self._phase
@@ -785,8 +784,7 @@ class Game:
 
     def _on_bar_against_closed_board(self, side: int) -> bool:
         """R7: a checker on the bar and all six of the opponent's home points held."""
-        position = self.position_for(side)
-        return position.bar[0] > 0 and all(count >= 2 for count in position.theirs[:6])
+        return self.position_for(side).is_closed_out()
 
     def _earns_acey_deucey_bonus(self, dice: Dice, play: Play) -> bool:
         """R14: a 1-2, or the double chosen after it, played in full earns the next step."""

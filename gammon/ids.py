@@ -26,9 +26,13 @@ import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Final, TypedDict
+from typing import Any, Final, TypedDict
+
+import numpy as np
+from numba import njit
 
 from gammon.errors import InvalidIdError, MatchIdError, PositionIdError
+from gammon.textkernels import literal
 
 __all__ = [
     "MATCH_ID_LENGTH",
@@ -41,7 +45,9 @@ __all__ = [
     "encode_position_id",
     "MatchIdValues",
     "match_id_of_valid",
+    "position_id_of_board",
     "position_id_of_valid",
+    "put_position_id",
 ]
 
 POSITION_ID_LENGTH = 14
@@ -134,13 +140,59 @@ def position_id_of_valid(mine: Sequence[int], theirs: Sequence[int]) -> str:
     >>> position_id_of_valid(start, start)
     '4HPwATDgc/ABMA'
     """
-    # Each point's checkers as that many ones then a zero, the opponent first, bit 0 first.
-    bits = "".join(map(_ONES.__getitem__, (*theirs, *mine)))
-    key = int(bits[::-1], 2)
-    return base64.b64encode(key.to_bytes(_KEY_BITS // 8, "little")).decode("ascii")[:14]
+    # As a 54-byte board (gammon.movegen's layout): off, points 1-24 and the bar, waiting.
+    return position_id_of_board(bytes((0, *mine, 0, 0, *theirs, 0)))
 
 
-_ONES: Final = tuple("1" * count + "0" for count in range(16))
+def position_id_of_board(board: bytes) -> str:
+    """The Position ID of a 54-byte board in gammon.movegen's layout (the player on roll's
+    27 bytes first: borne off, points 1-24, the bar, waiting), as
+    :attr:`gammon.position.Position.raw` gives it; waiting checkers are not looked at.
+
+    >>> from gammon.position import Position
+    >>> position_id_of_board(Position.initial().raw)
+    '4HPwATDgc/ABMA'
+    """
+    text: str = _position_id(np.frombuffer(board, dtype=np.uint8)).tobytes().decode("ascii")
+    return text
+
+
+_B64_BYTES: Final = literal(_B64)
+_SIDE_BYTES: Final = 27
+
+
+@njit(cache=True, nogil=True)
+def _position_id(board: Any) -> Any:
+    out = np.empty(POSITION_ID_LENGTH, dtype=np.uint8)
+    put_position_id(out, 0, board, 0, np.empty(12, dtype=np.uint8))
+    return out
+
+
+@njit(cache=True, nogil=True)
+def put_position_id(out: Any, pos: int, board: Any, base: int, key: Any) -> int:
+    """Write the Position ID of the 54-byte board at ``board[base]`` into ``out`` at ``pos``
+    (14 characters); returns where it ends. ``key`` is 12 bytes of scratch.
+
+    The key: each point's checkers as that many one bits then a zero, bit 0 first, the
+    opponent's 25 points (with the bar) first, then the player on roll's; 80 bits, in
+    base64 without the padding.
+    """
+    key[:] = 0
+    bit = 0
+    for side_base in (base + _SIDE_BYTES, base):
+        for point in range(1, 26):
+            for _ in range(board[side_base + point]):
+                key[bit >> 3] |= 1 << (bit & 7)
+                bit += 1
+            bit += 1
+    # 12 bytes (the key's 10, then zeros) in base64: the ID is the first 14 characters.
+    for char in range(POSITION_ID_LENGTH):
+        first = (char * 6) >> 3
+        shift = (char * 6) & 7
+        pair = (np.int64(key[first]) << 8) | np.int64(key[first + 1])
+        out[pos] = _B64_BYTES[(pair >> (10 - shift)) & 63]
+        pos += 1
+    return pos
 
 
 def _check_alphabet(text: str, what: str, error: type[ValueError]) -> None:

@@ -22,6 +22,7 @@ False
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
@@ -31,7 +32,7 @@ from typing import Final, Self
 from gammon.actions import Action, Forfeit, OutOfTime
 from gammon.dice import DiceSource, RandomDice
 from gammon.errors import IllegalActionError, InvalidRulesError
-from gammon.events import EndReason, Event, GameResult
+from gammon.events import EndReason, Event, GameResult, Moved
 from gammon.game import Game
 from gammon.ids import MatchIdFields, MatchIdValues, match_id_of_valid
 from gammon.position import Position
@@ -338,6 +339,64 @@ class _Series(ABC):
                 points=self._forfeit_points(1 - action.side),
             )
         return self.game.apply(action)
+
+    def can_take_back(self, side: int) -> bool:
+        """Whether ``side`` may take its last play back now (:meth:`take_back`)."""
+        return self._take_back_refusal(side) is None
+
+    def take_back(self, side: int) -> Self:
+        """The series as it was before ``side``'s last play; this series is left as it is.
+
+        Only the last thing that happened in the game being played can be taken back, and
+        only if it was a play of ``side``'s (not a game-ending one): the game goes back to
+        that play's dice, which are not thrown again, so the next roll the dice source
+        gives is the one it would have given anyway. The earlier games are kept as they are.
+
+        >>> from gammon.dice import ScriptedDice
+        >>> match = Match(1, dice=ScriptedDice([(3, 1)]))
+        >>> _ = match.game.roll(0)
+        >>> _ = match.game.play(0, "8/5 6/5")
+        >>> before = match.take_back(0)
+        >>> before.game.turn, before.game.dice, len(before.game.legal_plays())
+        (0, (3, 1), 16)
+        >>> len(match.game.history) - len(before.game.history)
+        1
+        >>> before.take_back(0)
+        Traceback (most recent call last):
+        ...
+        gammon.errors.IllegalActionError: side 0 cannot take a play back: side 0 has made no \
+play in this game yet
+        """
+        refusal = self._take_back_refusal(side)
+        if refusal is not None:
+            raise IllegalActionError(f"side {side} cannot take a play back: {refusal}")
+        game = self.game
+        earlier = game.history[:-1]
+        series = copy.copy(self)
+        # The finished games never change, so both series may hold them; the current one is
+        # replayed to just before the play, on the same dice source (nothing is thrown).
+        series._games = [
+            *self._games[:-1],
+            Game.replay(game.rules, earlier, start=game.start, dice=self._dice),
+        ]
+        return series
+
+    def _take_back_refusal(self, side: int) -> str | None:
+        """Why ``side`` may not take its last play back now, in words; None if it may."""
+        if side not in (0, 1) or isinstance(side, bool):
+            raise IllegalActionError(f"a side is 0 or 1, got {side!r}")
+        if self.is_over:
+            return self._over_message()
+        game = self.game
+        if game.is_over:
+            return f"game {self.game_number} is over"
+        history = game.history
+        last = history[-1] if history else None
+        if isinstance(last, Moved) and last.side == side:
+            return None
+        if not any(isinstance(event, Moved) and event.side == side for event in history):
+            return f"side {side} has made no play in this game yet"
+        return f"the game has gone on since side {side}'s last play"
 
     def new_game(self) -> Game:
         """Start the next game once the current one is over; returns it."""

@@ -5,6 +5,10 @@ Writing follows the common convention: a checker's consecutive moves are joined
 segment (``13/7* 7/5``); equal segments are counted (``6/2(2)``); segments run
 from the highest starting point down.
 
+Writing has one implementation, compiled (:func:`put_notation`): ``str(play)``
+writes a whole roll's plays in one call (:func:`format_rows`), and the server's
+compiled ``legal_plays`` writer calls the same kernel for each play.
+
 (Past 600 lines on purpose: reading is most of it, since it accepts what
 players type and explains every illegal play, and writing must stay its exact
 inverse beside it.)
@@ -37,18 +41,22 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
+
+import numpy as np
+from numba import njit
 
 from gammon import movegen
 from gammon.dice import Dice, validate_dice
 from gammon.errors import IllegalPlayError, InvalidPlayError
+from gammon.textkernels import literal, put, put_int
 
 if TYPE_CHECKING:
     # Only for annotations: plays and positions call this module, never the reverse.
     from gammon.play import Move, Play
     from gammon.position import Position
 
-__all__ = ["BAR_POINT", "OFF_POINT", "format_moves", "parse_play"]
+__all__ = ["BAR_POINT", "OFF_POINT", "format_moves", "format_rows", "parse_play", "put_notation"]
 
 #: How moves number the bar and borne off, next to points 1-24 of the mover.
 BAR_POINT: Final = 25
@@ -72,31 +80,142 @@ def format_moves(moves: Iterable[Move]) -> str:
 
 
 def _format(steps: Sequence[_Step]) -> str:
-    if not steps:
-        return "(no play)"
-    # Each segment is [source, target, hit]; a move extends an open segment
-    # that ends where it starts, unless that segment ended with a hit.
-    segments: list[list[int]] = []
-    for source, target, hit in steps:
-        for segment in segments:
-            if segment[1] == source and not segment[2]:
-                segment[1] = target
-                segment[2] = int(hit)
+    """The notation of one play's moves: :func:`format_rows` of a row of them."""
+    row = bytearray(_MOVE_BYTES)
+    for index, (source, target, hit) in enumerate(steps):
+        row[3 * index : 3 * index + 3] = (source, target, hit)
+    return format_rows(bytes(row), 1, len(steps))[0]
+
+
+# -- writing, compiled: the one writer of the notation -------------------------------
+#
+# The move generator hands a roll's plays back as bytes (gammon.movegen): 12 bytes a play,
+# 4 moves of (source, target, hit), a waiting acey-deucey checker's source 26. Writing
+# every play's notation in one compiled call costs less than generating them, where
+# writing them one at a time in Python cost more; the server's compiled ``legal_plays``
+# writer (gammon.server.plays_text) calls :func:`put_notation` for each play too.
+
+_MOVE_BYTES: Final = 12
+_NO_PLAY: Final = literal("(no play)")
+_BAR_NAME: Final = literal("bar")
+_OFF_NAME: Final = literal("off")
+
+
+def format_rows(moves: bytes, count: int, used: int) -> list[str]:
+    """The notation of ``count`` plays from the generator's move rows (12 bytes a play,
+    ``used`` moves of 3 bytes used in each): the whole roll's in one compiled call.
+
+    >>> from gammon.position import Position
+    >>> plays = Position.initial().plays((6, 6))
+    >>> format_rows(plays[0].raw_moves, 1, 4)
+    ['24/18(2) 13/7(2)']
+    """
+    if count == 0:
+        return []
+    out = _format_rows(np.frombuffer(moves, dtype=np.uint8), count, used)
+    texts: list[str] = out.tobytes().decode("ascii").split("\n")
+    return texts
+
+
+@njit(cache=True, nogil=True)
+def _format_rows(moves: Any, count: int, used: int) -> Any:
+    out = np.empty(count * 64, dtype=np.uint8)
+    segments = np.empty((4, 3), dtype=np.int64)
+    keys = np.empty((4, 3), dtype=np.int64)
+    pos = 0
+    for index in range(count):
+        if index > 0:
+            out[pos] = 10  # newline between plays
+            pos += 1
+        pos = put_notation(out, pos, moves, index * _MOVE_BYTES, used, segments, keys)
+    return out[:pos]
+
+
+@njit(cache=True, nogil=True)
+def _put_point(out: Any, pos: int, point: int) -> int:
+    if point == BAR_POINT:
+        return put(out, pos, _BAR_NAME)
+    if point == OFF_POINT:
+        return put(out, pos, _OFF_NAME)
+    return put_int(out, pos, point)
+
+
+@njit(cache=True, nogil=True)
+def put_notation(
+    out: Any, pos: int, moves: Any, first: int, used: int, segments: Any, keys: Any
+) -> int:
+    """Write the play whose ``used`` moves start at ``moves[first]`` into ``out`` at
+    ``pos``, in standard notation (the module's rules); returns where it ends.
+    ``segments`` and ``keys``: 4 by 3 of scratch."""
+    if used == 0:
+        return put(out, pos, _NO_PLAY)
+    # Segments (source, target, hit): a move extends an open segment that ends where it
+    # starts, unless that segment ended with a hit.
+    count = 0
+    for index in range(used):
+        at = first + 3 * index
+        source = min(np.int64(moves[at]), BAR_POINT)  # a waiting checker enters as from the bar
+        target = np.int64(moves[at + 1])
+        hit = np.int64(moves[at + 2] != 0)
+        extended = False
+        for k in range(count):
+            if segments[k, 1] == source and segments[k, 2] == 0:
+                segments[k, 1] = target
+                segments[k, 2] = hit
+                extended = True
                 break
-        else:
-            segments.append([source, target, int(hit)])
-    segments.sort(key=lambda s: (-s[0], -s[1] if s[1] else 1, -s[2]))
-    parts: list[str] = []
+        if not extended:
+            segments[count, 0] = source
+            segments[count, 1] = target
+            segments[count, 2] = hit
+            count += 1
+    # Sorted by source, then target (off last), then hits first: all descending.
+    for k in range(count):
+        keys[k, 0] = -segments[k, 0]
+        keys[k, 1] = -segments[k, 1] if segments[k, 1] != 0 else 1
+        keys[k, 2] = -segments[k, 2]
+    for k in range(1, count):  # insertion sort: at most 4
+        j = k
+        while j > 0 and (
+            keys[j, 0] < keys[j - 1, 0]
+            or (keys[j, 0] == keys[j - 1, 0] and keys[j, 1] < keys[j - 1, 1])
+            or (
+                keys[j, 0] == keys[j - 1, 0]
+                and keys[j, 1] == keys[j - 1, 1]
+                and keys[j, 2] < keys[j - 1, 2]
+            )
+        ):
+            for c in range(3):
+                keys[j, c], keys[j - 1, c] = keys[j - 1, c], keys[j, c]
+                segments[j, c], segments[j - 1, c] = segments[j - 1, c], segments[j, c]
+            j -= 1
+    # Equal segments are written once, with their count.
     index = 0
-    while index < len(segments):
-        segment = segments[index]
+    while index < count:
         repeat = 1
-        while index + repeat < len(segments) and segments[index + repeat] == segment:
+        while (
+            index + repeat < count
+            and segments[index + repeat, 0] == segments[index, 0]
+            and segments[index + repeat, 1] == segments[index, 1]
+            and segments[index + repeat, 2] == segments[index, 2]
+        ):
             repeat += 1
-        text = f"{_point_name(segment[0])}/{_point_name(segment[1])}{'*' if segment[2] else ''}"
-        parts.append(text if repeat == 1 else f"{text}({repeat})")
+        if index > 0:
+            out[pos] = 32  # space
+            pos += 1
+        pos = _put_point(out, pos, segments[index, 0])
+        out[pos] = 47  # /
+        pos = _put_point(out, pos + 1, segments[index, 1])
+        if segments[index, 2]:
+            out[pos] = 42  # *
+            pos += 1
+        if repeat > 1:
+            out[pos] = 40  # (
+            pos = put_int(out, pos + 1, repeat)
+            out[pos] = 41  # )
+            pos += 1
         index += repeat
-    return " ".join(parts)
+    return pos
 
 
 # -- reading ---------------------------------------------------------------

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gammon.dice import Dice
-from gammon.notation import BAR_POINT, OFF_POINT
-from gammon.textkernels import format_rows
+from gammon.notation import BAR_POINT, OFF_POINT, format_rows
 
 if TYPE_CHECKING:
     # Only for annotations: position imports this module to make plays.
@@ -100,7 +99,8 @@ class Play:
     @property
     def raw_moves(self) -> bytes:
         """The moves as the generator wrote them, 3 bytes each (source, target, hit): what
-        compiled writers read (gammon.textkernels); a waiting acey-deucey checker is 26."""
+        compiled writers read (gammon.notation.put_notation); a waiting acey-deucey checker
+        is 26."""
         offset = self._index * _MOVE_BYTES
         return self._batch.moves[offset : offset + 3 * self._batch.used]
 

@@ -14,12 +14,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from numba import njit
 
 from gammon import movegen
 from gammon.diagram import draw
 from gammon.dice import ALL_ROLLS, Dice, validate_dice
 from gammon.errors import InvalidPositionError
-from gammon.ids import decode_position_id, position_id_of_valid
+from gammon.ids import decode_position_id, position_id_of_board
 from gammon.notation import parse_play
 from gammon.play import Play, _Batch
 from gammon.svg import board_svg
@@ -27,12 +31,23 @@ from gammon.variants import Variant, find_variant
 
 # Dice, validate_dice and ALL_ROLLS live in gammon.dice; they are named here too
 # because older code imports them from this module.
-__all__ = ["Position", "Dice", "validate_dice", "ALL_ROLLS"]
+__all__ = ["Position", "Dice", "validate_dice", "ALL_ROLLS", "side_pips"]
 
 _SIDE = movegen.SIDE
 _OFF = movegen.OFF
 _BAR = movegen.BAR
 _WAITING = movegen.WAITING
+
+
+@njit(cache=True, nogil=True)
+def side_pips(board: Any, base: int) -> int:
+    """The pip count (R2) of the side whose 27 bytes start at ``board[base]`` (a board in
+    gammon.movegen's layout): each checker counts its point, one on the bar or waiting to
+    enter 25. Compiled, for :meth:`Position.pips` and the server's compiled writers."""
+    pips = 25 * (np.int64(board[base + _BAR]) + np.int64(board[base + _WAITING]))
+    for point in range(1, 25):
+        pips += point * np.int64(board[base + point])
+    return int(pips)
 
 
 def _is_count(value: object) -> bool:
@@ -169,7 +184,7 @@ class Position:
             raise InvalidPositionError(
                 "a Position ID cannot hold acey-deucey checkers that have not entered yet"
             )
-        return position_id_of_valid(self.mine, self.theirs)
+        return position_id_of_board(self._board)
 
     # -- the board ---------------------------------------------------------
 
@@ -227,14 +242,18 @@ class Position:
 
     def pips(self) -> tuple[int, int]:
         """Pip counts (R2): player on roll first; bar and waiting checkers count 25."""
+        board = np.frombuffer(self._board, dtype=np.uint8)
+        return side_pips(board, 0), side_pips(board, _SIDE)
+
+    def is_closed_out(self) -> bool:
+        """Whether the player on roll has a checker on the bar against a closed board: all
+        six of the opponent's home points held, so no roll enters and the turn is lost (R7).
+
+        >>> Position.from_points({25: 1}, {p: 2 for p in range(1, 7)}, checkers=12).is_closed_out()
+        True
+        """
         board = self._board
-        result = []
-        for base in (0, _SIDE):
-            total = 25 * (board[base + _BAR] + board[base + _WAITING])
-            for point in range(1, 25):
-                total += point * board[base + point]
-            result.append(total)
-        return result[0], result[1]
+        return board[_BAR] > 0 and all(board[_SIDE + point] >= 2 for point in range(1, 7))
 
     def swapped(self) -> Position:
         """The same board seen from the other side (the opponent now on roll)."""

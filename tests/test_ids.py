@@ -17,6 +17,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference import plain_position_id
+from strategies import positions
 
 from gammon.errors import InvalidIdError, MatchIdError, PositionIdError
 from gammon.ids import (
@@ -26,7 +28,10 @@ from gammon.ids import (
     decode_position_id,
     encode_match_id,
     encode_position_id,
+    position_id_of_board,
+    position_id_of_valid,
 )
+from gammon.position import Position
 
 Board = tuple[tuple[int, ...], tuple[int, ...]]
 
@@ -550,3 +555,27 @@ def test_fields_accept_reasonable_states() -> None:
     assert fields.dice == (3, 1)
     assert fields.score == (0, 0)
     assert isinstance(MatchIdFields(game_state=2).game_state, GameState)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------
+# Position ID: the one compiled writer, against the straightforward definition
+# ---------------------------------------------------------------------------
+
+
+@given(boards())
+@settings(max_examples=300)
+def test_the_compiled_writer_is_the_plain_definition(board: Board) -> None:
+    """gammon.ids.put_position_id serves Position.id, encode_position_id and the server's
+    compiled ``legal_plays`` writer; here it is the key written bit by bit in Python."""
+    mine, theirs = board
+    expected = plain_position_id(mine, theirs)
+    assert position_id_of_valid(mine, theirs) == expected
+    assert encode_position_id(mine, theirs) == expected
+    assert position_id_of_board(bytes((0, *mine, 0, 0, *theirs, 0))) == expected
+
+
+@given(positions(variants=("standard", "nackgammon", "hypergammon")))
+@settings(max_examples=200)
+def test_a_positions_id_is_the_plain_definition_of_its_board(position: Position) -> None:
+    assert position.id == plain_position_id(position.mine, position.theirs)
+    assert position.swapped().id == plain_position_id(position.theirs, position.mine)

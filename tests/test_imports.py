@@ -1,7 +1,7 @@
 """The rules library's core imports one way, bottom-up, with no circle.
 
-errors -> dice, variants, movegen, textkernels, ids -> notation -> play -> diagram -> position:
-a module may import only modules below it when it runs; an upper module may
+errors -> clock, dice, variants, movegen, textkernels, ids -> notation -> play -> diagram
+-> position: a module may import only modules below it when it runs; an upper module may
 appear in a lower one only under ``TYPE_CHECKING``, for annotations.  Read from
 the source, so the test sees imports however the modules were loaded.
 """
@@ -15,7 +15,8 @@ import gammon
 
 PACKAGE = Path(gammon.__file__).parent
 CORE = (
-    *("errors", "dice", "variants", "movegen", "textkernels", "ids", "notation", "play"),
+    *("errors", "clock", "dice", "variants", "movegen", "textkernels", "ids", "notation"),
+    "play",
     *("diagram", "svg"),
     "position",
 )

@@ -9,12 +9,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_game import random_step, refused, snapshot
 
-from gammon.dice import RandomDice
+from gammon.dice import RandomDice, ScriptedDice
 from gammon.errors import IllegalActionError, InvalidRulesError
-from gammon.events import Doubled, EndReason
+from gammon.events import Doubled, EndReason, OpeningRolled, Passed, Rolled
 from gammon.game import Game, Phase
 from gammon.ids import GameState, decode_match_id
 from gammon.match import Match, SeriesRules, Session
+from gammon.position import Position
 from gammon.rules import GameRules
 
 
@@ -338,3 +339,122 @@ def test_a_drop_in_a_session() -> None:
     win_by_drop(game, 1 - mover)
     assert game.result is not None and game.result.reason is EndReason.DROP
     assert session.is_over and session.winner == 1 - mover and abs(session.net) == 1
+
+
+# -- taking a play back (R15: practice against the bot) -----------------------------------
+
+
+def test_taking_back_a_play_restores_the_dice_and_leaves_the_series_as_it_was() -> None:
+    """Across a roll: the game returns to the play's own roll, which is not thrown again, so
+    the dice source's next roll is the one it would have given anyway."""
+    dice = ScriptedDice([(3, 1), (6, 4), (5, 2), (4, 4)])
+    match = Match(3, dice=dice)
+    match.game.roll(0)
+    match.game.play(0, "8/5 6/5")
+    match.game.roll(1)
+    match.game.play(1, "24/14")
+    match.game.roll(0)
+    before = match.game.position
+    match.game.play(0, "13/8 6/4")
+    history = match.game.history
+
+    taken = match.take_back(0)
+
+    assert type(taken) is Match and taken.rules == match.rules
+    assert match.game.history == history  # a new value: the old one is unchanged
+    game = taken.game
+    assert game.history == history[:-1]
+    assert (game.phase, game.turn, game.dice) == (Phase.MOVE, 0, (5, 2))
+    assert game.position == before
+    assert dice.remaining == 1  # nothing thrown by the take-back
+    game.play(0, "13/11 13/8")
+    assert game.roll(1) == (Rolled(1, (4, 4)),)
+
+
+def test_taking_back_a_hit_puts_the_hit_checker_back() -> None:
+    """R6 undone: the blot hit by the play is on its point again, not on the bar; the game
+    set up from its own start keeps that start."""
+    start = Position.from_points({13: 2, 6: 13}, {18: 1, 24: 14})
+    match = Match(1, dice=ScriptedDice([(6, 1)]))
+    match.set_up(start)
+    match.game.roll(0)
+    assert match.game.position == start
+    match.game.play(0, "13/7* 13/12")
+    assert match.game.position_for(1).bar == (1, 0)
+
+    taken = match.take_back(0)
+
+    assert taken.game.start == start
+    assert taken.game.position == start
+    assert taken.game.position_for(1).bar == (0, 0)
+    assert "13/12 13/7*" in [str(play) for play in taken.game.legal_plays()]
+
+
+def test_the_first_play_of_a_later_game_goes_back_to_its_opening_roll() -> None:
+    """At the start of a game: back to the opening roll's dice (R3), earlier games kept."""
+    match = Match(5, dice=ScriptedDice([(4, 2), (6, 5)]))
+    win(match.game, 1)
+    match.new_game()
+    match.game.roll(1)  # side 0 throws 6, side 1 throws 5: side 0 plays 6-5
+    match.game.play(0, "24/13")
+
+    taken = match.take_back(0)
+
+    assert taken.game_number == 2 and taken.games[0] is match.games[0]
+    assert taken.score == match.score == (0, 1)
+    assert [type(e) for e in taken.game.history] == [OpeningRolled]
+    assert (taken.game.phase, taken.game.turn, taken.game.dice) == (Phase.MOVE, 0, (6, 5))
+    assert taken.id == Match(5, histories=taken.histories).id
+
+
+def test_a_session_takes_back_too() -> None:
+    session = Session(stakes=8, dice=ScriptedDice([(5, 3)]))
+    session.game.roll(1)
+    session.game.play(0, "8/3 6/3")
+    taken = session.take_back(0)
+    assert type(taken) is Session and taken.bankrolls == (8, 8)
+    assert taken.game.legal_plays() == session.take_back(0).game.legal_plays()
+
+
+def test_a_take_back_is_refused_when_the_last_thing_done_is_no_play_of_the_side() -> None:
+    match = Match(1, dice=ScriptedDice([(3, 1), (6, 4)]))
+
+    def refused_with(side: int, message: str) -> None:
+        assert not match.can_take_back(side)
+        with pytest.raises(IllegalActionError, match=f"side {side} cannot take a play back: "):
+            match.take_back(side)
+        with pytest.raises(IllegalActionError, match=message):
+            match.take_back(side)
+
+    refused_with(0, "side 0 has made no play in this game yet")  # the opening
+    match.game.roll(0)
+    refused_with(0, "side 0 has made no play in this game yet")  # rolled, not played yet
+    match.game.play(0, "8/5 6/5")
+    assert match.can_take_back(0)
+    refused_with(1, "side 1 has made no play in this game yet")
+    match.game.roll(1)
+    refused_with(0, "the game has gone on since side 0's last play")
+    match.game.play(1, "24/14")
+    match.game.double(0)
+    refused_with(1, "the game has gone on since side 1's last play")
+    match.game.drop(1)
+    refused_with(0, "the 1-point match is over: side 0 won 1-0")
+    with pytest.raises(IllegalActionError, match="a side is 0 or 1, got 2"):
+        match.take_back(2)
+
+
+def test_no_take_back_of_a_play_that_ended_the_game_or_of_a_lost_turn() -> None:
+    """A play that bore off the last checker ended the game; a roll with no legal play was
+    no play (R5): neither can be taken back."""
+    ended = Match(3, dice=ScriptedDice([(6, 5)]))
+    ended.set_up(Position.from_points({1: 1}, {1: 1}))
+    ended.game.roll(0)
+    ended.game.play(0, "1/off")
+    with pytest.raises(IllegalActionError, match="side 0 cannot take a play back: game 1 is over"):
+        ended.take_back(0)
+    blocked = Match(3, dice=ScriptedDice([(2, 1)]))
+    blocked.set_up(Position.from_points({25: 1}, {p: 2 for p in range(1, 7)}))
+    blocked.game.roll(0)  # side 0 to play 2-1 from the bar against a closed board
+    assert isinstance(blocked.game.history[-1], Passed)
+    with pytest.raises(IllegalActionError, match="no play in this game yet"):
+        blocked.take_back(0)

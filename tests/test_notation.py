@@ -9,10 +9,11 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reference import plain_notation
 from strategies import VARIANT_NAMES, bearoff_positions, dice, positions
 
 from gammon.errors import GammonError, IllegalPlayError, InvalidPlayError
-from gammon.notation import format_moves, parse_play
+from gammon.notation import format_moves, format_rows, parse_play
 from gammon.play import Move, Play
 from gammon.position import ALL_ROLLS, Dice, Position
 
@@ -48,6 +49,36 @@ def test_format_joins_a_checkers_moves_until_it_hits() -> None:
     assert format_moves((Move(13, 7, True), Move(7, 5))) == "13/7* 7/5"
     assert format_moves((Move(25, 22), Move(6, 0))) == "bar/22 6/off"
     assert format_moves(()) == "(no play)"
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), dice())
+def test_the_compiled_writer_is_the_plain_definition_on_every_play(
+    position: Position, roll: Dice
+) -> None:
+    """The one notation writer (compiled: str(play), format_moves, the server's legal_plays)
+    writes what the rules of the notation say, written plainly in tests/reference.py."""
+    plays = position.plays(roll)
+    for play in plays:
+        assert str(play) == plain_notation(play.moves), (repr(position), roll)
+        assert format_moves(play.moves) == str(play)
+
+
+_points = st.integers(0, 25)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.builds(Move, _points, _points, st.booleans()), max_size=4))
+def test_any_four_moves_are_written_as_the_plain_definition_says(moves: list[Move]) -> None:
+    """Moves no roll gives too (joins, hits, repeats and sorting in every combination)."""
+    assert format_moves(moves) == plain_notation(moves)
+
+
+def test_a_rolls_plays_are_written_in_one_call() -> None:
+    plays = START.plays((4, 4))
+    rows = b"".join(play.raw_moves for play in plays)
+    assert format_rows(rows, len(plays), 4) == [plain_notation(play.moves) for play in plays]
+    assert format_rows(b"", 0, 0) == []
 
 
 # -- round trips --------------------------------------------------------------

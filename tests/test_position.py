@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from reference import plain_pips
 from strategies import pos, positions
 
 import gammon.dice as dice_module
@@ -330,3 +331,42 @@ def test_value_semantics(position: Position) -> None:
     assert rebuilt == position
     assert hash(rebuilt) == hash(position)
     assert position != position.swapped() or position.mine == position.theirs
+
+
+# ---------------------------------------------------------------------------
+# Closed out on the bar (R7): one test, used by the game and the .mat replay
+# ---------------------------------------------------------------------------
+
+
+def test_closed_out_needs_the_bar_and_all_six_home_points() -> None:
+    """R7: a checker on the bar and each of the opponent's six home points held by two or
+    more; five points, a blot among them, or nobody on the bar is not closed out."""
+    closed = {point: 2 for point in range(1, 7)}
+    assert Position.from_points({25: 1}, closed, checkers=12).is_closed_out()
+    assert not Position.from_points({13: 1}, closed, checkers=12).is_closed_out()
+    assert not Position.from_points({25: 1}, {**closed, 3: 1}, checkers=12).is_closed_out()
+    five = {point: 2 for point in range(2, 7)}
+    assert not Position.from_points({25: 1}, five, checkers=10).is_closed_out()
+    # The opponent's side: the player on roll holding all six points is not closed out.
+    assert not Position.from_points({**closed, 25: 1}, {25: 1}, checkers=13).is_closed_out()
+    assert Position.from_points({**closed, 25: 1}, {25: 1}, checkers=13).swapped().is_closed_out()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions())
+def test_closed_out_is_what_the_move_generator_finds(position: Position) -> None:
+    """Closed out exactly when a checker is on the bar and no roll enters it (R7)."""
+    if not position.bar[0]:
+        assert not position.is_closed_out()
+        return
+    enters = any(not position.plays(roll)[0].is_pass for roll, _ in ALL_ROLLS)
+    assert position.is_closed_out() == (not enters)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions())
+def test_the_compiled_pip_count_is_the_plain_definition(position: Position) -> None:
+    """R2: side_pips (Position.pips, and the server's compiled writers) against the count
+    written plainly (tests/reference.py), waiting acey-deucey checkers included."""
+    assert position.pips() == plain_pips(position)
+    assert position.swapped().pips() == plain_pips(position)[::-1]

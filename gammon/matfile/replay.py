@@ -286,8 +286,7 @@ class _Replay:
                 game.roll(waiting)
 
     def closed_out(self, side: int) -> bool:
-        position = self.game.position_for(side)
-        return position.bar[0] > 0 and all(count >= 2 for count in position.theirs[:6])
+        return self.game.position_for(side).is_closed_out()
 
     def apply(self, turn: MatTurn) -> None:
         game = self.game

@@ -691,16 +691,13 @@ class Hub:
         if table.status != "playing":
             return
         at = self.time.now()
-        clock = table.clock
-        if clock is not None and clock.running is not None:
-            deadline = clock.deadline()
-            if deadline is not None and deadline <= at:
-                loser = clock.running
-                with contextlib.suppress(Refused):
-                    await self.act(
-                        live, {"type": OutOfTime.name, "side": loser}, side=loser, actor_id=None
-                    )
-                return
+        loser = table.clock.flagged(at) if table.clock is not None else None
+        if loser is not None:
+            with contextlib.suppress(Refused):
+                await self.act(
+                    live, {"type": OutOfTime.name, "side": loser}, side=loser, actor_id=None
+                )
+            return
         opening = table.opening_deadline()
         if opening is not None and opening <= at:
             with contextlib.suppress(Refused):

@@ -6,10 +6,12 @@ moves, the Position ID after it and the board after it (docs/PROTOCOL.md 3):
 values this was a fifth of the server's time per action; here one compiled
 kernel writes the whole list from the move generator's own bytes (the moves
 and boards of every play of the roll), about twenty times faster. The text is exactly
-what ``dumps([play_json(play, side) for play in plays])`` gives, notation
-included (gammon.notation's rules: moves of one checker joined, segments
-sorted, repeats counted); the tests compare the two over random games of every
-variant.
+what ``dumps([play_json(play, side) for play in plays])`` gives; the tests compare
+the two over random games of every variant. The rules in it are the rules
+library's own compiled writers, called from here: the notation
+(:func:`gammon.notation.put_notation`), the Position ID
+(:func:`gammon.ids.put_position_id`) and the pip count
+(:func:`gammon.position.side_pips`); this module writes only the JSON around them.
 
 >>> from gammon.position import Position
 >>> from gammon.server.protocol import dumps, play_json
@@ -26,9 +28,11 @@ from typing import Any, Final
 import numpy as np
 from numba import njit
 
+from gammon.ids import put_position_id
+from gammon.notation import put_notation
 from gammon.play import Play, packed_boards, packed_moves
-from gammon.position import Position
-from gammon.textkernels import literal, put, put_int, put_notation
+from gammon.position import Position, side_pips
+from gammon.textkernels import literal, put, put_int
 
 __all__ = ["board_text", "legal_plays_text", "state_boards_text", "warm_up"]
 
@@ -65,7 +69,6 @@ _WAITING: Final = literal('],"waiting":[')
 _PIPS: Final = literal('],"pips":[')
 _END: Final = literal("]}")
 _NULL: Final = literal("null")
-_B64: Final = literal("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
 
 @njit(cache=True, nogil=True)
@@ -80,27 +83,10 @@ def _put_counts(out: Any, pos: int, board: Any, base: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _put_position_id(out: Any, pos: int, board: Any, base: int, key: Any) -> int:
-    """GNU's Position ID (gammon.ids.position_id_of_valid): the opponent's points first,
-    each point's checkers as that many one bits then a zero, bit 0 first, in base64.
-    ``key`` is 12 bytes of scratch."""
-    key[:] = 0
-    bit = 0
-    for side_base in (base + _SIDE, base):
-        for point in range(1, 26):
-            for _ in range(board[side_base + point]):
-                key[bit >> 3] |= 1 << (bit & 7)
-                bit += 1
-            bit += 1
+def _put_quoted_id(out: Any, pos: int, board: Any, base: int, key: Any) -> int:
+    """The board's Position ID (the rules library's writer, gammon.ids) as a JSON string."""
     out[pos] = 34  # "
-    pos += 1
-    # 12 bytes (the key's 10, then zeros) in base64: the ID is the first 14 characters.
-    for char in range(14):
-        first = (char * 6) >> 3
-        shift = (char * 6) & 7
-        pair = (np.int64(key[first]) << 8) | np.int64(key[first + 1])
-        out[pos] = _B64[(pair >> (10 - shift)) & 63]
-        pos += 1
+    pos = put_position_id(out, pos + 1, board, base, key)
     out[pos] = 34
     return pos + 1
 
@@ -124,14 +110,9 @@ def _put_board(out: Any, pos: int, boards: Any, base: int, side: int) -> int:
     out[pos] = 44
     pos = put_int(out, pos + 1, boards[theirs + 26])
     pos = put(out, pos, _PIPS)
-    for first_index in (base, theirs):
-        if first_index == theirs:
-            out[pos] = 44
-            pos += 1
-        pips = 25 * np.int64(boards[first_index + 26])
-        for point in range(1, 26):
-            pips += point * np.int64(boards[first_index + point])
-        pos = put_int(out, pos, pips)
+    pos = put_int(out, pos, side_pips(boards, base))  # the rules library's count (R2)
+    out[pos] = 44
+    pos = put_int(out, pos + 1, side_pips(boards, theirs))
     return put(out, pos, _END)
 
 
@@ -160,7 +141,7 @@ def _state_boards(boards: Any, on_roll: int) -> Any:
     base = on_roll * _BOARD_SIZE
     end = second_end
     if boards[base + 26] == 0 and boards[base + _SIDE + 26] == 0:
-        end = _put_position_id(out, end, boards, base, np.empty(12, dtype=np.uint8))
+        end = _put_quoted_id(out, end, boards, base, np.empty(12, dtype=np.uint8))
     return out[:end], first_end, second_end
 
 
@@ -217,7 +198,7 @@ def _entries(boards: Any, moves: Any, used: int, side: int) -> Any:
         theirs = base + _SIDE
         pos = put(out, pos, _POSITION_ID)
         if boards[base + 26] == 0 and boards[theirs + 26] == 0:
-            pos = _put_position_id(out, pos, boards, base, key)
+            pos = _put_quoted_id(out, pos, boards, base, key)
         else:
             pos = put(out, pos, _NULL)  # acey-deucey checkers still waiting: no ID holds them
         pos = put(out, pos, _BOARD)

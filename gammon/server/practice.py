@@ -20,7 +20,10 @@ that ended the game cannot be taken back). The game goes back to the position
 before the play with the same dice, which are not thrown again: no die is
 thrown, undone or thrown again by a take-back, the next roll is the same roll
 number of the same seed, and the entropy sent with the taken-back play still
-counts for it (DICE.md), so a take-back never gives a player a new roll. When the
+counts for it (DICE.md), so a take-back never gives a player a new roll. This
+module says when practice allows it (:func:`check_take_back`); the table carries it
+out with the rules library's own operation of the series,
+:meth:`gammon.match.Match.take_back`, which returns the series as it was. When the
 tutor has warned of a mistake, the bot waits (up to :data:`HOLD_S`) for the
 player to take the play back or keep it (``keep``).
 """
@@ -32,7 +35,6 @@ import contextlib
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from gammon.events import Moved
 from gammon.server.protocol import Refused
 from gammon.server.timesource import SystemTime, TimeSource
 
@@ -51,10 +53,10 @@ __all__ = [
     "TAKE_BACK",
     "Practice",
     "can_take_back",
+    "check_take_back",
     "cube_fields",
     "play_fields",
     "practice_on",
-    "take_back",
 ]
 
 #: The protocol's name of the take-back action.
@@ -75,71 +77,54 @@ def practice_on(table: Table) -> bool:
     return table.bot_side is not None or bool(getattr(table.settings, "practice", False))
 
 
-def _last_play(table: Table, side: int) -> int | None:
-    """Where ``side``'s last play stands in the current game's history, if it may be taken back."""
+#: Practice's refusals of a take-back, as (code, message) for :class:`Refused`.
+_ONLY_AGAINST_THE_BOT: Final = (
+    "not_available",
+    "a play can be taken back only in a game against the bot",
+)
+_ONLY_THE_BOTS_OPPONENT: Final = ("not_a_player", "only the bot's opponent can take a play back")
+_ONLY_YOUR_LAST_PLAY: Final = (
+    "illegal_action",
+    "only your own last play can be taken back, before the bot acts and while the game goes on",
+)
+
+
+def _take_back_refusal(table: Table, side: int | None) -> tuple[str, str] | None:
+    """Why ``side`` may not take its last play back at ``table`` now (None: it may).
+
+    Practice's own rules (only the bot's opponent, only at a table against the bot, only
+    while the play is the table's last action, so before the bot acts); the rules library
+    says whether the series allows it (:meth:`gammon.match.Match.take_back`: the side's
+    play is the last thing done in the game being played, and did not end it).
+    """
+    if table.bot_side is None:
+        return _ONLY_AGAINST_THE_BOT
+    if side is None or side == table.bot_side:
+        return _ONLY_THE_BOTS_OPPONENT
     last = table.last
-    game = table.game
+    series = table.series
     if (
-        table.bot_side is None
-        or side == table.bot_side
-        or table.status != "playing"
-        or game is None
-        or game.is_over
+        table.status != "playing"
+        or series is None
         or last is None
         or last.get("type") != "play"
         or last.get("side") != side
         or last.get("game") != table.game_number
+        or not series.can_take_back(side)
     ):
-        return None
-    history = game.history
-    for index in range(len(history) - 1, -1, -1):
-        event = history[index]
-        if isinstance(event, Moved):
-            return index if event.side == side else None
+        return _ONLY_YOUR_LAST_PLAY
     return None
 
 
 def can_take_back(table: Table, side: int | None) -> bool:
-    return side is not None and _last_play(table, side) is not None
+    return side is not None and _take_back_refusal(table, side) is None
 
 
-def take_back(table: Table, side: int | None) -> list[dict[str, Any]]:
-    """Take ``side``'s last play back (see the module's rules); the log entry it adds.
-
-    The series is rebuilt from its histories without the play (and whatever followed
-    from it by itself), on the same dice source: nothing is thrown.
-    """
-    if table.bot_side is None:
-        raise Refused("not_available", "a play can be taken back only in a game against the bot")
-    if side is None or side == table.bot_side:
-        raise Refused("not_a_player", "only the bot's opponent can take a play back")
-    index = _last_play(table, side)
-    if index is None:
-        raise Refused(
-            "illegal_action",
-            "only your own last play can be taken back, before the bot acts and while the game "
-            "goes on",
-        )
-    series = table.series
-    assert series is not None
-    game = series.game
-    move = game.history[index]
-    assert isinstance(move, Moved)
-    histories = [*series.histories[:-1], game.history[:index]]
-    table.series = type(series).from_rules(series.rules, table.dice, histories)
-    logged: dict[str, Any] = next(
-        (e for e in reversed(table.logs[-1]) if e.get("type") == "moved" and e.get("side") == side),
-        {},
-    )
-    entry = {
-        "type": "taken_back",
-        "side": side,
-        "play": move.play,
-        "moves": logged.get("moves", []),
-        "text": f"{table.names[side]} takes back {move.play}",
-    }
-    table.logs[-1].append(entry)
-    return [entry]
+def check_take_back(table: Table, side: int | None) -> None:
+    """Refuse a take-back that practice does not allow now (see the module's rules)."""
+    refusal = _take_back_refusal(table, side)
+    if refusal is not None:
+        raise Refused(*refusal)
 
 
 # -- the engine's side (in the bots' engine thread) -------------------------------------------

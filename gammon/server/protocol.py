@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,7 +30,7 @@ import orjson
 
 from gammon.errors import GammonError
 from gammon.events import Event, GameResult, describe
-from gammon.ids import position_id_of_valid
+from gammon.ids import position_id_of_board
 from gammon.play import Move, Play
 from gammon.position import Position
 
@@ -455,16 +454,7 @@ def position_id(position: Position) -> str | None:
     >>> position_id(Position.initial()) == Position.initial().id
     True
     """
-    return _position_id(position.mine, position.theirs, position.waiting)
-
-
-def _position_id(
-    mine: tuple[int, ...], theirs: tuple[int, ...], waiting: tuple[int, int]
-) -> str | None:
-    return position_id_of_valid(mine, theirs) if waiting == (0, 0) else None
-
-
-_PIPS: Final = range(1, 26)
+    return None if position.waiting != (0, 0) else position_id_of_board(position.raw)
 
 
 def board_json(position: Position, side: int) -> dict[str, Any]:
@@ -474,27 +464,13 @@ def board_json(position: Position, side: int) -> dict[str, Any]:
     >>> board["mine"][5], board["off"], board["pips"]
     (5, [0, 0], [167, 167])
     """
-    return _board_json(side, position.mine, position.theirs, position.off, position.waiting)
-
-
-def _board_json(
-    side: int,
-    mine: tuple[int, ...],
-    theirs: tuple[int, ...],
-    off: tuple[int, int],
-    waiting: tuple[int, int],
-) -> dict[str, Any]:
     return {
         "side": side,
-        "mine": list(mine),
-        "theirs": list(theirs),
-        "off": list(off),
-        "waiting": list(waiting),
-        # Position.pips (R2), written for speed: the bar (index 24) and waiting checkers count 25.
-        "pips": [
-            sum(map(operator.mul, mine, _PIPS)) + 25 * waiting[0],
-            sum(map(operator.mul, theirs, _PIPS)) + 25 * waiting[1],
-        ],
+        "mine": list(position.mine),
+        "theirs": list(position.theirs),
+        "off": list(position.off),
+        "waiting": list(position.waiting),
+        "pips": list(position.pips()),
     }
 
 
@@ -506,12 +482,11 @@ def play_json(play: Play, side: int) -> dict[str, Any]:
     ('8/5 6/5', [[8, 5, False], [6, 5, False]], [163, 167])
     """
     after = play.position
-    mine, theirs, waiting = after.mine, after.theirs, after.waiting
     return {
         "play": str(play),
         "moves": [[move.source, move.target, move.hit] for move in play.moves],
-        "position_id": _position_id(mine, theirs, waiting),
-        "board": _board_json(side, mine, theirs, after.off, waiting),
+        "position_id": position_id(after),
+        "board": board_json(after, side),
     }
 
 

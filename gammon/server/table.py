@@ -4,11 +4,14 @@ A :class:`Table` changes only through :meth:`Table.apply`, which takes one
 action (a JSON object, as the action log stores it) and either raises
 :class:`~gammon.server.protocol.Refused` leaving the table exactly as it was,
 or returns an :class:`Applied` record of what happened. The table itself only
-seats the players, cancels, and runs the clock: every action of the game and
-the series (a roll, a play, a forfeit, running out of time) is turned into the
-rules library's action value (:func:`gammon.actions.action_from_name`) and
-carried out by the series (:meth:`gammon.match.Match.apply`), which decides
-what it costs and when the series is over. The live server and the recovery
+seats the players, cancels, and presses the clock (the rules library's
+:class:`~gammon.clock.Clock`, a value replaced at each action, at the time the
+caller gives): every action of the game and the series (a roll, a play, a
+forfeit, running out of time) is turned into the rules library's action value
+(:func:`gammon.actions.action_from_name`) and carried out by the series
+(:meth:`gammon.match.Match.apply`), which decides what it costs and when the
+series is over; a take-back that practice allows is the series' own
+(:meth:`gammon.match.Match.take_back`). The live server and the recovery
 after a crash run the same code: replaying a table's log with the seeds it
 recorded rebuilds it exactly, dice included, because the fair dice are a
 function of the seed, the roll number and the entropy that the log keeps (R13).
@@ -40,22 +43,23 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from gammon.actions import ACTION_NAMES, Action, Forfeit, OutOfTime, Resign, action_from_name
+from gammon.clock import Clock
 from gammon.errors import GammonError, IllegalActionError
 from gammon.events import Event, GameResult, Moved
 from gammon.game import Game, Phase
 from gammon.match import Match, Session
 from gammon.server.fairdice import FairDice, FairDiceSource
-from gammon.server.practice import TAKE_BACK, can_take_back, practice_on, take_back
-from gammon.server.protocol import GAME_ACTIONS, Refused, event_json, moves_notation
+from gammon.server.practice import TAKE_BACK, can_take_back, check_take_back, practice_on
+from gammon.server.protocol import GAME_ACTIONS, Refused, event_json, moves_json, moves_notation
 from gammon.server.settings import ClockSettings, TableSettings
 
 __all__ = [
     "OPENING_AUTO_ROLL_S",
     "Applied",
     "Changes",
-    "Clock",
     "Seat",
     "Table",
+    "new_clock",
     "result_json",
 ]
 
@@ -90,49 +94,9 @@ class Seat:
 # -- the clock ---------------------------------------------------------------------------
 
 
-class Clock:
-    """Each side's reserve; the side that must act loses time after its delay (R13)."""
-
-    def __init__(self, settings: ClockSettings) -> None:
-        self.settings = settings
-        self.remaining_ms = [settings.base_s * 1000.0, settings.base_s * 1000.0]
-        self.running: int | None = None
-        self.since = 0.0
-
-    def used_ms(self, at: float) -> float:
-        """Time the running side has been charged since its clock started."""
-        if self.running is None:
-            return 0.0
-        return max(0.0, (at - self.since) * 1000.0 - self.settings.delay_s * 1000.0)
-
-    def charge(self, at: float) -> None:
-        if self.running is not None:
-            side = self.running
-            self.remaining_ms[side] = max(0.0, self.remaining_ms[side] - self.used_ms(at))
-        self.since = at
-
-    def deadline(self) -> float | None:
-        """When the running side runs out of time (seconds since the epoch)."""
-        if self.running is None:
-            return None
-        return self.since + self.settings.delay_s + self.remaining_ms[self.running] / 1000.0
-
-    def snapshot(self) -> list[int]:
-        return [math.floor(ms) for ms in self.remaining_ms]
-
-    def to_json(self, at: float) -> dict[str, Any]:
-        remaining = list(self.remaining_ms)
-        if self.running is not None:
-            remaining[self.running] = max(0.0, remaining[self.running] - self.used_ms(at))
-        return {
-            **self.settings.to_json(),
-            "remaining_ms": [math.floor(ms) for ms in remaining],
-            "running": self.running,
-            # When the running side's clock started (its delay ends delay_s later): a page
-            # opened in the middle of a turn shows the delay that is really left.
-            "started_ms": math.floor(self.since * 1000) if self.running is not None else None,
-            "server_ms": math.floor(at * 1000),
-        }
+def new_clock(settings: ClockSettings) -> Clock:
+    """The rules library's clock (R13) for a table's clock settings, nobody's running yet."""
+    return Clock.start(settings.base_s, settings.delay_s, settings.increment_s)
 
 
 # -- what an action did ----------------------------------------------------------------------
@@ -211,7 +175,8 @@ class Table:
         #: Each game's log in protocol form, by game number - 1.
         self.logs: list[list[dict[str, Any]]] = []
         self.seq = 0
-        self.clock = Clock(settings.clock) if settings.clock else None
+        #: The rules library's clock (an immutable value, replaced at each action), if any.
+        self.clock = new_clock(settings.clock) if settings.clock else None
         self.result: dict[str, Any] | None = None
         self.last: dict[str, Any] | None = None
         self.last_at = created
@@ -370,7 +335,7 @@ class Table:
         # it, even though the state then shows the next game (docs/PROTOCOL.md 3).
         events_game = self.game_number or None
         if kind == TAKE_BACK:
-            log = take_back(self, side)  # practice against the bot (gammon.server.practice)
+            log = self._take_back(side)
         elif kind not in _TABLE_ACTIONS:
             events = self._series_action(kind, action, side, entropy)
             # Accepted: nothing below can refuse it.
@@ -382,13 +347,11 @@ class Table:
             self.logs[-1].extend(log)
             self._after_series_action(changes)
         if self.clock is not None:
-            running = self.clock.running
-            self.clock.charge(at)
-            if side is not None and side == running and kind in _GAME_ACTIONS:
-                self.clock.remaining_ms[side] += self.clock.settings.increment_s * 1000.0
             game = self.game
-            self.clock.running = (
-                game.turn if self.status == "playing" and game is not None else None
+            self.clock = self.clock.press(
+                at,
+                to=game.turn if self.status == "playing" and game is not None else None,
+                earned=side is not None and side == self.clock.running and kind in _GAME_ACTIONS,
             )
         self.seq += 1
         self.last_at = at
@@ -408,7 +371,7 @@ class Table:
             actor_id=actor_id,
             entropy=entropy.hex() if entropy is not None else None,
             events=log,
-            clock=self.clock.snapshot() if self.clock is not None else None,
+            clock=self._clock_snapshot(),
             at=at,
             changes=changes,
         )
@@ -440,6 +403,29 @@ class Table:
             # A refused message never adds entropy, whatever refused it (DICE.md).
             self.dice.rollback(checkpoint)
             raise
+
+    def _take_back(self, side: int | None) -> list[dict[str, Any]]:
+        """Take ``side``'s last play back, where practice allows it (gammon.server.practice):
+        the series goes back to before it (the rules library's :meth:`Match.take_back`, on
+        the same dice: nothing is thrown). The log entry it adds."""
+        check_take_back(self, side)
+        series = self.series
+        assert series is not None and side is not None
+        move = series.game.history[-1]
+        assert isinstance(move, Moved)
+        try:
+            self.series = series.take_back(side)
+        except IllegalActionError as exc:  # pragma: no cover - check_take_back asked the series
+            raise Refused("illegal_action", str(exc)) from None
+        entry = {
+            "type": "taken_back",
+            "side": side,
+            "play": move.play,
+            "moves": moves_json(move.moves),
+            "text": f"{self.names[side]} takes back {move.play}",
+        }
+        self.logs[-1].append(entry)
+        return [entry]
 
     def _action_value(self, kind: str, action: Mapping[str, Any], side: int | None) -> Action:
         """The protocol's action as the rules library's value, once ``side`` may send it."""
@@ -503,13 +489,17 @@ class Table:
         self.game_dice.append(fair)
         self.logs.append([])
 
+    def _clock_snapshot(self) -> list[int] | None:
+        """The reserves an action's record keeps (whole milliseconds)."""
+        return None if self.clock is None else [math.floor(ms) for ms in self.clock.reserves]
+
     def restore_clock(self, remaining: Sequence[float] | None) -> None:
         """Set the reserves recorded with an action (replay), so rounding never drifts."""
         if self.clock is not None and remaining is not None:
-            self.clock.remaining_ms = [float(remaining[0]), float(remaining[1])]
+            self.clock = self.clock.with_reserves((remaining[0], remaining[1]))
 
     def resume(self, at: float) -> None:
         """After a replay: the clocks run again from ``at`` (time the server was down is free)."""
         self.last_at = at
         if self.clock is not None:
-            self.clock.since = at
+            self.clock = self.clock.resumed(at)

@@ -27,18 +27,34 @@ from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from typing import Any, Final
 
+from gammon.clock import Clock
 from gammon.game import Phase
 from gammon.match import Match
 from gammon.play import Play
 from gammon.server.plays_text import legal_plays_text, state_boards_text
 from gammon.server.protocol import Refused, board_json, dumps, play_json
+from gammon.server.settings import ClockSettings
 from gammon.server.table import Table, result_json
 
-__all__ = ["TableView", "game_record", "summary_json", "table_record"]
+__all__ = ["TableView", "clock_json", "game_record", "summary_json", "table_record"]
 
 
 #: The key before the previous games' value in a state's text.
 PREVIOUS: Final = ',"previous_games":'
+
+
+def clock_json(settings: ClockSettings, clock: Clock, at: float) -> dict[str, Any]:
+    """The state's ``clock`` (docs/PROTOCOL.md 3): the settings, the reserves at ``at``."""
+    running = clock.running
+    return {
+        **settings.to_json(),
+        "remaining_ms": [math.floor(ms) for ms in clock.remaining(at)],
+        "running": running,
+        # When the running side's clock started (its delay ends delay_s later): a page
+        # opened in the middle of a turn shows the delay that is really left.
+        "started_ms": math.floor(clock.since * 1000) if running is not None else None,
+        "server_ms": math.floor(at * 1000),
+    }
 
 
 class TableView:
@@ -89,7 +105,7 @@ class TableView:
             "series": self.series_json(),
             "game": self.game_json(viewer),
             "previous_games": previous_games_json(table),
-            "clock": table.clock.to_json(at) if table.clock is not None else None,
+            "clock": self._clock_json(at),
             "result": table.result,
             "last": table.last,
         }
@@ -367,7 +383,7 @@ class TableView:
         return "".join(
             (
                 ',"clock":',
-                dumps(table.clock.to_json(at)) if table.clock is not None else "null",
+                dumps(self._clock_json(at)),
                 ',"result":',
                 dumps(table.result),
                 ',"last":',
@@ -375,6 +391,12 @@ class TableView:
                 "}",
             )
         )
+
+    def _clock_json(self, at: float) -> dict[str, Any] | None:
+        table = self.table
+        if table.clock is None or table.settings.clock is None:
+            return None
+        return clock_json(table.settings.clock, table.clock, at)
 
     def _settings(self) -> str:
         """The settings as JSON text, made again only when the table's settings are others."""

@@ -35,7 +35,9 @@ def browser() -> Iterator[Browser]:
         chromium.close()
 
 
-def test_a_newcomer_plays_the_computer_in_one_click(browser: Browser, server: ServerProcess) -> None:
+def test_a_newcomer_plays_the_computer_in_one_click(
+    browser: Browser, server: ServerProcess
+) -> None:
     page = new_page(browser, server.url, newcomer=True)
     page.goto("/#/")
     page.wait_for_selector("#play")
@@ -59,7 +61,9 @@ def test_a_newcomer_plays_the_computer_in_one_click(browser: Browser, server: Se
     page.context.close()
 
 
-def test_the_rules_and_the_dice_are_pages_of_the_site(browser: Browser, server: ServerProcess) -> None:
+def test_the_rules_and_the_dice_are_pages_of_the_site(
+    browser: Browser, server: ServerProcess
+) -> None:
     page = new_page(browser, server.url, width=390, height=844, newcomer=True)
     page.goto("/#/")
     page.click("#rules-link")

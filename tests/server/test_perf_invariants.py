@@ -16,7 +16,6 @@ import random
 from typing import Any
 
 from gammon.errors import InvalidPositionError
-from gammon.notation import format_moves
 from gammon.position import Position
 from gammon.server.db import Action, Database, TableRow, User, select
 from gammon.server.plays_text import board_text, legal_plays_text, state_boards_text
@@ -25,6 +24,7 @@ from gammon.server.settings import TableSettings
 from gammon.server.store import Store, load_table
 from gammon.server.table import Seat, Table
 from gammon.server.views import TableView
+from tests.reference import plain_notation, plain_pips, plain_position_id
 from tests.server.client import Player, ServerProcess, choose
 
 SETTINGS = [
@@ -170,8 +170,10 @@ def test_fast_position_ids_and_boards_match_the_rules_library() -> None:
             except InvalidPositionError:  # acey-deucey checkers still waiting (R14)
                 expected = None
             assert position_id(position) == expected
+            if expected is not None:
+                assert expected == plain_position_id(position.mine, position.theirs)
             board = board_json(position, 1)
-            assert board["pips"] == list(position.pips())
+            assert board["pips"] == list(position.pips()) == list(plain_pips(position))
             assert (board["mine"], board["theirs"]) == (list(position.mine), list(position.theirs))
         for play in game.legal_plays():
             entry = play_json(play, 0)
@@ -214,8 +216,9 @@ def test_compiled_legal_plays_text_is_the_plain_encoding() -> None:
     """The kernel's ``legal_plays`` is byte for byte ``dumps`` of ``play_json`` of each play,
     and its board ``dumps`` of ``board_json`` (notation R5-R7 included: hits, the bar,
     bearing off, repeats), from either side, on random games of every variant (acey-deucey's
-    waiting checkers have no Position ID); the compiled notation is gammon.notation's
-    Python writer's."""
+    waiting checkers have no Position ID); the notation, the Position ID and the pips in it
+    are the rules library's compiled writers, here checked against the rules written
+    plainly (tests/reference.py)."""
     rng = random.Random(4)
     plays = 0
     kinds: set[str] = set()
@@ -232,7 +235,7 @@ def test_compiled_legal_plays_text_is_the_plain_encoding() -> None:
                     )
                 for play in legal:
                     text = str(play)
-                    assert text == format_moves(play.moves)  # the Python writer
+                    assert text == plain_notation(play.moves)  # the rules, written plainly
                     kinds.update(k for k in ("bar/", "/off", "*", "(", "no play") if k in text)
                 plays += len(legal)
                 after = rng.choice(legal).position

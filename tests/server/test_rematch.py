@@ -49,7 +49,9 @@ def test_two_players_who_both_ask_get_a_new_table_with_the_seats_swapped(
         assert again["rematch"] == new  # asked twice: the same table
         old, fresh = await first.state(table), await first.state(new)
         assert fresh["status"] == "playing"
-        assert [p["name"] for p in fresh["players"]] == [p["name"] for p in reversed(old["players"])]
+        assert [p["name"] for p in fresh["players"]] == [
+            p["name"] for p in reversed(old["players"])
+        ]
         assert fresh["settings"] == old["settings"]
         for p in (*players, stranger):
             await p.close()

@@ -6,13 +6,14 @@ from typing import Any
 
 import pytest
 
+from gammon.events import Moved
 from gammon.match import SeriesRules
 from gammon.server.db import Action, TableRow
 from gammon.server.protocol import Refused
-from gammon.server.settings import TableSettings
+from gammon.server.settings import ClockSettings, TableSettings
 from gammon.server.store import ReplayError, rebuild
 from gammon.server.table import Applied, Seat, Table
-from gammon.server.views import TableView, game_record
+from gammon.server.views import TableView, clock_json, game_record
 
 SEATS = [{"user": 1, "name": "alice"}, {"user": 2, "name": "bob"}]
 
@@ -88,3 +89,102 @@ def test_an_older_log_of_a_forfeit_without_events_still_replays() -> None:
     # Any other difference is still a log changed by hand.
     with pytest.raises(ReplayError):
         rebuild(row, "alice", rows([{"type": "ended"}]), seeds)
+
+
+def test_a_take_back_against_the_bot_is_the_series_own_and_replays_from_the_log() -> None:
+    """R15: the table carries out practice's take-back with the rules library's
+    ``Match.take_back``: a new series, back to the play's own dice (nothing thrown), a
+    ``taken_back`` entry in the log, and the log replays to the same table; a second
+    take-back has nothing of the player's to take back."""
+    seats = [{"user": 1, "name": "alice"}, {"user": None, "name": "bot", "bot": "easy"}]
+    seeds = [bytes([number]) * 32 for number in range(1, 4)]  # each game's fair dice, fixed
+    settings = TableSettings(SeriesRules(length=3), bot="easy")
+    table = Table(1, settings, Seat(1, "alice"), created=0.0, seeds=seeds)
+    log = [table.apply({"type": "start", "seats": seats}, side=None, actor_id=1, at=0.0)]
+    at = 1.0
+    while "take_back" not in table.actions_for(0):
+        game = table.game
+        assert game is not None
+        side = game.turn if game.turn is not None else 0
+        action: dict[str, Any] = {"type": "roll"}
+        if game.legal_plays():
+            action = {"type": "play", "play": str(game.legal_plays()[-1])}
+        log.append(table.apply(action, side=side, actor_id=None, at=at, entropy=b"\x02" * 8))
+        at += 1.0
+    game = table.game
+    assert game is not None
+    played = game.history[-1]
+    assert isinstance(played, Moved) and played.side == 0
+    series = table.series
+
+    log.append(table.apply({"type": "take_back"}, side=0, actor_id=1, at=at))
+
+    assert table.series is not series and series is not None
+    assert series.game.history[-1] == played  # the old value is as it was
+    again = table.game
+    assert again is not None and again.history == game.history[:-1]
+    assert (again.turn, again.dice) == (0, played.dice)
+    entry = table.logs[-1][-1]
+    assert entry["type"] == "taken_back" and entry["side"] == 0
+    assert entry["play"] == played.play
+    assert entry["moves"] == [[m.source, m.target, m.hit] for m in played.moves]
+    assert "take_back" not in table.actions_for(0)
+    with pytest.raises(Refused) as refused:
+        table.apply({"type": "take_back"}, side=0, actor_id=1, at=at + 1)
+    assert refused.value.code == "illegal_action"
+    with pytest.raises(Refused) as refused:
+        table.apply({"type": "take_back"}, side=1, actor_id=None, at=at + 1)
+    assert refused.value.code == "not_a_player"
+
+    rows = [
+        Action(
+            seq=a.seq,
+            actor_id=a.actor_id,
+            side=a.side,
+            action=a.action,
+            entropy=a.entropy,
+            events=a.events,
+            clock=a.clock,
+            at=a.at,
+        )
+        for a in log
+    ]
+    row = TableRow(id=1, created_by=1, created=0.0, settings=table.settings.to_json())
+    replayed = rebuild(row, "alice", rows, seeds)
+    assert replayed.logs == table.logs and replayed.game is not None
+    assert replayed.game.history == again.history and replayed.seq == table.seq
+
+
+def test_the_table_presses_the_rules_clock_at_each_action() -> None:
+    """R13 at a table: the rules library's clock runs for the side to act, from the time each
+    action is given; a game action of the running side earns the increment; the record keeps
+    whole milliseconds, and a replay's reserves and restart are the record's."""
+    settings = TableSettings(SeriesRules(length=1), clock=ClockSettings(60, 2, 3))
+    table = Table(1, settings, Seat(1, "alice"), created=0.0, seeds=[bytes(32)])
+    table.apply({"type": "start", "seats": SEATS}, side=None, actor_id=2, at=0.0)
+    assert table.clock is not None and table.clock.running is None  # the opening: nobody's
+    table.apply({"type": "roll"}, side=0, actor_id=1, at=1.0, entropy=b"\x01" * 8)
+    game = table.game
+    assert game is not None and game.turn is not None
+    mover = game.turn
+    assert (table.clock.running, table.clock.since) == (mover, 1.0)
+    assert clock_json(settings.clock, table.clock, 2.5)["remaining_ms"] == [60000, 60000]
+    assert table.clock.flagged(62.999) is None and table.clock.flagged(63.0) == mover
+    play = str(game.legal_plays()[0])
+    applied = table.apply({"type": "play", "play": play}, side=mover, actor_id=None, at=10.25)
+    # 9.25 s on the clock: 2 s of delay free, 7.25 s from the bank, then 3 s of increment.
+    reserves = [60000, 60000]
+    reserves[mover] = 60000 - 7250 + 3000
+    assert applied.clock == reserves
+    assert table.clock.running == 1 - mover
+    shown = clock_json(settings.clock, table.clock, 20.25)
+    assert shown["remaining_ms"][1 - mover] == 60000 - 8000
+    assert (shown["running"], shown["started_ms"], shown["server_ms"]) == (1 - mover, 10250, 20250)
+    # An action of the side whose clock does not run (a resignation offered on the other's
+    # turn) earns nothing; the running side pays its time so far and answers on its clock.
+    applied = table.apply({"type": "resign", "value": 1}, side=mover, actor_id=None, at=13.25)
+    reserves[1 - mover] = 60000 - 1000
+    assert applied.clock == reserves and table.clock.running == 1 - mover
+    table.restore_clock([1234.0, 5678.0])
+    table.resume(100.0)
+    assert table.clock.reserves == (1234.0, 5678.0) and table.clock.since == 100.0
