@@ -362,6 +362,7 @@
  *   {type: "hint", id?: number | string, seq: number, plays: HintPlay[], ply?: number, cube?: CubeHint | null} |
  *   Tutor |
  *   {type: "lobby", tables: Summary[], tournaments?: TournamentSummary[], you: User | null} |
+ *   {type: "rematch", table: number, offered_by: number[], rematch: number | null} |
  *   {type: "pong"}} ServerMessage
  */
 

@@ -15,6 +15,7 @@ import { BoardInput } from "./drag.js";
 import { MoveInput } from "./moves.js";
 import { TableConnection } from "./table-connection.js";
 import { controlButtons, renderPlayList } from "./table-controls.js";
+import { ResultScreen } from "./result-screen.js";
 import { cubeModel, gameResultText, nameOf, resultText, shownReserve, statusText } from "./table-text.js";
 import { PracticePanel } from "./practice.js";
 import { settings } from "./settings.js";
@@ -94,6 +95,8 @@ class TableView {
     this.chat = new ChatPanel({ send: (m) => this.conn.send(m), me: this.app.me, title: "Table chat" });
     this.build(main);
     this.board = new BoardView(this.boardEl);
+    this.result = new ResultScreen(id, (hash) => this.app.go(hash));
+    this.boardEl.append(this.result.el); // over the board: seen without scrolling
     this.motion = new TableMotion(this.board, {
       state: () => this.state,
       model: () => this.boardModel(),
@@ -184,6 +187,8 @@ class TableView {
       }
     } else if (m.type === "tutor") {
       this.practice.warn(m);
+    } else if (m.type === "rematch") {
+      this.result.onRematch(m);
     }
   }
 
@@ -227,6 +232,10 @@ class TableView {
     if (this.seenPrevious === null) this.seenPrevious = finished.length;
     for (const game of finished.slice(this.seenPrevious)) this.announce(game);
     this.seenPrevious = finished.length;
+    if (st.status === "finished") this.result.showMatch(st);
+    else if (this.result.showing === "game" && st.game && st.game.log.some((e) => e.type === "moved")) {
+      this.result.hide(); // the next game is being played: the board is what matters now
+    }
     const me = this.app.me;
     const creator = st.players[0];
     if (this.autoJoin && st.status === "open" && me && creator && creator.name !== me.name) {
@@ -241,6 +250,7 @@ class TableView {
   /** @param {PreviousGame} game */
   announce(game) {
     if (!this.state) return;
+    this.result.showGame(this.state, game);
     this.bannerEl.append(h("p", { class: "banner" },
       `Game ${game.number}: ${gameResultText(this.state, game.result)} `,
       h("a", { href: `#/record/${this.id}/${game.number}`, target: "_blank", rel: "noopener" },
