@@ -154,11 +154,23 @@ def wait_until(page: Page, expression: str, timeout_ms: int = TIMEOUT_MS) -> Non
 
 
 def wait_seq(page: Page, above: int) -> None:
-    wait_until(
-        page,
-        "window.gammon.view && window.gammon.view.state && "
-        f"window.gammon.view.state.seq > {int(above)}",
-    )
+    try:
+        wait_until(
+            page,
+            "window.gammon.view && window.gammon.view.state && "
+            f"window.gammon.view.state.seq > {int(above)}",
+        )
+    except AssertionError as error:
+        # Say what the stuck page holds and whether its socket is up (a run at a load of
+        # 19 once saw a page stay a seq behind for 45 s).
+        socket = page.evaluate(
+            "(v => v && v.live ? {open: !!(v.live.ws && v.live.ws.readyState === 1),"
+            " notice: (document.getElementById('notice') || {}).textContent}"
+            " : null)(window.gammon.view)"
+        )
+        raise AssertionError(
+            f"{error}; the page shows {_what_page_shows(page)}; its socket {socket}"
+        ) from None
 
 
 def actions(page: Page) -> list[str]:
