@@ -68,6 +68,7 @@ from gammon.server.store import Store
 from gammon.server.table import Seat
 from gammon.server.timesource import ManualTime, SystemTime
 from gammon.server.tournaments.live import LiveTournament, Tournaments
+from gammon.server.user_settings import settings_routes
 from gammon.server.wsprotocol import DIRECT
 
 __all__ = ["RateLimits", "ServerConfig", "create_app"]
@@ -925,6 +926,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         *board,
         # The rule book and the dice as pages (gammon.server.pages, docs/PROTOCOL.md 1.7).
         *page_routes(handler),
+        # Each account's settings for the browser (gammon.server.user_settings, PROTOCOL 1.2).
+        *settings_routes(
+            store, handler=handler, body=body, current_user=current_user, now=clock.now
+        ),
         # Rematches (gammon.server.rematch, docs/PROTOCOL.md 4.6).
         *rematch_routes(Rematches(hub), handler=handler, current_user=current_user),
         # Quick pairing (gammon.server.pairing, docs/PROTOCOL.md 7.1).

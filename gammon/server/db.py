@@ -63,6 +63,7 @@ __all__ = [
     "User",
     "now",
     "select",
+    "UserSettingsRow",
 ]
 
 
@@ -266,6 +267,17 @@ class RatingRow(Base):
     matches: Mapped[int] = mapped_column(Integer)
     wins: Mapped[int] = mapped_column(Integer)
     updated: Mapped[float] = mapped_column(Float, index=True)
+
+
+class UserSettingsRow(Base):
+    """An account's own settings for the browser client (sound, animation, board...):
+    a small JSON object the client gives meaning to (gammon.server.user_settings)."""
+
+    __tablename__ = "user_settings"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), primary_key=True)
+    settings: Mapped[str] = mapped_column(Text)
+    updated: Mapped[float] = mapped_column(Float)
 
 
 class RatingChange(Base):

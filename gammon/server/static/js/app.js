@@ -4,6 +4,7 @@
 // #/player/NAME, #/rules and #/dice (pages.js), the analyses: #/analysis/KEY, #/review/TABLE, #/analyse, and the
 // analysis board: #/board[?xgid=...]).
 
+import { followAccount } from "./account-settings.js";
 import { mountBoard } from "./analysis-board.js";
 import { get, post } from "./api.js";
 import { mountAuth } from "./auth.js";
@@ -53,6 +54,7 @@ const app = {
       this.me = null;
     }
     this.info = await get("/api/info").catch(() => null);
+    followAccount(this.me);
     this.renderHeader();
     window.addEventListener("hashchange", () => this.route());
     this.route();
@@ -61,6 +63,7 @@ const app = {
   /** @param {User | null} user */
   setMe(user) {
     this.me = user;
+    followAccount(user);
     this.renderHeader();
   },
 

@@ -1,0 +1,38 @@
+// @ts-check
+// An account's settings follow the player (docs/PROTOCOL.md 1.2): at sign-in the account's
+// saved settings replace this browser's (settings.js), and each change the player makes is
+// saved to the account. An account with none saved yet takes this browser's.
+
+import { get, post } from "./api.js";
+import { settings } from "./settings.js";
+
+/** @typedef {import("./protocol.js").User} User */
+
+/** @type {(() => void) | null} */
+let stop = null;
+/** @type {number | null} */
+let following = null;
+
+/**
+ * Follow `me`'s account (null: nobody signed in, the browser's settings alone).
+ * @param {User | null} me
+ */
+export async function followAccount(me) {
+  if (me && me.id === following) return;
+  if (stop) stop();
+  stop = null;
+  following = me ? me.id : null;
+  if (!me) return;
+  try {
+    const saved = (await get("/api/me/settings")).settings;
+    if (following !== me.id) return;
+    if (Object.keys(saved).length) settings.replace(saved);
+    else await post("/api/me/settings", { settings: settings.get() });
+  } catch {
+    // The server keeps no settings (an older one) or cannot now: this browser's hold.
+  }
+  if (following !== me.id) return;
+  stop = settings.subscribe((values, _changed, source) => {
+    if (source === "player") post("/api/me/settings", { settings: values }).catch(() => {});
+  });
+}

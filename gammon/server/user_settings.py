@@ -1,0 +1,106 @@
+"""Each account's settings for the browser client (sound, animation speed, the board's
+orientation and colours, pips, auto-roll, fast entry...), kept on the server so that they
+follow the player to another browser (docs/PROTOCOL.md 1.2, issue 16).
+
+What they mean is the client's business (gammon/server/static/js/settings.js checks every
+value it reads and ignores the ones it does not know): the server keeps a small JSON
+object per account, refusing anything that is not one, so that a client can neither store
+a large blob nor something other clients could not read.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from gammon.server.db import UserSettingsRow
+from gammon.server.protocol import Refused
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from gammon.server.auth import UserInfo
+    from gammon.server.store import Store
+
+__all__ = ["MAX_SETTINGS", "check_settings", "load_settings", "save_settings", "settings_routes"]
+
+#: At most this many settings, each named by a short word, each a flag, a number or a
+#: short word.
+MAX_SETTINGS: Final = 32
+_NAME: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,31}")
+_MAX_TEXT: Final = 32
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def check_settings(value: object) -> dict[str, bool | int | float | str]:
+    """``value`` as settings to keep, or :class:`Refused` saying what is wrong with it."""
+    if not isinstance(value, Mapping):
+        raise Refused("bad_settings", "the settings must be a JSON object", field="settings")
+    if len(value) > MAX_SETTINGS:
+        raise Refused(
+            "bad_settings", f"at most {MAX_SETTINGS} settings, not {len(value)}", field="settings"
+        )
+    kept: dict[str, bool | int | float | str] = {}
+    for name, setting in value.items():
+        if not isinstance(name, str) or not _NAME.fullmatch(name):
+            raise Refused("bad_settings", f"{name!r} is not a setting's name", field="settings")
+        number = isinstance(setting, bool | int | float) and setting == setting  # not NaN
+        word = isinstance(setting, str) and len(setting) <= _MAX_TEXT
+        if not (number or word):
+            raise Refused(
+                "bad_settings",
+                f"{name} must be true or false, a number or a word of at most {_MAX_TEXT} letters",
+                field=f"settings.{name}",
+            )
+        kept[name] = setting
+    return kept
+
+
+def load_settings(session: Session, user_id: int) -> dict[str, Any]:
+    row = session.get(UserSettingsRow, user_id)
+    return dict(json.loads(row.settings)) if row is not None else {}
+
+
+def save_settings(session: Session, user_id: int, settings: Mapping[str, Any], at: float) -> None:
+    row = session.get(UserSettingsRow, user_id)
+    text = json.dumps(dict(settings), separators=(",", ":"), sort_keys=True)
+    if row is None:
+        session.add(UserSettingsRow(user_id=user_id, settings=text, updated=at))
+    else:
+        row.settings, row.updated = text, at
+
+
+def settings_routes(
+    store: Store,
+    *,
+    handler: Callable[[Endpoint], Endpoint],
+    body: Callable[[Request], Awaitable[dict[str, Any]]],
+    current_user: Callable[[Request], Awaitable[UserInfo | None]],
+    now: Callable[[], float],
+) -> list[Route]:
+    """``GET /api/me/settings`` and ``POST /api/me/settings {"settings": {...}}``."""
+
+    async def mine(request: Request) -> Response:
+        user = await current_user(request)
+        if user is None:
+            raise Refused("not_signed_in", "sign in to keep your settings on your account")
+        if request.method == "GET":
+            found = await store.run(lambda s: load_settings(s, user.id))
+            return JSONResponse({"settings": found})
+        data = await body(request)
+        unknown = sorted(set(data) - {"settings"})
+        if unknown:
+            raise Refused("bad_request", f"the body has no field {unknown[0]!r}", field=unknown[0])
+        kept = check_settings(data.get("settings"))
+        at = now()
+        await store.write(lambda s: save_settings(s, user.id, kept, at))
+        return JSONResponse({"settings": kept})
+
+    return [Route("/api/me/settings", handler(mine), methods=["GET", "POST"])]
