@@ -5,8 +5,8 @@
 // holds is the table page's business (table.js), pointer input is drag.js's.
 
 import {
-  BAR_W, BAR_X, BOTTOM, CUBE_SIZE, CUBE_X, H, HALF, LEFT, MID, PW, R, RIGHT, TOP, TRAY_W,
-  TRAY_X, W, ZONE, barSlot, columnX, cubeY, place, slot,
+  BAR_R, BAR_W, BAR_X, BOTTOM, CUBE_SIZE, CUBE_X, H, HALF, LAYOUT, LEFT, MID, PW, R, RIGHT, TOP,
+  TRAY_W, TRAY_X, W, ZONE, barSlot, columnX, cubeY, labelY, place, slot, useLayout,
 } from "./geometry.js";
 import { s } from "./util.js";
 
@@ -30,6 +30,9 @@ import { s } from "./util.js";
  * @property {boolean} [canRoll]
  * @property {Set<number>} [last]
  */
+
+/** A screen this narrow (a phone) gets the compact board (geometry.js). */
+const PHONE = "(max-width: 600px)";
 
 /** A checker's colours. @typedef {{fill: string, stroke: string, text: string}} Colour */
 
@@ -109,6 +112,9 @@ export class BoardView {
   render(model) {
     this.model = model;
     const svg = this.svg;
+    useLayout(window.matchMedia(PHONE).matches ? "compact" : "wide");
+    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    svg.classList.toggle("compact", LAYOUT === "compact");
     svg.replaceChildren();
     const mine = COLORS[model.colors ? model.colors[0] : 0];
     const theirs = COLORS[model.colors ? model.colors[1] : 1];
@@ -138,7 +144,7 @@ export class BoardView {
         points: `${x + 1},${baseY} ${x + PW - 1},${baseY} ${x + PW / 2},${tipY}`,
         class: `tri ${(col + (top ? 1 : 0)) % 2 ? "tri-a" : "tri-b"}${last.has(p) ? " last" : ""}`,
       }));
-      g.append(s("text", { x: x + PW / 2, y: top ? TOP - 4 : BOTTOM + 12, class: "label",
+      g.append(s("text", { x: x + PW / 2, y: labelY(top), class: "label",
                            "text-anchor": "middle" }, String(p)));
       const nMine = model.mine[p - 1];
       const nTheirs = model.theirs[24 - p];
@@ -175,7 +181,7 @@ export class BoardView {
       const { x, y } = barSlot(true, i, barMine);
       /** @type {Record<string, string>} */
       const extra = i === barMine - 1 && model.selected === 25 ? { class: "checker selected" } : {};
-      bar.append(checker(x, y, mine, extra));
+      bar.append(checker(x, y, mine, { r: BAR_R, ...extra }));
     }
     if (barMine > 1) {
       const { x, y } = barSlot(true, barMine - 1, barMine);
@@ -184,7 +190,7 @@ export class BoardView {
     svg.append(bar);
     for (let i = 0; i < barTheirs; i++) {
       const { x, y } = barSlot(false, i, barTheirs);
-      svg.append(checker(x, y, theirs));
+      svg.append(checker(x, y, theirs, { r: BAR_R }));
     }
     if (barTheirs > 1) {
       const { x, y } = barSlot(false, barTheirs - 1, barTheirs);
@@ -205,19 +211,32 @@ export class BoardView {
     }
     svg.append(tray);
     for (let i = 0; i < model.off[1]; i++) svg.append(slab(i, true, theirs));
-    if (model.off[0]) {
-      svg.append(s("text", { x: TRAY_X + TRAY_W / 2, y: MID + 24, class: "label", "text-anchor": "middle" },
-                   `${model.off[0]} off`));
-    }
-    if (model.off[1]) {
-      svg.append(s("text", { x: TRAY_X + TRAY_W / 2, y: MID - 14, class: "label", "text-anchor": "middle" },
-                   `${model.off[1]} off`));
+    if (LAYOUT === "compact") {
+      // No room for words in the narrow tray (the cube sits in its middle): the count,
+      // just past each stack of slabs.
+      if (model.off[0]) {
+        svg.append(s("text", { x: TRAY_X + TRAY_W / 2, y: BOTTOM - 20 - model.off[0] * 14, class: "label",
+                               "text-anchor": "middle" }, String(model.off[0])));
+      }
+      if (model.off[1]) {
+        svg.append(s("text", { x: TRAY_X + TRAY_W / 2, y: TOP + 24 + model.off[1] * 14, class: "label",
+                               "text-anchor": "middle" }, String(model.off[1])));
+      }
+    } else {
+      if (model.off[0]) {
+        svg.append(s("text", { x: TRAY_X + TRAY_W / 2, y: MID + 24, class: "label", "text-anchor": "middle" },
+                     `${model.off[0]} off`));
+      }
+      if (model.off[1]) {
+        svg.append(s("text", { x: TRAY_X + TRAY_W / 2, y: MID - 14, class: "label", "text-anchor": "middle" },
+                     `${model.off[1]} off`));
+      }
     }
     // The dice: the viewer's in the right half, the opponent's in the left half.
     if (model.dice && model.dice.length) {
       const color = model.diceMine ? mine : theirs;
       const cx = model.diceMine ? RIGHT + HALF / 2 : LEFT + HALF / 2;
-      const size = model.dice.length > 2 ? 32 : 40;
+      const size = model.dice.length > 2 ? (LAYOUT === "compact" ? 40 : 32) : LAYOUT === "compact" ? 48 : 40;
       const gap = size + 10;
       const x0 = cx - ((model.dice.length - 1) * gap) / 2;
       const g = s("g", { class: "dice", "aria-label": `dice ${model.dice.map((d) => d.value).join("-")}` });

@@ -74,6 +74,8 @@ class TableView {
     this.controls = h("div", { class: "controls", role: "toolbar", "aria-label": "Game actions" });
     this.statusEl = h("p", { class: "status", role: "status", "aria-live": "polite" });
     this.errorEl = h("p", { class: "error", role: "alert", hidden: true });
+    /** The last line of the game log, under the board (on a phone the log is below the fold). */
+    this.lastPlayEl = h("p", { class: "last-play", id: "last-play", "aria-hidden": "true" });
     this.infoEl = h("div", { class: "info" });
     this.bannerEl = h("div", { class: "banners" });
     this.hintEl = h("section", { class: "hints", hidden: true, "aria-label": "Hints" });
@@ -125,7 +127,7 @@ class TableView {
       h("div", { class: "table-view" },
         h("div", { class: "board-col" },
           this.players[1], this.boardEl, this.players[0],
-          this.controls, this.statusEl, this.errorEl),
+          this.controls, this.errorEl, this.statusEl, this.lastPlayEl),
         h("aside", { class: "side-col" },
           this.infoEl, this.bannerEl, this.tutorEl, this.hintEl, this.practiceEl,
           h("section", { class: "log-box", "aria-label": "Game log" }, h("h2", {}, "Moves"), this.logEl),
@@ -571,6 +573,8 @@ class TableView {
     }
     clear(this.logEl, items);
     this.logEl.scrollTop = this.logEl.scrollHeight;
+    const last = items[items.length - 1];
+    this.lastPlayEl.textContent = last ? `Last: ${last.textContent}` : "";
   }
 
   renderHints() {
