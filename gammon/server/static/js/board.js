@@ -34,6 +34,15 @@ import { s } from "./util.js";
 /** A screen this narrow (a phone) gets the compact board (geometry.js). */
 const PHONE = "(max-width: 600px)";
 
+/** The boards on the page: redrawn in the other layout when the screen crosses PHONE. */
+const shown = new Set();
+window.matchMedia(PHONE).addEventListener("change", () => {
+  for (const view of shown) {
+    if (!view.svg.isConnected) shown.delete(view);
+    else if (view.model) view.render(view.model);
+  }
+});
+
 /** A checker's colours. @typedef {{fill: string, stroke: string, text: string}} Colour */
 
 /** @type {Colour[]} */
@@ -106,6 +115,7 @@ export class BoardView {
     this.drag = null;
     /** @type {SVGElement | null} */
     this.ghost = null;
+    shown.add(this);
   }
 
   /** @param {BoardModel} model */
