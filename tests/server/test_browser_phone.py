@@ -95,15 +95,20 @@ def _fits(page: Page, what: str) -> None:
     assert found["out"] == [], (what, found)
 
 
-def _in_view(page: Page, selector: str) -> dict[str, Any]:
-    """The element's box, asserted inside the screen as the page opens (no scrolling)."""
+def _in_view_at(page: Page, selector: str, size: tuple[int, int]) -> dict[str, Any]:
+    """The element's box, asserted inside a screen of ``size`` as the page opens (no
+    scrolling)."""
     page.evaluate("window.scrollTo(0, 0)")
     box = page.locator(selector).first.bounding_box()
     assert box is not None, f"{selector} is not shown"
-    width, height = page.viewport_size["width"], page.viewport_size["height"]  # type: ignore[index]
+    width, height = size
     assert box["x"] >= 0 and box["x"] + box["width"] <= width, (selector, box)
     assert box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box)
     return box
+
+
+def _in_view(page: Page, selector: str) -> dict[str, Any]:
+    return _in_view_at(page, selector, PHONE)
 
 
 def _pages(page: Page, server: ServerProcess, me: str) -> list[tuple[str, str, str]]:
@@ -171,6 +176,12 @@ def test_every_page_fits_a_phone(server: ServerProcess, browser: Browser) -> Non
         page.goto(f"/{address}")
         page.wait_for_selector(ready)
         _fits(page, name)
+        if name == "record":
+            # The fair-dice page opens with two plain sentences, the details below them.
+            words = page.inner_text("#fair-plain")
+            assert words.startswith("These dice could not be cheated: "), words
+            assert "This browser has just checked the one roll of this game" in words, words
+            _in_view_at(page, "#fair-plain", PHONE)
         screenshot(page, f"phone-{name}.png")
         desktop.goto(f"/{address}")
         desktop.wait_for_selector(ready)
