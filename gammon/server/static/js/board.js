@@ -246,7 +246,8 @@ export class BoardView {
     if (model.dice && model.dice.length) {
       const color = model.diceMine ? mine : theirs;
       const cx = model.diceMine ? RIGHT + HALF / 2 : LEFT + HALF / 2;
-      const size = model.dice.length > 2 ? (LAYOUT === "compact" ? 40 : 32) : LAYOUT === "compact" ? 48 : 40;
+      // Compact: 28 px dice on a phone's screen, four of a double as big as two.
+      const size = LAYOUT === "compact" ? 48 : model.dice.length > 2 ? 32 : 40;
       const gap = size + 10;
       const x0 = cx - ((model.dice.length - 1) * gap) / 2;
       const g = s("g", { class: "dice", "aria-label": `dice ${model.dice.map((d) => d.value).join("-")}` });
