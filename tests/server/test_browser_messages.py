@@ -39,6 +39,7 @@ if have_chromium():
     from playwright.sync_api import Browser, Page, sync_playwright
 
 PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
 
 
 @pytest.fixture(scope="module")
@@ -64,9 +65,20 @@ def _in_view(page: Page, selector: str) -> dict[str, Any]:
     page.evaluate("window.scrollTo(0, 0)")
     box = page.locator(selector).first.bounding_box()
     assert box is not None, f"{selector} is not shown"
-    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (selector, box)
-    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (selector, box)
+    size = page.viewport_size
+    assert size is not None
+    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], (selector, box)
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (selector, box)
     return box
+
+
+def _on_a_desktop(page: Page, shot: str, *selectors: str) -> None:
+    """The same page at 1280x800: ``selectors`` inside the screen; a screenshot; back."""
+    page.set_viewport_size(DESKTOP)
+    for selector in selectors:
+        _in_view(page, selector)
+    screenshot(page, shot)
+    page.set_viewport_size(PHONE)
 
 
 def _advance(page: Page, seconds: float) -> None:
@@ -177,6 +189,14 @@ def test_the_tutor_says_the_bot_waits_and_errors_show_by_the_controls(
     words = page.locator("#tutor").bounding_box()
     assert words is not None and words["y"] + 40 <= PHONE["height"], words
     screenshot(page, "phone-tutor-waits.png")
+    _on_a_desktop(
+        page,
+        "desktop-tutor-waits.png",
+        ".controls [data-action=take_back]",
+        ".controls [data-action=keep]",
+        ".status",
+        "#tutor",
+    )
     held = state(page)["seq"]
 
     # 119 s on the server's clock: still waiting. Then the wait runs out: the bot plays,
@@ -205,6 +225,7 @@ def test_the_tutor_says_the_bot_waits_and_errors_show_by_the_controls(
     assert 0 <= box["y"] - (controls["y"] + controls["height"]) <= 12, (box, controls)
     assert state(page)["seq"] >= now
     screenshot(page, "phone-action-error.png")
+    _on_a_desktop(page, "desktop-action-error.png", ".board-col > .error", ".controls")
     assert not js_errors(page), js_errors(page)
     page.context.close()
 
@@ -223,6 +244,7 @@ def test_offline_the_table_says_the_connection_is_lost(
     _in_view(page, "#connection")
     assert page.locator(".controls [data-action=roll]").is_disabled()
     screenshot(page, "phone-offline.png")
+    _on_a_desktop(page, "desktop-offline.png", "#connection")
     page.context.set_offline(False)
     line.wait_for(state="hidden")
     wait_until(page, "window.gammon.view.live.open")

@@ -285,7 +285,8 @@ class TableView {
   showError(text) {
     this.errorEl.hidden = !text;
     // The server's refusals are phrases ("only your own last play..."): said as a sentence.
-    this.errorEl.textContent = text ? text.charAt(0).toUpperCase() + text.slice(1) : "";
+    const sentence = text ? text.charAt(0).toUpperCase() + text.slice(1) : "";
+    this.errorEl.textContent = sentence && !/[.!?…]$/.test(sentence) ? `${sentence}.` : sentence;
   }
 
   // -- the player's moves --------------------------------------------------------------------
