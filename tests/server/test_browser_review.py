@@ -273,6 +273,8 @@ def test_the_review_is_seen_from_the_side_you_sat(
     click_action(page, "resign-3")
     wait_until(page, "window.gammon.view.state.status === 'finished'")
     assert state(page)["result"]["winner"] == 0
+    score = state(page)["result"]["score"]  # in seat order: the bot's first
+    assert score[0] > score[1]
 
     page.goto(f"/#/review/{table}")
     _wait_review(page)
@@ -315,6 +317,12 @@ def test_the_review_is_seen_from_the_side_you_sat(
     _wait_review(other)
     assert "you did not play this match" in other.inner_text("#review-side")
     assert other.get_attribute("#equity-graph", "data-side") == "0"
+    # The profile reads the result from the player's side too ("lost 0-3"), not in the
+    # seat order ("lost 3-0").
+    page.goto(f"/#/player/{me}")
+    row = page.locator(f"#recent tr[data-table='{table}']")
+    row.wait_for()
+    assert f"lost {score[1]}-{score[0]}" in row.inner_text(), (row.inner_text(), score)
     assert not js_errors(page) and not js_errors(other)
     other.context.close()
     page.context.close()
