@@ -76,7 +76,10 @@ _BOARD_SIZES = """() => {
   const numbers = [...svg.querySelectorAll(".point .label")]
     .map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
   const dice = [...svg.querySelectorAll(".die rect")].map((d) => d.getBoundingClientRect().width);
-  return {checker: min(checkers), number: min(numbers), die: min(dice), points: numbers.length};
+  const target = svg.querySelector(".roll-target rect");
+  const roll = target ? target.getBoundingClientRect() : null;
+  return {checker: min(checkers), number: min(numbers), die: min(dice), points: numbers.length,
+          roll: roll && [roll.width, roll.height]};
 }"""
 
 
@@ -214,6 +217,8 @@ def test_playing_on_a_phone_keeps_the_controls_in_view(
     page.wait_for_selector(".controls [data-action=roll]")
     sizes = page.evaluate(_BOARD_SIZES)
     assert sizes["points"] == 24 and sizes["checker"] >= 28 and sizes["number"] >= 12, sizes
+    # The board's own Roll target: big enough for a thumb.
+    assert sizes["roll"] is not None and sizes["roll"][0] >= 80 and sizes["roll"][1] >= 34, sizes
     _fits(page, "table before the first roll")
     for selector in (".controls [data-action=roll]", ".controls details.menu summary", ".status"):
         _in_view(page, selector)

@@ -255,8 +255,11 @@ export class BoardView {
       svg.append(g);
     } else if (model.canRoll) {
       const g = s("g", { class: "roll-target", dataset: { action: "roll" } });
-      g.append(s("rect", { x: RIGHT + HALF / 2 - 50, y: MID - 22, width: 100, height: 44, rx: 8 }));
-      g.append(s("text", { x: RIGHT + HALF / 2, y: MID + 6, "text-anchor": "middle" }, "Roll"));
+      // Compact: a target a thumb finds (about 83 x 36 px on a 390 px screen).
+      const [tw, th] = LAYOUT === "compact" ? [140, 60] : [100, 44];
+      g.append(s("rect", { x: RIGHT + HALF / 2 - tw / 2, y: MID - th / 2, width: tw, height: th, rx: 8 }));
+      g.append(s("text", { x: RIGHT + HALF / 2, y: MID + (LAYOUT === "compact" ? 10 : 6), "text-anchor": "middle" },
+                       "Roll"));
       svg.append(g);
     }
     // The cube, left of the board: the owner's side, or the middle while centred.
