@@ -250,5 +250,12 @@ def test_playing_on_a_phone_keeps_the_controls_in_view(
     _in_view(page, "#last-play")
     _fits(page, "table with dice to play")
     screenshot(page, "phone-table.png")
+    # The resign menu opens inside the screen, every item in view.
+    page.click(".controls details.menu summary")
+    _fits(page, "the resign menu")
+    for item in ("resign-1", "resign-2", "resign-3", "forfeit"):
+        _in_view(page, f".controls [data-action={item}]")
+    screenshot(page, "phone-resign-menu.png")
+    page.click(".controls details.menu summary")
     assert not js_errors(page), js_errors(page)
     page.context.close()
