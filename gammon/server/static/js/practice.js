@@ -107,12 +107,7 @@ export class PracticePanel {
     this.endHold();
   }
 
-  /** Take the play back (the same dice, to play again). */
-  takeBack() {
-    this.host.act("take_back");
-  }
-
-  /** The wait is over: the answers go, the tutor's words stay (saying so). */
+  /** The wait is over: the answers and the line about them go, the tutor's words stay. */
   endHold() {
     if (!this.hold) return;
     this.hold = null;
