@@ -301,6 +301,9 @@ class Practice:
         self.tutors: set[tuple[int, int]] = set()
         #: Tables whose bot waits: the future the bot awaits before acting.
         self.holds: dict[int, asyncio.Future[None]] = {}
+        #: When each hold began (``time.monotonic``): the tutor tells the player how long
+        #: the bot will still wait for their answer.
+        self.held_since: dict[int, float] = {}
         #: Tells the node running a table's bot that its wait is over, where that is
         #: another node (the hub sets it to its cluster's ``release_bot``).
         self.release_elsewhere: Callable[[int], None] = _nobody_elsewhere
@@ -390,11 +393,20 @@ class Practice:
         table_id = live.table.id
         if table_id not in self.holds:
             self.holds[table_id] = asyncio.get_running_loop().create_future()
+            self.held_since[table_id] = self.time.monotonic()
+
+    def hold_left(self, table_id: int) -> float:
+        """The seconds the bot will still wait at ``table_id`` (0 when it does not)."""
+        since = self.held_since.get(table_id)
+        if since is None or table_id not in self.holds:
+            return 0.0
+        return max(0.0, HOLD_S - (self.time.monotonic() - since))
 
     def release(self, table_id: int, *, here_only: bool = False) -> None:
         """End the bot's wait: here, and (unless ``here_only``) on the node running the
         table when that is another."""
         future = self.holds.pop(table_id, None)
+        self.held_since.pop(table_id, None)
         if future is not None and not future.done():
             future.set_result(None)
         if not here_only:
@@ -425,6 +437,10 @@ class Practice:
             self.release(table.id)
             raise
         take = holding and bool(verdict["mark"]) and can_take_back(live.table, side)
-        conn.send({"type": "tutor", "seq": seq, **verdict, "take_back": take})
+        message = {"type": "tutor", "seq": seq, **verdict, "take_back": take}
+        if take:
+            # How long the bot waits for the answer: the player is told (PROTOCOL.md 4.5).
+            message["hold_s"] = round(self.hold_left(table.id), 1)
+        conn.send(message)
         if not take:
             self.release(table.id)

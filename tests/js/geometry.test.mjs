@@ -51,3 +51,49 @@ test("with the home board on the left, the board is mirrored and presses still f
     setHomeLeft(false);
   }
 });
+
+test("the compact (phone) board: same points found where drawn, checkers as wide as their points", async () => {
+  const g = await import(client("geometry.js"));
+  assert.equal(g.useLayout("compact"), true);
+  try {
+    assert.ok(g.W < 660, `a 390 px screen shows 2R/W of it: ${(390 * 2 * g.R) / g.W} px checkers`);
+    assert.ok((390 * 2 * g.R) / g.W >= 28 && (390 * g.LABEL) / g.W >= 12);
+    for (let p = 0; p <= 25; p++) {
+      const { x, y } = g.pointCentre(p);
+      assert.equal(g.pointAt(x, y), p, `point ${p}`);
+    }
+    for (let p = 1; p <= 24; p++) {
+      for (const n of [1, 5, 15]) {
+        for (let i = 0; i < n; i++) {
+          const { x, y } = g.slot(p, i, n);
+          assert.equal(g.pointAt(x, y), p);
+          assert.ok(y - g.R >= g.TOP - 1 && y + g.R <= g.BOTTOM + 1, `point ${p}: ${i} of ${n} inside its zone`);
+        }
+      }
+    }
+    // The bar's checkers stay on the bar, the cube in the tray column, the numbers in the frame.
+    const { x } = g.barSlot(true, 0, 1);
+    assert.ok(x - g.BAR_R >= g.BAR_X && x + g.BAR_R <= g.BAR_X + g.BAR_W);
+    assert.ok(g.CUBE_X + 4 >= g.TRAY_X && g.CUBE_X + 4 + g.CUBE_SIZE <= g.TRAY_X + g.TRAY_W);
+    assert.ok(g.labelY(true) - g.LABEL * 0.75 >= 0 && g.labelY(false) <= g.H);
+  } finally {
+    g.useLayout("wide");
+  }
+  assert.equal(g.W, 780);
+});
+
+test("a phone's compact board mirrored (home board left): presses still find every point", async () => {
+  const g = await import(client("geometry.js"));
+  g.useLayout("compact");
+  g.setHomeLeft(true);
+  try {
+    for (let p = 0; p <= 25; p++) {
+      const { x, y } = g.pointCentre(p);
+      assert.equal(g.pointAt(x, y), p, `point ${p}`);
+    }
+    assert.ok(g.pointCentre(1).x < g.pointCentre(6).x);
+  } finally {
+    g.setHomeLeft(false);
+    g.useLayout("wide");
+  }
+});

@@ -80,6 +80,20 @@ test("graph points: side 0's chance before each roll, from 50% to the result", (
   assert.deepEqual(points, [{ x: 0, y: 0.5 }, { x: 2, y: 0.55 }, { x: 4, y: 0.4 }, { x: 8, y: 0 }]);
 });
 
+test("graph points from side 1: the same game seen from the other seat", () => {
+  const points = model.graphPoints(game, log.length, 1);
+  assert.deepEqual(points.map((p) => p.x), [0, 2, 4, 8]);
+  const zero = model.graphPoints(game, log.length, 0);
+  points.forEach((p, i) => assert.ok(Math.abs(p.y - (1 - zero[i].y)) < 1e-9));
+});
+
+test("a review is seen from the reader's seat, else from side 0", () => {
+  assert.deepEqual(model.reviewSide(["alice", "bob"], "bob"), { side: 1, played: true });
+  assert.deepEqual(model.reviewSide(["alice", "bob"], "alice"), { side: 0, played: true });
+  assert.deepEqual(model.reviewSide(["alice", "bob"], "carol"), { side: 0, played: false });
+  assert.deepEqual(model.reviewSide(["alice", "bob"], null), { side: 0, played: false });
+});
+
 test("graph geometry: pixels inside the box, 100% at the top, clicks find the nearest step", () => {
   const points = model.graphPoints(game, log.length);
   const geo = model.graphGeometry(points, { width: 640, height: 170, pad: 28, xMax: 8 });

@@ -146,8 +146,9 @@ def test_review_a_game_against_the_bot_and_an_uploaded_match(
     dice = state(page)["game"]["dice"]
     play_move(page, rng, drag=False)
     page.wait_for_selector("#tutor")
-    if page.locator("#tutor button[name=take-back]").count():
-        page.click("#tutor button[name=take-back]")
+    # A warned mistake: both answers are among the controls while the bot waits.
+    if page.locator("#tutor.warn").count() and page.locator(".controls [data-action=keep]").count():
+        click_action(page, "take_back")
         wait_until(page, "window.gammon.view.state.game.actions.includes('play')")
         assert state(page)["game"]["dice"] == dice
         assert state(page)["game"]["log"][-1]["type"] == "taken_back"
@@ -209,4 +210,119 @@ def test_review_a_game_against_the_bot_and_an_uploaded_match(
     page.wait_for_selector("#upload-error:not([hidden])")
     assert "not a .mat match file" in page.inner_text("#upload-error")
     assert not js_errors(page)
+    page.context.close()
+
+
+def _graph_end(page: Page) -> float:
+    """The height (SVG units) of the graph line's last point: 36 is 100%, 134 is 0%."""
+    path = page.get_attribute("#equity-graph .graph-line", "d")
+    assert path
+    return float(path.split("L")[-1].split()[1])
+
+
+def test_the_review_is_seen_from_the_side_you_sat(
+    review_server: ServerProcess, browser: Browser
+) -> None:
+    """Sitting second (side 1), the review's graph is your winning chance and its boards
+    are drawn from your side (they were the opponent's); a switch shows the other side.
+    At 1280 and at 390 px."""
+    rng = random.Random(4)
+    page = new_page(browser, review_server.url)
+    page.goto("/#/")
+    page.click("header button[name=guest]")
+    page.wait_for_selector("#me:has-text('Guest-')")
+    # Seats are drawn by lot (R13): new tables until this guest sits second.
+    for _ in range(30):
+        table = page.evaluate(
+            """async () => { const { post } = await import("/js/api.js");
+               return (await post("/api/tables", {length: 1, bot: "beginner"})).table.id; }"""
+        )
+        page.goto(f"/#/table/{table}")
+        wait_until(page, "!!window.gammon.view.state && window.gammon.view.state.you !== null")
+        if state(page)["you"] == 1:
+            break
+    else:
+        raise AssertionError("never seated second in 30 tables")
+    # Three plays, then a backgammon resigned, which the bot accepts: it wins.
+    plays = 0
+    while plays < 3:
+        now, acts = turn(page)
+        if "play" in acts:
+            play_move(page, rng, drag=False)
+            plays += 1
+        elif "take" in acts:
+            click_action(page, "take")
+            wait_seq(page, now)
+        elif "roll" in acts:
+            click_action(page, "roll")
+            wait_seq(page, now)
+        else:
+            wait_for_change(page, (now, acts))
+    while True:  # our turn to roll: nothing changes under the open menu
+        now, acts = turn(page)
+        if "roll" in acts:
+            break
+        if "take" in acts:
+            click_action(page, "take")
+            wait_seq(page, now)
+        elif "play" in acts:
+            play_move(page, rng, drag=False)
+        else:
+            wait_for_change(page, (now, acts))
+    page.click(".controls details.menu summary")
+    click_action(page, "resign-3")
+    wait_until(page, "window.gammon.view.state.status === 'finished'")
+    assert state(page)["result"]["winner"] == 0
+    score = state(page)["result"]["score"]  # in seat order: the bot's first
+    assert score[0] > score[1]
+
+    page.goto(f"/#/review/{table}")
+    _wait_review(page)
+    me = page.inner_text("#me").split()[0]
+    assert page.inner_text("#review-side").startswith(f"Seen from your side ({me})")
+    assert page.get_attribute("#equity-graph", "data-side") == "1"
+    assert me in (page.get_attribute("#equity-graph", "aria-label") or "")
+    assert _graph_end(page) == 134.0  # the bot won: your chance ends at 0%
+    # The starting board, from your side: your (dark) checkers on your 6-point.
+    page.click("[data-action=first]")
+    fills = page.eval_on_selector_all(
+        ".replay-board svg [data-point='6'] .checker", "cs => cs.map(c => c.getAttribute('fill'))"
+    )
+    assert fills == ["#2c2c2e"] * 5, fills
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, "review-side-1280.png")
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # The board takes the phone's layout (redrawn when the screen's width crosses 600 px):
+    # its checkers as wide as item 8 asks.
+    wait_until(
+        page,
+        "document.querySelector(\".replay-board svg [data-point='6'] .checker\")"
+        ".getBoundingClientRect().width >= 28",
+    )
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, "review-side-390.png")
+    # The switch: the bot's side.
+    page.click("button[name=flip-side]")
+    assert page.get_attribute("#equity-graph", "data-side") == "0"
+    assert _graph_end(page) == 36.0
+    fills = page.eval_on_selector_all(
+        ".replay-board svg [data-point='6'] .checker", "cs => cs.map(c => c.getAttribute('fill'))"
+    )
+    assert fills == ["#f5f0e6"] * 5, fills
+    assert page.inner_text("#review-side").startswith("Seen from gammon-beginner's side")
+    # Somebody who did not play: the first seat, said so, with the switch.
+    other = new_page(browser, review_server.url)
+    other.goto(page.url.replace(review_server.url, ""))
+    _wait_review(other)
+    assert "you did not play this match" in other.inner_text("#review-side")
+    assert other.get_attribute("#equity-graph", "data-side") == "0"
+    # The profile reads the result from the player's side too ("lost 0-3"), not in the
+    # seat order ("lost 3-0").
+    page.goto(f"/#/player/{me}")
+    row = page.locator(f"#recent tr[data-table='{table}']")
+    row.wait_for()
+    assert f"lost {score[1]}-{score[0]}" in row.inner_text(), (row.inner_text(), score)
+    assert not js_errors(page) and not js_errors(other)
+    other.context.close()
     page.context.close()

@@ -62,6 +62,8 @@ def test_tutor_warns_and_a_play_is_taken_back_against_the_bot() -> None:
         assert tutor["best"] == hint["plays"][0]["play"]
         assert tutor["text"].startswith(f"That play loses {tutor['loss']:.3f}; {tutor['best']}")
         assert tutor["take_back"] is True
+        # How long the bot waits for the answer: all of it, the clock standing still.
+        assert tutor["hold_s"] == 120.0
         # The new state came before the tutor's words (the play is committed first).
         played = sock.state
         assert played is not None and played["seq"] == state["seq"] + 1

@@ -7,8 +7,9 @@
 // mirrors the board for a player who wants the home board on the left.
 
 import {
-  BAR_W, BAR_X, BOTTOM, CUBE_SIZE, CUBE_X, H, HALF, LEFT, MID, PW, R, RIGHT, TOP, TRAY_W,
-  TRAY_X, W, ZONE, SLAB_H, barSlot, columnX, cubeY, place, slot, sx, traySlab,
+  BAR_R, BAR_W, BAR_X, BOTTOM, CUBE_SIZE, CUBE_X, H, HALF, LAYOUT, LEFT, MID, PW, R, RIGHT, TOP,
+  TRAY_W, TRAY_X, W, ZONE, SLAB_H, barSlot, columnX, cubeY, labelY, place, slot, sx, traySlab,
+  useLayout,
 } from "./geometry.js";
 import { s } from "./util.js";
 
@@ -35,6 +36,18 @@ import { s } from "./util.js";
  * @property {boolean} [canRoll]
  * @property {Set<number>} [last]
  */
+
+/** A screen this narrow (a phone) gets the compact board (geometry.js). */
+const PHONE = "(max-width: 600px)";
+
+/** The boards on the page: redrawn in the other layout when the screen crosses PHONE. */
+const shown = new Set();
+window.matchMedia(PHONE).addEventListener("change", () => {
+  for (const view of shown) {
+    if (!view.svg.isConnected) shown.delete(view);
+    else if (view.model) view.render(view.model);
+  }
+});
 
 /** A checker's colours. @typedef {{fill: string, stroke: string, text: string}} Colour */
 
@@ -108,12 +121,16 @@ export class BoardView {
     this.drag = null;
     /** @type {SVGElement | null} */
     this.ghost = null;
+    shown.add(this);
   }
 
   /** @param {BoardModel} model */
   render(model) {
     this.model = model;
     const svg = this.svg;
+    useLayout(window.matchMedia(PHONE).matches ? "compact" : "wide");
+    svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+    svg.classList.toggle("compact", LAYOUT === "compact");
     svg.replaceChildren();
     const mine = COLORS[model.colors ? model.colors[0] : 0];
     const theirs = COLORS[model.colors ? model.colors[1] : 1];
@@ -144,7 +161,7 @@ export class BoardView {
         points: `${x + 1},${baseY} ${x + PW - 1},${baseY} ${x + PW / 2},${tipY}`,
         class: `tri ${(col + (top ? 1 : 0)) % 2 ? "tri-a" : "tri-b"}${last.has(p) ? " last" : ""}`,
       }));
-      g.append(s("text", { x: x + PW / 2, y: top ? TOP - 4 : BOTTOM + 12, class: "label",
+      g.append(s("text", { x: x + PW / 2, y: labelY(top), class: "label",
                            "text-anchor": "middle" }, String(p)));
       const nMine = model.mine[p - 1];
       const nTheirs = model.theirs[24 - p];
@@ -181,7 +198,7 @@ export class BoardView {
       const { x, y } = barSlot(true, i, barMine);
       /** @type {Record<string, string>} */
       const extra = i === barMine - 1 && model.selected === 25 ? { class: "checker selected" } : {};
-      bar.append(checker(x, y, mine, extra));
+      bar.append(checker(x, y, mine, { r: BAR_R, ...extra }));
     }
     if (barMine > 1) {
       const { x, y } = barSlot(true, barMine - 1, barMine);
@@ -190,7 +207,7 @@ export class BoardView {
     svg.append(bar);
     for (let i = 0; i < barTheirs; i++) {
       const { x, y } = barSlot(false, i, barTheirs);
-      svg.append(checker(x, y, theirs));
+      svg.append(checker(x, y, theirs, { r: BAR_R }));
     }
     if (barTheirs > 1) {
       const { x, y } = barSlot(false, barTheirs - 1, barTheirs);
@@ -211,13 +228,26 @@ export class BoardView {
     }
     svg.append(tray);
     for (let i = 0; i < model.off[1]; i++) svg.append(slab(i, false, theirs));
-    if (model.off[0]) {
-      svg.append(s("text", { x: sx(TRAY_X + TRAY_W / 2), y: MID + 24, class: "label", "text-anchor": "middle" },
-                   `${model.off[0]} off`));
-    }
-    if (model.off[1]) {
-      svg.append(s("text", { x: sx(TRAY_X + TRAY_W / 2), y: MID - 14, class: "label", "text-anchor": "middle" },
-                   `${model.off[1]} off`));
+    if (LAYOUT === "compact") {
+      // No room for words in the narrow tray (the cube sits in its middle): the count,
+      // just past each stack of slabs.
+      if (model.off[0]) {
+        svg.append(s("text", { x: sx(TRAY_X + TRAY_W / 2), y: BOTTOM - 20 - model.off[0] * 14, class: "label",
+                               "text-anchor": "middle" }, String(model.off[0])));
+      }
+      if (model.off[1]) {
+        svg.append(s("text", { x: sx(TRAY_X + TRAY_W / 2), y: TOP + 24 + model.off[1] * 14, class: "label",
+                               "text-anchor": "middle" }, String(model.off[1])));
+      }
+    } else {
+      if (model.off[0]) {
+        svg.append(s("text", { x: sx(TRAY_X + TRAY_W / 2), y: MID + 24, class: "label", "text-anchor": "middle" },
+                     `${model.off[0]} off`));
+      }
+      if (model.off[1]) {
+        svg.append(s("text", { x: sx(TRAY_X + TRAY_W / 2), y: MID - 14, class: "label", "text-anchor": "middle" },
+                     `${model.off[1]} off`));
+      }
     }
     // The dice: the viewer's in the right half, the opponent's in the left half; the dice
     // each side last played stay in its half until the next roll.
@@ -242,8 +272,11 @@ export class BoardView {
       svg.append(g);
     } else if (model.canRoll) {
       const g = s("g", { class: "roll-target", dataset: { action: "roll" } });
-      g.append(s("rect", { x: sx(RIGHT + HALF / 2 - 50, 100), y: MID - 22, width: 100, height: 44, rx: 8 }));
-      g.append(s("text", { x: sx(RIGHT + HALF / 2), y: MID + 6, "text-anchor": "middle" }, "Roll"));
+      // Compact: a target a thumb finds (about 83 x 36 px on a 390 px screen).
+      const [tw, th] = LAYOUT === "compact" ? [140, 60] : [100, 44];
+      g.append(s("rect", { x: sx(RIGHT + HALF / 2 - tw / 2, tw), y: MID - th / 2, width: tw, height: th, rx: 8 }));
+      g.append(s("text", { x: sx(RIGHT + HALF / 2), y: MID + (LAYOUT === "compact" ? 10 : 6), "text-anchor": "middle" },
+                       "Roll"));
       svg.append(g);
     }
     // The cube, left of the board: the owner's side, or the middle while centred.
@@ -275,7 +308,8 @@ export class BoardView {
    * @param {boolean} [clickable]
    */
   drawDice(g, cx, dice, color, clickable = false) {
-    const size = dice.length > 2 ? 32 : 40;
+    // Compact: 28 px dice on a phone's screen, the four of a double as big as two.
+    const size = LAYOUT === "compact" ? 48 : dice.length > 2 ? 32 : 40;
     const gap = size + 10;
     const x0 = cx - ((dice.length - 1) * gap) / 2;
     dice.forEach((d, i) => {

@@ -307,3 +307,27 @@ export async function verifyGame(record, { table, game, bot = false } = {}) {
       : "the record has no rolls";
   return { ok, summary, problems, rolls, notes };
 }
+
+/**
+ * The fair-dice page's opening, for a player rather than a cryptographer (issue 16, item 7):
+ * why these dice could not be cheated, and what this browser just found for this game, in
+ * two sentences; the details (the rolls, the seed, the notes) come below them.
+ * @param {Report} report
+ * @returns {[string, string]}
+ */
+export function plainWords(report) {
+  const why = "These dice could not be cheated: before the first roll the server locked in a secret "
+    + "seed by publishing its fingerprint, and every roll mixes that seed with random numbers sent "
+    + "by the players' browsers, so nobody, not even the server, could choose or foresee a roll.";
+  if (!report.ok) {
+    return [why, `This browser checked this game's rolls and found a problem (${report.summary}): the details are below.`];
+  }
+  const n = report.rolls.length;
+  const mine = report.rolls.filter((r) => r.mine > 0).length;
+  const with_ = !mine ? ""
+    : mine < n ? `, ${mine} of them with numbers this browser sent itself`
+      : n === 1 ? ", which mixed in numbers this browser sent itself"
+        : ", every one with numbers this browser sent itself";
+  return [why, `This browser has just checked ${n === 1 ? "the one roll" : `all ${n} rolls`} of this game `
+    + `against the seed revealed at its end${with_}: each is exactly the roll it had to be.`];
+}

@@ -8,25 +8,79 @@
 // drawing mirrored left to right: the layout below is worked out for the home board on the
 // right, and every x goes through `sx` on its way to the screen (and back, in pointAt).
 
-export const W = 780;
-export const H = 560;
-export const CUBE_X = 6; // the cube column, left of the frame
-export const LEFT = 68; // the left half's inner edge
-export const PW = 48; // a point's width
-export const HALF = 6 * PW;
-export const BAR_X = LEFT + HALF;
-export const BAR_W = 48;
-export const RIGHT = BAR_X + BAR_W;
-export const FRAME_R = RIGHT + HALF;
-export const TRAY_X = FRAME_R + 16;
-export const TRAY_W = 60;
-export const TOP = 16;
-export const ZONE = 232; // a point's zone height
-export const BOTTOM = H - 16;
-export const MID = H / 2;
-export const R = 21; // checker radius
-export const D = 44; // checker pitch
-export const CUBE_SIZE = 40;
+// Two layouts of the same board. "wide" (a desktop): the cube in a column left of the
+// frame, checkers with a little felt between them. "compact" (a phone, set by board.js
+// from the screen's width): no cube column (the cube sits in the tray column), checkers as
+// wide as their points, narrow bar and tray and big point numbers, so that on a 390 px
+// screen a checker is at least 28 px across and a number 12 px high (issue 16, item 8).
+// The values are `let` bindings: `useLayout` changes them for every module that imports
+// them (rendering, pointer input), which read them when they draw or look up a point.
+
+/** The numbers each layout chooses; the rest follow from them. */
+const LAYOUTS = {
+  wide: { left: 68, pw: 48, barW: 48, trayGap: 16, trayW: 60, top: 16, zone: 232, r: 21, d: 44,
+          barR: 21, barD: 44, cube: 40, label: 10, h: 560 },
+  compact: { left: 4, pw: 48, barW: 32, trayGap: 2, trayW: 40, top: 26, zone: 240, r: 24, d: 48,
+             barR: 15, barD: 31, cube: 36, label: 22, h: 588 },
+};
+
+/** Which layout is in use: "wide" or "compact". */
+export let LAYOUT = "wide";
+export let W = 780;
+export let H = 560;
+export let CUBE_X = 6; // the cube's left edge less 4 (wide: the column left of the frame)
+export let LEFT = 68; // the left half's inner edge
+export let PW = 48; // a point's width
+export let HALF = 6 * PW;
+export let BAR_X = LEFT + HALF;
+export let BAR_W = 48;
+export let RIGHT = BAR_X + BAR_W;
+export let FRAME_R = RIGHT + HALF;
+export let TRAY_X = FRAME_R + 16;
+export let TRAY_W = 60;
+export let TOP = 16;
+export let ZONE = 232; // a point's zone height
+export let BOTTOM = H - 16;
+export let MID = H / 2;
+export let R = 21; // checker radius
+export let D = 44; // checker pitch
+export let BAR_R = 21; // radius of a checker on the bar
+export let BAR_D = 44; // their pitch
+export let CUBE_SIZE = 40;
+export let LABEL = 10; // the point numbers' font size
+
+/**
+ * Switch the layout (board.js, before it draws); whether it changed.
+ * @param {"wide" | "compact"} name
+ */
+export function useLayout(name) {
+  if (name === LAYOUT) return false;
+  const l = LAYOUTS[name];
+  LAYOUT = name;
+  LEFT = l.left;
+  PW = l.pw;
+  HALF = 6 * PW;
+  BAR_X = LEFT + HALF;
+  BAR_W = l.barW;
+  RIGHT = BAR_X + BAR_W;
+  FRAME_R = RIGHT + HALF;
+  TRAY_X = FRAME_R + l.trayGap;
+  TRAY_W = l.trayW;
+  W = TRAY_X + TRAY_W + (name === "compact" ? 2 : 12);
+  H = l.h;
+  TOP = l.top;
+  ZONE = l.zone;
+  BOTTOM = H - TOP;
+  MID = H / 2;
+  R = l.r;
+  D = l.d;
+  BAR_R = l.barR;
+  BAR_D = l.barD;
+  CUBE_SIZE = l.cube;
+  CUBE_X = name === "compact" ? TRAY_X + (TRAY_W - CUBE_SIZE) / 2 - 4 : 6;
+  LABEL = l.label;
+  return true;
+}
 
 /** A spot in the SVG. @typedef {{x: number, y: number}} XY */
 
@@ -95,9 +149,9 @@ export function slot(point, i, n) {
  * @returns {XY}
  */
 export function barSlot(mine, i, n) {
-  const pitch = n > 4 ? (ZONE - 60 - 2 * R) / (n - 1) : D;
+  const pitch = n > 4 ? (ZONE - 60 - 2 * BAR_R) / (n - 1) : BAR_D;
   const x = sx(BAR_X + BAR_W / 2);
-  const y = mine ? MID + 34 + R + i * pitch : MID - 34 - R - i * pitch;
+  const y = mine ? MID + 34 + BAR_R + i * pitch : MID - 34 - BAR_R - i * pitch;
   return { x, y };
 }
 
@@ -160,11 +214,22 @@ export function pointCentre(point) {
 }
 
 /**
+ * The baseline of a point's number: in the frame above the top points, below the bottom ones.
+ * @param {boolean} top
+ */
+export function labelY(top) {
+  const compact = LAYOUT === "compact";
+  return top ? TOP - (compact ? 5 : 4) : BOTTOM + LABEL + (compact ? -1 : 2);
+}
+
+/**
  * The cube's centre height: at its owner's side, in the middle while centred or offered.
  * @param {"mine" | "theirs" | null} owner
  * @param {boolean} offered
  */
 export function cubeY(owner, offered) {
   if (offered || owner === null) return MID;
+  // Compact: in the tray column, just past the middle on the owner's side.
+  if (LAYOUT === "compact") return owner === "mine" ? MID + 8 + CUBE_SIZE / 2 : MID - 8 - CUBE_SIZE / 2;
   return owner === "mine" ? BOTTOM - CUBE_SIZE / 2 - 4 : TOP + CUBE_SIZE / 2 + 4;
 }

@@ -4,6 +4,12 @@
 // equities, at a depth the player may choose) and the tutor, which warns right after a
 // mistake and, against the bot, offers to take the play back. The table page (table.js)
 // owns the socket; this module draws and remembers the player's choices.
+//
+// While the tutor's warning waits for an answer the bot does not move (up to the
+// `hold_s` the warning gives): the page says so in its status line with the time left,
+// and its controls offer both answers, "Take it back" and "Keep my play" (table-controls.js),
+// where a phone shows them. The tutor's words stay until the player acts again (the bot
+// may play at once: words cleared at the next decision would flash by).
 
 import { clear, h } from "./util.js";
 
@@ -26,6 +32,15 @@ const signed = (v) => `${v >= 0 ? "+" : "−"}${Math.abs(v).toFixed(3)}`;
 /** @param {number} v */
 const pct = (v) => `${(100 * v).toFixed(1)}%`;
 
+/**
+ * Minutes and seconds: 1:05.
+ * @param {number} seconds
+ */
+export function waitText(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
 export class PracticePanel {
   /**
    * @param {HTMLElement} el the hint section
@@ -40,6 +55,64 @@ export class PracticePanel {
     this.ply = null;
     /** Whether the tutor is on (remembered in this browser). */
     this.tutor = localStorage.getItem(TUTOR_KEY) === "on";
+    /** The seq of the play the tutor's words are about (null: nothing said). */
+    this.saidAt = /** @type {number | null} */ (null);
+    /**
+     * The bot waiting for the answer to a warning: the warning's seq and when the wait
+     * ends (performance.now), or null.
+     * @type {{seq: number, until: number} | null}
+     */
+    this.hold = null;
+  }
+
+  /**
+   * A new state: the wait is over once taking back is no longer offered (the answer went,
+   * or the bot played when its wait ran out).
+   * @param {import("./protocol.js").State} st
+   */
+  onState(st) {
+    const actions = st.game ? st.game.actions : [];
+    if (this.hold && !actions.includes("take_back")) this.endHold();
+  }
+
+  /**
+   * The player acts again (a roll, a play, a take-back...): the tutor's words on the last
+   * play have been read and go.
+   * @param {string} type
+   */
+  acted(type) {
+    if (type === "hint" || type === "keep" || this.saidAt === null) return;
+    this.saidAt = null;
+    this.hold = null;
+    clear(this.tutorEl);
+  }
+
+  /** Whether the bot waits for the answer to a warning. */
+  get holding() {
+    return this.hold !== null;
+  }
+
+  /** The status line while the bot waits: what it waits for and for how long. */
+  holdText() {
+    if (!this.hold) return null;
+    const left = (this.hold.until - performance.now()) / 1000;
+    return left > 0
+      ? `The bot waits for your answer: keep your play or take it back (${waitText(left)} left).`
+      : "The bot waited long enough: it plays now.";
+  }
+
+  /** Keep the play the tutor warned about: the bot goes on. */
+  keep() {
+    this.host.send({ type: "keep" });
+    this.endHold();
+  }
+
+  /** The wait is over: the answers and the line about them go, the tutor's words stay. */
+  endHold() {
+    if (!this.hold) return;
+    this.hold = null;
+    const waiting = this.tutorEl.querySelector(".tutor-wait");
+    if (waiting) waiting.remove();
   }
 
   /** Tell the server the tutor's switch (after every (re)connection). */
@@ -104,16 +177,18 @@ export class PracticePanel {
 
   /** @param {Tutor} m */
   warn(m) {
+    this.saidAt = m.seq;
+    this.hold = null;
     if (!m.mark) {
       clear(this.tutorEl, h("p", { class: "tutor ok", id: "tutor" }, `Tutor: ${m.text}`));
       return;
     }
+    if (m.take_back) this.hold = { seq: m.seq, until: performance.now() + 1000 * (m.hold_s ?? 120) };
     clear(this.tutorEl, h("div", { class: "tutor warn", id: "tutor", role: "alert" },
       h("p", {}, h("b", {}, `Tutor (${m.mark}): `), m.text),
-      m.take_back ? h("p", {},
-        h("button", { type: "button", name: "take-back", class: "primary", onclick: () => { this.host.act("take_back"); clear(this.tutorEl); } }, "Take it back"), " ",
-        h("button", { type: "button", name: "keep", onclick: () => { this.host.send({ type: "keep" }); clear(this.tutorEl); } }, "Keep my play"))
-        : null));
+      m.take_back ? h("p", { class: "tutor-wait small" },
+        "The bot waits for your answer: use ", h("b", {}, "Take it back"), " or ", h("b", {}, "Keep my play"),
+        " under the board.") : null));
   }
 
   hide() {

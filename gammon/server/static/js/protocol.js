@@ -333,7 +333,7 @@
 /**
  * The tutor's words on one's own play, right after it (4.5).
  * @typedef {{type: "tutor", seq: number, play: string, best: string, loss: number, mark: string,
- *   ply: number, text: string, take_back: boolean}} Tutor
+ *   ply: number, text: string, take_back: boolean, hold_s?: number}} Tutor
  */
 
 /**

@@ -8,7 +8,7 @@
 
 import { get } from "./api.js";
 import { BoardView } from "./board.js";
-import { verifyGame } from "./fairdice.js";
+import { plainWords, verifyGame } from "./fairdice.js";
 import { replayFrames } from "./replay.js";
 import { clear, describeSettings, h } from "./util.js";
 
@@ -66,6 +66,8 @@ class RecordView {
     this.frames = [];
     this.tabs = h("nav", { class: "game-tabs", "aria-label": "Games" });
     this.verifyEl = h("section", { class: "verify", "aria-labelledby": "verify-title" });
+    /** The fair-dice check in two plain sentences, first on the page (plainWords). */
+    this.plainEl = h("p", { class: "fair-plain", id: "fair-plain", role: "status" });
     this.boardEl = h("div", { class: "board-wrap replay-board" });
     this.stepEl = h("p", { class: "step", "aria-live": "polite" });
     this.logEl = h("ol", { class: "log replay-log", "aria-label": "Game log" });
@@ -121,7 +123,7 @@ class RecordView {
                                                         onclick: () => this.step(action) }, label);
     const players = (record.players || []).map((p) => p || "—").join(" – ");
     this.main.replaceChildren(h("div", { class: "record" },
-      h("header", {}, h("h1", {}, `Table ${this.id}: ${players}`),
+      h("header", {}, h("h1", {}, `Table ${this.id}: ${players}`), this.plainEl,
         h("p", { class: "muted" }, describeSettings(record.settings || {}),
           record.result ? ` · final score ${record.result.score.join("-")}` : ""),
         h("p", {}, h("a", { href: `#/table/${this.id}` }, "Back to the table"), " · ",
@@ -188,8 +190,13 @@ class RecordView {
     const number = game.game.number;
     clear(this.verifyEl, h("h2", { id: "verify-title" }, `Fair dice: game ${number}`),
       h("p", { class: "verify-summary checking", id: "verify-summary" }, "Checking every roll…"));
+    this.plainEl.textContent = "Checking every roll of this game in this browser…";
     const report = await verifyGame(game, { table: this.id, game: number, bot: this.bot });
     if (this.game !== game) return;
+    const [why, checked] = plainWords(report);
+    clear(this.plainEl, why, " ", h("strong", {}, checked),
+      " ", h("button", { type: "button", class: "link", name: "fair-details",
+                         onclick: () => this.verifyEl.scrollIntoView() }, "The details"));
     const rows = report.rolls.map((r) => h("tr", { class: r.ok ? "ok" : "bad" },
       h("td", {}, String(r.index)),
       h("td", {}, r.dice.join("-")),

@@ -161,23 +161,37 @@ export function decisionAt(doc, game, log, index) {
 }
 
 /**
- * The graph's points: side 0's winning chance before each roll, from 50% at the start to
- * the result at the end (x: history index).
+ * The graph's points: the viewer's winning chance before each roll, from 50% at the start
+ * to the result at the end (x: history index). The viewer is the side the review is seen
+ * from: the player reading it, or side 0 for anybody else (reviewSide).
  * @param {GameAnalysis} game
  * @param {number} length the game's log length
+ * @param {number} [viewer] 0 or 1
  * @returns {{x: number, y: number}[]}
  */
-export function graphPoints(game, length) {
+export function graphPoints(game, length, viewer = 0) {
   const points = [{ x: 0, y: 0.5 }];
   for (const l of game.luck) {
     if (!l.chances) continue;
     const win = l.chances[0];
-    points.push({ x: l.index, y: l.side === 0 ? win : 1 - win });
+    points.push({ x: l.index, y: l.side === viewer ? win : 1 - win });
   }
   if (game.winner !== null && game.winner !== undefined) {
-    points.push({ x: Math.max(length, points[points.length - 1].x), y: game.winner === 0 ? 1 : 0 });
+    points.push({ x: Math.max(length, points[points.length - 1].x), y: game.winner === viewer ? 1 : 0 });
   }
   return points;
+}
+
+/**
+ * The side a review is seen from: the reader's seat when they played (by name), else
+ * side 0; `played` says which.
+ * @param {string[]} names the two players, in seat order
+ * @param {string | null} me the reader's name (null: not signed in)
+ * @returns {{side: number, played: boolean}}
+ */
+export function reviewSide(names, me) {
+  const side = me === null ? -1 : names.indexOf(me);
+  return side === 0 || side === 1 ? { side, played: true } : { side: 0, played: false };
 }
 
 /**

@@ -10,8 +10,8 @@ import { ApiError, get, post, upload } from "./api.js";
 import { BoardView } from "./board.js";
 import { replayFrames } from "./replay.js";
 import {
-  decisionAt, gameMarks, graphGeometry, graphPoints, mistakeIndices, pct, signed, stepMistake,
-  waitingText,
+  decisionAt, gameMarks, graphGeometry, graphPoints, mistakeIndices, pct, reviewSide, signed,
+  stepMistake, waitingText,
 } from "./review-model.js";
 import { clear, h, s, wayBack } from "./util.js";
 
@@ -107,6 +107,11 @@ class ReviewView {
     this.decisionEl = h("section", { class: "decision", id: "decision", "aria-label": "Decision" });
     this.movesEl = h("ol", { class: "log review-moves", "aria-label": "Moves" });
     this.tabs = h("nav", { class: "game-tabs", "aria-label": "Games" });
+    /** The side the graph and the boards are seen from (0 or 1): the reader's seat. */
+    this.viewer = 0;
+    /** Whether the reader played the match (else side 0, with a switch). */
+    this.played = false;
+    this.sideEl = h("p", { class: "review-side", id: "review-side" });
     this.onKey = (/** @type {KeyboardEvent} */ e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
     main.replaceChildren(h("p", { class: "muted" }, "Loading the analysis…"));
@@ -195,6 +200,9 @@ class ReviewView {
     if (!variant) throw new Error(`the server does not describe the variant ${doc.variant}`);
     this.doc = doc;
     this.start = variant.board;
+    const seen = reviewSide(doc.names, this.app.me ? this.app.me.name : null);
+    this.viewer = seen.side;
+    this.played = seen.played;
     this.layout(doc);
     this.showGame(0);
   }
@@ -224,7 +232,7 @@ class ReviewView {
           h("a", { href: `/api/analyses/${job.key}/report.html`, download: `analysis-${job.key}.html`, class: "button", id: "report-html" }, "Download the report (HTML)"), " ",
           h("a", { href: `/api/analyses/${job.key}/report.json`, download: `analysis-${job.key}.json`, class: "button", id: "report-json" }, "Download the analysis (JSON)"),
           job.table !== null ? [" ", h("a", { href: `#/record/${job.table}` }, "Record and dice")] : null),
-        this.shareLink(job)),
+        this.shareLink(job), this.sideEl),
       doc.games.length > 1 ? this.tabs : null,
       h("div", { class: "record-body" },
         h("div", { class: "replay" }, this.graphEl, this.boardEl, this.stepEl,
@@ -253,7 +261,36 @@ class ReviewView {
       b.setAttribute("aria-current", b.dataset.game === String(game.number) ? "true" : "false");
     }
     this.frame = this.mistakes.length ? this.mistakes[0] : 0;
+    this.renderSide();
     this.renderMoves();
+    this.renderGraph();
+    this.render();
+  }
+
+  /** Whose side the review is seen from, and the switch to the other. */
+  renderSide() {
+    const names = /** @type {AnalysisDocument} */ (this.doc).names;
+    const other = 1 - this.viewer;
+    clear(this.sideEl,
+      this.played && this.viewer === this.seat()
+        ? `Seen from your side (${names[this.viewer]}): the graph is your winning chance, the boards as you sat. `
+        : this.played
+          ? `Seen from ${names[this.viewer]}'s side, your opponent's. `
+          : `Seen from ${names[this.viewer]}'s side (the first seat: you did not play this match). `,
+      h("button", { type: "button", class: "link", name: "flip-side", onclick: () => this.flip() },
+        `See it from ${names[other]}'s side`));
+  }
+
+  /** The reader's own seat (when they played). */
+  seat() {
+    const doc = /** @type {AnalysisDocument} */ (this.doc);
+    return reviewSide(doc.names, this.app.me ? this.app.me.name : null).side;
+  }
+
+  /** Turn the review round: the graph and the boards from the other side. */
+  flip() {
+    this.viewer = 1 - this.viewer;
+    this.renderSide();
     this.renderGraph();
     this.render();
   }
@@ -281,10 +318,12 @@ class ReviewView {
     const doc = /** @type {AnalysisDocument} */ (this.doc);
     const game = doc.games[this.gameIndex];
     const log = this.log();
-    const points = graphPoints(game, log.length);
+    const viewer = this.viewer;
+    const points = graphPoints(game, log.length, viewer);
     const geo = graphGeometry(points, { ...GRAPH, xMax: Math.max(log.length, 1) });
     const svg = s("svg", { viewBox: `0 0 ${GRAPH.width} ${GRAPH.height}`, class: "equity-graph", id: "equity-graph",
-                           role: "img", "aria-label": `${doc.names[0]}'s winning chance over game ${game.number}` });
+                           role: "img", "aria-label": `${doc.names[viewer]}'s winning chance over game ${game.number}`,
+                           dataset: { side: String(viewer) } });
     svg.append(s("rect", { x: 0, y: 0, width: GRAPH.width, height: GRAPH.height, class: "graph-bg" }));
     for (const level of [0, 0.5, 1]) {
       svg.append(s("line", { x1: GRAPH.pad, x2: GRAPH.width - GRAPH.pad, y1: geo.sy(level), y2: geo.sy(level),
@@ -298,7 +337,7 @@ class ReviewView {
       for (const m of marks) {
         const label = `${doc.names[m.side]}: ${m.kind === "luck" ? m.mark : `${m.mark} (${signed(-m.loss)})`}`;
         if (m.kind === "luck") {
-          const up = (m.mark.includes("unlucky") ? -1 : 1) * (m.side === 0 ? 1 : -1) > 0;
+          const up = (m.mark.includes("unlucky") ? -1 : 1) * (m.side === viewer ? 1 : -1) > 0;
           const d = up ? -8 : 8;
           svg.append(s("polygon", { points: `${x - 5},${y} ${x + 5},${y} ${x},${y + d}`, class: `graph-luck ${up ? "up" : "down"}`,
                                     dataset: { index: String(index) } }, s("title", {}, label)));
@@ -318,7 +357,7 @@ class ReviewView {
       this.goto(marked ? Number(/** @type {HTMLElement} */ (marked).dataset.index) : geo.nearest(px));
     });
     clear(this.graphEl, svg, h("p", { class: "legend muted small" },
-      `${doc.names[0]}'s winning chance before each roll; dots: mistakes, triangles: luck. Click to go there.`));
+      `${doc.names[viewer]}'s chance to win the game before each roll; dots: mistakes, triangles: luck. Click to go there.`));
   }
 
   /** @param {number} index */
@@ -363,10 +402,12 @@ class ReviewView {
     const next = log[index];
     const side = /** @type {import("./protocol.js").Side} */ (next && next.side !== undefined ? next.side
       : event && event.side !== undefined ? event.side : 0);
-    const b = replay.boardFor(side);
+    // Every board from the viewer's side, as they sat at the table (not the side to act).
+    const viewer = /** @type {import("./protocol.js").Side} */ (this.viewer);
+    const b = replay.boardFor(viewer);
     const cube = doc.cube === false ? null : {
       value: replay.cube.value,
-      owner: /** @type {"mine" | "theirs" | null} */ (replay.cube.owner === null ? null : replay.cube.owner === side ? "mine" : "theirs"),
+      owner: /** @type {"mine" | "theirs" | null} */ (replay.cube.owner === null ? null : replay.cube.owner === viewer ? "mine" : "theirs"),
       offered: replay.cube.offered,
       offer: replay.cube.offer,
     };
@@ -374,10 +415,10 @@ class ReviewView {
     const showDice = event && (event.type === "rolled" || event.type === "opening") && rolled;
     const dice = showDice && rolled ? (rolled[0] === rolled[1] ? [rolled[0], rolled[0], rolled[0], rolled[0]] : rolled)
       .map((value) => ({ value, used: false })) : null;
-    this.board.render({ ...b, colors: [side, 1 - side], dice, diceMine: replay.roller === side, cube });
+    this.board.render({ ...b, colors: [viewer, 1 - viewer], dice, diceMine: replay.roller === viewer, cube });
     const total = this.frames.length - 1;
     this.stepEl.textContent = next
-      ? `Step ${index} of ${total}: ${next.text || next.type} · ${doc.names[side]} to act, pips ${b.pips[0]}–${b.pips[1]}`
+      ? `Step ${index} of ${total}: ${next.text || next.type} · ${doc.names[side]} to act · pips: ${doc.names[viewer]} ${b.pips[0]}, ${doc.names[1 - viewer]} ${b.pips[1]}`
       : `End of game ${doc.games[this.gameIndex].number} · step ${total} of ${total}`;
     for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (this.movesEl.children)) {
       const current = li.dataset.index === String(index);

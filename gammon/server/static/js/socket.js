@@ -91,6 +91,13 @@ export class Live {
     };
   }
 
+  /** Try again at once, not after the back-off (the browser says the network is back). */
+  retryNow() {
+    if (this.closed || !this.reconnecting) return;
+    clearTimeout(this.timer);
+    this.connect();
+  }
+
   get open() {
     return this.ws !== null && this.ws.readyState === WebSocket.OPEN;
   }

@@ -21,6 +21,8 @@ import { h } from "./util.js";
  * @property {(type: ActionType, extra?: Record<string, unknown>) => void} act
  * @property {() => void} undo
  * @property {() => void} confirm
+ * @property {boolean} [holding] the bot waits for the answer to the tutor's warning
+ * @property {() => void} [keep] keep the play the tutor warned about
  */
 
 /**
@@ -100,7 +102,14 @@ export function controlButtons(ctx) {
     out.push(button(ctx, "Accept the resignation", "accept_resignation", () => ctx.act("accept_resignation"), { primary: true }));
     out.push(button(ctx, "Reject", "reject_resignation", () => ctx.act("reject_resignation")));
   }
-  if (a.has("take_back")) out.push(button(ctx, "Take back", "take_back", () => ctx.act("take_back")));
+  if (a.has("take_back") && ctx.holding && ctx.keep) {
+    // The tutor's warning waits for an answer: both, where the thumb is.
+    const keep = ctx.keep;
+    out.push(button(ctx, "Take it back", "take_back", () => ctx.act("take_back"), { primary: true }));
+    out.push(button(ctx, "Keep my play", "keep", () => keep()));
+  } else if (a.has("take_back")) {
+    out.push(button(ctx, "Take back", "take_back", () => ctx.act("take_back")));
+  }
   if (a.has("hint")) out.push(button(ctx, "Hint", "hint", () => ctx.act("hint"), { keys: "H" }));
   if (a.has("resign") || a.has("forfeit")) out.push(resignMenu(ctx, a));
   return out;

@@ -80,6 +80,12 @@ class TableView {
     this.statusEl = h("p", { class: "status", role: "status", "aria-live": "polite" });
     this.toolsEl = h("div"); // the motion's buttons (table-motion.js) take its place
     this.errorEl = h("p", { class: "error", role: "alert", hidden: true });
+    /** Said in words while the connection is lost (the controls alone only grey out). */
+    this.connEl = h("p", { class: "connection", id: "connection", role: "status", hidden: true });
+    /** Whether the page shows the connection as lost. */
+    this.lost = false;
+    /** The last line of the game log, under the board (on a phone the log is below the fold). */
+    this.lastPlayEl = h("p", { class: "last-play", id: "last-play", "aria-hidden": "true" });
     this.infoEl = h("div", { class: "info" });
     this.bannerEl = h("div", { class: "banners" });
     this.hintEl = h("section", { class: "hints", hidden: true, "aria-label": "Hints" });
@@ -119,9 +125,14 @@ class TableView {
       onOpen: () => { this.busy = null; this.tutorSent = false; },
       onFatal: (code, reason) => this.fatal(code, reason),
     });
-    this.tick = setInterval(() => this.renderClocks(), 250);
+    this.tick = setInterval(() => { this.renderClocks(); this.renderHold(); this.renderConnection(); }, 250);
     this.onKey = (/** @type {KeyboardEvent} */ e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
+    // The browser knows first when the network goes: a socket may stay "open" for a while.
+    this.onOffline = () => { this.conn.live.drop(); this.renderConnection(); };
+    this.onOnline = () => { this.conn.live.retryNow(); };
+    window.addEventListener("offline", this.onOffline);
+    window.addEventListener("online", this.onOnline);
   }
 
   destroy() {
@@ -129,6 +140,24 @@ class TableView {
     this.motion.destroy();
     clearInterval(this.tick);
     document.removeEventListener("keydown", this.onKey);
+    window.removeEventListener("offline", this.onOffline);
+    window.removeEventListener("online", this.onOnline);
+  }
+
+  /** Say so beside the controls while the connection is lost, and grey them out. */
+  renderConnection() {
+    const lost = this.conn.live.reconnecting || !navigator.onLine;
+    if (lost === this.lost) return;
+    this.lost = lost;
+    this.renderBoard();
+    this.connEl.hidden = !lost;
+    this.connEl.textContent = lost
+      ? navigator.onLine
+        ? "The connection to the server is lost: reconnecting… Your game waits on the server."
+        : "This device is offline: the game reconnects by itself when the network is back. Your game waits on the server."
+      : "";
+    if (lost) this.showError(null);
+    if (this.state) this.renderControls();
   }
 
   /** For the tests and debugging: the socket (`live.drop()` simulates a lost network). */
@@ -144,7 +173,7 @@ class TableView {
       h("div", { class: "table-view" },
         h("div", { class: "board-col" },
           this.players[1], this.boardEl, this.players[0],
-          this.controls, this.statusEl, this.errorEl, this.toolsEl),
+          this.controls, this.connEl, this.errorEl, this.statusEl, this.lastPlayEl, this.toolsEl),
         h("aside", { class: "side-col" },
           this.infoEl, this.bannerEl, this.tutorEl, this.hintEl, this.practiceEl,
           h("section", { class: "log-box", "aria-label": "Game log" }, h("h2", {}, "Moves"), this.logEl),
@@ -187,6 +216,7 @@ class TableView {
       }
     } else if (m.type === "tutor") {
       this.practice.warn(m);
+      if (this.state) this.renderControls();
     } else if (m.type === "rematch") {
       this.result.onRematch(m);
     }
@@ -226,6 +256,7 @@ class TableView {
       this.hints = null;
       this.hint = null;
     }
+    this.practice.onState(st);
     this.renderPractice(st);
     // A game that ended while the match goes on: say so, with its dice check.
     const finished = st.previous_games || [];
@@ -273,6 +304,7 @@ class TableView {
       return;
     }
     if (type !== "hint") {
+      this.practice.acted(type);
       this.busy = st.seq;
       this.render();
     }
@@ -281,7 +313,9 @@ class TableView {
   /** @param {string | null} text */
   showError(text) {
     this.errorEl.hidden = !text;
-    this.errorEl.textContent = text || "";
+    // The server's refusals are phrases ("only your own last play..."): said as a sentence.
+    const sentence = text ? text.charAt(0).toUpperCase() + text.slice(1) : "";
+    this.errorEl.textContent = sentence && !/[.!?…]$/.test(sentence) ? `${sentence}.` : sentence;
   }
 
   // -- the player's moves --------------------------------------------------------------------
@@ -505,7 +539,7 @@ class TableView {
       selected: this.selected,
       dests: new Set(this.dests.keys()),
       movable: this.movable,
-      canRoll: g.actions.includes("roll") && this.busy === null,
+      canRoll: g.actions.includes("roll") && this.busy === null && !this.lost,
       last,
       spent: g.dice ? null : this.motion.spent(st),
       diceClickable: this.input !== null,
@@ -568,8 +602,9 @@ class TableView {
     // A state that arrives while the resign menu is open (the opponent acted) keeps it open.
     const menuOpen = this.controls.querySelector("details.menu[open]") !== null;
     clear(this.controls, controlButtons({
-      state: st, id: this.id, me: this.app.me, input: this.input, busy: this.busy !== null,
+      state: st, id: this.id, me: this.app.me, input: this.input, busy: this.busy !== null || this.lost,
       act: (type, extra) => this.act(type, extra), undo: () => this.undo(), confirm: () => this.confirm(),
+      holding: this.practice.holding, keep: () => { this.practice.keep(); this.renderControls(); },
     }));
     let status = statusText(st, this.input && this.input.complete ? this.input.complete.play : null);
     if (st.status === "open") {
@@ -579,7 +614,7 @@ class TableView {
         ? st.settings.invite ? `Waiting for ${st.settings.invite} to join…` : "Waiting for an opponent to join…"
         : `${creator} is waiting for an opponent.`;
     }
-    this.statusEl.textContent = status;
+    this.statusEl.textContent = this.practice.holdText() || status;
     const menu = /** @type {HTMLDetailsElement | null} */ (this.controls.querySelector("details.menu"));
     if (menu && menuOpen) menu.open = true;
     const mine = g && st.you !== null && g.actions.some((a) => !["resign", "forfeit", "hint"].includes(a));
@@ -588,6 +623,12 @@ class TableView {
       const again = /** @type {HTMLButtonElement | null} */ (this.controls.querySelector(`[data-action="${focused}"]`));
       if (again && !again.disabled) again.focus();
     }
+  }
+
+  /** The countdown of the bot's wait for the answer to the tutor, in the status line. */
+  renderHold() {
+    const text = this.practice.holdText();
+    if (text && this.statusEl.textContent !== text) this.statusEl.textContent = text;
   }
 
   renderInfo() {
@@ -640,6 +681,8 @@ class TableView {
     }
     clear(this.logEl, items);
     this.logEl.scrollTop = this.logEl.scrollHeight;
+    const last = items[items.length - 1];
+    this.lastPlayEl.textContent = last ? `Last: ${last.textContent}` : "";
   }
 
   renderHints() {
