@@ -108,7 +108,7 @@ def test_a_rollout_shows_its_progress_and_its_figures(
     page.goto("/#/board")
     page.wait_for_selector("#ab-ids .ab-xgid")
     _open(page, HOLDING)
-    page.select_option("#ab-trials", "72")
+    page.select_option("#ab-trials", "36")
     page.click("#ab-rollout")
     page.wait_for_selector("#ab-progress:not([hidden])")
     seen: list[float] = []

@@ -98,11 +98,19 @@ def _page(browser: Browser, server: ServerProcess, size: tuple[int, int]) -> Pag
 
 
 def _use_settings(page: Page, **values: Any) -> None:
-    """Settings as a returning player has them stored (the panel's own test sets them by
-    hand), read by the page as it loads."""
+    """Settings as a returning player has them (the panel's own test sets them by hand):
+    stored in this browser and, when signed in, on the account, whose settings the page
+    takes at every load (account-settings.js), read by the page as it loads."""
     page.evaluate(
         "values => localStorage.setItem('gammon.settings', JSON.stringify(values))", values
     )
+    csrf = next((c["value"] for c in page.context.cookies() if c["name"] == "gammon_csrf"), "")
+    if page.locator("#me").count():
+        full = {**page.evaluate("JSON.parse(localStorage.getItem('gammon.settings'))")}
+        saved = page.request.post(
+            "/api/me/settings", data={"settings": full}, headers={"X-CSRF-Token": csrf}
+        )
+        assert saved.ok, saved.text()
     page.reload()
     page.wait_for_selector("#me, #signin")
 
