@@ -207,3 +207,35 @@ def test_the_board_on_a_phone(browser: Browser, server: ServerProcess) -> None:
     screenshot(page, "board-phone.png")
     assert js_errors(page) == []
     page.context.close()
+
+
+def test_a_step_of_a_replay_opens_in_the_board(browser: Browser, server: ServerProcess) -> None:
+    page = new_page(browser, server.url)
+    become_guest(page)
+    page.goto("/#/")
+    page.wait_for_selector("#play-bot")
+    page.select_option("#play-bot-length", "1")
+    page.click("#play-bot")
+    wait_until(page, "window.gammon.view && window.gammon.view.state")
+    table = int(page.evaluate("window.gammon.view.state.table"))
+    page.click(".controls [data-action=roll]")  # the opening roll: either player throws it
+    wait_until(page, "window.gammon.view.state.game.log.length > 0")
+    # The record replays finished games: leave the match (the menu asks to confirm), at
+    # the player's turn, once the bot's play (if it opened) has been shown.
+    wait_until(page, "(v => v.busy === null && v.state.game.actions.includes('roll') ||"
+               " v.state.game.actions.includes('play'))(window.gammon.view)")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click(".controls details.menu summary")
+    page.click(".controls [data-action=forfeit]")
+    wait_until(page, "window.gammon.view.state.status === 'finished'")
+    page.goto(f"/#/record/{table}")
+    page.wait_for_selector("#step-on-board")
+    link = page.get_attribute("#step-on-board", "href")
+    assert link and link.startswith("#/board?setup=")
+    page.click("#step-on-board")
+    page.wait_for_selector("#ab-ids .ab-xgid")
+    assert page.locator("#ab-setup-error").is_hidden()
+    setup = _board(page)
+    assert sum(setup["mine"]) <= 15 and sum(setup["theirs"]) <= 15
+    assert js_errors(page) == []
+    page.context.close()

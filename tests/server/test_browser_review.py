@@ -189,6 +189,12 @@ def test_review_a_game_against_the_bot_and_an_uploaded_match(
     assert explained >= 1, "no explanation shown for the mistakes"
     assert page.locator("#report-html").get_attribute("href")
     screenshot(page, "review.png")
+    # The decision opens in the analysis board: its position, dice and score (issue 16, 6).
+    link = page.get_attribute("#decision-on-board", "href")
+    assert link and link.startswith("#/board?position=")
+    page.click("#decision-on-board")
+    page.wait_for_selector("#ab-ids .ab-xgid")
+    assert page.locator("#ab-paste-error").is_hidden()
 
     # Upload a .mat file: its review, several games, with tabs.
     page.goto("/#/analyse")

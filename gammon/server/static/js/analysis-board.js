@@ -17,6 +17,20 @@ import { clear, h } from "./util.js";
 /** @typedef {import("./board-setup.js").Setup} Setup */
 /** @typedef {{setup: Setup, xgid: string, position_id: string, pips: number[], off: number[]}} Read */
 
+/**
+ * A setup given in the address (a replay's step), or null when it is not one.
+ * @param {string} text
+ * @returns {Setup | null}
+ */
+function readSetupParam(text) {
+  try {
+    const setup = JSON.parse(text);
+    return setup && Array.isArray(setup.mine) && Array.isArray(setup.theirs) ? setup : null;
+  } catch {
+    return null;
+  }
+}
+
 /** How often a running rollout's progress is asked for. */
 const POLL_MS = 500;
 const TRIALS = [36, 72, 144, 324, 648, 1296];
@@ -109,9 +123,10 @@ class AnalysisBoard {
           this.progress, this.rolloutEl,
           h("div", { class: "ab-share" }, h("label", { for: "ab-share" }, "Share: "), this.share,
             h("button", { id: "ab-copy", type: "button", onclick: () => this.copyLink() }, "Copy link"))))));
-    // A link carries an XGID; the review and the replay may give any position text.
+    // A link carries an XGID; a review gives a position's text, a replay its setup.
+    const given = params.setup ? readSetupParam(params.setup) : null;
     if (params.xgid || params.position) this.load(params.xgid || params.position, true);
-    else this.accept(this.setup, true);
+    else this.accept(given || this.setup, true);
   }
 
   destroy() {

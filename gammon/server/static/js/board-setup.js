@@ -151,3 +151,40 @@ export function swapSides(setup) {
 export function boardLink(xgid) {
   return `#/board?xgid=${encodeURIComponent(xgid)}`;
 }
+
+/**
+ * The board's address for any position text (a Position ID with its Match ID: a review's
+ * decision).
+ * @param {string} text
+ */
+export function positionLink(text) {
+  return `#/board?position=${encodeURIComponent(text)}`;
+}
+
+/**
+ * The board's address for a setup (a replay's step: the rules library reads it again).
+ * @param {Setup} setup
+ */
+export function setupLink(setup) {
+  return `#/board?setup=${encodeURIComponent(JSON.stringify(setup))}`;
+}
+
+/**
+ * A replay's position as a setup, from the side `onRoll`: both sides' 25 counts in their
+ * own numbering (replay.js's `points`), the dice to play (null: none), the cube.
+ * @param {number[][]} points [side 0's, side 1's]
+ * @param {0 | 1} onRoll
+ * @param {number[] | null} dice
+ * @param {{value: number, owner: number | null}} cube
+ * @returns {Setup}
+ */
+export function setupFromReplay(points, onRoll, dice, cube) {
+  const owner = cube.owner === null ? null : cube.owner === onRoll ? "mine" : "theirs";
+  return {
+    mine: points[onRoll].slice(),
+    theirs: points[1 - onRoll].slice(),
+    dice: dice && dice.length >= 2 ? [dice[0], dice[1]] : null,
+    cube: { value: owner === null ? 1 : cube.value, owner },
+    match: { length: 0, score: [0, 0], crawford: false },
+  };
+}

@@ -6,6 +6,7 @@
 // but no position per step, so the replay (replay.js) rebuilds the positions from the
 // variant's starting board as `/api/info` gives it and the moves in the log.
 
+import { setupFromReplay, setupLink } from "./board-setup.js";
 import { get } from "./api.js";
 import { BoardView } from "./board.js";
 import { plainWords, verifyGame } from "./fairdice.js";
@@ -70,6 +71,8 @@ class RecordView {
     this.plainEl = h("p", { class: "fair-plain", id: "fair-plain", role: "status" });
     this.boardEl = h("div", { class: "board-wrap replay-board" });
     this.stepEl = h("p", { class: "step", "aria-live": "polite" });
+    this.boardLink = /** @type {HTMLAnchorElement} */ (h("a", { id: "step-on-board", class: "small", href: "#/board" },
+      "Open this position in the analysis board"));
     this.logEl = h("ol", { class: "log replay-log", "aria-label": "Game log" });
     this.downloads = h("p", { class: "downloads" });
     this.board = new BoardView(this.boardEl);
@@ -130,7 +133,7 @@ class RecordView {
           h("a", { href: `#/review/${this.id}`, id: "review-link" }, "Analyse the games"))),
       games.length > 1 ? this.tabs : null,
       h("div", { class: "record-body" },
-        h("div", { class: "replay" }, this.boardEl, this.stepEl,
+        h("div", { class: "replay" }, this.boardEl, this.stepEl, this.boardLink,
           h("div", { class: "controls", role: "toolbar", "aria-label": "Replay" },
             btn("«", "first", "First position"), btn("◀", "prev", "Previous step"),
             btn("▶", "next", "Next step"), btn("»", "last", "Last position"))),
@@ -269,6 +272,13 @@ class RecordView {
           .map((value) => ({ value, used: event.type === "moved" }))
       : null;
     this.board.render({ ...b, colors: [side, 1 - side], dice, diceMine: replay.roller === side, cube });
+    // The board opens on the decision this step leaves: dice rolled are to be played by
+    // their roller; after a play, the other side is to roll.
+    const toPlay = event && event.type === "rolled" && rolled && replay.roller !== null;
+    const onRoll = /** @type {0 | 1} */ (toPlay ? replay.roller
+      : event && event.type === "moved" && replay.roller !== null ? 1 - replay.roller : side);
+    this.boardLink.href = setupLink(setupFromReplay(replay.points, onRoll, toPlay ? rolled : null,
+      { value: replay.cube.value, owner: replay.cube.owner }));
     const total = this.frames.length - 1;
     this.stepEl.textContent = event
       ? `Step ${this.frame} of ${total}: ${event.text || event.type} · pips ${b.pips[0]}–${b.pips[1]}`

@@ -6,6 +6,7 @@
 // their equities (or the cube's), the equity graph (drawn here from the JSON), the luck,
 // the per-player summary and the teacher's explanations. The logic is review-model.js.
 
+import { positionLink } from "./board-setup.js";
 import { ApiError, get, post, upload } from "./api.js";
 import { BoardView } from "./board.js";
 import { replayFrames } from "./replay.js";
@@ -476,6 +477,12 @@ class ReviewView {
         `${names[luck.side]} rolls ${luck.dice.join("-")}: ${luck.mark} (${signed(luck.luck)})`));
     }
     for (const e of explanations) parts.push(h("p", { class: "why" }, e.text));
+    const where = /** @type {{position_id?: string | null, match_id?: string} | null} */ (checker || cube);
+    if (where && where.position_id) {
+      const text = where.match_id ? `${where.position_id}:${where.match_id}` : where.position_id;
+      parts.push(h("p", { class: "small" }, h("a", { id: "decision-on-board", href: positionLink(text) },
+        "Open this position in the analysis board")));
+    }
     if (!parts.length) parts.push(h("p", { class: "muted" }, "No decision here (a roll, or a forced play). Step on, or jump to the next mistake."));
     clear(this.decisionEl, parts);
   }
