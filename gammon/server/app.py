@@ -62,6 +62,7 @@ from gammon.server.players import LEADERBOARD_PAGE, bot_profile, leaderboard, pr
 from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused, board_json, loads
 from gammon.server.settings import TableSettings, variant_names
 from gammon.server.store import Store
+from gammon.server.table import NO_SHOW
 from gammon.server.timesource import ManualTime, SystemTime
 from gammon.server.tournaments.live import LiveTournament, Tournaments
 from gammon.server.wsprotocol import DIRECT
@@ -557,6 +558,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         table = live.table
         if table.series is None:
             raise Refused("no_such_game", "the match has not started")
+        if table.result is not None and table.result["reason"] == NO_SHOW:
+            raise Refused("no_such_game", "the match was never played: neither player came")
         names = table.names
         text = write_mat(
             table.series,

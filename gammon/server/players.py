@@ -185,9 +185,7 @@ def profile(session: Session, name: str) -> dict[str, Any] | None:
                 {
                     "table": table.id,
                     "opponent": opponent,
-                    "result": "won"
-                    if won
-                    else ("lost" if result.winner_side is not None else "drawn"),
+                    "result": _outcome(won, result),
                     "how": result.reason,
                     "mode": table.settings.get("mode", "match"),
                     "length": table.settings.get("length"),
@@ -314,3 +312,13 @@ def leaderboard(
             for i, (rating, user) in enumerate(rows)
         ],
     }
+
+
+def _outcome(won: bool, result: Result) -> str:
+    """How a finished match went for the player: won, lost, drawn (a money session ended
+    even) or unplayed (a tournament match neither player came to, docs/PROTOCOL.md 1.6)."""
+    if won:
+        return "won"
+    if result.winner_side is not None:
+        return "lost"
+    return "unplayed" if result.reason == "no_show" else "drawn"
