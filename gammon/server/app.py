@@ -777,7 +777,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         return JSONResponse({"status": "ok"}, headers={"Cache-Control": "no-store"})
 
     async def readyz(request: Request) -> Response:
-        """Ready for players: the database answers, the writer runs, the hub has started."""
+        """Ready for players: the database answers, the writer runs, the hub has started, and
+        (several nodes) the other nodes can be reached."""
         checks: dict[str, str] = {}
         try:
             await asyncio.wait_for(
@@ -799,6 +800,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 checks["database"] = f"the file {path} is gone (deleted or moved)"
         checks["writer"] = "ok" if store.writing else "stopped"
         checks["hub"] = "ok" if hub.started else "not started"
+        if hub.cluster.shared:  # several nodes: the others are reached through Redis
+            checks["peers"] = await hub.cluster.unreachable(READY_TIMEOUT_S) or "ok"
         ready = all(value == "ok" for value in checks.values())
         return JSONResponse(
             {"status": "ready" if ready else "not_ready", "checks": checks},

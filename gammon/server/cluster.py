@@ -26,7 +26,9 @@ process on SQLite is exactly what it was. :class:`RedisCluster` is the shared on
 - **Lobby.** The owner of a table writes its lobby entry to the Redis hash ``lobby``
   (field: the table's id) on each change of status or spectators, removes it when the
   table ends, and publishes the entry on ``lobby``; every node keeps a copy of the hash
-  (read whole at start and every minute) and builds its lobby from it. Chat lines go
+  (read whole at start and every minute) and builds its lobby from it. An owner writes
+  its entries again when Redis answers after an outage (it may have restarted empty) and
+  at each whole read of the hash where the hash lacks one of them. Chat lines go
   out on ``chat`` and operators' bans on ``moderation`` (each channel named after
   ``gammon:{database}:``).
 - **Fail-over.** A node that dies stops renewing; once its leases expire, the others
@@ -63,6 +65,7 @@ from gammon.server.auth import TokenBuckets
 from gammon.server.connections import LiveTable
 from gammon.server.db import Action, GameRow
 from gammon.server.leases import Leases
+from gammon.server.logs import first_line, safe_url
 from gammon.server.protocol import Refused
 from gammon.server.store import Store
 from gammon.server.table import Applied, Changes, Table
@@ -111,6 +114,8 @@ _MODERATION: Final = "moderation"
 _SESSIONS: Final = "sessions"
 _PRESENCE: Final = "presence"
 _LOBBY: Final = "lobby"
+#: How long a message loop waits before it asks a Redis that did not answer again.
+REDIS_RETRY_S: Final = 0.5
 #: How often a node reads the whole lobby hash again (entries it missed, a restarted Redis).
 LOBBY_RELOAD_S: Final = 60.0
 
@@ -287,6 +292,16 @@ class Cluster:
         """Every node's lobby entries by table (None: this node's own tables are the lobby)."""
         return None
 
+    async def unreachable(self, timeout: float) -> str | None:
+        """Why this node cannot reach the other nodes now (``/readyz``), None if it can."""
+        return None
+
+    def redis_failed(self, exc: Exception) -> None:
+        """A message loop found Redis gone (several nodes only)."""
+
+    def redis_answered(self) -> None:
+        """A message loop heard Redis again (several nodes only)."""
+
 
 class Outbox:
     """Messages to publish, sent together: every message asked for while the previous
@@ -394,6 +409,8 @@ class RedisCluster(Cluster):
         self._written: dict[int, dict[str, Any] | None] = {}
         self._flushing = False
         self._entries_read = 0.0
+        #: Why Redis does not answer, while it does not (said once in the log, and by /readyz).
+        self.redis_problem: str | None = None
 
     @property
     def hub(self) -> Hub:
@@ -475,7 +492,7 @@ class RedisCluster(Cluster):
                 await self._renew()
                 await self._heartbeat()
             except Exception as exc:
-                self.hub.faults.report("renewing the table leases", exc)
+                self._failed("renewing the table leases", exc)
 
     async def _sweep_loop(self) -> None:
         """Take over the tables nobody runs, and bring the replicas up to the log."""
@@ -487,7 +504,16 @@ class RedisCluster(Cluster):
                 if time.monotonic() - self._entries_read >= LOBBY_RELOAD_S:
                     await self._read_entries()
             except Exception as exc:
-                self.hub.faults.report("taking over tables", exc)
+                self._failed("taking over tables", exc)
+
+    def _failed(self, where: str, exc: Exception) -> None:
+        """A loop's step failed: Redis gone is said as such (once), anything else a fault."""
+        from redis.exceptions import ConnectionError, TimeoutError
+
+        if isinstance(exc, ConnectionError | TimeoutError):
+            self.redis_failed(exc)
+        else:
+            self.hub.faults.report(where, exc)
 
     async def _resync(self) -> None:
         """Drop the replicas no socket here watches any more, and bring the others up to the
@@ -597,19 +623,50 @@ class RedisCluster(Cluster):
                     pipe.publish(key, _json(message))
                     count += 1
                 if count:
-                    await pipe.execute()
+                    try:
+                        await pipe.execute()
+                    except Exception:
+                        # Not written: not to be taken as written (Redis is down; when it
+                        # answers again, or at the next whole read, these go out again).
+                        for table_id in batch:
+                            self._written.pop(table_id, None)
+                        raise
                     self.hub.lobby_changed()
-        except Exception as exc:  # the next change, or the next whole read, puts it right
-            self.hub.faults.report("writing the lobby's entries", exc)
+        except Exception as exc:
+            if self.redis_problem is None:
+                self.hub.faults.report("writing the lobby's entries", exc)
         finally:
             self._flushing = False
+
+    def _write_own_entries(self, *, every: bool) -> None:
+        """Write the entries of the tables this node runs again (``every``: all of them,
+        else those the hash lacks or holds otherwise): a Redis restarted empty has lost
+        them, and an owner's entry is written by its owner alone (DEPLOY.md 9)."""
+        for table_id in list(self.owned):
+            live = self.hub.tables.get(table_id)
+            if live is None:
+                continue
+            if every or self.entries.get(table_id) != self._written.get(table_id):
+                self._written.pop(table_id, None)
+                self.publish_entry(live)
 
     async def _read_entries(self) -> None:
         """The whole lobby hash (at start, and now and then: anything missed)."""
         raw = await self.redis.hgetall(self.prefix + _LOBBY)
         self.entries = {int(table_id): orjson.loads(entry) for table_id, entry in raw.items()}
         self._entries_read = time.monotonic()
+        self._write_own_entries(every=False)  # what the hash lost of ours goes back in it
         self.hub.lobby_changed()
+
+    async def _after_outage(self) -> None:
+        """Redis answers again, maybe restarted empty: this node's entries go back into the
+        hash (and out to the others), then the whole hash is read for the others' (those
+        written before this node heard Redis again; the later ones come as messages)."""
+        try:
+            self._write_own_entries(every=True)
+            await self._read_entries()
+        except Exception as exc:  # the periodic read puts it right
+            log.warning("the lobby could not be read again after Redis came back: %s", exc)
 
     def _on_entry(self, data: dict[str, Any]) -> None:
         table_id, entry = int(data["t"]), data["entry"]
@@ -658,7 +715,9 @@ class RedisCluster(Cluster):
         try:
             await self.redis.ping()
         except Exception as exc:
-            raise ClusterError(f"cannot reach Redis at {self.redis_url}: {exc}") from None
+            raise ClusterError(
+                f"cannot reach Redis at {safe_url(self.redis_url)}: {first_line(exc)}"
+            ) from None
         self._pubsub = self.redis.pubsub()
         channels = (_NODE + self.node, _CHAT, _MODERATION, _SESSIONS, _PRESENCE, _LOBBY)
         await self._pubsub.subscribe(*(self.prefix + name for name in channels))
@@ -671,7 +730,36 @@ class RedisCluster(Cluster):
         hub.chat.relay_moderation = self._moderation_out
         hub.chat.take_shared = self.take
         hub.chat.relay_mute = self._mute_out
-        log.info("node %s joined the cluster at %s", self.node, self.redis_url)
+        log.info("node %s joined the cluster at %s", self.node, safe_url(self.redis_url))
+
+    async def unreachable(self, timeout: float) -> str | None:
+        where = safe_url(self.redis_url)
+        try:
+            await asyncio.wait_for(self.redis.ping(), timeout)
+        except TimeoutError:
+            return f"cannot reach the other nodes: Redis at {where} gave no answer in {timeout:g} s"
+        except Exception as exc:
+            return f"cannot reach the other nodes: Redis at {where}: {first_line(exc)}"
+        return None
+
+    def redis_failed(self, exc: Exception) -> None:
+        """Say once, in words, that Redis is gone and what that stops, until it is back."""
+        problem = first_line(exc)
+        if self.redis_problem is None:
+            log.error(
+                "cannot reach Redis at %s (%s): this node cannot reach the other nodes "
+                "(forwarded actions, tables' records, chat, the lobby) until it answers again; "
+                "retrying",
+                safe_url(self.redis_url),
+                problem,
+            )
+        self.redis_problem = problem
+
+    def redis_answered(self) -> None:
+        if self.redis_problem is not None:
+            self.redis_problem = None
+            log.warning("Redis at %s answers again", safe_url(self.redis_url))
+            self.hub.spawn(self._after_outage())
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -814,9 +902,12 @@ class RedisCluster(Cluster):
     # -- listening ----------------------------------------------------------------------------
 
     async def _listen(self, pubsub: PubSub) -> None:
+        from redis.exceptions import ConnectionError, TimeoutError
+
         while True:
             try:
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                self.redis_answered()
                 if message is None:
                     continue
                 channel = message["channel"].decode().removeprefix(self.prefix)
@@ -824,6 +915,9 @@ class RedisCluster(Cluster):
                 self._on_message(channel, data)
             except asyncio.CancelledError:
                 raise
+            except (ConnectionError, TimeoutError) as exc:
+                self.redis_failed(exc)
+                await asyncio.sleep(REDIS_RETRY_S)
             except Exception as exc:
                 self.hub.faults.report("a message from another node", exc)
                 await asyncio.sleep(0.1)
