@@ -44,7 +44,9 @@ one node each (:mod:`gammon.server.analysis`).
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import dataclasses
 import logging
 import math
 import os
@@ -98,6 +100,8 @@ log = logging.getLogger("gammon.server")
 LEASE_TTL_S: Final = 5.0
 #: How long a node waits for the owner to answer a forwarded action.
 FORWARD_TIMEOUT_S: Final = 5.0
+#: Forwarded requests' actions a node keeps at hand, to answer a try that comes again.
+ANSWERS_KEPT: Final = 4096
 #: Times the hub routes one action again when its table changed hands meanwhile.
 ROUTE_TRIES: Final = 8
 #: Connections a node opens to Redis at most (its two subscriptions, tables' and
@@ -167,6 +171,16 @@ class Request:
     #: Hold the bot after this play while its player may take it back (the tutor is on,
     #: at the player's node: gammon.server.practice), where the bot runs.
     hold_bot: bool = False
+    #: The request's id, the same on every try of a forwarded action (kept in the log
+    #: with the action it gave: ``actions.request_id``), and whether this is a later try,
+    #: which may find its action committed already (the answer to a try was lost).
+    request_id: str | None = None
+    retry: bool = False
+
+    def again(self, expect_seq: int | None) -> Request:
+        """This request tried again: pinned to ``expect_seq`` unless it was already."""
+        pinned = self.expect_seq if self.expect_seq is not None else expect_seq
+        return dataclasses.replace(self, expect_seq=pinned, retry=True)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -176,11 +190,14 @@ class Request:
             "entropy": self.entropy.hex() if self.entropy is not None else None,
             "expect_seq": self.expect_seq,
             "hold_bot": self.hold_bot,
+            "request_id": self.request_id,
+            "retry": self.retry,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Request:
         entropy = data.get("entropy")
+        request_id = data.get("request_id")
         return cls(
             dict(data["action"]),
             data.get("side"),
@@ -188,6 +205,8 @@ class Request:
             bytes.fromhex(entropy) if entropy else None,
             data.get("expect_seq"),
             bool(data.get("hold_bot")),
+            str(request_id)[:32] if request_id else None,
+            bool(data.get("retry")),
         )
 
 
@@ -294,6 +313,10 @@ class Cluster:
 
     async def unreachable(self, timeout: float) -> str | None:
         """Why this node cannot reach the other nodes now (``/readyz``), None if it can."""
+        return None
+
+    async def done_before(self, table_id: int, request: Request) -> Applied | None:
+        """The action ``request`` already gave, if an earlier try of it was committed."""
         return None
 
     def redis_failed(self, exc: Exception) -> None:
@@ -411,6 +434,9 @@ class RedisCluster(Cluster):
         self._entries_read = 0.0
         #: Why Redis does not answer, while it does not (said once in the log, and by /readyz).
         self.redis_problem: str | None = None
+        #: The actions lately committed here for forwarded requests, by request id: a try
+        #: that comes again (its answer was lost) is answered with its action.
+        self._answered: collections.OrderedDict[str, Applied] = collections.OrderedDict()
 
     @property
     def hub(self) -> Hub:
@@ -789,7 +815,43 @@ class RedisCluster(Cluster):
         nodes heard it."""
         return await self.outbox.publish(self.prefix + channel, _json(message))
 
+    async def done_before(self, table_id: int, request: Request) -> Applied | None:
+        """Committed here lately, or, for a later try (this node may have taken the table
+        over from the one that committed it), in the log: the owner asks this with the
+        table's lock held, before the action's ``seq`` is checked."""
+        if request.request_id is None:
+            return None
+        found = self._answered.get(request.request_id)
+        if found is not None or not request.retry:
+            return found
+        wanted = request.request_id
+
+        def logged(session: Session) -> Action | None:
+            return session.scalars(
+                select(Action).where(Action.table_id == table_id, Action.request_id == wanted)
+            ).first()
+
+        row = await self.store.run(logged)
+        if row is None:
+            return None
+        return Applied(
+            seq=row.seq,
+            action=row.action,
+            side=row.side,
+            actor_id=row.actor_id,
+            entropy=row.entropy,
+            events=row.events,
+            clock=row.clock,
+            at=row.at,
+            changes=Changes(),
+            request=row.request_id,
+        )
+
     async def committed(self, live: LiveTable, applied: Applied) -> None:
+        if applied.request is not None:
+            self._answered[applied.request] = applied
+            while len(self._answered) > ANSWERS_KEPT:
+                self._answered.popitem(last=False)
         table = live.table
         record = {"t": table.id, "node": self.node, **_applied_json(applied)}
         try:
@@ -1052,14 +1114,24 @@ class RedisCluster(Cluster):
         """Carry ``request`` out on the table's owner, taking the table over if it has none
         (then it is returned, to be carried out here).
 
-        The first try goes as asked; should the owner not answer (it may have died after
-        committing), later tries are pinned to the seq the table was at before the first,
-        so an action is never carried out twice: at worst it is refused ``stale``. It
-        keeps trying until a dead owner's lease has surely run out.
+        Every try carries the request's id. The first goes as asked; should the owner not
+        answer (it may have died after committing, or the answer was lost), later tries
+        are pinned to the seq the table was at before the first and marked as tries
+        again: the node that runs the table then looks for the id in the log (with the
+        action it gave: ``actions.request_id``) and answers with that action, so an
+        action is carried out once and its sender told so, never a false ``stale``
+        (docs/PROTOCOL.md 2.1: an error never changes anything). It keeps trying until
+        a dead owner's lease has surely run out.
         """
         table_id = live.table.id
         seq_before = live.table.seq
-        pinned = request
+        # One id for every try: a later one that finds its action committed already (the
+        # owner died after the commit, or its answer was lost) is answered with it.
+        pinned = (
+            request
+            if request.request_id is not None
+            else dataclasses.replace(request, request_id=secrets.token_hex(16))
+        )
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 2 * self.ttl + FORWARD_TIMEOUT_S
         attempt = 0
@@ -1080,11 +1152,7 @@ class RedisCluster(Cluster):
             reply = await self._request(owner, {"t": table_id, **pinned.to_json()})
             if reply is None:
                 self._owners.pop(table_id, None)
-                if pinned.expect_seq is None:
-                    pinned = Request(
-                        request.action, request.side, request.actor_id, request.entropy,
-                        seq_before, request.hold_bot,
-                    )  # fmt: skip
+                pinned = pinned.again(seq_before)
                 await asyncio.sleep(self.ttl / 4)
                 continue
             if "not_owner" in reply or "unheard" in reply:

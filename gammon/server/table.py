@@ -168,6 +168,8 @@ class Applied:
     clock: list[int] | None
     at: float
     changes: Changes
+    #: The id of the forwarded request that carried it (several nodes: gammon.server.cluster).
+    request: str | None = None
 
 
 def result_json(result: GameResult | None) -> dict[str, Any] | None:
