@@ -659,10 +659,14 @@ class RedisCluster(Cluster):
                         raise
                     self.hub.lobby_changed()
         except Exception as exc:
-            if self.redis_problem is None:
-                self.hub.faults.report("writing the lobby's entries", exc)
+            self._failed("writing the lobby's entries", exc)
         finally:
             self._flushing = False
+            if self._dirty and self.redis_problem is None:
+                # Asked for while a write that failed was on its way (Redis came back
+                # meanwhile): they go out now rather than at the next change.
+                self._flushing = True
+                self.hub.spawn(self._flush_entries())
 
     def _write_own_entries(self, *, every: bool) -> None:
         """Write the entries of the tables this node runs again (``every``: all of them,
@@ -782,6 +786,8 @@ class RedisCluster(Cluster):
         self.redis_problem = problem
 
     def redis_answered(self) -> None:
+        """Redis answers again: said, and the lobby written and read again (the loop that
+        calls this is subscribed again, so no entry written from now on is missed)."""
         if self.redis_problem is not None:
             self.redis_problem = None
             log.warning("Redis at %s answers again", safe_url(self.redis_url))

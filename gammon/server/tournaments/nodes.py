@@ -251,8 +251,9 @@ class TournamentNodes:
 
         while True:
             try:
+                # Redis heard again is the tables' loop's to say: it carries the lobby, which
+                # is written again then (gammon.server.cluster), once it listens again.
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-                self.cluster.redis_answered()
                 if message is None:
                     continue
                 channel = message["channel"].decode().removeprefix(self.prefix)
