@@ -120,6 +120,8 @@ _PRESENCE: Final = "presence"
 _LOBBY: Final = "lobby"
 #: How long a message loop waits before it asks a Redis that did not answer again.
 REDIS_RETRY_S: Final = 0.5
+#: How long a node waits for Redis's answer to a ping, after a connection failed.
+REDIS_PING_S: Final = 2.0
 #: How often a node reads the whole lobby hash again (entries it missed, a restarted Redis).
 LOBBY_RELOAD_S: Final = 60.0
 
@@ -319,11 +321,8 @@ class Cluster:
         """The action ``request`` already gave, if an earlier try of it was committed."""
         return None
 
-    def redis_failed(self, exc: Exception) -> None:
-        """A message loop found Redis gone (several nodes only)."""
-
-    def redis_answered(self) -> None:
-        """A message loop heard Redis again (several nodes only)."""
+    async def redis_error(self, exc: Exception) -> None:
+        """A loop's Redis connection failed (several nodes only)."""
 
 
 class Outbox:
@@ -434,6 +433,9 @@ class RedisCluster(Cluster):
         self._entries_read = 0.0
         #: Why Redis does not answer, while it does not (said once in the log, and by /readyz).
         self.redis_problem: str | None = None
+        #: The tables' subscription lost its connection: once it hears Redis again, the
+        #: lobby is written and read again.
+        self._subscription_lost = False
         #: The actions lately committed here for forwarded requests, by request id: a try
         #: that comes again (its answer was lost) is answered with its action.
         self._answered: collections.OrderedDict[str, Applied] = collections.OrderedDict()
@@ -518,7 +520,7 @@ class RedisCluster(Cluster):
                 await self._renew()
                 await self._heartbeat()
             except Exception as exc:
-                self._failed("renewing the table leases", exc)
+                await self._failed("renewing the table leases", exc)
 
     async def _sweep_loop(self) -> None:
         """Take over the tables nobody runs, and bring the replicas up to the log."""
@@ -530,14 +532,14 @@ class RedisCluster(Cluster):
                 if time.monotonic() - self._entries_read >= LOBBY_RELOAD_S:
                     await self._read_entries()
             except Exception as exc:
-                self._failed("taking over tables", exc)
+                await self._failed("taking over tables", exc)
 
-    def _failed(self, where: str, exc: Exception) -> None:
-        """A loop's step failed: Redis gone is said as such (once), anything else a fault."""
+    async def _failed(self, where: str, exc: Exception) -> None:
+        """A loop's step failed: a Redis connection is :meth:`redis_error`'s, else a fault."""
         from redis.exceptions import ConnectionError, TimeoutError
 
         if isinstance(exc, ConnectionError | TimeoutError):
-            self.redis_failed(exc)
+            await self.redis_error(exc)
         else:
             self.hub.faults.report(where, exc)
 
@@ -652,14 +654,15 @@ class RedisCluster(Cluster):
                     try:
                         await pipe.execute()
                     except Exception:
-                        # Not written: not to be taken as written (Redis is down; when it
-                        # answers again, or at the next whole read, these go out again).
+                        # Not written: not to be taken as written, and asked for again (they
+                        # go out once Redis answers: at once if it only closed a connection).
                         for table_id in batch:
                             self._written.pop(table_id, None)
+                        self._dirty = {**batch, **self._dirty}
                         raise
                     self.hub.lobby_changed()
         except Exception as exc:
-            self._failed("writing the lobby's entries", exc)
+            await self._failed("writing the lobby's entries", exc)
         finally:
             self._flushing = False
             if self._dirty and self.redis_problem is None:
@@ -772,8 +775,16 @@ class RedisCluster(Cluster):
             return f"cannot reach the other nodes: Redis at {where}: {first_line(exc)}"
         return None
 
-    def redis_failed(self, exc: Exception) -> None:
-        """Say once, in words, that Redis is gone and what that stops, until it is back."""
+    async def redis_error(self, exc: Exception) -> None:
+        """A connection to Redis failed: if Redis does not answer now either, say once, in
+        words, that it is gone and what that stops, until it is back. One that answers had
+        only closed that connection (it restarted): the next command opens a new one."""
+        if self.redis_problem is None and await self.unreachable(REDIS_PING_S) is None:
+            log.info("a connection Redis had closed is replaced: %s", first_line(exc))
+            return
+        self._redis_gone(exc)
+
+    def _redis_gone(self, exc: Exception) -> None:
         problem = first_line(exc)
         if self.redis_problem is None:
             log.error(
@@ -785,12 +796,15 @@ class RedisCluster(Cluster):
             )
         self.redis_problem = problem
 
-    def redis_answered(self) -> None:
-        """Redis answers again: said, and the lobby written and read again (the loop that
-        calls this is subscribed again, so no entry written from now on is missed)."""
+    def _subscription_heard(self) -> None:
+        """The tables' subscription heard Redis: if it was lost, the lobby is written and
+        read again (Redis may have restarted empty, and messages were missed meanwhile;
+        the subscription is up again, so no entry written from now on is missed)."""
         if self.redis_problem is not None:
             self.redis_problem = None
             log.warning("Redis at %s answers again", safe_url(self.redis_url))
+        if self._subscription_lost:
+            self._subscription_lost = False
             self.hub.spawn(self._after_outage())
 
     async def stop(self) -> None:
@@ -975,7 +989,7 @@ class RedisCluster(Cluster):
         while True:
             try:
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-                self.redis_answered()
+                self._subscription_heard()
                 if message is None:
                     continue
                 channel = message["channel"].decode().removeprefix(self.prefix)
@@ -984,7 +998,8 @@ class RedisCluster(Cluster):
             except asyncio.CancelledError:
                 raise
             except (ConnectionError, TimeoutError) as exc:
-                self.redis_failed(exc)
+                self._subscription_lost = True
+                await self.redis_error(exc)
                 await asyncio.sleep(REDIS_RETRY_S)
             except Exception as exc:
                 self.hub.faults.report("a message from another node", exc)

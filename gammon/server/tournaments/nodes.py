@@ -269,7 +269,7 @@ class TournamentNodes:
             except asyncio.CancelledError:
                 raise
             except (ConnectionError, TimeoutError) as exc:
-                self.cluster.redis_failed(exc)  # one line for the node, not one per loop
+                await self.cluster.redis_error(exc)  # one line for the node, not one per loop
                 await asyncio.sleep(REDIS_RETRY_S)
             except Exception as exc:
                 self.tournaments.hub.faults.report("a tournament message from another node", exc)
