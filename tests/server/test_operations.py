@@ -66,7 +66,7 @@ def _finished_table_at_0001(db: Database) -> tuple[int, dict[str, Any]]:
         ]
         assert table.status == "finished"
         for applied in played:
-            row = _action_row(table_id, applied)  # the columns 0001 had (none added since)
+            row = _action_row(table_id, applied)  # only the columns 0001 had (not request_id)
             connection.execute(insert(actions).values(**{k: row[k] for k in row if k in actions.c}))
             for number, commitment, seed in applied.changes.new_games:
                 connection.execute(
