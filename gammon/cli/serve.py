@@ -22,10 +22,13 @@ import socket
 import sys
 import threading
 import traceback
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from gammon.cli.common import ENGINE_HELP, Commands, needs_extra
 from gammon.errors import GammonError
+
+if TYPE_CHECKING:
+    from gammon.server.app import ServerConfig
 
 __all__ = ["main", "register", "run_serve"]
 
@@ -265,7 +268,11 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
     try:
         app = create_app(config)
     except Exception as exc:  # SQLAlchemy's errors for a bad URL
-        raise ServeError(f"cannot open the database {args.database!r}: {exc}") from None
+        raise ServeError(
+            f"cannot open the database {logs.safe_url(args.database)}: "
+            f"{logs.first_line(exc, _password(args.database))}"
+        ) from None
+    _can_start(config)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"Serving gammon at http://{shown}:{args.port}/", file=out, flush=True)
     hub = app.state.hub
@@ -303,6 +310,53 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
     return 0 if server.started else 2
 
 
+def _password(url: str) -> str | None:
+    """The password in a database's or Redis's URL, to keep out of every message."""
+    credentials = url.partition("://")[2].rpartition("@")[0]
+    return credentials.partition(":")[2] or None
+
+
+def _can_start(config: ServerConfig) -> None:
+    """Say in one line, before serving, what would stop the server starting: a database that
+    refuses the connection (a wrong password, nobody there) or a schema that is not the
+    newest under ``--no-migrate``, an unreachable Redis. Without this the same failure
+    comes from inside the application's start-up, as uvicorn's traceback."""
+    from sqlalchemy import text
+
+    from gammon.server import logs, migrate
+    from gammon.server.db import Database
+
+    url = config.database
+    db = Database(url)
+    try:
+        with db.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+        if not config.migrate:
+            migrate.require_head(db)
+    except GammonError:
+        raise
+    except Exception as exc:
+        raise ServeError(
+            f"cannot connect to the database {logs.safe_url(url)}: "
+            f"{logs.first_line(exc, _password(url))}"
+        ) from None
+    finally:
+        db.dispose()
+    if config.redis is not None:
+        from redis import Redis
+
+        client = Redis.from_url(config.redis, socket_connect_timeout=5, socket_timeout=5)
+        try:
+            client.ping()
+        except Exception as exc:
+            raise ServeError(
+                f"cannot reach Redis at {logs.safe_url(config.redis)}: "
+                f"{logs.first_line(exc, _password(config.redis))}"
+            ) from None
+        finally:
+            client.close()
+
+
 def _check_engine(name: str, levels: frozenset[str]) -> None:
     """Say now, not at the first hint or analysis, that an engine is unknown or missing."""
     from gammon.engine.bot import SKILL_LEVELS
@@ -336,7 +390,7 @@ def _write_stacks(signum: int, frame: object) -> None:
 
 def _migrate_only(database: str, out: TextIO) -> int:
     """``--migrate-only``: run the pending migrations, say what was done."""
-    from gammon.server import migrate
+    from gammon.server import logs, migrate
     from gammon.server.db import Database
 
     try:
@@ -347,7 +401,10 @@ def _migrate_only(database: str, out: TextIO) -> int:
         finally:
             db.dispose()
     except Exception as exc:
-        raise ServeError(f"cannot migrate the database {database!r}: {exc}") from None
+        raise ServeError(
+            f"cannot migrate the database {logs.safe_url(database)}: "
+            f"{logs.first_line(exc, _password(database))}"
+        ) from None
     if todo:
         print(
             f"database upgraded from {before or 'nothing'} to {after} (ran {', '.join(todo)})",

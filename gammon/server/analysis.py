@@ -80,6 +80,7 @@ from gammon.server.analysis_worker import (
 from gammon.server.auth import TokenBuckets, UserInfo
 from gammon.server.connections import LiveTable
 from gammon.server.db import AnalysisRow, now, select
+from gammon.server.ids import path_id
 from gammon.server.leases import DB_NOW
 from gammon.server.protocol import Refused
 from gammon.server.store import Store
@@ -767,11 +768,13 @@ def analysis_routes(
     handler: Handler,
     current_user: Callable[[Request], Awaitable[UserInfo | None]],
     live_table: Callable[[int], Awaitable[LiveTable | None]],
+    body_fields: Callable[[Request, dict[str, type]], Awaitable[dict[str, Any]]],
 ) -> list[Route]:
-    """The analysis endpoints, wrapped in the app's ``handler`` (refusals as JSON errors)."""
+    """The analysis endpoints, wrapped in the app's ``handler`` (refusals as JSON errors);
+    ``body_fields`` reads a JSON body's fields as the app does (gammon.server.bodies)."""
 
     async def table_of(request: Request) -> LiveTable:
-        table_id = request.path_params["table_id"]
+        table_id = path_id(request.path_params["table_id"], "table")
         live = await live_table(table_id)
         if live is None:
             raise Refused("no_such_table", f"there is no table {table_id}")
@@ -781,6 +784,7 @@ def analysis_routes(
         if request.method == "GET":
             live = await table_of(request)
             return JSONResponse({"analysis": await analyses.for_table(live.table.id)})
+        await body_fields(request, {})
         user = await current_user(request)
         if user is None:
             raise Refused("not_signed_in", "sign in (or play as a guest) to ask for an analysis")
@@ -833,9 +837,7 @@ def analysis_routes(
         )
 
     return [
-        Route(
-            "/api/tables/{table_id:int}/analysis", handler(table_analysis), methods=["GET", "POST"]
-        ),
+        Route("/api/tables/{table_id}/analysis", handler(table_analysis), methods=["GET", "POST"]),
         Route("/api/analyses", handler(upload), methods=["POST"]),
         Route("/api/analyses/{key:str}", handler(one), methods=["GET"]),
         Route("/api/analyses/{key:str}/report.html", handler(report_html), methods=["GET"]),

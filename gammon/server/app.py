@@ -26,6 +26,7 @@ from typing import Any, Final
 
 from sqlalchemy import text
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -52,11 +53,13 @@ from gammon.server.auth import (
     csrf_ok,
     hash_token,
 )
+from gammon.server.bodies import ANY, fields
 from gammon.server.bots import EngineChoice
 from gammon.server.chance import SeededChance, SystemChance
 from gammon.server.connections import Connection
 from gammon.server.db import Database
 from gammon.server.hub import Hub
+from gammon.server.ids import path_id
 from gammon.server.pages import page_routes
 from gammon.server.pairing import Pairing, pairing_routes
 from gammon.server.players import LEADERBOARD_PAGE, bot_profile, leaderboard, profile
@@ -65,7 +68,7 @@ from gammon.server.ratings import BOT_RATINGS
 from gammon.server.rematch import Rematches, rematch_routes
 from gammon.server.settings import TableSettings, variant_names
 from gammon.server.store import Store
-from gammon.server.table import Seat
+from gammon.server.table import NO_SHOW, Seat
 from gammon.server.timesource import ManualTime, SystemTime
 from gammon.server.tournaments.live import LiveTournament, Tournaments
 from gammon.server.user_settings import settings_routes
@@ -100,6 +103,19 @@ _STATUS: Final = {
     "server_error": 500,
     **ANALYSIS_STATUS,
     **BOARD_STATUS,
+}
+
+
+#: The fields of the sign-up's and the login's bodies (the accounts check their values).
+_CREDENTIALS: Final[dict[str, type]] = {"name": ANY, "password": ANY}
+#: The fields each tournament action's body takes (docs/PROTOCOL.md 1.6).
+_TOURNAMENT_ACTION_FIELDS: Final[dict[str, dict[str, type]]] = {
+    "register": {},
+    "unregister": {},
+    "withdraw": {},
+    "start": {},
+    "remove": {"name": str},
+    "cancel": {"reason": str},
 }
 
 
@@ -372,6 +388,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             raise Refused("bad_request", "the body must be a JSON object")
         return data
 
+    async def body_fields(request: Request, takes: dict[str, type]) -> dict[str, Any]:
+        """The body's fields, once each is one the route takes (:mod:`gammon.server.bodies`)."""
+        return fields(await body(request), takes)
+
     async def limited(buckets: TokenBuckets, key: str) -> None:
         wait = await hub.cluster.take(buckets, key)
         if wait:
@@ -422,7 +442,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     @handler
     async def signup(request: Request) -> Response:
-        data = await body(request)
+        data = await body_fields(request, _CREDENTIALS)
         ip = request.client.host if request.client else "?"
         await limited(signup_ip, ip)
         # A guest who signs up keeps what they played: the guest becomes the account.
@@ -437,7 +457,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     @handler
     async def login(request: Request) -> Response:
-        data = await body(request)
+        data = await body_fields(request, _CREDENTIALS)
         name = data.get("name")
         ip = request.client.host if request.client else "?"
         await limited(login_ip, ip)
@@ -450,7 +470,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     @handler
     async def guest(request: Request) -> Response:
-        await body(request)
+        await body_fields(request, {})
         ip = request.client.host if request.client else "?"
         await limited(signup_ip, ip)
         user = await store.run(accounts.guest)
@@ -458,6 +478,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
 
     @handler
     async def logout(request: Request) -> Response:
+        await body_fields(request, {})
         token = request.cookies.get(SESSION_COOKIE)
         user = await current_user(request)
         await store.run(lambda s: accounts.end_session(s, token))
@@ -520,7 +541,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         return JSONResponse({"table": views.summary_json(table)}, status_code=201)
 
     async def _table(request: Request) -> Any:
-        table_id = request.path_params["table_id"]
+        table_id = path_id(request.path_params["table_id"], "table")
         live = await hub.live_table(table_id)
         if live is None:
             raise Refused("no_such_table", f"there is no table {table_id}")
@@ -551,6 +572,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         table = live.table
         if table.series is None:
             raise Refused("no_such_game", "the match has not started")
+        if table.result is not None and table.result["reason"] == NO_SHOW:
+            raise Refused("no_such_game", "the match was never played: neither player came")
         names = table.names
         text = write_mat(
             table.series,
@@ -565,7 +588,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     # -- tournaments and players (docs/PROTOCOL.md 1.6, 1.7) ----------------------------------
 
     def _tournament(request: Request) -> LiveTournament:
-        return tournaments.get(request.path_params["tournament_id"])
+        return tournaments.get(path_id(request.path_params["tournament_id"], "tournament"))
 
     async def _account(request: Request, what: str) -> UserInfo:
         user = await current_user(request)
@@ -596,7 +619,10 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         """register, unregister, withdraw (the player), remove, cancel, start (operators)."""
         live = _tournament(request)
         kind = request.path_params["action"]
-        data = await body(request)
+        takes = _TOURNAMENT_ACTION_FIELDS.get(kind)
+        if takes is None:
+            raise Refused("unknown_type", f"there is no tournament action {kind[:40]!r}")
+        data = await body_fields(request, takes)
         user = await _account(request, f"{kind} in a tournament")
         action: dict[str, Any] = {"type": kind}
         if kind == "register":
@@ -604,19 +630,18 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         elif kind in ("unregister", "withdraw"):
             action["user"] = user.id
         elif kind == "remove":
-            name = data.get("name")
-            wanted = name if isinstance(name, str) else ""
-            found = await store.run(lambda s: accounts.find(s, wanted))
+            if "name" not in data:
+                raise Refused("bad_request", 'send the player\'s name: {"name": ...}', field="name")
+            name = data["name"]
+            found = await store.run(lambda s: accounts.find(s, name))
             if found is None:
                 raise Refused("no_such_user", f"there is no user called {name!r}", field="name")
             action["user"] = found.id
         elif kind == "cancel":
-            if isinstance(data.get("reason"), str):
+            if "reason" in data:
                 action["reason"] = data["reason"]
-        elif kind == "start":
-            action["seed"] = secrets.token_hex(16)
         else:
-            raise Refused("unknown_type", f"there is no tournament action {kind!r}")
+            action["seed"] = secrets.token_hex(16)  # start
         await tournaments.request(live, action, actor_id=user.id, operator=user.operator)
         return JSONResponse({"tournament": live.tournament.to_json()})
 
@@ -710,7 +735,11 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         conn = await open_socket(websocket)
         if conn is None:
             return
-        table_id = websocket.path_params["table_id"]
+        try:
+            table_id = path_id(websocket.path_params["table_id"], "table")
+        except Refused as exc:
+            await websocket.close(code=4404, reason=exc.message[:120])
+            return
         live = await hub.live_table(table_id)
         if live is None:
             await websocket.close(code=4404, reason=f"there is no table {table_id}")
@@ -733,7 +762,11 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         conn = await open_socket(websocket)
         if conn is None:
             return
-        number = websocket.path_params["tournament_id"]
+        try:
+            number = path_id(websocket.path_params["tournament_id"], "tournament")
+        except Refused as exc:
+            await websocket.close(code=4404, reason=exc.message[:120])
+            return
         live = tournaments.live.get(number)
         if live is None:
             await websocket.close(code=4404, reason=f"there is no tournament {number}")
@@ -758,7 +791,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         return JSONResponse({"status": "ok"}, headers={"Cache-Control": "no-store"})
 
     async def readyz(request: Request) -> Response:
-        """Ready for players: the database answers, the writer runs, the hub has started."""
+        """Ready for players: the database answers, the writer runs, the hub has started, and
+        (several nodes) the other nodes can be reached."""
         checks: dict[str, str] = {}
         try:
             await asyncio.wait_for(
@@ -780,6 +814,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 checks["database"] = f"the file {path} is gone (deleted or moved)"
         checks["writer"] = "ok" if store.writing else "stopped"
         checks["hub"] = "ok" if hub.started else "not started"
+        if hub.cluster.shared:  # several nodes: the others are reached through Redis
+            checks["peers"] = await hub.cluster.unreachable(READY_TIMEOUT_S) or "ok"
         ready = all(value == "ok" for value in checks.values())
         return JSONResponse(
             {"status": "ready" if ready else "not_ready", "checks": checks},
@@ -910,17 +946,21 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         Route("/api/logout", logout, methods=["POST"]),
         Route("/api/info", info, methods=["GET"]),
         Route("/api/tables", tables, methods=["GET", "POST"]),
-        Route("/api/tables/{table_id:int}", table_state, methods=["GET"]),
-        Route("/api/tables/{table_id:int}/record", table_record, methods=["GET"]),
-        Route("/api/tables/{table_id:int}/mat", table_mat, methods=["GET"]),
+        Route("/api/tables/{table_id}", table_state, methods=["GET"]),
+        Route("/api/tables/{table_id}/record", table_record, methods=["GET"]),
+        Route("/api/tables/{table_id}/mat", table_mat, methods=["GET"]),
         Route("/api/tournaments", tournament_list, methods=["GET", "POST"]),
-        Route("/api/tournaments/{tournament_id:int}", tournament_state, methods=["GET"]),
-        Route("/api/tournaments/{tournament_id:int}/{action}", tournament_action, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}", tournament_state, methods=["GET"]),
+        Route("/api/tournaments/{tournament_id}/{action}", tournament_action, methods=["POST"]),
         Route("/api/players", players, methods=["GET"]),
         Route("/api/players/{name}", player, methods=["GET"]),
         # Post-game analysis (gammon.server.analysis, docs/PROTOCOL.md 9).
         *analysis_routes(
-            analyses, handler=handler, current_user=current_user, live_table=hub.live_table
+            analyses,
+            handler=handler,
+            current_user=current_user,
+            live_table=hub.live_table,
+            body_fields=body_fields,
         ),
         # The analysis board (gammon.server.analysis_board, docs/PROTOCOL.md 9.1).
         *board,
@@ -935,8 +975,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         # Quick pairing (gammon.server.pairing, docs/PROTOCOL.md 7.1).
         *pairing_routes(pairing, handler=handler, body=body, current_user=current_user),
         WebSocketRoute("/ws/lobby", lobby_socket),
-        WebSocketRoute("/ws/tables/{table_id:int}", table_socket),
-        WebSocketRoute("/ws/tournaments/{tournament_id:int}", tournament_socket),
+        WebSocketRoute("/ws/tables/{table_id}", table_socket),
+        WebSocketRoute("/ws/tournaments/{tournament_id}", tournament_socket),
     ]
     if config.static is not None and config.static.is_dir():
         routes.append(Mount("/", StaticFiles(directory=config.static, html=True), name="static"))
@@ -945,7 +985,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     if isinstance(clock, ManualTime):
         mover = handler(_time_mover(clock, body))
         routes.insert(0, Route("/api/test/time", mover, methods=["POST"]))
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(
+        routes=routes, lifespan=lifespan, exception_handlers={HTTPException: _http_error}
+    )
     app.state.hub = hub
     app.state.store = store
     app.state.analyses = analyses
@@ -972,6 +1014,29 @@ READY_TIMEOUT_S: Final = 2.0
 
 #: ``gc.set_threshold`` for the server (Python's defaults: 700, 10, 10; 2000, 10, 0 in 3.14).
 GC_THRESHOLDS: Final = (20_000, 20, 20)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """What the router and the static files refuse (a path or a method nothing answers):
+    under ``/api/`` the protocol's JSON error (docs/PROTOCOL.md 1), elsewhere plain text."""
+    assert isinstance(exc, HTTPException)
+    headers = dict(exc.headers or {})
+    if not request.url.path.startswith("/api/"):
+        return PlainTextResponse(exc.detail, status_code=exc.status_code, headers=headers)
+    where = f"{request.method} {request.url.path[:80]}"
+    if exc.status_code == 405:
+        allowed = headers.get("Allow", "")
+        code = "method_not_allowed"
+        message = f"{where} is not a request of the API; that path takes {allowed}"
+    elif exc.status_code == 404:
+        code, message = "not_found", f"{where} is not a request of the API (docs/PROTOCOL.md)"
+    else:
+        code, message = "bad_request", f"{where}: {exc.detail}"
+    return JSONResponse(
+        {"error": {"code": code, "message": message}},
+        status_code=exc.status_code,
+        headers=headers,
+    )
 
 
 async def _no_client(request: Request) -> Response:

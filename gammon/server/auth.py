@@ -30,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from gammon.server.db import SessionRow, User, select
+from gammon.server.names import BadName, read_name
 from gammon.server.protocol import Refused
 from gammon.server.timesource import SystemTime, TimeSource
 
@@ -79,7 +80,12 @@ class UserInfo:
 
 
 def check_name(name: object) -> str | None:
-    """Why ``name`` cannot be an account name, or None if it can."""
+    """Why ``name`` cannot be an account name, or None if it can: the rule of every name
+    (gammon.server.names), then an account's own alphabet."""
+    try:
+        read_name(name, low=3, high=20)
+    except BadName as exc:
+        return f"a name {exc}"
     if not isinstance(name, str) or _NAME.fullmatch(name) is None:
         return (
             "a name is 3-20 characters: the letters a-z and A-Z (no accents), the digits 0-9, "

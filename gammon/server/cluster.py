@@ -26,7 +26,9 @@ process on SQLite is exactly what it was. :class:`RedisCluster` is the shared on
 - **Lobby.** The owner of a table writes its lobby entry to the Redis hash ``lobby``
   (field: the table's id) on each change of status or spectators, removes it when the
   table ends, and publishes the entry on ``lobby``; every node keeps a copy of the hash
-  (read whole at start and every minute) and builds its lobby from it. Chat lines go
+  (read whole at start and every minute) and builds its lobby from it. An owner writes
+  its entries again when Redis answers after an outage (it may have restarted empty) and
+  at each whole read of the hash where the hash lacks one of them. Chat lines go
   out on ``chat`` and operators' bans on ``moderation`` (each channel named after
   ``gammon:{database}:``).
 - **Fail-over.** A node that dies stops renewing; once its leases expire, the others
@@ -42,7 +44,9 @@ one node each (:mod:`gammon.server.analysis`).
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import dataclasses
 import logging
 import math
 import os
@@ -63,6 +67,7 @@ from gammon.server.auth import TokenBuckets
 from gammon.server.connections import LiveTable
 from gammon.server.db import Action, GameRow
 from gammon.server.leases import Leases
+from gammon.server.logs import first_line, safe_url
 from gammon.server.protocol import Refused
 from gammon.server.store import Store
 from gammon.server.table import Applied, Changes, Table
@@ -95,6 +100,8 @@ log = logging.getLogger("gammon.server")
 LEASE_TTL_S: Final = 5.0
 #: How long a node waits for the owner to answer a forwarded action.
 FORWARD_TIMEOUT_S: Final = 5.0
+#: Forwarded requests' actions a node keeps at hand, to answer a try that comes again.
+ANSWERS_KEPT: Final = 4096
 #: Times the hub routes one action again when its table changed hands meanwhile.
 ROUTE_TRIES: Final = 8
 #: Connections a node opens to Redis at most (its two subscriptions, tables' and
@@ -111,6 +118,10 @@ _MODERATION: Final = "moderation"
 _SESSIONS: Final = "sessions"
 _PRESENCE: Final = "presence"
 _LOBBY: Final = "lobby"
+#: How long a message loop waits before it asks a Redis that did not answer again.
+REDIS_RETRY_S: Final = 0.5
+#: How long a node waits for Redis's answer to a ping, after a connection failed.
+REDIS_PING_S: Final = 2.0
 #: How often a node reads the whole lobby hash again (entries it missed, a restarted Redis).
 LOBBY_RELOAD_S: Final = 60.0
 
@@ -162,6 +173,16 @@ class Request:
     #: Hold the bot after this play while its player may take it back (the tutor is on,
     #: at the player's node: gammon.server.practice), where the bot runs.
     hold_bot: bool = False
+    #: The request's id, the same on every try of a forwarded action (kept in the log
+    #: with the action it gave: ``actions.request_id``), and whether this is a later try,
+    #: which may find its action committed already (the answer to a try was lost).
+    request_id: str | None = None
+    retry: bool = False
+
+    def again(self, expect_seq: int | None) -> Request:
+        """This request tried again: pinned to ``expect_seq`` unless it was already."""
+        pinned = self.expect_seq if self.expect_seq is not None else expect_seq
+        return dataclasses.replace(self, expect_seq=pinned, retry=True)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -171,11 +192,14 @@ class Request:
             "entropy": self.entropy.hex() if self.entropy is not None else None,
             "expect_seq": self.expect_seq,
             "hold_bot": self.hold_bot,
+            "request_id": self.request_id,
+            "retry": self.retry,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Request:
         entropy = data.get("entropy")
+        request_id = data.get("request_id")
         return cls(
             dict(data["action"]),
             data.get("side"),
@@ -183,6 +207,8 @@ class Request:
             bytes.fromhex(entropy) if entropy else None,
             data.get("expect_seq"),
             bool(data.get("hold_bot")),
+            str(request_id)[:32] if request_id else None,
+            bool(data.get("retry")),
         )
 
 
@@ -286,6 +312,17 @@ class Cluster:
     def lobby_entries(self) -> dict[int, dict[str, Any]] | None:
         """Every node's lobby entries by table (None: this node's own tables are the lobby)."""
         return None
+
+    async def unreachable(self, timeout: float) -> str | None:
+        """Why this node cannot reach the other nodes now (``/readyz``), None if it can."""
+        return None
+
+    async def done_before(self, table_id: int, request: Request) -> Applied | None:
+        """The action ``request`` already gave, if an earlier try of it was committed."""
+        return None
+
+    async def redis_error(self, exc: Exception) -> None:
+        """A loop's Redis connection failed (several nodes only)."""
 
 
 class Outbox:
@@ -394,6 +431,14 @@ class RedisCluster(Cluster):
         self._written: dict[int, dict[str, Any] | None] = {}
         self._flushing = False
         self._entries_read = 0.0
+        #: Why Redis does not answer, while it does not (said once in the log, and by /readyz).
+        self.redis_problem: str | None = None
+        #: The tables' subscription lost its connection: once it hears Redis again, the
+        #: lobby is written and read again.
+        self._subscription_lost = False
+        #: The actions lately committed here for forwarded requests, by request id: a try
+        #: that comes again (its answer was lost) is answered with its action.
+        self._answered: collections.OrderedDict[str, Applied] = collections.OrderedDict()
 
     @property
     def hub(self) -> Hub:
@@ -475,7 +520,7 @@ class RedisCluster(Cluster):
                 await self._renew()
                 await self._heartbeat()
             except Exception as exc:
-                self.hub.faults.report("renewing the table leases", exc)
+                await self._failed("renewing the table leases", exc)
 
     async def _sweep_loop(self) -> None:
         """Take over the tables nobody runs, and bring the replicas up to the log."""
@@ -487,7 +532,16 @@ class RedisCluster(Cluster):
                 if time.monotonic() - self._entries_read >= LOBBY_RELOAD_S:
                     await self._read_entries()
             except Exception as exc:
-                self.hub.faults.report("taking over tables", exc)
+                await self._failed("taking over tables", exc)
+
+    async def _failed(self, where: str, exc: Exception) -> None:
+        """A loop's step failed: a Redis connection is :meth:`redis_error`'s, else a fault."""
+        from redis.exceptions import ConnectionError, TimeoutError
+
+        if isinstance(exc, ConnectionError | TimeoutError):
+            await self.redis_error(exc)
+        else:
+            self.hub.faults.report(where, exc)
 
     async def _resync(self) -> None:
         """Drop the replicas no socket here watches any more, and bring the others up to the
@@ -597,19 +651,55 @@ class RedisCluster(Cluster):
                     pipe.publish(key, _json(message))
                     count += 1
                 if count:
-                    await pipe.execute()
+                    try:
+                        await pipe.execute()
+                    except Exception:
+                        # Not written: not to be taken as written, and asked for again (they
+                        # go out once Redis answers: at once if it only closed a connection).
+                        for table_id in batch:
+                            self._written.pop(table_id, None)
+                        self._dirty = {**batch, **self._dirty}
+                        raise
                     self.hub.lobby_changed()
-        except Exception as exc:  # the next change, or the next whole read, puts it right
-            self.hub.faults.report("writing the lobby's entries", exc)
+        except Exception as exc:
+            await self._failed("writing the lobby's entries", exc)
         finally:
             self._flushing = False
+            if self._dirty and self.redis_problem is None:
+                # Asked for while a write that failed was on its way (Redis came back
+                # meanwhile): they go out now rather than at the next change.
+                self._flushing = True
+                self.hub.spawn(self._flush_entries())
+
+    def _write_own_entries(self, *, every: bool) -> None:
+        """Write the entries of the tables this node runs again (``every``: all of them,
+        else those the hash lacks or holds otherwise): a Redis restarted empty has lost
+        them, and an owner's entry is written by its owner alone (DEPLOY.md 9)."""
+        for table_id in list(self.owned):
+            live = self.hub.tables.get(table_id)
+            if live is None:
+                continue
+            if every or self.entries.get(table_id) != self._written.get(table_id):
+                self._written.pop(table_id, None)
+                self.publish_entry(live)
 
     async def _read_entries(self) -> None:
         """The whole lobby hash (at start, and now and then: anything missed)."""
         raw = await self.redis.hgetall(self.prefix + _LOBBY)
         self.entries = {int(table_id): orjson.loads(entry) for table_id, entry in raw.items()}
         self._entries_read = time.monotonic()
+        self._write_own_entries(every=False)  # what the hash lost of ours goes back in it
         self.hub.lobby_changed()
+
+    async def _after_outage(self) -> None:
+        """Redis answers again, maybe restarted empty: this node's entries go back into the
+        hash (and out to the others), then the whole hash is read for the others' (those
+        written before this node heard Redis again; the later ones come as messages)."""
+        try:
+            self._write_own_entries(every=True)
+            await self._read_entries()
+        except Exception as exc:  # the periodic read puts it right
+            log.warning("the lobby could not be read again after Redis came back: %s", exc)
 
     def _on_entry(self, data: dict[str, Any]) -> None:
         table_id, entry = int(data["t"]), data["entry"]
@@ -658,7 +748,9 @@ class RedisCluster(Cluster):
         try:
             await self.redis.ping()
         except Exception as exc:
-            raise ClusterError(f"cannot reach Redis at {self.redis_url}: {exc}") from None
+            raise ClusterError(
+                f"cannot reach Redis at {safe_url(self.redis_url)}: {first_line(exc)}"
+            ) from None
         self._pubsub = self.redis.pubsub()
         channels = (_NODE + self.node, _CHAT, _MODERATION, _SESSIONS, _PRESENCE, _LOBBY)
         await self._pubsub.subscribe(*(self.prefix + name for name in channels))
@@ -671,7 +763,49 @@ class RedisCluster(Cluster):
         hub.chat.relay_moderation = self._moderation_out
         hub.chat.take_shared = self.take
         hub.chat.relay_mute = self._mute_out
-        log.info("node %s joined the cluster at %s", self.node, self.redis_url)
+        log.info("node %s joined the cluster at %s", self.node, safe_url(self.redis_url))
+
+    async def unreachable(self, timeout: float) -> str | None:
+        where = safe_url(self.redis_url)
+        try:
+            await asyncio.wait_for(self.redis.ping(), timeout)
+        except TimeoutError:
+            return f"cannot reach the other nodes: Redis at {where} gave no answer in {timeout:g} s"
+        except Exception as exc:
+            return f"cannot reach the other nodes: Redis at {where}: {first_line(exc)}"
+        return None
+
+    async def redis_error(self, exc: Exception) -> None:
+        """A connection to Redis failed: if Redis does not answer now either, say once, in
+        words, that it is gone and what that stops, until it is back. One that answers had
+        only closed that connection (it restarted): the next command opens a new one."""
+        if self.redis_problem is None and await self.unreachable(REDIS_PING_S) is None:
+            log.info("a connection Redis had closed is replaced: %s", first_line(exc))
+            return
+        self._redis_gone(exc)
+
+    def _redis_gone(self, exc: Exception) -> None:
+        problem = first_line(exc)
+        if self.redis_problem is None:
+            log.error(
+                "cannot reach Redis at %s (%s): this node cannot reach the other nodes "
+                "(forwarded actions, tables' records, chat, the lobby) until it answers again; "
+                "retrying",
+                safe_url(self.redis_url),
+                problem,
+            )
+        self.redis_problem = problem
+
+    def _subscription_heard(self) -> None:
+        """The tables' subscription heard Redis: if it was lost, the lobby is written and
+        read again (Redis may have restarted empty, and messages were missed meanwhile;
+        the subscription is up again, so no entry written from now on is missed)."""
+        if self.redis_problem is not None:
+            self.redis_problem = None
+            log.warning("Redis at %s answers again", safe_url(self.redis_url))
+        if self._subscription_lost:
+            self._subscription_lost = False
+            self.hub.spawn(self._after_outage())
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -701,7 +835,43 @@ class RedisCluster(Cluster):
         nodes heard it."""
         return await self.outbox.publish(self.prefix + channel, _json(message))
 
+    async def done_before(self, table_id: int, request: Request) -> Applied | None:
+        """Committed here lately, or, for a later try (this node may have taken the table
+        over from the one that committed it), in the log: the owner asks this with the
+        table's lock held, before the action's ``seq`` is checked."""
+        if request.request_id is None:
+            return None
+        found = self._answered.get(request.request_id)
+        if found is not None or not request.retry:
+            return found
+        wanted = request.request_id
+
+        def logged(session: Session) -> Action | None:
+            return session.scalars(
+                select(Action).where(Action.table_id == table_id, Action.request_id == wanted)
+            ).first()
+
+        row = await self.store.run(logged)
+        if row is None:
+            return None
+        return Applied(
+            seq=row.seq,
+            action=row.action,
+            side=row.side,
+            actor_id=row.actor_id,
+            entropy=row.entropy,
+            events=row.events,
+            clock=row.clock,
+            at=row.at,
+            changes=Changes(),
+            request=row.request_id,
+        )
+
     async def committed(self, live: LiveTable, applied: Applied) -> None:
+        if applied.request is not None:
+            self._answered[applied.request] = applied
+            while len(self._answered) > ANSWERS_KEPT:
+                self._answered.popitem(last=False)
         table = live.table
         record = {"t": table.id, "node": self.node, **_applied_json(applied)}
         try:
@@ -814,9 +984,12 @@ class RedisCluster(Cluster):
     # -- listening ----------------------------------------------------------------------------
 
     async def _listen(self, pubsub: PubSub) -> None:
+        from redis.exceptions import ConnectionError, TimeoutError
+
         while True:
             try:
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                self._subscription_heard()
                 if message is None:
                     continue
                 channel = message["channel"].decode().removeprefix(self.prefix)
@@ -824,6 +997,10 @@ class RedisCluster(Cluster):
                 self._on_message(channel, data)
             except asyncio.CancelledError:
                 raise
+            except (ConnectionError, TimeoutError) as exc:
+                self._subscription_lost = True
+                await self.redis_error(exc)
+                await asyncio.sleep(REDIS_RETRY_S)
             except Exception as exc:
                 self.hub.faults.report("a message from another node", exc)
                 await asyncio.sleep(0.1)
@@ -958,14 +1135,24 @@ class RedisCluster(Cluster):
         """Carry ``request`` out on the table's owner, taking the table over if it has none
         (then it is returned, to be carried out here).
 
-        The first try goes as asked; should the owner not answer (it may have died after
-        committing), later tries are pinned to the seq the table was at before the first,
-        so an action is never carried out twice: at worst it is refused ``stale``. It
-        keeps trying until a dead owner's lease has surely run out.
+        Every try carries the request's id. The first goes as asked; should the owner not
+        answer (it may have died after committing, or the answer was lost), later tries
+        are pinned to the seq the table was at before the first and marked as tries
+        again: the node that runs the table then looks for the id in the log (with the
+        action it gave: ``actions.request_id``) and answers with that action, so an
+        action is carried out once and its sender told so, never a false ``stale``
+        (docs/PROTOCOL.md 2.1: an error never changes anything). It keeps trying until
+        a dead owner's lease has surely run out.
         """
         table_id = live.table.id
         seq_before = live.table.seq
-        pinned = request
+        # One id for every try: a later one that finds its action committed already (the
+        # owner died after the commit, or its answer was lost) is answered with it.
+        pinned = (
+            request
+            if request.request_id is not None
+            else dataclasses.replace(request, request_id=secrets.token_hex(16))
+        )
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 2 * self.ttl + FORWARD_TIMEOUT_S
         attempt = 0
@@ -986,11 +1173,7 @@ class RedisCluster(Cluster):
             reply = await self._request(owner, {"t": table_id, **pinned.to_json()})
             if reply is None:
                 self._owners.pop(table_id, None)
-                if pinned.expect_seq is None:
-                    pinned = Request(
-                        request.action, request.side, request.actor_id, request.entropy,
-                        seq_before, request.hold_bot,
-                    )  # fmt: skip
+                pinned = pinned.again(seq_before)
                 await asyncio.sleep(self.ttl / 4)
                 continue
             if "not_owner" in reply or "unheard" in reply:

@@ -152,7 +152,9 @@ class Action(Base):
     ``action`` is what was done (``{"type": "play", "play": "8/5 6/5"}``),
     ``entropy`` the hex the player sent with it (mixed into the next roll),
     ``events`` what the rules made of it (dice rolled and so on, checked on
-    replay) and ``clock`` the reserves after it, in milliseconds.
+    replay) and ``clock`` the reserves after it, in milliseconds. ``request_id`` is the
+    id of the request that carried it from another node (several nodes), so that the
+    same request asked again is answered with this action, not carried out twice.
     """
 
     __tablename__ = "actions"
@@ -168,6 +170,7 @@ class Action(Base):
     events: Mapped[list[Any]] = mapped_column(JSON)
     clock: Mapped[list[Any] | None] = mapped_column(JSON, default=None)
     at: Mapped[float] = mapped_column(Float)
+    request_id: Mapped[str | None] = mapped_column(String(32), default=None)
 
 
 class ChatMessage(Base):

@@ -431,15 +431,20 @@ class Hub:
                 routed = await self.cluster.route(live, request)
                 if isinstance(routed, Applied):
                     if conn is not None:
-                        ack: dict[str, Any] = {"type": "ack", "seq": routed.seq}
-                        if message_id is not None:
-                            ack["id"] = message_id
-                        conn.send(ack)
+                        self._ack(conn, routed, message_id)
                     return routed
                 request = routed
             with contextlib.suppress(NotOwner):
                 return await self.act_here(live, request, conn, message_id, received)
         raise Refused("server_error", "the table moved between servers: act again")
+
+    @staticmethod
+    def _ack(conn: Connection, applied: Applied, message_id: object) -> None:
+        """Tell the sender that its action is committed, as ``seq`` (docs/PROTOCOL.md 2)."""
+        ack: dict[str, Any] = {"type": "ack", "seq": applied.seq}
+        if message_id is not None:
+            ack["id"] = message_id
+        conn.send(ack)
 
     async def act_here(
         self,
@@ -455,11 +460,18 @@ class Hub:
             table = live.table
             if self.cluster.shared and not self.cluster.owns(table.id):
                 raise NotOwner
+            if request.request_id is not None:
+                done = await self.cluster.done_before(table.id, request)
+                if done is not None:  # an earlier try of this request was committed
+                    if conn is not None:
+                        self._ack(conn, done, message_id)
+                    return done
             table.check_seq(request.expect_seq)
             was_status = table.status
             applied = table.apply(
                 action, side=side, actor_id=actor_id, at=self.time.now(), entropy=request.entropy
             )
+            applied.request = request.request_id
             try:
                 fence = self.cluster.fence_check(table.id)
                 # Committed even if this wait is cancelled (Store.append): no shield needed.
@@ -486,11 +498,8 @@ class Hub:
             self.action_counts[action["type"]] += 1
             await self.cluster.committed(live, applied)
             if conn is not None:
-                ack: dict[str, Any] = {"type": "ack", "seq": applied.seq}
-                if message_id is not None:
-                    ack["id"] = message_id
                 with conn.together():  # the ack and the actor's state: one socket write
-                    conn.send(ack)
+                    self._ack(conn, applied, message_id)
                     self.broadcast_state(live)
             else:
                 self.broadcast_state(live)

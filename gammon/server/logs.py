@@ -23,13 +23,45 @@ import logging
 import sys
 from typing import Final
 
-__all__ = ["CONTEXT", "JsonFormatter", "configure"]
+__all__ = ["CONTEXT", "JsonFormatter", "configure", "first_line", "safe_url"]
 
 #: The ``extra=`` keys written as fields of their own.
 CONTEXT: Final = (
     "table_id", "user", "user_id", "tournament_id", "analysis", "seq", "action", "status",
     "reason", "client", "revision",
 )  # fmt: skip
+
+
+def safe_url(url: str) -> str:
+    """A database's or a Redis's URL with its password hidden: what may be printed or logged.
+
+    >>> safe_url("postgresql+psycopg://gammon:s3cret@db:5432/gammon")
+    'postgresql+psycopg://gammon:***@db:5432/gammon'
+    >>> safe_url("redis://:s3cret@cache:6379/0"), safe_url("sqlite:///gammon.db")
+    ('redis://:***@cache:6379/0', 'sqlite:///gammon.db')
+    """
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    credentials, at, place = rest.rpartition("@")
+    if not at or ":" not in credentials.split("/", 1)[0]:
+        return url
+    user = credentials.split(":", 1)[0]
+    return f"{scheme}://{user}:***@{place}"
+
+
+def first_line(error: BaseException, secret: str | None = None) -> str:
+    """An error in one line for people (its type and its first line: SQLAlchemy and
+    psycopg append a background link and a traceback's worth of lines), with ``secret``
+    (a password) never in it.
+
+    >>> first_line(ValueError("bad\\nmore"), secret="pw")
+    'ValueError: bad'
+    """
+    text = str(error).strip().split("\n", 1)[0][:300]
+    if secret:
+        text = text.replace(secret, "***")
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 class JsonFormatter(logging.Formatter):

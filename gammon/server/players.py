@@ -168,9 +168,11 @@ def profile(session: Session, name: str) -> dict[str, Any] | None:
         other = session.get(User, other_id) if other_id is not None else None
         opponent = other.name if other is not None else f"gammon-{table.bot_level or '?'}"
         won = result.winner_side == side
-        record = opponents.setdefault(opponent, {"opponent": opponent, "wins": 0, "losses": 0})
-        if result.winner_side is not None:
-            record["wins" if won else "losses"] += 1
+        outcome = _outcome(won, result)
+        if outcome != "unplayed":  # a match neither came to is no meeting of the two
+            record = opponents.setdefault(opponent, {"opponent": opponent, "wins": 0, "losses": 0})
+            if result.winner_side is not None:
+                record["wins" if won else "losses"] += 1
         if len(recent) < RECENT_MATCHES:
             change = rated.get(table.id)
             games = session.scalar(
@@ -185,9 +187,7 @@ def profile(session: Session, name: str) -> dict[str, Any] | None:
                 {
                     "table": table.id,
                     "opponent": opponent,
-                    "result": "won"
-                    if won
-                    else ("lost" if result.winner_side is not None else "drawn"),
+                    "result": outcome,
                     "how": result.reason,
                     "mode": table.settings.get("mode", "match"),
                     "length": table.settings.get("length"),
@@ -200,7 +200,7 @@ def profile(session: Session, name: str) -> dict[str, Any] | None:
                     "rating_change": round(change.after - change.before, 2) if change else None,
                     "replay": f"/#/record/{table.id}",
                     "record": f"/api/tables/{table.id}/record",
-                    "mat": f"/api/tables/{table.id}/mat",
+                    "mat": f"/api/tables/{table.id}/mat" if outcome != "unplayed" else None,
                     "analysis": f"/#/review/{table.id}" if analysed is not None else None,
                 }
             )
@@ -314,3 +314,13 @@ def leaderboard(
             for i, (rating, user) in enumerate(rows)
         ],
     }
+
+
+def _outcome(won: bool, result: Result) -> str:
+    """How a finished match went for the player: won, lost, drawn (a money session ended
+    even) or unplayed (a tournament match neither player came to, docs/PROTOCOL.md 1.6)."""
+    if won:
+        return "won"
+    if result.winner_side is not None:
+        return "lost"
+    return "unplayed" if result.reason == "no_show" else "drawn"

@@ -36,6 +36,7 @@ from typing import Any, Final
 from gammon.errors import InvalidRulesError, UnknownVariantError
 from gammon.match import SeriesRules
 from gammon.rules import is_whole
+from gammon.server.names import BadName, read_name
 from gammon.server.protocol import Refused
 from gammon.variants import VARIANTS
 
@@ -220,8 +221,11 @@ def _read(data: object, *, bot_levels: Sequence[str] | None) -> TableSettings:
     rules = _series_rules(series, mode)
     clock = given.get("clock")
     invite, bot = given.get("invite"), given.get("bot")
-    if invite is not None and not (isinstance(invite, str) and 0 < len(invite) <= 40):
-        raise _bad("invite", f"must be a user's name, not {_shown(invite)}")
+    if invite is not None:
+        try:
+            read_name(invite, low=1, high=40)  # an account's name: the rule of every name
+        except BadName as exc:
+            raise _bad("invite", f"must be a user's name, which {exc}") from None
     if bot is not None:
         if bot_levels is not None and (not isinstance(bot, str) or bot not in bot_levels):
             known = "unset: this server has no bots"

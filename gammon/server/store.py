@@ -110,6 +110,7 @@ def _action_row(table_id: int, applied: Applied) -> dict[str, Any]:
         "events": applied.events,
         "clock": applied.clock,
         "at": applied.at,
+        "request_id": applied.request,
     }
 
 

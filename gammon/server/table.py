@@ -54,6 +54,7 @@ from gammon.server.protocol import GAME_ACTIONS, Refused, event_json, moves_json
 from gammon.server.settings import ClockSettings, TableSettings
 
 __all__ = [
+    "NO_SHOW",
     "OPENING_AUTO_ROLL_S",
     "Applied",
     "Changes",
@@ -71,8 +72,11 @@ _GAME_ACTIONS: Final = frozenset(GAME_ACTIONS)
 #: Actions a side may take whoever's turn it is (the rules say when); any other action by
 #: the side not to act is refused ``not_your_turn`` before the rules look at it.
 _TURN_FREE: Final = frozenset({Resign.name, Forfeit.name, OutOfTime.name})
+#: A tournament's match that neither player came to ends without a winner: the server's
+#: action (no side), never a client's (docs/PROTOCOL.md 1.6).
+NO_SHOW: Final = "no_show"
 #: What the table itself does: everything else is an action of the series.
-_TABLE_ACTIONS: Final = frozenset({"start", "cancel"})
+_TABLE_ACTIONS: Final = frozenset({"start", "cancel", NO_SHOW})
 
 
 @dataclass
@@ -128,6 +132,8 @@ class Applied:
     clock: list[int] | None
     at: float
     changes: Changes
+    #: The id of the forwarded request that carried it (several nodes: gammon.server.cluster).
+    request: str | None = None
 
 
 def result_json(result: GameResult | None) -> dict[str, Any] | None:
@@ -331,6 +337,8 @@ class Table:
                     "not_open", f"only an open table can be cancelled; this one is {self.status}"
                 )
             self.status = changes.status = "cancelled"
+        elif kind == NO_SHOW:
+            self._no_show(side, changes)
         # The game the events belong to: the one that just ended when this action ended
         # it, even though the state then shows the next game (docs/PROTOCOL.md 3).
         events_game = self.game_number or None
@@ -467,6 +475,19 @@ class Table:
             return
         series.new_game()
         self._begin_game(changes)
+
+    def _no_show(self, side: int | None, changes: Changes) -> None:
+        """Neither player came: the table ends with no winner and the score as it stands."""
+        if self.status != "playing" or self.series is None:
+            raise Refused("game_over", f"the table is {self.status}, not being played")
+        if side is not None:
+            raise Refused("forbidden", "only the server ends a match that neither player came to")
+        self.status = changes.status = "finished"
+        self.result = changes.result = {
+            "winner": None,
+            "reason": NO_SHOW,
+            "score": list(self.series.score),
+        }
 
     def _start(self, seats: list[Seat], changes: Changes) -> None:
         if self.status != "open":

@@ -38,6 +38,8 @@ test("a won match and a session give the final score, the winner's first", () =>
                "alice wins the session: bob ran out of time (final score 4-1).");
   assert.equal(resultText(state({ ...money, result: { winner: null, reason: "session", score: [2, 2] } })),
                "The session ended even, 2-2.");
+  assert.equal(resultText(state({ result: { winner: null, reason: "no_show", score: [0, 0] } })),
+               "Neither player came to this tournament match: nobody went through.");
 });
 
 test("a game's end in plain words", () => {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { client } from "./load.mjs";
 
-const { howText, lengthsText, matchText, stateText } = await import(client("tournament-text.js"));
+const { endText, howText, lengthsText, matchText, stateText } = await import(client("tournament-text.js"));
 
 const summary = {
   id: 1, name: "Friday", kind: "sit_and_go", status: "registering", seats: 8, registered: 3,
@@ -28,6 +28,10 @@ test("matches in words, with no codes or rule numbers", () => {
                "ann went through: the opponent did not come");
   assert.equal(matchText({ ...base, players: [ann, bob], status: "over", winner: null, how: "no_show" }),
                "ann against bob: nobody went through");
+  assert.equal(endText({ ...base, players: [ann, bob], status: "over", winner: 1, how: "no_show" }),
+               "the opponent did not come");
+  assert.equal(endText({ ...base, players: [ann, bob], status: "over", winner: null, how: "no_show" }),
+               "neither came: nobody went through");
   for (const how of ["bye", "walkover", "withdrew", "removed", "lot", "forfeit", "time", "match", "some_new_way"]) {
     assert.doesNotMatch(howText(how), /_|R\d/);
   }

@@ -41,18 +41,33 @@ def redis_server() -> Iterator[str]:
     if given:
         yield given
         return
-    port = free_port()
-    folder = tempfile.mkdtemp(prefix="gammon-redis-")
-    process = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "no", "--dir", folder],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
+    with OwnRedis() as own:
+        yield own.url
+
+
+class OwnRedis:
+    """A ``redis-server`` of the test's own on a free port, nothing saved: a test may stop it
+    (as ``redis-cli shutdown nosave`` does) and start it again, empty, on the same port."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.folder = tempfile.mkdtemp(prefix="gammon-redis-")
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> OwnRedis:
         from redis import Redis
 
-        client = Redis(port=port)
+        self.process = process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", self.folder],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        client = Redis(port=self.port)
 
         def answers() -> bool:  # polled: no event says that another process is listening
             if process.poll() is not None:
@@ -62,13 +77,25 @@ def redis_server() -> Iterator[str]:
             except Exception:
                 return False
 
-        waiting.wait_until(answers, what="redis-server to answer a ping")
-        client.close()
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        process.terminate()
-        process.wait(10)
-        shutil.rmtree(folder, ignore_errors=True)
+        try:
+            waiting.wait_until(answers, what="redis-server to answer a ping")
+        finally:
+            client.close()
+        return self
+
+    def stop(self) -> None:
+        """Stop it at once; what it held is gone (nothing is saved)."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(10)
+            self.process = None
+
+    def __enter__(self) -> OwnRedis:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 class Nodes:

@@ -7,6 +7,7 @@ Each test starts real processes; they are slow, so each does much.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from redis.asyncio import Redis
@@ -300,8 +302,8 @@ def test_a_node_killed_mid_game_its_tables_go_on_elsewhere_nothing_lost(redis: s
             reply = await flying
             if reply["type"] == "ack":
                 acked[reply["seq"]] = action["type"]
-            else:
-                assert reply["code"] in ("stale", "server_error"), reply
+            else:  # never stale: a try again after the commit is answered with its ack
+                assert reply["code"] == "server_error", reply
             # The next action, sent while node 1's lease still runs: node 2 waits it out
             # until it, or another node, has taken the table over from the log.
             await caught_up(vias, max(acked))
@@ -746,3 +748,92 @@ def test_redis_on_sqlite_is_refused_with_a_plain_message(tmp_path: Any) -> None:
     assert done.returncode == 2
     assert "--redis runs several nodes on one database, which must be PostgreSQL" in done.stderr
     assert not (tmp_path / "one.db").exists()
+
+
+def test_a_forwarded_action_asked_again_after_its_commit_is_acknowledged_not_stale(
+    redis: str,
+) -> None:
+    """PROTOCOL 2.1, 5: a forward whose answer was lost (the owner killed after its commit,
+    or Redis losing the answer) is asked again, pinned to the seq it was meant for; the
+    owner, and the node that took the table over from the log, answer it with the action
+    that was committed, never ``stale`` for an action that was applied. The test is the
+    forwarding node itself, on the nodes' own Redis channels, so each try is sent exactly
+    when the scenario needs it."""
+    nodes = Nodes(redis, 2, "nodes_retry").start()
+    try:
+
+        async def go() -> None:
+            alice, bob, table, a, b = await two_players(nodes, 0, 0, length=3)
+            seq = a.state["seq"]  # type: ignore[index]
+            sock, player = next(
+                (s, p)
+                for s, p in ((a, alice), (b, bob))
+                if "roll" in s.state["game"]["actions"]  # type: ignore[index]
+            )
+            side = sock.state["you"]  # type: ignore[index]
+            prefix = f"gammon:{sqlalchemy.make_url(nodes.database).database}:"
+            client = Redis.from_url(redis)
+            answers = client.pubsub()
+            await answers.subscribe(prefix + "node:the-test")
+
+            async def forward(
+                node: str, rid: str, retry: bool, request: str = "the-tests-request"
+            ) -> dict[str, Any]:
+                message = {
+                    "rid": rid, "from": "the-test", "t": table, "action": {"type": "roll"},
+                    "side": side, "actor_id": player.user["id"],  # type: ignore[index]
+                    "entropy": "ab" * 32, "expect_seq": seq, "hold_bot": False,
+                    "request_id": request, "retry": retry,
+                }  # fmt: skip
+                assert await client.publish(prefix + "node:" + node, json.dumps(message)) == 1
+
+                async def answer() -> dict[str, Any] | None:
+                    got = await answers.get_message(ignore_subscribe_messages=True, timeout=1)
+                    return json.loads(got["data"]) if got else None
+
+                reply = await waiting.until(answer, what=f"the answer to {rid}")
+                assert reply["rid"] == rid, reply
+                return dict(reply)
+
+            def owner() -> str:
+                rows = nodes.query("SELECT node FROM table_leases WHERE table_id = :t", t=table)
+                return str(rows[0][0]) if rows else ""
+
+            first_owner = owner()
+            first = await forward(first_owner, "try-1", retry=False)
+            assert first["applied"]["seq"] == seq + 1, first
+            # Its answer lost: asked again, pinned to the seq it was meant for.
+            again = await forward(first_owner, "try-2", retry=True)
+            assert "refused" not in again, again
+            assert again["applied"]["seq"] == seq + 1
+            assert again["applied"]["entropy"] == first["applied"]["entropy"] == "ab" * 32
+            # The owner is killed; the other node takes the table over from the log and
+            # answers the next try from the log too.
+            nodes[0].kill()
+            taken = await waiting.until(
+                lambda: (node := owner()) not in ("", first_owner) and node,
+                what="the table taken over",
+            )
+            third = await forward(taken, "try-3", retry=True)
+            assert "refused" not in third, third
+            assert third["applied"]["seq"] == seq + 1
+            # Applied once: one roll, with the request's entropy, and nothing after it.
+            log = nodes.log(table)
+            assert [s for s, _ in log] == list(range(1, seq + 2))
+            rows = nodes.query(
+                "SELECT entropy, request_id FROM actions WHERE table_id = :t AND seq = :s",
+                t=table, s=seq + 1,
+            )  # fmt: skip
+            assert rows == [("ab" * 32, "the-tests-request")]
+            # A play asked anew with a stale seq is still refused stale (nothing changes).
+            fresh = await forward(taken, "try-4", retry=False, request="another-request")
+            assert fresh["refused"][0] in ("stale", "not_your_turn"), fresh
+            await answers.aclose()
+            await client.aclose()
+            for closing in (a, b):
+                with contextlib.suppress(Exception):
+                    await closing.close()
+
+        asyncio.run(go())
+    finally:
+        nodes.stop()

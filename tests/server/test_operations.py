@@ -26,7 +26,7 @@ from gammon.server.db import Database
 from gammon.server.settings import TableSettings
 from gammon.server.store import _action_row
 from gammon.server.table import Seat, Table
-from tests.server.client import ROOT, Player, ServerProcess, choose, database_url
+from tests.server.client import ROOT, Player, ServerProcess, choose, database_url, free_port
 
 
 def _finished_table_at_0001(db: Database) -> tuple[int, dict[str, Any]]:
@@ -66,7 +66,8 @@ def _finished_table_at_0001(db: Database) -> tuple[int, dict[str, Any]]:
         ]
         assert table.status == "finished"
         for applied in played:
-            connection.execute(insert(actions).values(**_action_row(table_id, applied)))
+            row = _action_row(table_id, applied)  # only the columns 0001 had (not request_id)
+            connection.execute(insert(actions).values(**{k: row[k] for k in row if k in actions.c}))
             for number, commitment, seed in applied.changes.new_games:
                 connection.execute(
                     insert(games).values(
@@ -102,16 +103,16 @@ def test_a_database_at_0001_upgrades_with_its_data_and_the_server_starts_on_it()
     try:
         assert migrate.upgrade(db, "0001") == (None, "0001")
         table_id, result = _finished_table_at_0001(db)
-        assert migrate.pending(db) == ["0002", "0003", "0004", "0005", "0006"]
+        assert migrate.pending(db) == ["0002", "0003", "0004", "0005", "0006", "0007", "0008"]
     finally:
         db.dispose()
-    # The operator's command: runs 0002 to 0006, says so.
+    # The operator's command: runs 0002 to 0008, says so.
     done = subprocess.run(
         [sys.executable, "-m", "gammon.server", "--database", url, "--migrate-only"],
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert "upgraded from 0001 to 0006 (ran 0002, 0003, 0004, 0005, 0006)" in done.stdout
+    assert "upgraded from 0001 to 0008 (ran 0002, 0003, 0004, 0005, 0006, 0007, 0008)" in done.stdout
     db = Database(url)
     try:
         assert migrate.current(db) == migrate.head()
@@ -157,8 +158,8 @@ def test_a_database_made_before_migrations_is_adopted() -> None:
         with db.engine.begin() as connection:
             connection.execute(text("DROP TABLE alembic_version"))
         assert migrate.current(db) is None
-        assert migrate.pending(db) == ["0002", "0003", "0004", "0005", "0006"]
-        assert migrate.upgrade(db) == (None, "0006")
+        assert migrate.pending(db) == ["0002", "0003", "0004", "0005", "0006", "0007", "0008"]
+        assert migrate.upgrade(db) == (None, "0008")
         assert migrate.current(db) == migrate.head()
     finally:
         db.dispose()
@@ -249,9 +250,10 @@ def test_health_readiness_metrics_and_json_logs() -> None:
         table = asyncio.run(play())
         after = _metrics(server)
         counted = sum(v for k, v in after.items() if k.startswith("gammon_actions_total{"))
-        assert counted - sum(
-            v for k, v in before.items() if k.startswith("gammon_actions_total{")
-        ) >= 8  # start, 6 of the players' actions, forfeit
+        assert (
+            counted - sum(v for k, v in before.items() if k.startswith("gammon_actions_total{"))
+            >= 8
+        )  # start, 6 of the players' actions, forfeit
         assert after['gammon_actions_total{type="forfeit"}'] == 1
         assert after["gammon_action_seconds_count"] >= 7
         count = after["gammon_action_seconds_count"]
@@ -325,3 +327,42 @@ def test_blas_is_limited_before_the_server_starts_a_thread() -> None:
         [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
+
+
+def _serve_output(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python -m gammon.server ARGS`` run to its end (it cannot start): what it printed."""
+    return subprocess.run(
+        [sys.executable, "-m", "gammon.server", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+
+
+def test_a_wrong_password_or_an_unreachable_redis_is_one_line_without_the_password() -> None:
+    """DEPLOY 9: what stops a node starting is said in one line, the password never in it."""
+    given = os.environ.get("GAMMON_TEST_DATABASE_URL")
+    if not given:
+        pytest.skip("a database password needs PostgreSQL: set GAMMON_TEST_DATABASE_URL")
+    secret = "Wr0ng-s3cret-pw"
+    wrong = sqlalchemy.make_url(given).set(password=secret).render_as_string(hide_password=False)
+    port = str(free_port())
+    for args in (
+        ("--migrate-only", "--database", wrong),
+        ("--port", port, "--database", wrong),
+        ("--port", port, "--database", given, "--redis", f"redis://:{secret}@127.0.0.1:{port}/0"),
+    ):
+        done = _serve_output(*args)
+        said = done.stdout + done.stderr
+        assert done.returncode == 2, said
+        assert secret not in said, said
+        assert "Traceback" not in said and "Serving gammon" not in said, said
+        lines = [line for line in said.splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith("error: "), said
+        if "--redis" in args:
+            assert lines[0].startswith("error: cannot reach Redis at redis://:***@127.0.0.1"), said
+        else:
+            assert "password authentication failed" in lines[0], said
+            assert ":***@" in lines[0], said

@@ -282,6 +282,65 @@ def test_a_no_show_forfeits_on_the_clock_and_a_satellite_seats_its_winner() -> N
         server.stop()
 
 
+def test_a_match_neither_player_came_to_ends_without_a_winner_on_record() -> None:
+    """Nobody goes through (1.6), and the table is no forfeit won by side 1: no winner in its
+    result, no win or loss in either profile or record against the other, no .mat."""
+    server = serve("noshow_both", "--manual-time")
+    try:
+
+        async def main() -> None:
+            a, b = [await Player(server).signup() for _ in range(2)]
+            created = await a.post(
+                "/api/tournaments",
+                {"name": "Nobody came", "seats": 2, "show_up_s": 10, "lengths": [1]},
+            )
+            assert created.status_code == 201, created.text
+            number = created.json()["tournament"]["id"]
+            for player in (a, b):
+                response = await player.post(f"/api/tournaments/{number}/register")
+                assert response.status_code == 200, response.text
+            t = await wait_for(
+                a, number, lambda t: t["rounds"] and t["rounds"][0]["matches"][0]["table"]
+            )
+            table = t["rounds"][0]["matches"][0]["table"]
+            await a.advance_time(10.5)
+            t = await wait_for(a, number, lambda t: t["status"] == "finished")
+            match = t["rounds"][0]["matches"][0]
+            assert match["how"] == "no_show" and match["winner"] is None and t["winner"] is None
+
+            async def ended() -> dict[str, Any] | None:
+                state = await a.state(table)
+                return state if state["status"] == "finished" else None
+
+            state = await until(ended, timeout=60, what="the no-show table to end")
+            assert state["result"] == {"winner": None, "reason": "no_show", "score": [0, 0]}
+            assert state["last"]["type"] == "no_show" and state["last"]["side"] is None
+            for player, other in ((a, b), (b, a)):
+                assert player.user is not None and other.user is not None
+                name = player.user["name"]
+                profile = (await player.http.get(f"/api/players/{name}")).json()["player"]
+                assert profile["matches"] == 0 and profile["wins"] == 0, profile
+                assert profile["rating"] == 1500 and profile["rating_history"] == []
+                assert [m["result"] for m in profile["recent"]] == ["unplayed"]
+                assert profile["recent"][0]["how"] == "no_show"
+                assert profile["opponents"] == [] and profile["recent"][0]["mat"] is None
+            mat = await a.http.get(f"/api/tables/{table}/mat")
+            assert mat.status_code == 404, mat.text
+            assert mat.json()["error"]["code"] == "no_such_game"
+            await a.close()
+            await b.close()
+            # A restart rebuilds the table from its log: the same end.
+            server.stop()
+            server.start()
+            reader = Player(server)
+            assert (await reader.state(table))["result"] == state["result"]
+            await reader.close()
+
+        asyncio.run(main())
+    finally:
+        server.stop()
+
+
 def test_a_server_killed_mid_round_restarts_and_the_bracket_continues() -> None:
     server = serve("tournament-kill")
     try:

@@ -38,7 +38,7 @@ from gammon.server.store import (
     load_tournaments,
     tournament_tables,
 )
-from gammon.server.table import Seat, Table
+from gammon.server.table import NO_SHOW, Seat, Table
 from gammon.server.timesource import Timer
 from gammon.server.tournaments.errors import TournamentError
 from gammon.server.tournaments.settings import TournamentSettings
@@ -419,9 +419,13 @@ class Tournaments:
         table = table_live.table
         names = {tournament.entry(no).name for no in losers}
         sides = [side for side, seat in enumerate(table.seats or []) if seat.name in names]
-        side = sides[0] if sides else 0
+        # One loser forfeits in their name; when neither came (or nobody is named) the
+        # table ends with no winner, as nobody went through (docs/PROTOCOL.md 1.6).
+        action, side = (
+            ({"type": Forfeit.name}, sides[0]) if len(sides) == 1 else ({"type": NO_SHOW}, None)
+        )
         with contextlib.suppress(Refused):
-            await self.hub.act(table_live, {"type": Forfeit.name}, side=side, actor_id=None)
+            await self.hub.act(table_live, action, side=side, actor_id=None)
 
     async def _seat_qualifiers(self, tournament: Tournament, event: dict[str, Any]) -> None:
         target = self.live.get(event["target"])

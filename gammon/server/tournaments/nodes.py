@@ -245,8 +245,14 @@ class TournamentNodes:
             await self.release(tournament_id)
 
     async def _listen(self, pubsub: PubSub) -> None:
+        from redis.exceptions import ConnectionError, TimeoutError
+
+        from gammon.server.cluster import REDIS_RETRY_S
+
         while True:
             try:
+                # Redis heard again is the tables' loop's to say: it carries the lobby, which
+                # is written again then (gammon.server.cluster), once it listens again.
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                 if message is None:
                     continue
@@ -262,6 +268,9 @@ class TournamentNodes:
                         future.set_result(data)
             except asyncio.CancelledError:
                 raise
+            except (ConnectionError, TimeoutError) as exc:
+                await self.cluster.redis_error(exc)  # one line for the node, not one per loop
+                await asyncio.sleep(REDIS_RETRY_S)
             except Exception as exc:
                 self.tournaments.hub.faults.report("a tournament message from another node", exc)
                 await asyncio.sleep(0.1)

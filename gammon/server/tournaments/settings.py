@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeGuard
 
+from gammon.server.names import BadName, read_name
 from gammon.server.protocol import Refused
 from gammon.server.settings import TableSettings
 from gammon.server.tournaments.errors import TournamentError
@@ -136,10 +137,12 @@ class TournamentSettings:
                 field=unknown[0][:64],
             )
         values = {k: v for k, v in data.items() if v is not None}
-        name = values.get("name")
-        if not (isinstance(name, str) and 1 <= len(name.strip()) <= 60):
+        if "name" not in values:
             raise _bad("name", "must be given, 1 to 60 characters")
-        name = " ".join(name.split())
+        try:
+            name = read_name(values["name"], low=1, high=60)  # the rule of every name
+        except BadName as exc:
+            raise _bad("name", str(exc)) from None
         kind = values.get("kind", "sit_and_go")
         if kind not in KINDS:
             raise _bad("kind", f'must be "scheduled" or "sit_and_go", not {_shown(kind)}')

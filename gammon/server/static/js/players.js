@@ -92,7 +92,7 @@ function renderProfile(el, p) {
               h("td", {}, m.rating_change === null ? "unrated" : `${m.rating_change >= 0 ? "+" : ""}${m.rating_change.toFixed(1)}`),
               h("td", { class: "links" },
                 h("a", { href: `#/record/${m.table}` }, "Replay"), " ",
-                h("a", { href: m.mat, download: `table-${m.table}.mat` }, ".mat"),
+                m.mat ? h("a", { href: m.mat, download: `table-${m.table}.mat` }, ".mat") : null,
                 m.analysis ? [" ", h("a", { href: m.analysis }, "Analysis")] : null)))))
         : h("p", { class: "muted" }, "No finished match yet.")),
     h("section", {}, h("h3", {}, "Against each opponent"),

@@ -56,6 +56,7 @@ export function resultText(st) {
   if (!r) return "";
   const money = (st.series ? st.series.mode : st.settings.mode) === "money";
   const what = money ? "session" : "match";
+  if (r.reason === "no_show") return "Neither player came to this tournament match: nobody went through.";
   if (r.winner === null || r.winner === undefined) {
     return `The session ended even, ${r.score[0]}-${r.score[1]}.`;
   }

@@ -650,8 +650,10 @@ class TableView {
     if (st.status === "finished") {
       parts.push(h("div", { class: "result", role: "status" },
         h("strong", {}, resultText(st)), " ",
-        h("a", { href: `#/record/${this.id}` }, "Verify the dice & replay"), " · ",
-        h("a", { href: `/api/tables/${this.id}/mat`, download: `table-${this.id}.mat` }, "Download .mat")));
+        h("a", { href: `#/record/${this.id}` }, "Verify the dice & replay"),
+        // A match neither player came to was never played: it has no .mat (1.6).
+        st.result && st.result.reason === "no_show" ? null : [" · ",
+          h("a", { href: `/api/tables/${this.id}/mat`, download: `table-${this.id}.mat` }, "Download .mat")]));
     } else if (st.game && st.game.result) {
       parts.push(h("p", { class: "result" }, gameResultText(st, st.game.result)));
     }

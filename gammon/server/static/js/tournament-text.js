@@ -67,6 +67,16 @@ export function lengthsText(lengths) {
 }
 
 /**
+ * How a match that is over ended, for its box: how its winner went through, or that
+ * nobody did (neither player came, docs/PROTOCOL.md 1.6).
+ * @param {BracketMatch} m
+ */
+export function endText(m) {
+  if (m.winner === null || m.winner === undefined) return "neither came: nobody went through";
+  return howText(m.how);
+}
+
+/**
  * One match of the bracket in words, for its box and for screen readers.
  * @param {BracketMatch} m
  */

@@ -8,7 +8,7 @@
 import { post } from "./api.js";
 import { ChatPanel } from "./chat.js";
 import { Live } from "./socket.js";
-import { howText, lengthsText, matchText, stateText, whenText } from "./tournament-text.js";
+import { endText, lengthsText, matchText, stateText, whenText } from "./tournament-text.js";
 import { clear, h } from "./util.js";
 
 /** @typedef {import("./protocol.js").Tournament} Tournament */
@@ -160,7 +160,7 @@ class TournamentView {
       m.status === "ready" && m.table
         ? h("a", { class: "watch", href: `#/table/${m.table}` }, this.plays(m) ? "Play" : "Watch")
         : null,
-      m.status === "over" && m.how && m.how !== "match" ? h("div", { class: "how muted small" }, howText(m.how)) : null,
+      m.status === "over" && m.how && m.how !== "match" ? h("div", { class: "how muted small" }, endText(m)) : null,
       m.status === "over" && m.table ? h("a", { class: "small", href: `#/record/${m.table}` }, "Replay") : null);
   }
 
