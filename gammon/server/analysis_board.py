@@ -29,6 +29,7 @@ from starlette.routing import Route
 from gammon.errors import GammonError
 from gammon.position import Position
 from gammon.server.auth import TokenBuckets
+from gammon.server.bodies import ANY, fields
 from gammon.server.protocol import Refused
 from gammon.server.timesource import SystemTime, TimeSource
 from gammon.xgid import Xgid, format_xgid, parse_xgid
@@ -494,9 +495,7 @@ def board_routes(
         return read_setup(data.get("setup"))
 
     def only(data: Mapping[str, Any], allowed: set[str]) -> None:
-        unknown = sorted(set(data) - allowed)
-        if unknown:
-            raise Refused("bad_request", f"the body has no field {unknown[0]!r}", field=unknown[0])
+        fields(data, dict.fromkeys(allowed, ANY))  # each field read, with its own words, below
 
     async def board(request: Request) -> Response:
         data = await body(request)
@@ -529,12 +528,14 @@ def board_routes(
 
     async def one_rollout(request: Request) -> Response:
         jobs = engine_on()
-        return JSONResponse({"rollout": jobs.get(request.path_params["rollout_id"]).fields()})
+        text = request.path_params["rollout_id"]
+        number = int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else 0
+        return JSONResponse({"rollout": jobs.get(number).fields()})
 
     routes = [
         Route("/api/board", handler(board), methods=["POST"]),
         Route("/api/board/analyse", handler(analyse_board), methods=["POST"]),
         Route("/api/board/rollouts", handler(start_rollout), methods=["POST"]),
-        Route("/api/board/rollouts/{rollout_id:int}", handler(one_rollout), methods=["GET"]),
+        Route("/api/board/rollouts/{rollout_id}", handler(one_rollout), methods=["GET"]),
     ]
     return routes, rollouts

@@ -971,7 +971,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             store, handler=handler, body=body, current_user=current_user, now=clock.now
         ),
         # Rematches (gammon.server.rematch, docs/PROTOCOL.md 4.6).
-        *rematch_routes(Rematches(hub), handler=handler, current_user=current_user),
+        *rematch_routes(Rematches(hub), handler=handler, body=body, current_user=current_user),
         # Quick pairing (gammon.server.pairing, docs/PROTOCOL.md 7.1).
         *pairing_routes(pairing, handler=handler, body=body, current_user=current_user),
         WebSocketRoute("/ws/lobby", lobby_socket),

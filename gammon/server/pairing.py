@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from gammon.server.bodies import ANY, fields
 from gammon.server.protocol import Refused
 from gammon.server.timesource import TimeSource
 
@@ -199,14 +200,12 @@ def pairing_routes(
         user = await who(request)
         if request.method == "GET":
             return JSONResponse({"pairing": await pairing.poll(user.id)})
-        data = await body(request)
-        unknown = sorted(set(data) - {"length"})
-        if unknown:
-            raise Refused("bad_request", f"the body has no field {unknown[0]!r}", field=unknown[0])
+        data = fields(await body(request), {"length": ANY})  # the length: its own words
         return JSONResponse({"pairing": await pairing.seek(user, data.get("length"))})
 
     async def cancel(request: Request) -> Response:
         user = await who(request)
+        fields(await body(request), {})  # the request takes no fields
         pairing.cancel(user.id)
         return JSONResponse({"pairing": None})
 

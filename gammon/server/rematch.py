@@ -20,6 +20,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from gammon.server.bodies import fields
+from gammon.server.ids import path_id
 from gammon.server.protocol import Refused
 from gammon.server.store import table_tournament
 
@@ -95,6 +97,7 @@ def rematch_routes(
     rematches: Rematches,
     *,
     handler: Callable[[Endpoint], Endpoint],
+    body: Callable[[Request], Awaitable[dict[str, Any]]],
     current_user: Callable[[Request], Awaitable[UserInfo | None]],
 ) -> list[Route]:
     """``POST /api/tables/{id}/rematch``, wrapped in the app's ``handler``."""
@@ -103,10 +106,11 @@ def rematch_routes(
         user = await current_user(request)
         if user is None:
             raise Refused("not_signed_in", "sign in to ask for a rematch")
-        table_id = request.path_params["table_id"]
+        table_id = path_id(request.path_params["table_id"], "table")
+        fields(await body(request), {})  # the request takes no fields
         live = await rematches.hub.live_table(table_id)
         if live is None:
             raise Refused("no_such_table", f"there is no table {table_id}")
         return JSONResponse({"rematch": await rematches.ask(live, user)})
 
-    return [Route("/api/tables/{table_id:int}/rematch", handler(ask), methods=["POST"])]
+    return [Route("/api/tables/{table_id}/rematch", handler(ask), methods=["POST"])]

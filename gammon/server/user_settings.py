@@ -19,6 +19,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from gammon.server.bodies import ANY, fields
 from gammon.server.db import UserSettingsRow
 from gammon.server.protocol import Refused
 
@@ -94,10 +95,7 @@ def settings_routes(
         if request.method == "GET":
             found = await store.run(lambda s: load_settings(s, user.id))
             return JSONResponse({"settings": found})
-        data = await body(request)
-        unknown = sorted(set(data) - {"settings"})
-        if unknown:
-            raise Refused("bad_request", f"the body has no field {unknown[0]!r}", field=unknown[0])
+        data = fields(await body(request), {"settings": ANY})  # checked just below
         kept = check_settings(data.get("settings"))
         at = now()
         await store.write(lambda s: save_settings(s, user.id, kept, at))

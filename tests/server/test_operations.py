@@ -112,7 +112,8 @@ def test_a_database_at_0001_upgrades_with_its_data_and_the_server_starts_on_it()
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert "upgraded from 0001 to 0008 (ran 0002, 0003, 0004, 0005, 0006, 0007, 0008)" in done.stdout
+    ran = "ran 0002, 0003, 0004, 0005, 0006, 0007, 0008"
+    assert f"upgraded from 0001 to 0008 ({ran})" in done.stdout
     db = Database(url)
     try:
         assert migrate.current(db) == migrate.head()
