@@ -16,6 +16,7 @@ import { mountReview, mountUpload } from "./review.js";
 import { followSettings, settingsButton } from "./settings-panel.js";
 import { onReconnectingChange } from "./socket.js";
 import { mountTable } from "./table.js";
+import { tournamentWatch } from "./tournament-notices.js";
 import { mountTournament } from "./tournament.js";
 import { clear, h, wayBack } from "./util.js";
 
@@ -55,6 +56,7 @@ const app = {
     }
     this.info = await get("/api/info").catch(() => null);
     followAccount(this.me);
+    tournamentWatch.follow(this.me, (hash) => this.go(hash));
     this.renderHeader();
     window.addEventListener("hashchange", () => this.route());
     this.route();
@@ -64,6 +66,7 @@ const app = {
   setMe(user) {
     this.me = user;
     followAccount(user);
+    tournamentWatch.follow(user, (hash) => this.go(hash));
     this.renderHeader();
   },
 

@@ -20,6 +20,7 @@ import { cubeModel, gameResultText, nameOf, resultText, shownReserve, statusText
 import { PracticePanel } from "./practice.js";
 import { settings } from "./settings.js";
 import { TableMotion } from "./table-motion.js";
+import { tournamentWatch } from "./tournament-notices.js";
 import { clear, clockText, describeSettings, h } from "./util.js";
 
 /** @typedef {import("./protocol.js").State} State */
@@ -645,6 +646,11 @@ class TableView {
     }
     if (st.game && st.game.crawford && st.settings.cube && st.status === "playing") {
       parts.push(h("p", { class: "crawford-note" }, "Crawford game: no cube, nobody may double."));
+    }
+    const tournament = tournamentWatch.tournamentOf(st.table);
+    if (tournament) {
+      parts.push(h("p", { class: "tournament-of", id: "tournament-of" }, `A match of the tournament ${tournament.name}: `,
+        h("a", { href: `#/tournament/${tournament.id}` }, "back to the tournament")));
     }
     if (st.spectators) parts.push(h("p", { class: "muted" }, `${st.spectators} watching`));
     if (st.status === "finished") {

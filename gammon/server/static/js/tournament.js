@@ -5,6 +5,7 @@
 // the tournament's socket (/ws/tournaments/ID), which sends the tournament on connect and
 // again whenever it changes: nothing is polled.
 
+import { countdownText, stillIn, tournamentWatch } from "./tournament-notices.js";
 import { post } from "./api.js";
 import { ChatPanel } from "./chat.js";
 import { Live } from "./socket.js";
@@ -25,6 +26,20 @@ export function mountTournament(main, params, app) {
   return new TournamentView(main, params.id, app);
 }
 
+/** The browser's time zone, as the player's clock reads it. */
+function timeZone() {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || "local time";
+  } catch {
+    return "local time";
+  }
+}
+
+/** @param {number} seconds */
+function untilText(seconds) {
+  return seconds > 0 ? `starts in ${countdownText(seconds)}` : "starting now";
+}
+
 class TournamentView {
   /**
    * @param {HTMLElement} main
@@ -42,6 +57,12 @@ class TournamentView {
     this.chat.el.id = "tournament-chat";
     main.replaceChildren(h("div", { class: "tournament", dataset: { tournament: String(id) } },
       this.el, this.chat.el));
+    // The countdowns on the page (a scheduled start), once a second.
+    this.tick = window.setInterval(() => {
+      for (const el of /** @type {NodeListOf<HTMLElement>} */ (this.el.querySelectorAll("[data-until]"))) {
+        el.textContent = untilText(Number(el.dataset.until) - Date.now() / 1000);
+      }
+    }, 1000);
     this.live = new Live(`/ws/tournaments/${id}`, {
       onMessage: (m) => this.onMessage(/** @type {ServerMessage} */ (m)),
       onFatal: (code) => clear(this.el, h("p", { class: "error", role: "alert" },
@@ -51,6 +72,7 @@ class TournamentView {
 
   destroy() {
     this.live.close();
+    clearInterval(this.tick);
   }
 
   /** @param {Record<string, unknown>} message */
@@ -84,6 +106,7 @@ class TournamentView {
   render(t) {
     document.title = `${t.settings.name} · gammon`;
     const me = this.app.me;
+    if (stillIn(t, me)) tournamentWatch.watch(t.id); // its match's notice on every page
     const mine = me ? t.registered.find((e) => e.user === me.id) : undefined;
     const summary = {
       id: t.id, name: t.settings.name, kind: /** @type {"scheduled" | "sit_and_go"} */ (t.settings.kind),
@@ -120,7 +143,10 @@ class TournamentView {
       h("h2", { id: "tournament-title" }, t.settings.name),
       h("p", { class: "state", id: "tournament-state" }, stateText(summary)),
       h("p", { class: "muted small" }, rules),
-      t.settings.start_at !== null ? h("p", { class: "muted small" }, `Start: ${whenText(t.settings.start_at)}`) : null,
+      t.settings.start_at !== null ? h("p", { class: "muted small", id: "start-at" },
+        `Start: ${whenText(t.settings.start_at)}, your time (${timeZone()})`,
+        t.status === "registering" ? [" · ", h("span", { dataset: { until: String(t.settings.start_at) } },
+          untilText(t.settings.start_at - Date.now() / 1000))] : null) : null,
       t.winner ? h("p", { class: "winner-banner", id: "tournament-winner" }, `Winner: ${t.winner.name}`) : null,
       t.status === "cancelled" ? h("p", { class: "error" }, `Cancelled: ${t.cancel_reason || ""}`) : null,
       h("div", { class: "actions" }, buttons), this.errorEl,
