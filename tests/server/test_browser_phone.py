@@ -163,6 +163,9 @@ def _pages(page: Page, server: ServerProcess, me: str) -> list[tuple[str, str, s
         ("players", "#/players", "#leaderboard"),
         ("tournament", f"#/tournament/{made['cup']}", "#tournament-state"),
         ("analyse", "#/analyse", "input[name=matchfile]"),
+        ("board", "#/board", "#ab-ids .ab-xgid"),
+        ("rules", "#/rules", "#page-rules h1"),
+        ("dice", "#/dice", "#page-dice h1"),
     ]
 
 
