@@ -189,7 +189,7 @@ def create_table(
     )
     session.add(row)
     session.flush()
-    table = Table(row.id, settings, creator, created=at, invite_id=invite_id)
+    table = Table(row.id, settings, creator, created=at, invite_id=invite_id, tournament=tournament)
     if seats is not None:
         applied = table.apply(
             {"type": "start", "seats": [seat.to_json() for seat in seats]},
@@ -212,6 +212,11 @@ def rebuild(
         created=row.created,
         invite_id=row.invite_id,
         seeds=seeds,
+        tournament=(
+            (row.tournament_id, row.tournament_match or 0)
+            if row.tournament_id is not None
+            else None
+        ),
     )
     for record in actions:
         if record.seq != table.seq + 1:

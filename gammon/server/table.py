@@ -160,12 +160,15 @@ class Table:
         created: float,
         invite_id: int | None = None,
         seeds: Sequence[bytes] = (),
+        tournament: tuple[int, int] | None = None,
     ) -> None:
         self.id = table_id
         self.settings = settings
         self.creator = creator
         self.created = created
         self.invite_id = invite_id
+        #: The tournament and match number this table plays, if it plays one's match.
+        self.tournament = tournament
         self.status = "open"
         self.seats: list[Seat] | None = None
         self.series: Match | Session | None = None

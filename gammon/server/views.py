@@ -108,6 +108,7 @@ class TableView:
             "clock": self._clock_json(at),
             "result": table.result,
             "last": table.last,
+            **_tournament_json(table),
         }
 
     def game_json(self, viewer: int | None) -> dict[str, Any] | None:
@@ -388,6 +389,9 @@ class TableView:
                 dumps(table.result),
                 ',"last":',
                 dumps(table.last),
+                f',"tournament":{dumps(_tournament_json(table)["tournament"])}'
+                if table.tournament is not None
+                else "",
                 "}",
             )
         )
@@ -540,3 +544,12 @@ def table_record(table: Table) -> dict[str, Any]:
         "result": table.result,
         "games": games,
     }
+
+
+def _tournament_json(table: Table) -> dict[str, Any]:
+    """``{"tournament": {"id", "match"}}`` for a tournament's match, else nothing: the
+    field is there only when it says something (docs/PROTOCOL.md 3)."""
+    if table.tournament is None:
+        return {}
+    tournament, match = table.tournament
+    return {"tournament": {"id": tournament, "match": match}}

@@ -71,7 +71,16 @@ def test_the_ready_match_is_announced_on_every_page(
     assert name in page.inner_text("#tournament-of")
     assert page.get_attribute("#tournament-of a", "href") == f"#/tournament/{number}"
     assert page.locator("#match-notice").count() == 0  # at the match: nothing to announce
-    assert js_errors(page) == []
+    # Anybody at the table, a spectator too, is told whose match it is (the state says so).
+    table = int(page.evaluate("window.gammon.view.state.table"))
+    state = page.request.get(f"/api/tables/{table}").json()
+    assert state["tournament"]["id"] == number and state["tournament"]["match"] >= 1
+    watcher = new_page(browser, server.url, width=width, height=height)
+    watcher.goto(f"/#/table/{table}")
+    watcher.wait_for_selector("#tournament-of")
+    assert f"#/tournament/{number}" == watcher.get_attribute("#tournament-of a", "href")
+    assert js_errors(page) == [] and js_errors(watcher) == []
+    watcher.context.close()
     page.context.close()
 
 

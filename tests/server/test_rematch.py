@@ -53,6 +53,7 @@ def test_two_players_who_both_ask_get_a_new_table_with_the_seats_swapped(
             p["name"] for p in reversed(old["players"])
         ]
         assert fresh["settings"] == old["settings"]
+        assert "tournament" not in fresh  # the field is for a tournament's match only
         for p in (*players, stranger):
             await p.close()
 

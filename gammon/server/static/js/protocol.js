@@ -209,6 +209,7 @@
  * @property {Clock | null} clock
  * @property {TableResult | null} result
  * @property {object | null} last
+ * @property {{id: number, match: number}} [tournament] only for a tournament's match (3)
  */
 
 /**

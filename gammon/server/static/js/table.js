@@ -647,10 +647,14 @@ class TableView {
     if (st.game && st.game.crawford && st.settings.cube && st.status === "playing") {
       parts.push(h("p", { class: "crawford-note" }, "Crawford game: no cube, nobody may double."));
     }
-    const tournament = tournamentWatch.tournamentOf(st.table);
-    if (tournament) {
-      parts.push(h("p", { class: "tournament-of", id: "tournament-of" }, `A match of the tournament ${tournament.name}: `,
-        h("a", { href: `#/tournament/${tournament.id}` }, "back to the tournament")));
+    // A tournament's match says so (the state's `tournament`), by name when this page
+    // watches the tournament (the player's own).
+    const watched = tournamentWatch.tournamentOf(st.table);
+    const tournamentId = st.tournament ? st.tournament.id : watched ? watched.id : null;
+    if (tournamentId !== null) {
+      const name = watched && watched.id === tournamentId ? watched.name : `number ${tournamentId}`;
+      parts.push(h("p", { class: "tournament-of", id: "tournament-of" }, `A match of the tournament ${name}: `,
+        h("a", { href: `#/tournament/${tournamentId}` }, "back to the tournament")));
     }
     if (st.spectators) parts.push(h("p", { class: "muted" }, `${st.spectators} watching`));
     if (st.status === "finished") {
