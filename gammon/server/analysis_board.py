@@ -157,7 +157,7 @@ def _plain(exc: Exception) -> str:
 
 def read_text(text: str) -> Xgid:
     """A pasted XGID, Position ID (``Position ID:`` allowed) or Position ID:Match ID."""
-    from gammon.cli.inputs import read_given
+    from gammon.written import read_given
 
     text = text.strip()
     if not text:
