@@ -231,28 +231,33 @@ def _read_catalog(lang: str) -> Any:
 
 
 def messages_json(lang: str) -> dict[str, Any]:
-    """The catalog of ``lang`` for a client that has no gettext (the browser): the plural
-    rule as CLDR states it for the language, and each translated message by its English
-    text; a plural message maps to its list of forms. English gives no messages: its
-    keys are its words.
+    """The catalog of ``lang`` for a client that has no gettext (the browser): each
+    translated message by its English text; a plural message maps each CLDR plural category
+    of the language (``one``, ``other``: what ``Intl.PluralRules`` answers) to its form.
+    English gives no messages: its keys are its words.
+
+    >>> messages_json("fi")["messages"]["{n} game"]
+    {'one': '{n} peli', 'other': '{n} peliä'}
     """
     from babel import Locale
-    from babel.plural import to_javascript
 
     lang = language(lang)
-    messages: dict[str, str | list[str]] = {}
+    messages: dict[str, str | dict[str, str]] = {}
     if lang != SOURCE_LANGUAGE:
-        for message in _messages(_read_catalog(lang)):
-            key = message.id if isinstance(message.id, str) else message.id[0]
+        catalog = _read_catalog(lang)
+        # Which gettext form each CLDR category takes, found by asking both for the counts.
+        rule = gettext.c2py(catalog.plural_expr)
+        cldr = Locale.parse(lang).plural_form
+        forms = dict(sorted({cldr(n): rule(n) for n in range(1000)}.items()))
+        for message in _messages(catalog):
             if isinstance(message.string, str):
-                messages[key] = message.string
+                messages[message.id] = message.string
             else:
-                messages[key] = list(message.string)
-    return {
-        "lang": lang,
-        "plural": to_javascript(Locale.parse(lang).plural_form),
-        "messages": messages,
-    }
+                key = message.id[0]
+                messages[key] = {
+                    category: message.string[index] for category, index in forms.items()
+                }
+    return {"lang": lang, "messages": messages}
 
 
 def _messages(catalog: Iterable[Any]) -> Iterable[Any]:
