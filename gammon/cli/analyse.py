@@ -189,7 +189,7 @@ def _mistake_lines(
 def _series_words(analysis: Analysis, t: Translator) -> str:
     """What was analysed: ``5-point match``, ``money session`` or ``game``."""
     if analysis.kind == "match":
-        return t.gettext("{length}-point match", length=analysis.match_length)
+        return t.ngettext("{n}-point match", "{n}-point match", analysis.match_length)
     return t.gettext("money session") if analysis.kind == "session" else t.gettext("game")
 
 
