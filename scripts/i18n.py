@@ -29,6 +29,7 @@ SOURCES: Final = (
     "gammon/events.py",
     "gammon/cli/analyse.py",
     "gammon/cli/hint.py",
+    "gammon/cli/verify.py",
 )
 #: What marks a message: a translator's methods, and ``N_`` for tables of words.
 KEYWORDS: Final = {"gettext": None, "ngettext": (1, 2), "N_": None}
