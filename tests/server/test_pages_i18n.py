@@ -101,3 +101,21 @@ def test_every_translated_page_has_its_english_original() -> None:
     }
     written = {path.name for path in folder.glob("*.*.md")}
     assert written <= expected
+
+
+#: The terms docs/TRANSLATING.md chose for each language, which its rule book must use.
+TERMS = {
+    "fi": ("kiila", "muuri", "orponappula", "kotipesä", "kotiuttaa", "tuplauskuutio"),
+    "sv": ("blotta", "bära av", "hemmabräde", "baren", "dubbleringstärning", "tacka nej"),
+    "nb": ("hjemmefelt", "slå ut", "sette inn", "bære av", "doblingsbrikke", "nekte"),
+    "nl": ("thuisvak", "uitspelen", "binnenkomen", "verdubbelingskubus", "weigeren", "blot"),
+}
+
+
+@pytest.mark.parametrize("lang", TERMS)
+def test_each_rule_book_uses_its_languages_terms(lang: str) -> None:
+    from gammon.server.pages import page
+
+    text = page("rules", lang)["html"]
+    missing = [term for term in TERMS[lang] if term not in text]
+    assert missing == []
