@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import ClassVar, Final, TypeAlias
 
+from gammon.i18n import N_, translator
 from gammon.play import Move
 from gammon.position import Dice
 
@@ -60,7 +61,7 @@ class WinKind(IntEnum):
         return _KIND_WORDS[self.value]
 
 
-_KIND_WORDS: Final = ("", "a single game", "a gammon", "a backgammon")
+_KIND_WORDS: Final = ("", N_("a single game"), N_("a gammon"), N_("a backgammon"))
 
 
 class EndReason(StrEnum):
@@ -266,62 +267,100 @@ EVENT_KINDS: Final[dict[str, type[Event]]] = {
 }
 """Each event class by its ``kind``, the name the server's protocol and records use."""
 
-_SIDES: Final = ("side 0", "side 1")
 _REASON_WORDS: Final = {
-    EndReason.BEAR_OFF: "bearing off",
-    EndReason.DROP: "a dropped double",
-    EndReason.RESIGNATION: "resignation",
-    EndReason.BEAVER_REFUSED: "a refused beaver",
+    EndReason.BEAR_OFF: N_("by bearing off"),
+    EndReason.DROP: N_("by a dropped double"),
+    EndReason.RESIGNATION: N_("by resignation"),
+    EndReason.BEAVER_REFUSED: N_("by a refused beaver"),
 }
 
 
-def describe(event: Event, names: Sequence[str] = _SIDES) -> str:
-    """One event in plain words; ``names`` are the players by side.
+def describe(event: Event, names: Sequence[str] | None = None, lang: str = "en") -> str:
+    """One event in plain words in the language ``lang`` (:mod:`gammon.i18n`); ``names``
+    are the players by side (``side 0``, ``side 1`` when not given).
 
     >>> describe(Resigned(0, 2), ("alice", "bob"))
     'alice offers to resign a gammon'
     >>> describe(Ended(GameResult(1, 4, WinKind.GAMMON, EndReason.BEAR_OFF)), ("alice", "bob"))
     'bob wins 4 points (a gammon, by bearing off)'
+    >>> describe(Rolled(1, (6, 4)), ("alice", "bob"), lang="sv")
+    'bob kastar 6-4'
     """
+    t = translator(lang)
+    if names is None:
+        names = tuple(t.gettext("side {side}", side=side) for side in (0, 1))
     match event:
+        case OpeningRolled(dice=(die0, die1)) if die0 == die1:
+            return t.gettext(
+                "opening roll: {player0} {die0}, {player1} {die1} (a tie: both roll again)",
+                player0=names[0], die0=die0, player1=names[1], die1=die1,
+            )  # fmt: skip
         case OpeningRolled(dice=(die0, die1)):
-            tie = " (a tie: both roll again)" if die0 == die1 else ""
-            return f"opening roll: {names[0]} {die0}, {names[1]} {die1}{tie}"
+            return t.gettext(
+                "opening roll: {player0} {die0}, {player1} {die1}",
+                player0=names[0], die0=die0, player1=names[1], die1=die1,
+            )  # fmt: skip
         case Rolled(side=side, dice=(die1, die2)):
-            return f"{names[side]} rolls {die1}-{die2}"
+            return t.gettext(
+                "{player} rolls {die1}-{die2}", player=names[side], die1=die1, die2=die2
+            )
         case Moved(side=side, play=play):
-            return f"{names[side]} plays {play}"
+            return t.gettext("{player} plays {play}", player=names[side], play=play)
         case Passed(side=side, reason=PassReason.CLOSED_BOARD):
-            return f"{names[side]} cannot enter against a closed board and loses the turn"
+            return t.gettext(
+                "{player} cannot enter against a closed board and loses the turn",
+                player=names[side],
+            )
         case Passed(side=side):
-            return f"{names[side]} has no legal play and loses the turn"
+            return t.gettext("{player} has no legal play and loses the turn", player=names[side])
         case Doubled(side=side, value=value):
-            return f"{names[side]} doubles to {value}"
+            return t.gettext("{player} doubles to {value}", player=names[side], value=value)
         case Beavered(side=side, value=value):
-            return f"{names[side]} beavers to {value}"
+            return t.gettext("{player} beavers to {value}", player=names[side], value=value)
         case Took(side=side):
-            return f"{names[side]} takes"
+            return t.gettext("{player} takes", player=names[side])
         case Dropped(side=side):
-            return f"{names[side]} drops"
+            return t.gettext("{player} drops", player=names[side])
         case Resigned(side=side, value=value):
-            return f"{names[side]} offers to resign {_KIND_WORDS[value]}"
+            return t.gettext(_RESIGN_OFFERS[value], player=names[side])
         case ResignationAccepted(side=side):
-            return f"{names[side]} accepts the resignation"
+            return t.gettext("{player} accepts the resignation", player=names[side])
         case ResignationRejected(side=side):
-            return f"{names[side]} rejects the resignation"
+            return t.gettext("{player} rejects the resignation", player=names[side])
         case DoubleChosen(side=side, number=number):
-            return f"{names[side]} chooses {number}-{number}"
+            return t.gettext(
+                "{player} chooses {number}-{number}", player=names[side], number=number
+            )
         case Forfeited(side=side, on_time=True):
-            return f"{names[side]} runs out of time"
+            return t.gettext("{player} runs out of time", player=names[side])
         case Forfeited(side=side):
-            return f"{names[side]} forfeits"
-        case Ended(result=result) if result.reason in (EndReason.FORFEIT, EndReason.TIME):
-            plural = "" if result.points == 1 else "s"
-            return f"{names[result.winner]} wins {result.points} point{plural} by {result.reason}"
+            return t.gettext("{player} forfeits", player=names[side])
+        case Ended(result=result) if result.reason is EndReason.TIME:
+            return t.ngettext(
+                "{player} wins {n} point on time", "{player} wins {n} points on time",
+                result.points, player=names[result.winner],
+            )  # fmt: skip
+        case Ended(result=result) if result.reason is EndReason.FORFEIT:
+            return t.ngettext(
+                "{player} wins {n} point by forfeit", "{player} wins {n} points by forfeit",
+                result.points, player=names[result.winner],
+            )  # fmt: skip
         case Ended(result=result):
-            plural = "" if result.points == 1 else "s"
-            return (
-                f"{names[result.winner]} wins {result.points} point{plural} "
-                f"({result.kind.words}, by {_REASON_WORDS[result.reason]})"
+            return t.ngettext(
+                "{player} wins {n} point ({kind}, {reason})",
+                "{player} wins {n} points ({kind}, {reason})",
+                result.points,
+                player=names[result.winner],
+                kind=t.gettext(_KIND_WORDS[result.kind.value]),
+                reason=t.gettext(_REASON_WORDS[result.reason]),
             )
     raise TypeError(f"not a game event: {event!r}")  # pragma: no cover
+
+
+#: The offers to resign by value: each a whole sentence, as languages inflect what is given up.
+_RESIGN_OFFERS: Final = (
+    "",
+    N_("{player} offers to resign a single game"),
+    N_("{player} offers to resign a gammon"),
+    N_("{player} offers to resign a backgammon"),
+)

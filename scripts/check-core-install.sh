@@ -30,4 +30,11 @@ while not match.is_over:
     plays = [action for action in actions if isinstance(action, PlayDice)]
     match.apply(plays[0] if plays else Roll(side))
 print(f"the rules library alone: a 3-point match played to {match.score[0]}-{match.score[1]}")
+
+# The game log in the players' languages: the catalogs (package data) came with the library.
+from gammon.events import Rolled, describe
+
+finnish = describe(Rolled(0, (6, 4)), ("anna", "ben"), lang="fi")
+assert finnish == "anna heittää 6-4", f"the Finnish catalog is missing: {finnish!r}"
+print(f"the game log in Finnish: {finnish}")
 PY

@@ -26,6 +26,10 @@ settings.register_profile(
     "explore", derandomize=False, deadline=None, database=None, print_blob=True
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "suite"))
+# The command line speaks the locale's language (gammon.i18n.from_environment), and most
+# tests read its English: a developer's own locale must not change what they read. The
+# tests of the languages set the locale themselves.
+os.environ["LANGUAGE"] = "en"
 
 
 def pytest_configure(config: pytest.Config) -> None:

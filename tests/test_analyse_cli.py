@@ -136,3 +136,31 @@ def test_recorded_dances_and_a_match_taken_up_at_a_score_are_analysed() -> None:
     assert not {review.index for review in game.checker} & {i + 1 for i in dances}
     taken_up = replay_mat((vectors / "fibs_taken_up.mat").read_text())
     assert analyse(taken_up, ply=0, luck_ply=0).games[0].cube == ()  # the Crawford game
+
+
+@pytest.mark.parametrize(
+    ("lang", "first", "worst", "played", "why"),
+    [
+        ("fi", "Alice \u2013 Bob: 1 pisteen ottelu, 1 peli, analysoinut gammon-moottori, 0-ply",
+         "2 pahinta virhettä (", "  Pelattu: ", "  Miksi: "),
+        ("nl", "Alice tegen Bob: match tot 1 punt, 1 partij, geanalyseerd door de engine "
+         "gammon op 0-ply", "De 2 ergste fouten (van ", "  Gespeeld: ", "  Waarom: "),
+    ],
+)  # fmt: skip
+def test_lang_speaks_the_report_in_the_language(
+    mat_file: Path, capsys: pytest.CaptureFixture[str], lang: str, first: str, worst: str,
+    played: str, why: str,
+) -> None:  # fmt: skip
+    """--lang: the report's own words in the language, its figures with the language's
+    decimal comma; the same figures and mistakes as in English."""
+    status, out, err = run(
+        capsys, "analyse", str(mat_file), "--ply", "0", "--mistakes", "2", "--lang", lang
+    )
+    assert status == 0, err
+    assert out.startswith(first)
+    assert worst in out and out.count(played) == 2 and why in out
+    assert "Played:" not in out and "Better:" not in out and "worst mistake" not in out
+    _, english, _ = run(capsys, "analyse", str(mat_file), "--ply", "0", "--mistakes", "2")
+    # The same boards (their Position IDs) in the same order, whatever the language.
+    ids = [line for line in english.splitlines() if "Position ID:" in line]
+    assert [line for line in out.splitlines() if "Position ID:" in line] == ids

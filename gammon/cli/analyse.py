@@ -21,12 +21,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, TextIO
 
-from gammon.cli.common import Commands, UsageError, add_engine_option, add_ray_option, needs_extra
+from gammon.cli.common import (
+    Commands,
+    UsageError,
+    add_engine_option,
+    add_lang_option,
+    add_ray_option,
+    lang_of,
+    needs_extra,
+)
 from gammon.diagram import draw
+from gammon.i18n import Translator, translator
 from gammon.match import Match, Session
 
 if TYPE_CHECKING:
-    from gammon.engine.analysis import CheckerReview, CubeReview
+    from gammon.engine.analysis import Analysis, CheckerReview, CubeReview
     from gammon.engine.analysis.report import Report
 
 __all__ = ["READERS", "Loaded", "load", "print_report", "register", "run_analyse"]
@@ -93,10 +102,6 @@ def load(path: str) -> Loaded:
     return reader(raw)
 
 
-def _signed(value: float) -> str:
-    return f"{value:+.3f}"
-
-
 def _board(report: Report, review: CheckerReview | CubeReview) -> str | None:
     position = report.position(review)
     if position is None:
@@ -111,71 +116,111 @@ def _board(report: Report, review: CheckerReview | CubeReview) -> str | None:
     )
 
 
-def _mistake_lines(report: Report, review: CheckerReview | CubeReview, width: int) -> list[str]:
+def _mistake_lines(
+    report: Report, review: CheckerReview | CubeReview, width: int, t: Translator
+) -> list[str]:
     from gammon.engine.analysis import CheckerReview
 
     names = report.analysis.names
     lines = []
     if isinstance(review, CheckerReview):
         lines.append(
-            f"Game {review.game}, {names[review.side]} to play {review.dice[0]}-{review.dice[1]}:"
-            f" {review.mark} ({_signed(-review.loss)})"
-        )
+            t.gettext(
+                "Game {game}, {player} to play {die1}-{die2}: {mark} ({loss})",
+                game=review.game, player=names[review.side], die1=review.dice[0],
+                die2=review.dice[1], mark=review.mark, loss=t.signed(-review.loss),
+            )
+        )  # fmt: skip
     else:
         who = 1 - review.side if review.taker_loss > review.doubler_loss else review.side
         loss = max(review.taker_loss, review.doubler_loss)
         mark = review.taker_mark if who != review.side else review.doubler_mark
         lines.append(
-            f"Game {review.game}, cube decision of {names[who]}: {mark} ({_signed(-loss)})"
-        )
+            t.gettext(
+                "Game {game}, cube decision of {player}: {mark} ({loss})",
+                game=review.game, player=names[who], mark=mark, loss=t.signed(-loss),
+            )
+        )  # fmt: skip
     board = _board(report, review)
     if board is not None:
         lines += board.splitlines()
     if isinstance(review, CheckerReview):
         played = next(c for c in review.candidates if c.play == review.played)
-        lines.append(f"  Played: {review.played:<24} equity {_signed(played.equity)}")
+        lines.append(
+            "  " + t.gettext(
+                "Played: {play} equity {equity}",
+                play=str(review.played).ljust(24), equity=t.signed(played.equity),
+            )
+        )  # fmt: skip
         better = [c for c in review.candidates if c.equity > played.equity]
         for candidate in better[:_BETTER_SHOWN]:
             lines.append(
-                f"  Better: {candidate.play:<24} equity {_signed(candidate.equity)}"
-                f"  (win {candidate.chances[0]:.0%}, gammon {candidate.chances[1]:.0%})"
-            )
+                "  " + t.gettext(
+                    "Better: {play} equity {equity}  (win {win}, gammon {gammon})",
+                    play=str(candidate.play).ljust(24), equity=t.signed(candidate.equity),
+                    win=t.percent(candidate.chances[0], 0),
+                    gammon=t.percent(candidate.chances[1], 0),
+                )
+            )  # fmt: skip
     else:
-        action = "double" if review.doubled else "no double"
-        answer = f", {review.response}" if review.response else ""
-        lines.append(f"  Played: {action}{answer}; right: {review.verdict}")
+        action = t.gettext("double") if review.doubled else t.gettext("no double")
+        if review.response:
+            action = t.gettext("{action}, {answer}", action=action, answer=review.response)
         lines.append(
-            f"  No double {_signed(review.no_double)}, double/take {_signed(review.double_take)},"
-            f" double/pass {_signed(review.double_pass)}"
-        )
+            "  " + t.gettext("Played: {action}; right: {verdict}", action=action,
+                             verdict=review.verdict)
+        )  # fmt: skip
+        lines.append(
+            "  " + t.gettext(
+                "No double {no_double}, double/take {double_take}, double/pass {double_pass}",
+                no_double=t.signed(review.no_double), double_take=t.signed(review.double_take),
+                double_pass=t.signed(review.double_pass),
+            )
+        )  # fmt: skip
+    why = t.gettext("Why:") + " "
     for explanation in report.explanations_of(review):
         lines += textwrap.wrap(
-            explanation.text, width=width, initial_indent="  Why: ", subsequent_indent="       "
-        )
+            explanation.text, width=width, initial_indent="  " + why,
+            subsequent_indent=" " * (len(why) + 2),
+        )  # fmt: skip
     return lines
 
 
-def print_report(report: Report, out: TextIO, mistakes: int, width: int = 100) -> None:
-    """The per-player table, their patterns, and the ``mistakes`` worst mistakes."""
+def _series_words(analysis: Analysis, t: Translator) -> str:
+    """What was analysed: ``5-point match``, ``money session`` or ``game``."""
+    if analysis.kind == "match":
+        return t.ngettext("{n}-point match", "{n}-point match", analysis.match_length)
+    return t.gettext("money session") if analysis.kind == "session" else t.gettext("game")
+
+
+def print_report(
+    report: Report, out: TextIO, mistakes: int, width: int = 100, lang: str = "en"
+) -> None:
+    """The per-player table, their patterns, and the ``mistakes`` worst mistakes, in ``lang``.
+
+    The figures' row names, the marks, the habits' names and the teacher's explanations
+    come from :mod:`gammon.engine.analysis` in English: its catalog is its own work.
+    """
     from rich.console import Console
     from rich.table import Table
 
     from gammon.engine.analysis import DOUBTFUL
     from gammon.engine.analysis.report import summary_rows
 
+    t = translator(lang)
     analysis = report.analysis
     names = analysis.names
     console = Console(file=out, width=width, highlight=False, soft_wrap=True)
-    what = (
-        f"{analysis.match_length}-point match" if analysis.kind == "match"
-        else "money session" if analysis.kind == "session" else "game"
-    )  # fmt: skip
-    games = len(analysis.games)
     console.print(
-        f"{names[0]} vs {names[1]}: {what}, {games} game{'s' * (games != 1)}, "
-        f"analysed by the {analysis.engine.name} engine at {analysis.ply}-ply",
+        t.gettext(
+            "{player0} vs {player1}: {series}, {games}, analysed by the {engine} engine at "
+            "{ply}-ply",
+            player0=names[0], player1=names[1], series=_series_words(analysis, t),
+            games=t.ngettext("{n} game", "{n} games", len(analysis.games)),
+            engine=analysis.engine.name, ply=analysis.ply,
+        ),
         markup=False,
-    )
+    )  # fmt: skip
     table = Table(show_edge=False, pad_edge=False)
     table.add_column("")
     table.add_column(names[0], justify="right")
@@ -186,23 +231,36 @@ def print_report(report: Report, out: TextIO, mistakes: int, width: int = 100) -
     for side, found in enumerate(report.patterns):
         if found:
             habits = "; ".join(f"{p.name.lower()} ({p.count}x)" for p in found)
-            console.print(f"{names[side]}'s habits to work on: {habits}.", markup=False)
+            console.print(
+                t.gettext("{player}'s habits to work on: {habits}.", player=names[side],
+                          habits=habits),
+                markup=False,
+            )  # fmt: skip
         else:
-            console.print(f"{names[side]}: none of the beginners' patterns.", markup=False)
+            console.print(
+                t.gettext("{player}: none of the beginners' patterns.", player=names[side]),
+                markup=False,
+            )
     worst = analysis.mistakes(DOUBTFUL)
     shown = worst[: max(0, mistakes)]
     if not shown:
         if not worst:
-            console.print("\nNo mistakes of 0.04 or more.", markup=False)
+            console.print(
+                "\n" + t.gettext("No mistakes of {size} or more.", size=t.number(DOUBTFUL)),
+                markup=False,
+            )
         return
     console.print(
-        f"\nThe {len(shown)} worst mistake{'s' * (len(shown) != 1)} "
-        f"(of {len(worst)} doubtful or worse):",
+        "\n" + t.ngettext(
+            "The worst mistake (of {total} doubtful or worse):",
+            "The {n} worst mistakes (of {total} doubtful or worse):",
+            len(shown), total=t.number(len(worst)),
+        ),
         markup=False,
-    )
+    )  # fmt: skip
     for review in shown:
         console.print("", markup=False)
-        for line in _mistake_lines(report, review, width - 8):
+        for line in _mistake_lines(report, review, width - 8, t):
             console.print(line, markup=False)
 
 
@@ -216,13 +274,15 @@ def run_analyse(args: argparse.Namespace, out: TextIO) -> int:
         from gammon.engine.analysis.report import Report
         from gammon.engine.cluster import connect
         from gammon.engine.engines import get_engine
+    lang = lang_of(args)
+    t = translator(lang)
     evaluator = get_engine(args.engine)
     loaded = load(args.file)
     cluster = connect(args.ray)
     ply = DEFAULT_PLY if args.ply is None else args.ply
     series = loaded.series
     bar = rich.progress.Progress(
-        rich.progress.TextColumn("Analysing"),
+        rich.progress.TextColumn(t.gettext("Analysing")),
         rich.progress.BarColumn(),
         rich.progress.MofNCompleteColumn(),
         rich.progress.TimeRemainingColumn(),
@@ -257,9 +317,9 @@ def run_analyse(args: argparse.Namespace, out: TextIO) -> int:
     if args.html is not None:
         Path(args.html).write_text(report.to_html(), encoding="utf-8")
     written = args.json or args.html
-    print_report(report, out, 0 if written else args.mistakes)
+    print_report(report, out, 0 if written else args.mistakes, lang=lang)
     if written:
-        print(f"Report written to {written}", file=out)
+        print(t.gettext("Report written to {path}", path=written), file=out)
     return 0
 
 
@@ -285,4 +345,5 @@ def register(commands: Commands) -> None:
                          help="write the report as one self-contained HTML page")  # fmt: skip
     add_engine_option(command)
     add_ray_option(command)
+    add_lang_option(command)
     command.set_defaults(run=run_analyse)

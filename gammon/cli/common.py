@@ -23,7 +23,9 @@ __all__ = [
     "Parser",
     "UsageError",
     "add_engine_option",
+    "add_lang_option",
     "add_ray_option",
+    "lang_of",
     "needs_extra",
 ]
 
@@ -93,6 +95,32 @@ def needs_extra(what: str, extra: str) -> Iterator[None]:
 def add_ray_option(parser: argparse.ArgumentParser) -> None:
     """The ``--ray ADDRESS`` option of the commands that can run on a Ray cluster."""
     parser.add_argument("--ray", metavar="ADDRESS", default=None, help=RAY_HELP)
+
+
+def add_lang_option(parser: argparse.ArgumentParser) -> None:
+    """The ``--lang CODE`` option of the commands whose output a player reads."""
+    from gammon.i18n import LANGUAGES
+
+    parser.add_argument(
+        "--lang", metavar="CODE", default=None,
+        help=f"the language of the output: {', '.join(LANGUAGES)} (default: the locale's, "
+        "from LANGUAGE, LC_ALL, LC_MESSAGES or LANG; else en)",
+    )  # fmt: skip
+
+
+def lang_of(args: argparse.Namespace) -> str:
+    """The language a command speaks: ``--lang``, else the environment's locale.
+
+    An unknown ``--lang`` is a :class:`UsageError` naming the languages there are."""
+    from gammon.i18n import UnknownLanguageError, from_environment, language
+
+    requested = getattr(args, "lang", None)
+    if requested is None:
+        return from_environment()
+    try:
+        return language(requested)
+    except UnknownLanguageError as exc:
+        raise UsageError(f"--lang: {exc}") from None
 
 
 def add_engine_option(parser: argparse.ArgumentParser) -> None:

@@ -7,18 +7,20 @@ asked for, so the rest of the command line runs without it.
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Final, TextIO
 
-from gammon.cli.common import Commands, add_engine_option, needs_extra
+from gammon.cli.common import Commands, add_engine_option, add_lang_option, lang_of, needs_extra
 from gammon.cli.inputs import GivenPosition, parse_dice, read_given, variant_arg
 from gammon.cli.rules import POSITION_HELP, variant_help
 from gammon.game import Game, Phase
+from gammon.i18n import N_, Translator, translator
 from gammon.position import Dice, Position
 from gammon.variants import Variant, find_variant
 
 if TYPE_CHECKING:
-    from gammon.engine.cube import CubeState
+    from gammon.engine.cube import CubeDecision, CubeState
     from gammon.engine.evaluator import Search
+    from gammon.engine.hint import PlayHint
 
 __all__ = ["cube_state_from_ids", "hint_text", "register", "run_hint"]
 
@@ -64,41 +66,108 @@ def cube_state_from_ids(given: GivenPosition, variant: Variant) -> CubeState:
     return CubeState(value, relative, match_score, jacoby=jacoby, available=variant.cube)
 
 
-def _by(evaluator: Search | None) -> str:
+def _by(evaluator: Search | None, t: Translator) -> str:
     """Who judged, for the first line of a hint: nothing for our own nets."""
-    return "" if evaluator is None or evaluator.is_ours else f" by the {evaluator.name} engine"
+    if evaluator is None or evaluator.is_ours:
+        return ""
+    return " " + t.gettext("by the {engine} engine", engine=evaluator.name)
+
+
+#: The doubler's action (GNU Backgammon's wording), by verdict and whether it is a redouble.
+_CUBE_ACTIONS: Final = {
+    ("no double", False): N_("No double"),
+    ("no double", True): N_("No redouble"),
+    ("double", False): N_("Double"),
+    ("double", True): N_("Redouble"),
+    ("too good to double", False): N_("Too good to double"),
+    ("too good to double", True): N_("Too good to redouble"),
+}
+#: The taker's answer, by :class:`~gammon.engine.cube.TakerVerdict` value.
+_ANSWERS: Final = {"take": N_("take"), "pass": N_("pass"), "beaver": N_("beaver")}
+
+
+def cube_action_words(decision: CubeDecision, t: Translator) -> str:
+    """``No double, take`` (the engine's own ``str``) in the language of ``t``."""
+    verdict = decision.doubler.value
+    action = "double" if decision.doubles else verdict
+    return t.gettext(
+        "{action}, {answer}",
+        action=t.gettext(_CUBE_ACTIONS[action, decision.redouble]),
+        answer=t.gettext(_ANSWERS[decision.taker.value]),
+    )
+
+
+def play_hint_line(hint: PlayHint, t: Translator) -> str:
+    """One ranked play: its equity, its loss against the best and its chances."""
+    e = hint.evaluation
+    mwc = "" if hint.mwc is None else t.gettext("MWC {mwc}", mwc=t.percent(hint.mwc)) + "  "
+    return (
+        f"{hint.play!s:<28} {t.signed(hint.equity)} ({t.signed(-hint.loss)})  {mwc}"
+        + t.gettext(
+            "win {win} g {gammon} bg {backgammon}  lose g {lose_gammon} bg {lose_backgammon}",
+            win=t.percent(e.win), gammon=t.percent(e.win_gammon),
+            backgammon=t.percent(e.win_backgammon), lose_gammon=t.percent(e.lose_gammon),
+            lose_backgammon=t.percent(e.lose_backgammon),
+        )
+    )  # fmt: skip
 
 
 def format_cube_hint(
-    position: Position, state: CubeState, ply: int, evaluator: Search | None = None
+    position: Position,
+    state: CubeState,
+    ply: int,
+    evaluator: Search | None = None,
+    lang: str = "en",
 ) -> str:
-    """The cube action with its equities, or why the player on roll may not double."""
+    """The cube action with its equities, or why the player on roll may not double.
+
+    The reason a double is not allowed comes from the rules in English (their catalog
+    is still to come)."""
     from gammon.engine.cube import double_refusal
     from gammon.engine.evaluator import default_evaluator
     from gammon.engine.hint import cube_hint
 
+    t = translator(lang)
     refusal = double_refusal(state)
     if refusal is not None:
         e = (evaluator or default_evaluator()).evaluate(position, ply)
-        return (
-            f"The player on roll cannot double here: {refusal}.\n"
-            f"Cubeless equity {e.equity:+.3f}: win {e.win:.1%} "
-            f"(gammon {e.win_gammon:.1%}), lose gammon {e.lose_gammon:.1%}"
-        )
+        return "\n".join((
+            t.gettext("The player on roll cannot double here: {reason}.", reason=refusal),
+            t.gettext(
+                "Cubeless equity {equity}: win {win} (gammon {gammon}), lose gammon {lose_gammon}",
+                equity=t.signed(e.equity), win=t.percent(e.win), gammon=t.percent(e.win_gammon),
+                lose_gammon=t.percent(e.lose_gammon),
+            ),
+        ))  # fmt: skip
     hint = cube_hint(position, state, ply=ply, evaluator=evaluator)
     d, e = hint.decision, hint.evaluation
-    unit = "MWC" if d.match else "equity per cube"
-    lines = [
-        f"Cube action ({ply}-ply{_by(evaluator)}, {unit}): {d}",
-        f"  win {e.win:.1%} (gammon {e.win_gammon:.1%}, backgammon {e.win_backgammon:.1%}), "
-        f"lose gammon {e.lose_gammon:.1%} (backgammon {e.lose_backgammon:.1%})",
-        f"  no double    {d.no_double:+.3f}",
-        f"  double/take  {d.double_take:+.3f}",
-        f"  double/pass  {d.double_pass:+.3f}",
+    unit = t.gettext("MWC") if d.match else t.gettext("equity per cube")
+    figures = [
+        (t.gettext("no double"), d.no_double),
+        (t.gettext("double/take"), d.double_take),
+        (t.gettext("double/pass"), d.double_pass),
     ]
     if d.double_beaver is not None:
-        lines.append(f"  double/beaver {d.double_beaver:+.3f}")
-    lines.append(f"  take point {d.take_point:.1%} (cube efficiency {hint.efficiency:.2f})")
+        figures.append((t.gettext("double/beaver"), d.double_beaver))
+    wide = max(12, *(len(label) + 1 for label, _ in figures))
+    lines = [
+        t.gettext(
+            "Cube action ({ply}-ply{by}, {unit}): {action}",
+            ply=ply, by=_by(evaluator, t), unit=unit, action=cube_action_words(d, t),
+        ),
+        "  " + t.gettext(
+            "win {win} (gammon {gammon}, backgammon {backgammon}), "
+            "lose gammon {lose_gammon} (backgammon {lose_backgammon})",
+            win=t.percent(e.win), gammon=t.percent(e.win_gammon),
+            backgammon=t.percent(e.win_backgammon), lose_gammon=t.percent(e.lose_gammon),
+            lose_backgammon=t.percent(e.lose_backgammon),
+        ),
+        *(f"  {label:<{wide}} {t.signed(value)}" for label, value in figures),
+        "  " + t.gettext(
+            "take point {take_point} (cube efficiency {efficiency})",
+            take_point=t.percent(d.take_point), efficiency=t.number(hint.efficiency, "0.00"),
+        ),
+    ]  # fmt: skip
     return "\n".join(lines)
 
 
@@ -109,6 +178,7 @@ def format_play_hints(
     limit: int,
     state: CubeState | None = None,
     evaluator: Search | None = None,
+    lang: str = "en",
 ) -> str:
     """The plays of the dice ranked best first; ``limit`` 0 shows them all.
 
@@ -117,14 +187,20 @@ def format_play_hints(
     """
     from gammon.engine.hint import play_hints
 
+    t = translator(lang)
     hints = play_hints(position, dice, ply=ply, state=state, evaluator=evaluator)
     shown = hints if limit <= 0 else hints[:limit]
-    by = " by match winning chance" if state is not None and state.score is not None else ""
+    by = _by(evaluator, t)
+    if state is not None and state.score is not None:
+        by += " " + t.gettext("by match winning chance")
     lines = [
-        f"{len(hints)} legal plays of {dice[0]}-{dice[1]}, ranked at {ply}-ply"
-        f"{_by(evaluator)}{by}:"
-    ]
-    lines.extend(f"{n:>3}. {hint}" for n, hint in enumerate(shown, 1))
+        t.ngettext(
+            "{n} legal play of {die1}-{die2}, ranked at {ply}-ply{by}:",
+            "{n} legal plays of {die1}-{die2}, ranked at {ply}-ply{by}:",
+            len(hints), die1=dice[0], die2=dice[1], ply=ply, by=by,
+        )
+    ]  # fmt: skip
+    lines.extend(f"{n:>3}. {play_hint_line(hint, t)}" for n, hint in enumerate(shown, 1))
     return "\n".join(lines)
 
 
@@ -142,22 +218,25 @@ def hint_text(game: Game, side: int, score: tuple[int, int]) -> str:
         from gammon.engine.cube import CubeState
 
         return format_cube_hint(game.position, CubeState.of_game(game, side, score), 0)
-    return "Hints are for the side to roll or to play."
+    return translator().gettext("Hints are for the side to roll or to play.")
 
 
 def run_hint(args: argparse.Namespace, out: TextIO) -> int:
     """Rank the plays of the dice given, or without dice give the cube action."""
     given = read_given(args.position, args.variant)
     dice = parse_dice(args.dice) if args.dice else given.dice
+    lang = lang_of(args)
     _load_engine("gammon hint")
     from gammon.engine.engines import get_engine
 
     evaluator = get_engine(args.engine)
     state = cube_state_from_ids(given, args.variant)
     if dice is not None:
-        text = format_play_hints(given.position, dice, args.ply, args.limit, state, evaluator)
+        text = format_play_hints(
+            given.position, dice, args.ply, args.limit, state, evaluator, lang=lang
+        )
     else:
-        text = format_cube_hint(given.position, state, args.ply, evaluator)
+        text = format_cube_hint(given.position, state, args.ply, evaluator, lang=lang)
     print(text, file=out)
     return 0
 
@@ -180,4 +259,5 @@ def register(commands: Commands) -> None:
     hint.add_argument("--variant", type=variant_arg, default=find_variant("standard"),
                       metavar="V", help=variant_help())  # fmt: skip
     add_engine_option(hint)
+    add_lang_option(hint)
     hint.set_defaults(run=run_hint)

@@ -38,7 +38,8 @@ import json
 import sys
 from typing import Any, TextIO
 
-from gammon.cli.common import Commands
+from gammon.cli.common import Commands, add_lang_option, lang_of
+from gammon.i18n import Translator, translator
 from gammon.server.fairdice import FairDiceError, RollRecord, verify_record
 
 __all__ = ["register", "run_verify"]
@@ -61,15 +62,19 @@ def _read_record(path: str) -> Any:
         raise FairDiceError(f"{path} is not JSON: {exc}") from None
 
 
-def _entropy_note(record: RollRecord) -> str:
+def _entropy_note(record: RollRecord, t: Translator) -> str:
     count = len(record.entropy_hex)
     if count == 0:
-        return "no entropy"
-    return f"{count} entropy contribution{'s' if count != 1 else ''}"
+        return t.gettext("no entropy")
+    return t.ngettext("{n} entropy contribution", "{n} entropy contributions", count)
 
 
 def run_verify(args: argparse.Namespace, out: TextIO) -> int:
-    """Verify the record named in ``args.record``; raise :class:`FairDiceError` on a problem."""
+    """Verify the record named in ``args.record``; raise :class:`FairDiceError` on a problem.
+
+    The report is in ``--lang`` (else the locale's language); a problem found is an error,
+    in English as the other errors are."""
+    t = translator(lang_of(args))
     record = _read_record(args.record)
     report = verify_record(record)
     expected: str | None = args.commitment
@@ -78,20 +83,30 @@ def run_verify(args: argparse.Namespace, out: TextIO) -> int:
             f"the record's commitment {report.commitment} is not the one shown before the "
             f"game ({expected.strip()}): this record is not for that game"
         )
-    print(f"commitment {report.commitment}", file=out)
+    commitment, seed = t.gettext("commitment"), t.gettext("seed")
+    wide = max(len(commitment), len(seed))
+    print(f"{commitment:<{wide}} {report.commitment}", file=out)
     if report.rolls or report.ok:
-        print(f"seed       {report.seed_hex} (matches the commitment)", file=out)
+        matches = t.gettext("{seed} (matches the commitment)", seed=report.seed_hex)
+        print(f"{seed:<{wide}} {matches}", file=out)
     for checked in report.rolls:
         roll = checked.record
-        dice = f"{roll.dice[0]}-{roll.dice[1]}"
         verdict = (
-            "ok"
-            if checked.ok
-            else (f"WRONG: should be {checked.expected[0]}-{checked.expected[1]}")
-        )
-        print(f"roll {roll.index}: {dice}  ({_entropy_note(roll)})  {verdict}", file=out)
+            t.gettext("ok") if checked.ok
+            else t.gettext("WRONG: should be {die1}-{die2}", die1=checked.expected[0],
+                           die2=checked.expected[1])
+        )  # fmt: skip
+        line = t.gettext(
+            "roll {index}: {die1}-{die2}  ({entropy})  {verdict}",
+            index=roll.index, die1=roll.dice[0], die2=roll.dice[1],
+            entropy=_entropy_note(roll, t), verdict=verdict,
+        )  # fmt: skip
+        print(line, file=out)
     report.check()
-    print(f"all {len(report.rolls)} rolls verified", file=out)
+    print(
+        t.ngettext("all {n} rolls verified", "all {n} rolls verified", len(report.rolls)),
+        file=out,
+    )
     return 0
 
 
@@ -110,4 +125,5 @@ def register(commands: Commands) -> None:
         metavar="HEX",
         help="the commitment the server showed before the first roll, to check it is this game's",
     )
+    add_lang_option(verify)
     verify.set_defaults(run=run_verify)

@@ -1,11 +1,16 @@
-"""The site's pages written as documents: the rule book (docs/RULES.md) and how the dice
-are made fair (DICE.md), rendered from the repository's Markdown so that the site and the
-documents never differ (docs/PROTOCOL.md 1.7).
+"""The site's pages written as documents: the rule book (docs/RULES.md), the beginners'
+mistakes (docs/rules/MISTAKES.md) and how the dice are made fair (DICE.md), rendered from
+the repository's Markdown so that the site and the documents never differ (docs/PROTOCOL.md
+1.7); and the message catalogs for the browser (gammon.i18n).
 
-Why on the server: the rules are ours, in one file, and the browser client has no
-Markdown renderer (and needs none); the HTML is made once per process. Raw HTML in the
-documents is not passed through (markdown-it's ``html`` option off), so a page is only
-ever headings, paragraphs, lists, tables, code and links.
+Each page is in the player's language where it has been written in it
+(``docs/rules/RULES.fi.md``...), else in English: ``?lang=`` picks the language, else the
+browser's ``Accept-Language``, and the reply's ``Content-Language`` says which was served.
+
+Why on the server: the rules are ours, in one file per language, and the browser client has
+no Markdown renderer (and needs none); each page's HTML is made once per process. Raw HTML
+in the documents is not passed through (markdown-it's ``html`` option off), so a page is
+only ever headings, paragraphs, lists, tables, code and links.
 """
 
 from __future__ import annotations
@@ -18,24 +23,48 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from gammon.i18n import SOURCE_LANGUAGE, UnknownLanguageError, language, messages_json, negotiate
 from gammon.server.protocol import Refused
 
-__all__ = ["PAGES", "page", "page_routes"]
+__all__ = ["PAGES", "page", "page_routes", "requested_language", "translated_path"]
 
 _ROOT: Final = Path(__file__).resolve().parents[2]
-#: The pages by name, and the document each is made from (in a source checkout).
-PAGES: Final = {"rules": _ROOT / "docs" / "RULES.md", "dice": _ROOT / "DICE.md"}
+#: The pages by name, and the English document each is made from (in a source checkout).
+PAGES: Final = {
+    "rules": _ROOT / "docs" / "RULES.md",
+    "mistakes": _ROOT / "docs" / "rules" / "MISTAKES.md",
+    "dice": _ROOT / "DICE.md",
+}
+#: Where the pages' translations are: ``<folder>/<NAME>.<lang>.md``.
+_TRANSLATIONS: Final = _ROOT / "docs" / "rules"
+
+
+def translated_path(name: str, lang: str) -> Path:
+    """Where the page ``name`` in ``lang`` is written (it may not be, yet).
+
+    >>> translated_path("rules", "fi").relative_to(_ROOT).as_posix()
+    'docs/rules/RULES.fi.md'
+    """
+    if lang == SOURCE_LANGUAGE:
+        return PAGES[name]
+    return _TRANSLATIONS / f"{PAGES[name].stem}.{lang}.md"
 
 
 @functools.cache
-def page(name: str) -> dict[str, Any]:
-    """``{"name", "title", "html"}`` of a page, or :class:`Refused` when there is none."""
+def page(name: str, lang: str = SOURCE_LANGUAGE) -> dict[str, Any]:
+    """``{"name", "lang", "title", "html"}`` of a page in ``lang``, or in English where it
+    has no translation (``lang`` then says ``en``); :class:`Refused` when there is no page."""
     from markdown_it import MarkdownIt
 
     path = PAGES.get(name)
     if path is None:
         known = ", ".join(sorted(PAGES))
         raise Refused("no_such_page", f"there is no page {name!r} (the pages: {known})")
+    translated = translated_path(name, lang)
+    if translated.is_file():
+        path = translated
+    else:
+        lang = SOURCE_LANGUAGE
     if not path.is_file():
         raise Refused(
             "not_available", f"this server was installed without its documents ({path.name})"
@@ -43,13 +72,48 @@ def page(name: str) -> dict[str, Any]:
     text = path.read_text(encoding="utf-8")
     title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), name)
     html = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
-    return {"name": name, "title": title, "html": html}
+    return {"name": name, "lang": lang, "title": title, "html": html}
+
+
+def requested_language(request: Request) -> str:
+    """The language a request asks for: ``?lang=``, else its ``Accept-Language``, else
+    English; an unknown ``lang`` is refused (``bad_request``) with the languages there are."""
+    asked = request.query_params.get("lang")
+    if asked is None:
+        return negotiate(request.headers.get("accept-language"))
+    try:
+        return language(asked)
+    except UnknownLanguageError as exc:
+        raise Refused("bad_request", str(exc), field="lang") from None
+
+
+def _in_language(body: dict[str, Any]) -> Response:
+    """The JSON reply, with the language it is in and that it varies with the header."""
+    return JSONResponse(
+        body, headers={"Content-Language": body["lang"], "Vary": "Accept-Language"}
+    )
 
 
 def page_routes(handler: Any) -> list[Route]:
-    """``GET /api/pages/{name}``, wrapped in the app's ``handler``."""
+    """``GET /api/pages/{name}`` and ``GET /api/catalogs/{lang}``, wrapped in the app's
+    ``handler``."""
 
     async def one(request: Request) -> Response:
-        return JSONResponse(page(request.path_params["name"]))
+        return _in_language(page(request.path_params["name"], requested_language(request)))
 
-    return [Route("/api/pages/{name}", handler(one), methods=["GET"])]
+    async def catalog(request: Request) -> Response:
+        try:
+            lang = language(request.path_params["lang"])
+        except UnknownLanguageError as exc:
+            raise Refused("bad_request", str(exc), field="lang") from None
+        return _in_language(_catalog(lang))
+
+    return [
+        Route("/api/pages/{name}", handler(one), methods=["GET"]),
+        Route("/api/catalogs/{lang}", handler(catalog), methods=["GET"]),
+    ]
+
+
+@functools.cache
+def _catalog(lang: str) -> dict[str, Any]:
+    return messages_json(lang)

@@ -473,6 +473,25 @@ def test_cli_prints_every_roll_and_all_verified(tmp_path: Path) -> None:
     assert lines[5:] == ["all 3 rolls verified"]
 
 
+def test_cli_speaks_the_language_of_lang(tmp_path: Path) -> None:
+    """gammon verify --lang: the same check in the player's words (docs/TRANSLATING.md)."""
+    dice = played(SEED, [[A, B], [], [B]])
+    status, out = run_verify(write(tmp_path, record_of(dice)), "--lang", "sv")
+    lines = out.splitlines()
+    assert status == 0
+    assert lines[0] == f"åtagande {dice.commitment}"
+    assert lines[1] == f"frö      {SEED.hex()} (stämmer med åtagandet)"
+    d = [r.dice for r in dice.rolls]
+    assert lines[2:5] == [
+        f"kast 1: {d[0][0]}-{d[0][1]}  (2 entropibidrag)  ok",
+        f"kast 2: {d[1][0]}-{d[1][1]}  (ingen entropi)  ok",
+        f"kast 3: {d[2][0]}-{d[2][1]}  (1 entropibidrag)  ok",
+    ]
+    assert lines[5:] == ["alla 3 kast kontrollerade"]
+    _, finnish = run_verify(write(tmp_path, record_of(played(SEED, [[A]]))), "--lang", "fi")
+    assert finnish.splitlines()[-1] == "1 heitto tarkistettu"
+
+
 def test_cli_fails_on_a_tampered_roll(tmp_path: Path) -> None:
     dice = played(SEED, [[A, B], [B]])
     record = record_of(dice)

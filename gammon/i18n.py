@@ -1,0 +1,276 @@
+"""The player's language: which one to speak, and the words, plurals and numbers in it.
+
+English is the source language: every message in the code is an English sentence with
+``{name}`` placeholders, and it is also the message's key in the gettext catalogs
+``gammon/locale/<lang>/LC_MESSAGES/gammon.po`` (docs/TRANSLATING.md). A message a
+catalog lacks, leaves empty or marks fuzzy is spoken in English: a player never sees
+a key. Plural forms come from each catalog's header, numbers are written as the
+language's CLDR data says (Babel: ``0,125`` in Finnish, ``0.125`` in English).
+
+The catalogs are read from their ``.po`` text and compiled in memory on first use, so a
+clean clone (and CI) needs no build step and no generated file can go stale.
+
+>>> fi = translator("fi")
+>>> fi.ngettext("{n} game", "{n} games", 1), fi.ngettext("{n} game", "{n} games", 2)
+('1 peli', '2 peliä')
+>>> fi.signed(-0.125), translator("en").signed(-0.125), fi.percent(0.5)
+('-0,125', '-0.125', '50,0\xa0%')
+>>> translator("fi").gettext("no such message: {x}", x=1)
+'no such message: 1'
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import io
+import os
+import string
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Final
+
+from gammon.errors import GammonError
+
+__all__ = [
+    "LANGUAGES",
+    "LANGUAGE_NAMES",
+    "N_",
+    "SOURCE_LANGUAGE",
+    "Translator",
+    "UnknownLanguageError",
+    "catalog_path",
+    "from_environment",
+    "language",
+    "messages_json",
+    "negotiate",
+    "placeholders",
+    "translator",
+]
+
+#: The languages offered, English (the source) first.
+LANGUAGES: Final = ("en", "fi", "sv", "nb", "nl")
+SOURCE_LANGUAGE: Final = "en"
+#: Each language's own name for itself, for a switch between them.
+LANGUAGE_NAMES: Final = {
+    "en": "English",
+    "fi": "suomi",
+    "sv": "svenska",
+    "nb": "norsk bokmål",
+    "nl": "Nederlands",
+}
+#: Tags that mean one of ours: Norwegian without a written standard, and Nynorsk,
+#: read Bokmål better than English.
+_ALIASES: Final = {"no": "nb", "nn": "nb"}
+LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
+DOMAIN: Final = "gammon"
+
+
+class UnknownLanguageError(GammonError, ValueError):
+    """A language asked for by name that gammon does not speak."""
+
+
+def _base(tag: str) -> str | None:
+    """``fi_FI.UTF-8`` -> ``fi``, ``nb-NO`` -> ``nb``, ``no`` -> ``nb``; None if not ours."""
+    base = tag.strip().replace("-", "_").split(".")[0].split("@")[0].split("_")[0].lower()
+    base = _ALIASES.get(base, base)
+    return base if base in LANGUAGES else None
+
+
+def language(requested: str) -> str:
+    """The language code for ``requested`` (``"fi"``, ``"sv-FI"``, ``"nb_NO"``...), or
+    :class:`UnknownLanguageError` naming the languages there are.
+
+    >>> language("sv-FI"), language("no")
+    ('sv', 'nb')
+    >>> language("de")
+    Traceback (most recent call last):
+    ...
+    gammon.i18n.UnknownLanguageError: gammon does not speak 'de' (it speaks en, fi, sv, nb, nl)
+    """
+    found = _base(requested)
+    if found is None:
+        raise UnknownLanguageError(
+            f"gammon does not speak {requested!r} (it speaks {', '.join(LANGUAGES)})"
+        )
+    return found
+
+
+def from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """The language of the terminal's locale, as gettext looks for it (``LANGUAGE``, a
+    colon-separated list, then ``LC_ALL``, ``LC_MESSAGES``, ``LANG``); English if none is ours.
+
+    >>> from_environment({"LANG": "fi_FI.UTF-8"}), from_environment({"LANG": "C.UTF-8"})
+    ('fi', 'en')
+    >>> from_environment({"LANGUAGE": "de:nl", "LANG": "fi_FI.UTF-8"})
+    'nl'
+    """
+    env = os.environ if environ is None else environ
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "")
+        if not value:
+            continue
+        for tag in value.split(":"):
+            found = _base(tag)
+            if found is not None:
+                return found
+        if name != "LANGUAGE":  # the first locale variable set decides, as in gettext
+            break
+    return SOURCE_LANGUAGE
+
+
+def negotiate(accept_language: str | None) -> str:
+    """The best of our languages for an HTTP ``Accept-Language`` header (RFC 9110 12.5.4:
+    quality values, ``*``); English when the header names none of ours.
+
+    >>> negotiate("de-DE,de;q=0.9,sv;q=0.8,en;q=0.7")
+    'sv'
+    >>> negotiate("nl;q=0.2, fi"), negotiate(None), negotiate("*")
+    ('fi', 'en', 'en')
+    """
+    best: tuple[float, int, str] | None = None
+    for order, part in enumerate((accept_language or "").split(",")):
+        tag, _, params = part.partition(";")
+        quality = 1.0
+        for param in params.split(";"):
+            key, _, value = param.strip().partition("=")
+            if key == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        found = _base(tag) if tag.strip() != "*" else SOURCE_LANGUAGE
+        if found is None or quality <= 0:
+            continue
+        if best is None or (quality, -order) > (best[0], best[1]):
+            best = (quality, -order, found)
+    return SOURCE_LANGUAGE if best is None else best[2]
+
+
+def catalog_path(lang: str) -> Path:
+    """Where the catalog of ``lang`` lives (English has none: its messages are the keys)."""
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def placeholders(message: str) -> frozenset[str]:
+    """The ``{names}`` a message fills in.
+
+    >>> sorted(placeholders("{player} rolls {die1}-{die2}"))
+    ['die1', 'die2', 'player']
+    """
+    return frozenset(
+        name for _, name, _, _ in string.Formatter().parse(message) if name is not None
+    )
+
+
+class Translator:
+    """The words of one language: messages with their placeholders filled, plurals, numbers."""
+
+    def __init__(self, lang: str, translations: gettext.NullTranslations) -> None:
+        self.lang = lang
+        self._translations = translations
+
+    def __repr__(self) -> str:
+        return f"Translator({self.lang!r})"
+
+    def gettext(self, message: str, **values: Any) -> str:
+        """``message`` in this language with ``values`` filled in."""
+        return self._translations.gettext(message).format(**values)
+
+    def ngettext(self, singular: str, plural: str, n: int, **values: Any) -> str:
+        """The form of the message for the count ``n`` (filled in as ``{n}``, in this
+        language's digits)."""
+        text = self._translations.ngettext(singular, plural, n)
+        return text.format(n=self.number(n), **values)
+
+    def number(self, value: float, pattern: str = "#,##0.###") -> str:
+        """``value`` written as this language writes numbers (a CLDR decimal pattern)."""
+        from babel.numbers import format_decimal
+
+        return format_decimal(value, pattern, locale=self.lang)
+
+    def signed(self, value: float, digits: int = 3) -> str:
+        """A signed figure with ``digits`` decimals (equities): ``+0.125``, ``-0,125`` (fi)."""
+        zeros = "0" * digits
+        pattern = f"+0.{zeros};-0.{zeros}" if digits else "+0;-0"
+        return self.number(value, pattern)
+
+    def percent(self, value: float, digits: int = 1) -> str:
+        """A fraction as a percentage: ``0.5`` -> ``50.0%`` (``50,0 %`` in Finnish)."""
+        from babel import Locale
+        from babel.numbers import format_percent
+
+        pattern = Locale.parse(self.lang).percent_formats[None].pattern  # "#,##0 %" in Finnish
+        if digits:
+            pattern = pattern.replace("#,##0", f"#,##0.{'0' * digits}", 1)
+        return format_percent(value, pattern, locale=self.lang)
+
+
+@functools.cache
+def translator(lang: str = SOURCE_LANGUAGE) -> Translator:
+    """The :class:`Translator` of ``lang`` (one of :data:`LANGUAGES`), made once."""
+    lang = language(lang)
+    if lang == SOURCE_LANGUAGE:
+        return Translator(lang, gettext.NullTranslations())
+    from babel.messages.mofile import write_mo
+
+    compiled = io.BytesIO()
+    write_mo(compiled, _read_catalog(lang))  # leaves out empty and fuzzy messages
+    compiled.seek(0)
+    translations = gettext.GNUTranslations(compiled)
+    translations.add_fallback(gettext.NullTranslations())
+    return Translator(lang, translations)
+
+
+def _read_catalog(lang: str) -> Any:
+    """The Babel ``Catalog`` of ``lang``, read from its ``.po`` file."""
+    from babel.messages.pofile import read_po
+
+    with catalog_path(lang).open("rb") as file:
+        return read_po(file, locale=lang, domain=DOMAIN)
+
+
+def messages_json(lang: str) -> dict[str, Any]:
+    """The catalog of ``lang`` for a client that has no gettext (the browser): each
+    translated message by its English text; a plural message maps each CLDR plural category
+    of the language (``one``, ``other``: what ``Intl.PluralRules`` answers) to its form.
+    English gives no messages: its keys are its words.
+
+    >>> messages_json("fi")["messages"]["{n} game"]
+    {'one': '{n} peli', 'other': '{n} peliä'}
+    """
+    from babel import Locale
+
+    lang = language(lang)
+    messages: dict[str, str | dict[str, str]] = {}
+    if lang != SOURCE_LANGUAGE:
+        catalog = _read_catalog(lang)
+        # Which gettext form each CLDR category takes, found by asking both for the counts.
+        rule = gettext.c2py(catalog.plural_expr)
+        cldr = Locale.parse(lang).plural_form
+        forms = dict(sorted({cldr(n): rule(n) for n in range(1000)}.items()))
+        for message in _messages(catalog):
+            if isinstance(message.string, str):
+                messages[message.id] = message.string
+            else:
+                key = message.id[0]
+                messages[key] = {
+                    category: message.string[index] for category, index in forms.items()
+                }
+    return {"lang": lang, "messages": messages}
+
+
+def _messages(catalog: Iterable[Any]) -> Iterable[Any]:
+    """The catalog's translated messages: not the header, not empty, not fuzzy."""
+    for message in catalog:
+        if not message.id or message.fuzzy:
+            continue
+        strings = [message.string] if isinstance(message.string, str) else message.string
+        if all(strings):
+            yield message
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogs where it is written (a table of words) and
+    translated later, where it is used: it returns ``message`` unchanged."""
+    return message

@@ -1,0 +1,131 @@
+"""Keep the translation catalogs in step with the code (docs/TRANSLATING.md).
+
+    python scripts/i18n.py extract   # the messages of SOURCES into gammon/locale/gammon.pot
+    python scripts/i18n.py update    # the template merged into every gammon.po
+    python scripts/i18n.py check     # exit 1 if the template or a catalog is behind the code
+
+Nothing here is needed to run gammon: the catalogs are read from their .po text at run
+time (gammon.i18n). The template is committed so that a translator can start from it
+without running Python, and tests/test_i18n.py fails when it is behind the code.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+from typing import Any, Final
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_file
+from babel.messages.pofile import read_po, write_po
+
+from gammon.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE, catalog_path
+
+ROOT: Final = Path(__file__).resolve().parents[1]
+#: The modules whose player-facing words are in the catalogs (tests/test_i18n.py scans
+#: them for sentences outside a catalog). Add a module here when you convert it.
+SOURCES: Final = (
+    "gammon/events.py",
+    "gammon/cli/analyse.py",
+    "gammon/cli/hint.py",
+    "gammon/cli/verify.py",
+)
+#: What marks a message: a translator's methods, and ``N_`` for tables of words.
+KEYWORDS: Final = {"gettext": None, "ngettext": (1, 2), "N_": None}
+TEMPLATE: Final = LOCALE_DIR / f"{DOMAIN}.pot"
+
+
+def extract() -> Catalog:
+    """The template: every message of :data:`SOURCES`, with where it is used."""
+    template = Catalog(
+        project="gammon", version="0.1.0", domain=DOMAIN, fuzzy=False,
+        copyright_holder="the gammon authors", language_team="gammon's translators",
+        header_comment="# The messages of gammon (English, the source language).\n"
+        "# Made by scripts/i18n.py extract; see docs/TRANSLATING.md.",
+    )  # fmt: skip
+    for source in SOURCES:
+        for lineno, message, comments, context in extract_from_file(
+            "python", ROOT / source, keywords=KEYWORDS
+        ):
+            template.add(
+                message,
+                locations=[(source, lineno)],
+                auto_comments=comments,
+                context=context,
+                flags=("python-brace-format",),
+            )
+    return template
+
+
+def _po_text(catalog: Catalog, **options: Any) -> bytes:
+    out = io.BytesIO()
+    write_po(out, catalog, width=100, omit_header=False, **options)
+    return out.getvalue()
+
+
+def _merged(lang: str, template: Catalog) -> Catalog:
+    path = catalog_path(lang)
+    if path.is_file():
+        with path.open("rb") as file:
+            catalog = read_po(file, locale=lang, domain=DOMAIN)
+    else:
+        catalog = Catalog(
+            locale=lang, domain=DOMAIN, project="gammon", version="0.1.0", fuzzy=False,
+            copyright_holder="the gammon authors", language_team="gammon's translators",
+            header_comment=f"# The messages of gammon in {lang} (docs/TRANSLATING.md).",
+        )  # fmt: skip
+    catalog.update(template, update_header_comment=False)
+    return catalog
+
+
+def _ids(catalog: Catalog) -> set[Any]:
+    return {message.id for message in catalog if message.id}
+
+
+def check() -> list[str]:
+    """What is behind the code: messages missing from the template or a catalog."""
+    template = extract()
+    problems = []
+    with TEMPLATE.open("rb") as file:
+        written = read_po(file)
+    if _ids(written) != _ids(template):
+        problems.append(
+            f"{TEMPLATE.relative_to(ROOT)} is not the code's messages: run "
+            "'python scripts/i18n.py extract' and 'update'"
+        )
+    for lang in LANGUAGES:
+        if lang == SOURCE_LANGUAGE:
+            continue
+        with catalog_path(lang).open("rb") as file:
+            catalog = read_po(file, locale=lang)
+        missing = _ids(template) - _ids(catalog)
+        if missing:
+            problems.append(f"{lang}: {len(missing)} messages missing: run 'update'")
+    return problems
+
+
+def main(argv: list[str]) -> int:
+    command = argv[0] if argv else ""
+    if command == "extract":
+        TEMPLATE.write_bytes(_po_text(extract(), sort_output=False))
+    elif command == "update":
+        template = extract()
+        for lang in LANGUAGES:
+            if lang != SOURCE_LANGUAGE:
+                path = catalog_path(lang)
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(_po_text(_merged(lang, template), ignore_obsolete=True))
+    elif command == "check":
+        problems = check()
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        return 1 if problems else 0
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,345 @@
+"""The translations (gammon.i18n, docs/TRANSLATING.md): every catalog complete and in step
+with the code, the same placeholders as the English, plurals and numbers per language, the
+fallback to English, the language picked from an argument or the locale, and no new
+player-facing sentence left outside a catalog in the converted modules."""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from gammon.cli import main
+from gammon.events import (
+    Doubled,
+    Ended,
+    EndReason,
+    GameResult,
+    OpeningRolled,
+    Passed,
+    PassReason,
+    WinKind,
+    describe,
+)
+from gammon.i18n import (
+    LANGUAGES,
+    SOURCE_LANGUAGE,
+    Translator,
+    UnknownLanguageError,
+    catalog_path,
+    from_environment,
+    language,
+    messages_json,
+    negotiate,
+    placeholders,
+    translator,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+import i18n as catalogs  # noqa: E402  (scripts/i18n.py)
+
+TRANSLATED = [lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE]
+
+
+def _catalog(lang: str):  # type: ignore[no-untyped-def]
+    with catalog_path(lang).open("rb") as file:
+        return read_po(file, locale=lang)
+
+
+def test_the_template_and_every_catalog_are_in_step_with_the_code() -> None:
+    """scripts/i18n.py check: no message of the code missing from the template or a catalog."""
+    assert catalogs.check() == []
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_message_is_translated_with_the_same_placeholders(lang: str) -> None:
+    """Complete: no message empty or fuzzy; each form fills exactly the English one's names
+    (a missing ``{player}`` would drop a name, an extra one raise a KeyError in play); only
+    the count ``{n}`` may be left out of a plural form."""
+    template = {m.id for m in catalogs.extract() if m.id}
+    seen = set()
+    for message in _catalog(lang):
+        if not message.id:
+            continue
+        seen.add(message.id)
+        assert not message.fuzzy, f"{lang}: {message.id!r} is marked fuzzy"
+        ids = [message.id] if isinstance(message.id, str) else list(message.id)
+        strings = [message.string] if isinstance(message.string, str) else list(message.string)
+        assert all(strings), f"{lang}: {message.id!r} is not translated"
+        wanted = placeholders(ids[-1])
+        for form in strings:
+            got = placeholders(form)
+            if len(ids) > 1 and "n" not in got:  # a form for one may leave the count out,
+                got |= {"n"}  # as the English "The worst mistake" does
+            assert got == wanted, (
+                f"{lang}: {form!r} fills {sorted(placeholders(form))}, "
+                f"the English {ids[-1]!r} fills {sorted(wanted)}"
+            )
+    assert seen == template
+
+
+def test_a_placeholder_missing_from_a_translation_is_caught() -> None:
+    """The comparison above is the one that catches a translator's slip."""
+    assert placeholders("{player} heittää") != placeholders("{player} rolls {die1}-{die2}")
+    assert placeholders("{player} {extra}") != placeholders("{player} takes")
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "many"),
+    [
+        ("en", "bob wins 1 point (a single game, by bearing off)",
+         "bob wins 4 points (a gammon, by bearing off)"),
+        ("fi", "bob voittaa 1 pisteen (yksinkertainen voitto, kotiuttamalla)",
+         "bob voittaa 4 pistettä (gammon, kotiuttamalla)"),
+        ("sv", "bob vinner 1 poäng (enkelvinst, genom att bära av)",
+         "bob vinner 4 poäng (gammon, genom att bära av)"),
+        ("nb", "bob vinner 1 poeng (enkel seier, ved å bære av)",
+         "bob vinner 4 poeng (gammon, ved å bære av)"),
+        ("nl", "bob wint 1 punt (enkele winst, door uit te spelen)",
+         "bob wint 4 punten (gammon, door uit te spelen)"),
+    ],
+)  # fmt: skip
+def test_plural_forms_per_language(lang: str, one: str, many: str) -> None:
+    single = Ended(GameResult(1, 1, WinKind.SINGLE, EndReason.BEAR_OFF))
+    gammon = Ended(GameResult(1, 4, WinKind.GAMMON, EndReason.BEAR_OFF))
+    assert describe(single, ("alice", "bob"), lang=lang) == one
+    assert describe(gammon, ("alice", "bob"), lang=lang) == many
+
+
+def test_the_game_log_speaks_each_language_in_its_own_terms() -> None:
+    """The words players of each language use (docs/TRANSLATING.md): the Finnish guides'
+    muuri and kotipesä, the Swedish stängt bräde, the Norwegian sette inn, the Dutch
+    binnenkomen and thuisvak."""
+    closed = Passed(0, PassReason.CLOSED_BOARD)
+    names = ("anna", "ben")
+    assert "muurilta" in describe(closed, names, lang="fi")
+    assert "kotipesään" in describe(closed, names, lang="fi")
+    assert "stängt bräde" in describe(closed, names, lang="sv")
+    assert "sette inn" in describe(closed, names, lang="nb")
+    assert "binnenkomen" in describe(closed, names, lang="nl")
+    assert describe(Doubled(1, 2), names, lang="nb") == "ben dobler til 2"
+    assert describe(OpeningRolled((3, 3)), lang="nl") == (
+        "openingsworp: speler 0 3, speler 1 3 (gelijk: beiden gooien opnieuw)"
+    )
+
+
+def test_numbers_follow_each_language() -> None:
+    assert translator("en").signed(0.1234) == "+0.123"
+    assert translator("fi").signed(-0.5) == "-0,500"
+    assert translator("nl").number(1234.5) == "1.234,5"
+    assert translator("en").percent(0.555) == "55.5%"
+    assert translator("sv").percent(0.555) == "55,5\xa0%"
+
+
+def test_a_missing_message_falls_back_to_english_never_a_key() -> None:
+    for lang in LANGUAGES:
+        t = translator(lang)
+        assert t.gettext("Not in any catalog, {name}", name="x") == "Not in any catalog, x"
+        assert t.ngettext("{n} thing", "{n} things", 3) == "3 things"
+
+
+def test_an_empty_or_fuzzy_translation_is_spoken_in_english(tmp_path: Path) -> None:
+    """A catalog being worked on: its empty and fuzzy entries are not used."""
+    po = tmp_path / "xx.po"
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
+        'msgid "{player} takes"\nmsgstr ""\n\n'
+        '#, fuzzy\nmsgid "{player} drops"\nmsgstr "{player} stale words"\n\n'
+        'msgid "{player} forfeits"\nmsgstr "{player} gives up here"\n',
+        encoding="utf-8",
+    )
+    import gettext
+
+    from babel.messages.mofile import write_mo
+
+    with po.open("rb") as file:
+        catalog = read_po(file, locale="fi")
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    t = Translator("fi", gettext.GNUTranslations(compiled))
+    assert t.gettext("{player} takes", player="a") == "a takes"
+    assert t.gettext("{player} drops", player="a") == "a drops"
+    assert t.gettext("{player} forfeits", player="a") == "a gives up here"
+
+
+def test_the_language_is_picked_by_name_or_from_the_locale() -> None:
+    assert language("fi_FI") == "fi" and language("NB-no") == "nb" and language("nn") == "nb"
+    with pytest.raises(UnknownLanguageError, match="gammon does not speak 'de'"):
+        language("de")
+    with pytest.raises(ValueError):  # bad input is a ValueError, as everywhere in gammon
+        translator("xx")
+    assert from_environment({"LC_ALL": "nl_NL.UTF-8", "LANG": "fi_FI.UTF-8"}) == "nl"
+    assert from_environment({"LC_ALL": "de_DE.UTF-8", "LANG": "fi_FI.UTF-8"}) == "en"
+    assert from_environment({}) == "en"
+    assert negotiate("en-GB;q=0.5, nb-NO;q=0.9") == "nb"
+    assert negotiate("de, fr;q=0.5") == "en"
+    assert negotiate("fi;q=0, sv;q=0.1") == "sv"
+
+
+def test_the_browser_catalog_has_every_message_with_its_plural_categories() -> None:
+    for lang in TRANSLATED:
+        exported = messages_json(lang)
+        assert exported["lang"] == lang
+        assert len(exported["messages"]) == len([m for m in _catalog(lang) if m.id])
+        forms = exported["messages"]["{n} game"]
+        assert set(forms) == {"one", "other"}
+    assert messages_json("en")["messages"] == {}
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_hint_speaks_the_language_of_lang(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _run(capsys, "hint", "4HPwATDgc/ABMA", "--dice", "31", "--lang", "fi")
+    assert (status, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == "16 sallittua siirtoa heitolle 3-1, järjestetty 0-ply:"
+    assert lines[1].startswith("  1. 8/5 6/5") and "voitto " in lines[1] and "tappio g" in lines[1]
+    assert re.search(r"\+0,\d{3} \(-0,000\)", lines[1])
+    status, out, _ = _run(capsys, "hint", "start", "--lang", "sv")
+    assert status == 0
+    assert out.splitlines()[0] == (
+        "Dubbleringsbeslut (0-ply, väntevärde per insats): Ingen dubblering, ta emot"
+    )
+    assert "dubblering/tacka nej  +1,000" in out
+
+
+def test_hint_speaks_the_locale_without_lang(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LANG", "nl_NL.UTF-8")
+    status, out, _ = _run(capsys, "hint", "start")
+    assert status == 0 and out.startswith("Kubusbeslissing (0-ply, verwachtingswaarde per inzet)")
+    status, out, _ = _run(capsys, "hint", "start", "--lang", "en")
+    assert out.startswith("Cube action (0-ply, equity per cube): No double, take")
+
+
+def test_an_unknown_lang_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = _run(capsys, "hint", "start", "--lang", "klingon")
+    assert status == 2
+    assert "--lang: gammon does not speak 'klingon' (it speaks en, fi, sv, nb, nl)" in err
+
+
+# -- no new sentence outside a catalog ------------------------------------------------------
+
+#: Literal strings in the converted modules that a player may read but that are not ours to
+#: translate here, each with why. A new sentence in these modules fails the scan below until
+#: it goes into a catalog or onto this list.
+ALLOWED: dict[str, str] = {
+    # gammon/events.py
+    "not a game event: {event}": "a programming error (TypeError), never shown to players",
+    "beaver refused": "an EndReason: a value of the protocol and the records, not words",
+    "closed board": "a PassReason: a value of the protocol and the records, not words",
+    "no legal play": "a PassReason: a value of the protocol and the records, not words",
+    "side {self.winner} won {self.points} point{plural} ({self.kind.name.lower()}, "
+    "{self.reason})": "GameResult's str, for programmers; players read describe()",
+    # what needs the engine extra: the name of a command in MissingExtraError
+    "gammon analyse": "a command's name",
+    "gammon hint": "a command's name",
+    "the hint of gammon play": "MissingExtraError's words, an error of the installation",
+    # gammon/cli/hint.py
+    "no double": "a DoublerVerdict value, the key of a table of words",
+    "too good to double": "a DoublerVerdict value, the key of a table of words",
+    # errors of the command line: errors are not translated yet (their catalog is to come,
+    # with the server's error messages, whose codes stay English)
+    "cannot read {path}: {exc.strerror or exc}": "an error (UsageError, FairDiceError)",
+    "{path} is not UTF-8 text: {exc.reason}": "an error (FairDiceError)",
+    "{path} is not JSON: {exc}": "an error (FairDiceError)",
+    "the record's commitment {report.commitment} is not the one shown before the game "
+    "({expected.strip()}): this record is not for that game": "an error (FairDiceError)",
+}
+#: The command line's help (``help=``, ``description=`` of argparse): written for the person
+#: typing the command, in English as argparse's own words around it are.
+_HELP_CALLS = {"add_argument", "add_parser"}
+_HELP_WORDS = {"help", "description"}
+
+
+def _sentences(path: Path) -> list[tuple[int, str]]:
+    """The literal strings of a module that read as words to a person: two words or more,
+    outside docstrings, the calls that put them in a catalog and argparse's help."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    marked: set[int] = set()
+    docstrings: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in catalogs.KEYWORDS:
+                for arg in node.args:
+                    marked.update(id(sub) for sub in ast.walk(arg))
+            if name in _HELP_CALLS:
+                for keyword in node.keywords:
+                    if keyword.arg in _HELP_WORDS:
+                        marked.update(id(sub) for sub in ast.walk(keyword.value))
+        body = getattr(node, "body", None)
+        if (
+            isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+        ):
+            docstrings.add(id(body[0].value))
+        # attribute docstrings: a string statement on its own
+        for child in body if isinstance(body, list) else []:
+            if isinstance(child, ast.Expr) and isinstance(child.value, ast.Constant):
+                docstrings.add(id(child.value))
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in marked or id(node) in docstrings:
+            continue
+        if isinstance(node, ast.JoinedStr):
+            text = "".join(
+                part.value if isinstance(part, ast.Constant) else
+                "{" + ast.unparse(part.value) + "}"  # type: ignore[attr-defined]
+                for part in node.values
+            )  # fmt: skip
+            marked.update(id(part) for part in node.values)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+        else:
+            continue
+        words = re.findall(r"[A-Za-z]{2,}", re.sub(r"\{[^}]*\}", "", text))
+        if len(words) >= 2 and " " in text.strip():
+            found.append((node.lineno, text))
+    return found
+
+
+def test_no_sentence_outside_a_catalog_in_the_converted_modules() -> None:
+    found = [
+        (source, line, text)
+        for source in catalogs.SOURCES
+        for line, text in _sentences(ROOT / source)
+    ]
+    strays = [f"{source}:{line}: {text!r}" for source, line, text in found if text not in ALLOWED]
+    assert strays == [], "put these in a catalog (or on ALLOWED with a reason):\n" + "\n".join(
+        strays
+    )
+    stale = set(ALLOWED) - {text for _, _, text in found}
+    assert stale == set(), f"ALLOWED lists strings the modules no longer have: {stale}"
+
+
+def test_the_scan_finds_a_new_sentence(tmp_path: Path) -> None:
+    module = tmp_path / "words.py"
+    module.write_text(
+        '"""A docstring is not a message."""\n'
+        "def f(t, name):\n"
+        '    """Nor is this."""\n'
+        '    t.gettext("{player} takes", player=name)\n'
+        '    parser.add_argument("--x", help="help for the person typing")\n'
+        '    return f"{name} wins the game"\n',
+        encoding="utf-8",
+    )
+    assert _sentences(module) == [(6, "{name} wins the game")]
