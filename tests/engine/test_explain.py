@@ -64,7 +64,8 @@ def test_a_prime_built_against_a_stack() -> None:
     facts = compare_plays(before, (3, 1), better="8/5 6/5", played="8/4")
     assert facts == [
         "8/5 6/5 makes the 5-point.",
-        "8/5 6/5 builds a 5-point prime (8 to 4); 8/4 has 3 points in a row at most.",
+        "8/5 6/5 builds a 5-point prime (from the 8- to the 4-point); 8/4 has 3 points in a "
+        "row at most.",
     ]
 
 
@@ -75,7 +76,12 @@ def test_an_anchor_given_up() -> None:
     before = Position.from_points(mine, theirs)
     facts = compare_plays(before, (6, 4), better="13/7 13/9", played="20/14 20/16")
     assert "20/14 20/16 gives up the anchor on the 20-point; 13/7 13/9 keeps it." in facts
-    assert any(fact.startswith("20/14 20/16 runs 2 checkers from the back") for fact in facts)
+    # Running is what the play made has for it: said last, with why the better play is still
+    # better (the tutor had opened with the merits of the play made).
+    assert facts[-1] == (
+        "13/7 13/9 keeps 2 checkers back, and is still better: 20/14 20/16 runs 2 checkers "
+        "from there."
+    )
 
 
 def test_a_hit_and_its_pips() -> None:
@@ -83,6 +89,22 @@ def test_a_hit_and_its_pips() -> None:
     before = Position.from_points({13: 3, 6: 3}, {14: 1, 24: 1}, checkers=6)
     facts = compare_plays(before, (6, 2), better="13/11* 13/7", played="13/7 6/4")
     assert facts[0] == "13/11* 13/7 hits, costing the opponent 11 pips; 13/7 6/4 hits nothing."
+
+
+def test_the_play_mades_merits_come_after_what_the_better_play_does() -> None:
+    """6-2, a blot to hit on our 11-point: when the play made is the one that hits, the
+    words open with what the better play does and what the play made costs, and say the
+    hit after, as a concession (the tutor read "13/7 8/7 was better: 24/23 21/15* hits")."""
+    before = Position.from_points({13: 3, 6: 3}, {14: 1, 24: 1}, checkers=6)
+    facts = compare_plays(before, (6, 2), better="13/7 6/4", played="13/11* 13/7")
+    assert facts == [
+        "13/11* 13/7 breaks the 13-point; 13/7 6/4 keeps it.",
+        "13/7 6/4 does not hit, and is still better: 13/11* 13/7 hits, costing the opponent "
+        "11 pips.",
+        "13/7 6/4 leaves blots on the 7- and 4-points: 26 of 36 rolls hit one, and is still "
+        "better: the risk is worth taking (13/11* 13/7 leaves blots on the 13-, 11- and "
+        "7-points, where 17 of 36 rolls hit one).",
+    ]
 
 
 def test_the_opening_blunder_is_explained_and_tagged() -> None:

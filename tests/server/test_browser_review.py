@@ -164,7 +164,11 @@ def test_review_a_game_against_the_bot_and_an_uploaded_match(
 
     # The summary: error rates, the performance rating and luck, for both players.
     summary = page.inner_text("#review-summary")
-    for words in ("Performance rating (PR)", "Luck", "Overall error per decision"):
+    for words in (
+        "Performance rating (PR",
+        "Luck in match winning chance",
+        "Overall error in match winning chance per decision",
+    ):
         assert words in summary
     # The graph: a line, and a mark for each mistake and each big piece of luck.
     assert page.locator("#equity-graph .graph-line").count() == 1
@@ -195,7 +199,7 @@ def test_review_a_game_against_the_bot_and_an_uploaded_match(
     page.click("button[name=upload]")
     _wait_review(page)
     assert page.locator(".game-tabs button").count() >= 2
-    assert "Performance rating (PR)" in page.inner_text("#review-summary")
+    assert "Performance rating (PR" in page.inner_text("#review-summary")
     page.locator(".game-tabs button").nth(1).click()
     page.click("[data-action=next-mistake]")
     assert page.locator(".review-moves li.current").count() == 1
