@@ -110,9 +110,12 @@ def _step_through_mistakes(page: Page) -> int:
         seen.append(after)
         current = page.locator(".review-moves li.current")
         assert current.locator(".mark.mistake").count() >= 1, after
-        # The decision panel: the played play against better ones, or the cube's equities.
+        # The decision panel: the played play against better ones, or the cube's figures,
+        # in the review's unit, named: match winning chance in a match (these are matches).
         decision = page.inner_text("#decision")
-        assert "Equity" in decision or "No double" in decision, decision
+        assert "Match winning chance" in decision or "match winning chance" in decision, decision
+        figures = page.locator("#decision table.candidates tbody td:nth-child(3)").all_inner_texts()
+        assert all(f.endswith("%") for f in figures), figures
         assert len(seen) < 200
     return len(seen)
 

@@ -317,8 +317,10 @@
 
 /**
  * One play of a hint (4, hint).
+ * `mwc`: the match winning chance after the play (match play only).
  * @typedef {{play: string, equity: number, loss: number, win: number, win_gammon: number,
- *   win_backgammon: number, lose_gammon: number, lose_backgammon: number}} HintPlay
+ *   win_backgammon: number, lose_gammon: number, lose_backgammon: number,
+ *   mwc?: number}} HintPlay
  */
 
 /**
@@ -333,7 +335,7 @@
 /**
  * The tutor's words on one's own play, right after it (4.5).
  * @typedef {{type: "tutor", seq: number, play: string, best: string, loss: number, mark: string,
- *   ply: number, text: string, take_back: boolean}} Tutor
+ *   ply: number, text: string, take_back: boolean, unit?: string, mwc_loss?: number}} Tutor
  */
 
 /**
