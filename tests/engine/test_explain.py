@@ -7,10 +7,8 @@ blot, the points and primes), then checked against Position.shots.
 from __future__ import annotations
 
 import dataclasses
-import random
-import re
 
-from gammon.dice import RandomDice, ScriptedDice
+from gammon.dice import ScriptedDice
 from gammon.engine.analysis import analyse
 from gammon.engine.analysis.explain import (
     Explanation,
@@ -210,61 +208,8 @@ def test_hypergammon_boards_are_read_with_their_three_checkers() -> None:
     assert checker and all(e.facts and e.better in e.text for e in checker)
 
 
-def _cube_game(seed: int) -> Game:
-    """A money game of random plays and a random cube: doubles one turn in five, takes
-    three in five, so that its cube decisions are wrong in every way."""
-    rng = random.Random(seed)
-    game = Game(GameRules(), dice=RandomDice(seed))
-    game.roll(0)
-    while not game.is_over:
-        side = game.turn
-        assert side is not None
-        actions = {type(action).__name__ for action in game.legal_actions(side)}
-        if "Take" in actions:
-            (game.take if rng.random() < 0.6 else game.drop)(side)
-        elif "Double" in actions and rng.random() < 0.2:
-            game.double(side)
-        elif "Roll" in actions:
-            game.roll(side)
-        elif plays := game.legal_plays():
-            game.play(side, rng.choice(plays))
-        else:
-            game.roll(side)
-    return game
-
-
-def _percent(text: str, pattern: str) -> float | None:
-    found = re.search(pattern, text)
-    return float(found.group(1)) if found else None
-
-
-def test_no_cube_explanation_contradicts_its_own_figures() -> None:
-    """Over every wrong cube decision of 40 games (some 400 reviewed, seeds fixed): a
-    figure said to be below a threshold is not above it, inside a window is inside it,
-    past the cash point is past it (it read "wins 68% ... below the doubling window,
-    which opens at 65%")."""
-    explained = 0
-    for seed in range(40):
-        for review in analyse(_cube_game(seed), ply=0).cube:
-            for why in explain_cube(review, ("Ann", "Bob")):
-                explained += 1
-                text = why.text
-                doubler, other = ("Ann", "Bob") if review.side == 0 else ("Bob", "Ann")
-                wins = _percent(text, rf"{doubler} wins (\d+)% of the games")
-                taker = _percent(text, rf"{other} wins (\d+)% of the games")
-                if opens := _percent(text, r"below the doubling window, which opens at (\d+)%"):
-                    assert wins is not None and wins <= opens, text
-                window = re.search(r"inside the doubling window \((\d+)% to (\d+)%\)", text)
-                if window and "By the chances alone" not in text:
-                    assert wins is not None and int(window[1]) <= wins <= int(window[2]), text
-                if (cash := _percent(text, r"past the cash point of (\d+)%")) is not None:
-                    assert wins is not None and wins >= cash, text
-                alone = "by the chances alone" in text
-                if (point := _percent(text, r"above the take point of (\d+)%")) and not alone:
-                    assert taker is not None and taker >= point, text
-                if (point := _percent(text, r"below the take point of (\d+)%")) and not alone:
-                    assert taker is not None and taker <= point, text
-    assert explained >= 100
+# Every cube explanation of many seeded games against its figures, the window and the take
+# point: tests/engine/test_teacher_words.py.
 
 
 def test_a_too_early_double_inside_the_window_by_the_chances_says_why() -> None:

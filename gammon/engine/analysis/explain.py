@@ -43,6 +43,8 @@ __all__ = [
     "checker_loss",
     "Shape",
     "compare_plays",
+    "cube_model",
+    "cube_state_of",
     "explain",
     "explain_checker",
     "explain_cube",
@@ -159,6 +161,11 @@ def _exposure(shape: Shape) -> str:
 
 def _pct(chance: float, digits: int = 0) -> str:
     return f"{100.0 * chance:.{digits}f}%"
+
+
+def _games(chance: float, digits: int = 0) -> str:
+    """A chance of winning the game, its unit said: '65% of the games'."""
+    return f"{_pct(chance, digits)} of the games"
 
 
 def _digits(pairs: Iterable[tuple[float, float | None]]) -> int:
@@ -299,11 +306,11 @@ def _chance_facts(better: str, b: Candidate, played: str, p: Candidate) -> list[
     if max(steps) < _CHANCE_STEP:
         return []
     if max(steps[1:]) < _CHANCE_STEP:
-        return [f"After {better} you win {_pct(bw)} of the games, after {played} {_pct(pw)}."]
+        return [f"After {better} you win {_games(bw)}, after {played} {_games(pw)}."]
     return [
-        f"After {better} you win {_pct(bw)} of the games ({_pct(bwg)} gammons) and lose a "
-        f"gammon {_pct(blg)} of the time; after {played} you win {_pct(pw)} ({_pct(pwg)} "
-        f"gammons) and lose a gammon {_pct(plg)} of the time."
+        f"After {better} you win {_games(bw)} ({_pct(bwg)} gammons) and lose a gammon "
+        f"{_pct(blg)} of the time; after {played} you win {_games(pw)} ({_pct(pwg)} gammons) "
+        f"and lose a gammon {_pct(plg)} of the time."
     ]
 
 
@@ -444,34 +451,39 @@ def explain_checker(review: CheckerReview, *, checkers: int = 15) -> Explanation
 # -- cube decisions -----------------------------------------------------------------
 
 
-def _cube_model(review: CubeReview, checkers: int) -> CubeDecision | None:
-    """The engine's cube decision from the review's chances, for the window and take point.
+def cube_state_of(match_id: str, side: int) -> CubeState:
+    """The cube and score a Match ID tells, seen from ``side`` (Jacoby and beavers, which
+    a Match ID does not tell, move neither the window nor the take point)."""
+    fields = decode_match_id(match_id)
+    owner = fields.cube_owner
+    relative = (
+        CubeOwner.CENTRED if owner is None else CubeOwner.ME if owner == side
+        else CubeOwner.OPPONENT
+    )  # fmt: skip
+    score = None
+    if fields.match_length:
+        away = (
+            fields.match_length - fields.score[side],
+            fields.match_length - fields.score[1 - side],
+        )
+        score = MatchScore(
+            *away, crawford=fields.crawford, post_crawford=not fields.crawford and 1 in away
+        )
+    return CubeState(fields.cube_value, relative, score)
 
-    The cube and score come from the review's Match ID, the cube efficiency from its
-    board: the same model the analysis used (Jacoby and beavers, which the Match ID
-    does not tell, move neither the window nor the take point).
+
+def cube_model(review: CubeReview, checkers: int) -> CubeDecision | None:
+    """The engine's cube decision from the review's chances: the doubling window and take
+    point the words compare the chances with (None where the board or score cannot be read).
+
+    The cube and score come from the review's Match ID (:func:`cube_state_of`), the cube
+    efficiency from its board: the same model the analysis used.
     """
     position = _position(review.position_id, checkers)
     if position is None:
         return None
     try:
-        fields = decode_match_id(review.match_id)
-        me = review.side
-        owner = fields.cube_owner
-        relative = (
-            CubeOwner.CENTRED if owner is None else CubeOwner.ME if owner == me
-            else CubeOwner.OPPONENT
-        )  # fmt: skip
-        score = None
-        if fields.match_length:
-            away = (
-                fields.match_length - fields.score[me],
-                fields.match_length - fields.score[1 - me],
-            )
-            score = MatchScore(
-                *away, crawford=fields.crawford, post_crawford=not fields.crawford and 1 in away
-            )
-        state = CubeState(fields.cube_value, relative, score)
+        state = cube_state_of(review.match_id, review.side)
         return cube_decision(review.chances, state, cube_efficiency(position))
     except (GammonError, InvalidCubeStateError, ValueError):
         return None
@@ -487,12 +499,18 @@ def _early_double_fact(win: float, model: CubeDecision | None, digits: int) -> s
     if win < model.doubling_point:
         return (
             "That is below the doubling window, which opens at "
-            f"{_pct(model.doubling_point, digits)}: "
+            f"{_games(model.doubling_point, digits)}: "
             "too early to double; the cube is worth more kept."
+        )
+    if win >= model.cash_point:
+        return (
+            "By the chances alone that is past the cash point of "
+            f"{_games(model.cash_point, digits)}, but as the engine plays the position on, "
+            "keeping the cube is worth more: too early to double."
         )
     return (
         f"By the chances alone that is inside the doubling window, which opens at "
-        f"{_pct(model.doubling_point, digits)}, but as the engine plays the position on, "
+        f"{_games(model.doubling_point, digits)}, but as the engine plays the position on, "
         "keeping the cube is worth more: too early to double."
     )
 
@@ -503,20 +521,25 @@ def _missed_double_fact(
     """Why a double was missed, in words that agree with the figures shown."""
     if "pass" in verdict:
         if model is None or win >= model.cash_point:
-            cash = f" of {_pct(model.cash_point, digits)}" if model is not None else ""
+            cash = f" of {_games(model.cash_point, digits)}" if model is not None else ""
             return (
                 f"That is past the cash point{cash}: {doubler} should double and {taker} "
                 "should pass; waiting risks losing the market."
             )
         return (
             "By the chances alone that is short of the cash point "
-            f"({_pct(model.cash_point, digits)}), "
+            f"({_games(model.cash_point, digits)}), "
             f"but as the engine plays the position on, {taker} should pass a double: "
             f"{doubler} should double now; waiting risks losing the market."
         )
-    if model is None or model.doubling_point is None:
+    if model is None:
         return f"The right action was: {verdict}."
-    window = f"({_pct(model.doubling_point, digits)} to {_pct(model.cash_point, digits)})"
+    if model.doubling_point is None:
+        return (
+            "By the chances alone doubling never gains here, but as the engine plays the "
+            f"position on, it does: double, and {taker} should take."
+        )
+    window = f"({_pct(model.doubling_point, digits)} to {_games(model.cash_point, digits)})"
     if model.doubling_point <= win < model.cash_point:
         return f"That is inside the doubling window {window}: double, and {taker} should take."
     side = "below" if win < model.doubling_point else "above"
@@ -532,7 +555,7 @@ def explain_cube(
     """Why the cube action, or the answer to it, was wrong: chances against the thresholds."""
     found: list[Explanation] = []
     win, win_gammon, _, lose_gammon, _ = review.chances
-    model = _cube_model(review, checkers)
+    model = cube_model(review, checkers)
     digits = (
         0
         if model is None
@@ -581,7 +604,7 @@ def explain_cube(
             )
         )
     if review.taker_loss > 0.0 and review.response is not None:
-        take_point = f" of {_pct(model.take_point, digits)}" if model is not None else ""
+        take_point = f" of {_games(model.take_point, digits)}" if model is not None else ""
         chances = f"{taker} wins {_pct(1.0 - win, digits)} of the games" + (
             f" and loses a gammon {_pct(win_gammon)} of the time" if gammons else ""
         )
