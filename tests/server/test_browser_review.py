@@ -10,12 +10,14 @@ test_browser.py.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.server.browser_helpers import (
+    ARTIFACTS,
     click_action,
     have_chromium,
     js_errors,
@@ -184,6 +186,7 @@ def test_review_a_game_against_the_bot_and_an_uploaded_match(
     page.click("[data-action=first]")
     page.click("[data-action=next-mistake]")
     explained = page.locator("#decision p.why").count()
+    page.locator("#decision").screenshot(path=str(ARTIFACTS / "review-decision.png"))
     # Clicking a mistake's dot on the graph goes to that step.
     dot = page.locator("#equity-graph .graph-mistake").last
     index = dot.get_attribute("data-index")
@@ -215,5 +218,65 @@ def test_review_a_game_against_the_bot_and_an_uploaded_match(
     page.click("button[name=upload]")
     page.wait_for_selector("#upload-error:not([hidden])")
     assert "not a .mat match file" in page.inner_text("#upload-error")
+    assert not js_errors(page)
+    page.context.close()
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])
+def test_the_hints_figures_are_in_a_named_unit(
+    review_server: ServerProcess, browser: Browser, width: int, height: int
+) -> None:
+    """In a match the hint's plays and the cube hint show match winning chance in per cent
+    and say so (the cube hint printed +0.477 under "the doubler's match winning chance"),
+    with the take point as the taker's chance of the games."""
+    rng = random.Random(5)
+    page = new_page(browser, review_server.url, width=width, height=height)
+    page.goto("/#/")
+    page.click("header button[name=guest]")
+    page.wait_for_selector("#me:has-text('Guest-')")
+    page.check("input[name=opponent][value=bot]")
+    page.select_option("select[name=bot]", "beginner")
+    page.fill("input[name=length]", "5")
+    page.click("button[name=create]")
+    page.wait_for_selector(".controls [data-action]")
+    seen = set()
+    looks = 0
+    while seen != {"plays", "cube"} and state(page)["status"] == "playing":
+        looks += 1
+        assert looks < 500, seen
+        now, acts = turn(page)
+        if "double" in acts and "cube" not in seen:
+            click_action(page, "hint")
+            page.wait_for_selector("#cube-hint")
+            cells = page.locator("#cube-hint td").all_inner_texts()
+            figures = cells[1:4]  # no double, double take, double pass
+            assert all(re.fullmatch(r"\d+\.\d%", f) for f in figures), cells
+            assert "of the games" in cells[4] and cells[5].startswith("the taker needs")
+            assert "match winning chance" in page.inner_text(".hints")
+            screenshot(page, f"hint-cube-{width}.png")
+            seen.add("cube")
+        elif "play" in acts and "plays" not in seen:
+            click_action(page, "hint")
+            page.locator(".hints .hint-play").first.wait_for()
+            figures = page.locator(".hints .hint-play .equity").all_inner_texts()
+            assert figures and all(re.fullmatch(r"\d+\.\d%", f) for f in figures), figures
+            assert "Match winning chance after each play" in page.inner_text(".hints")
+            screenshot(page, f"hint-plays-{width}.png")
+            seen.add("plays")
+            play_move(page, rng, drag=False)
+        elif "play" in acts:
+            play_move(page, rng, drag=False)
+        elif "take" in acts:
+            click_action(page, "take")
+            wait_seq(page, now)
+        elif "roll" in acts:
+            click_action(page, "roll")
+            wait_seq(page, now)
+        elif "accept_resignation" in acts:
+            click_action(page, "accept_resignation")
+            wait_seq(page, now)
+        else:
+            wait_for_change(page, (now, acts))
+    assert seen == {"plays", "cube"}
     assert not js_errors(page)
     page.context.close()

@@ -88,7 +88,7 @@ export class PracticePanel {
           `the taker needs ${pct(cube.take_point)} of the games`)))) : null,
       h("p", { class: "muted small" }, rows.length
         ? `${mwc ? "Match winning chance after each play" : "Equity per unit of the cube"}, then win and gammon chances (won / lost); click a play to put it on the board.`
-        : `Figures: the doubler's ${unit}.`));
+        : `No double, double take and double pass: the doubler's ${unit}; the wins and the take point: chances of winning the game.`));
   }
 
   /** The depth and the tutor's switch. */
