@@ -97,6 +97,22 @@ def _signed(value: float) -> str:
     return f"{value:+.3f}"
 
 
+def _value(equity: float, mwc: float | None) -> str:
+    """A figure with its unit: the match winning chance in a match, else the equity."""
+    return (
+        f"{100.0 * mwc:.1f}% match winning chance"
+        if mwc is not None
+        else f"equity {_signed(equity)}"
+    )
+
+
+def _lost(loss: float, mwc_loss: float | None) -> str:
+    """A loss with its unit, as a cost."""
+    if mwc_loss is not None:
+        return f"{-100.0 * mwc_loss:+.1f}% match winning chance"
+    return f"{_signed(-loss)} equity"
+
+
 def _board(report: Report, review: CheckerReview | CubeReview) -> str | None:
     position = report.position(review)
     if position is None:
@@ -115,39 +131,47 @@ def _mistake_lines(report: Report, review: CheckerReview | CubeReview, width: in
     from gammon.engine.analysis import CheckerReview
 
     names = report.analysis.names
+    match = bool(report.analysis.match_length)
     lines = []
     if isinstance(review, CheckerReview):
         lines.append(
             f"Game {review.game}, {names[review.side]} to play {review.dice[0]}-{review.dice[1]}:"
-            f" {review.mark} ({_signed(-review.loss)})"
+            f" {review.mark} ({_lost(review.loss, review.cost if match else None)})"
         )
     else:
         who = 1 - review.side if review.taker_loss > review.doubler_loss else review.side
-        loss = max(review.taker_loss, review.doubler_loss)
-        mark = review.taker_mark if who != review.side else review.doubler_mark
+        taker = who != review.side
+        loss = review.taker_loss if taker else review.doubler_loss
+        cost = review.taker_cost if taker else review.doubler_cost
+        mark = review.taker_mark if taker else review.doubler_mark
         lines.append(
-            f"Game {review.game}, cube decision of {names[who]}: {mark} ({_signed(-loss)})"
+            f"Game {review.game}, cube decision of {names[who]}: {mark} "
+            f"({_lost(loss, cost if match else None)})"
         )
     board = _board(report, review)
     if board is not None:
         lines += board.splitlines()
     if isinstance(review, CheckerReview):
         played = next(c for c in review.candidates if c.play == review.played)
-        lines.append(f"  Played: {review.played:<24} equity {_signed(played.equity)}")
+        lines.append(f"  Played: {review.played:<24} {_value(played.equity, played.mwc)}")
         better = [c for c in review.candidates if c.equity > played.equity]
         for candidate in better[:_BETTER_SHOWN]:
             lines.append(
-                f"  Better: {candidate.play:<24} equity {_signed(candidate.equity)}"
+                f"  Better: {candidate.play:<24} {_value(candidate.equity, candidate.mwc)}"
                 f"  (win {candidate.chances[0]:.0%}, gammon {candidate.chances[1]:.0%})"
             )
     else:
         action = "double" if review.doubled else "no double"
         answer = f", {review.response}" if review.response else ""
         lines.append(f"  Played: {action}{answer}; right: {review.verdict}")
-        lines.append(
-            f"  No double {_signed(review.no_double)}, double/take {_signed(review.double_take)},"
-            f" double/pass {_signed(review.double_pass)}"
-        )
+        mwcs = (review.no_double_mwc, review.double_take_mwc, review.double_pass_mwc)
+        if match and None not in mwcs:
+            nd, dt, dp = (f"{100.0 * (value or 0.0):.1f}%" for value in mwcs)
+            unit = " (match winning chance)"
+        else:
+            nd, dt, dp = map(_signed, (review.no_double, review.double_take, review.double_pass))
+            unit = " (equity)"
+        lines.append(f"  No double {nd}, double/take {dt}, double/pass {dp}{unit}")
     for explanation in report.explanations_of(review):
         lines += textwrap.wrap(
             explanation.text, width=width, initial_indent="  Why: ", subsequent_indent="       "
