@@ -178,7 +178,7 @@ def check_checker(review: CheckerReview, why: Explanation, checkers: int = 15) -
         assert max((i for i in said if not why.facts[i].startswith("After")), default=-1) < min(
             conceded
         )
-    if not first.startswith(best) and not first.startswith("After"):
+    if not first.startswith((best, "After", "As the engine plays the position on")):
         assert first.startswith(played), first
         verb = first[len(played) :].split()[0]
         assert verb in ("leaves", "breaks", "gives", "stacks", "wastes"), first
@@ -212,7 +212,11 @@ def check_checker(review: CheckerReview, why: Explanation, checkers: int = 15) -
             assert_shows(found[1], candidates[play].chances[0], f"{play} wins", text)
             compared += 1
     # A loss in its unit: equity for money, match winning chance in a match.
-    if found := re.search(r"is worth (\d+\.\d+)(%)? in (equity|match winning chance) more", text):
+    worth = (
+        rf"{_play(best)} is better than {_play(played)} by (\d+\.\d+)(%)? in "
+        "(equity|match winning chance)"
+    )
+    if found := re.search(worth, text):
         if found[3] == "equity":
             assert review.best.mwc is None, text
             assert abs(float(found[1]) - review.loss) <= 0.0005 + 1e-9, text

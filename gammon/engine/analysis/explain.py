@@ -429,8 +429,8 @@ def explain_checker(review: CheckerReview, *, checkers: int = 15) -> Explanation
     if not facts:  # nothing on the boards speaks for the better play: its value does
         loss, unit = checker_loss(review)
         facts = [
-            f"{best.play} is worth {loss_words(loss, unit)} more than {review.played} as the "
-            "engine plays the position on."
+            f"As the engine plays the position on, {best.play} is better than "
+            f"{review.played} by {loss_words(loss, unit)}."
         ]
     facts += concessions[: max(0, _MOST_FACTS - len(leads))]
     if not favours_better:
