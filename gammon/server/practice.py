@@ -190,6 +190,7 @@ def cube_fields(
 ) -> dict[str, Any]:
     """The cube action of the player on roll of ``position`` with its figures (the
     protocol's CUBE_HINT less ``doubler``): the hints and the analysis board."""
+    from gammon.engine.analysis.explain import cube_words
     from gammon.engine.engines import get_engine
     from gammon.engine.hint import cube_hint
 
@@ -204,6 +205,11 @@ def cube_fields(
         "double_pass": round(d.double_pass, 4),
         "match": d.match,
         "take_point": round(d.take_point, 4),
+        "doubling_point": None if d.doubling_point is None else round(d.doubling_point, 4),
+        "cash_point": round(d.cash_point, 4),
+        # The chances against the window and the take point, in words that agree with
+        # the action (gammon.engine.analysis.explain.cube_words).
+        "text": " ".join(cube_words(e.win, d)),
         "win": round(e.win, 4),
         "win_gammon": round(e.win_gammon, 4),
         "win_backgammon": round(e.win_backgammon, 4),

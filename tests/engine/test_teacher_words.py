@@ -472,3 +472,106 @@ def test_the_tutor_names_its_unit_and_agrees_with_the_hints(
                 assert not why.startswith(review.played + " makes"), text
             checked += 1
     assert checked >= 40
+
+
+def test_the_cube_hints_words_agree_with_its_figures_and_its_action(
+    reviewed: list[tuple[Analysis, Report]],
+) -> None:
+    """The cube hint (practice.cube_fields) on the reviewed games' cube decisions, at 0-
+    and 1-ply: its words give the doubler's and the taker's chances and the thresholds as
+    its own fields, on the side of each threshold the figures are, and say "by the chances
+    alone" exactly where the action goes against them."""
+    from gammon.server.practice import cube_fields
+
+    reviews = [r for analysis, _ in reviewed for r in analysis.cube if r.position_id][::3]
+    checked = against = 0
+    for review in reviews[:55]:
+        assert review.position_id is not None
+        position = Position.from_id(review.position_id)
+        state = cube_state_of(review.match_id, review.side)
+        for ply in (0, 1):
+            hint = cube_fields(position, state, ply)
+            text, win = hint["text"], hint["win"]
+            assert unnamed_figures(text, ()) == [], text
+            doubler_words, _, taker_words = text.partition(" The taker ")
+            found = re.search(r"The doubler wins (\d+(?:\.\d)?)% of the games", doubler_words)
+            assert found, text
+            shown = assert_shows(found[1], win, "the doubler's chance", text)
+            found = re.search(r"wins (\d+(?:\.\d)?)% of the games", taker_words)
+            assert found, text
+            taker = assert_shows(found[1], 1.0 - win, "the taker's chance", text)
+            window, cash = hint["doubling_point"], hint["cash_point"]
+            if window is None:
+                by_chances = False
+                assert "doubling never gains" in doubler_words, text
+            elif found := re.search(r"which opens at (\d+(?:\.\d)?)% of", doubler_words):
+                assert win < window and shown <= assert_shows(found[1], window, "window", text)
+                by_chances = False
+            elif found := re.search(r"window \((\d+(?:\.\d)?)% to (\d+(?:\.\d)?)% of", text):
+                assert window <= win < cash, text
+                low = assert_shows(found[1], window, "window", text)
+                assert low <= shown <= assert_shows(found[2], cash, "cash", text)
+                by_chances = True
+            else:
+                found = re.search(r"past the cash point of (\d+(?:\.\d)?)% of", doubler_words)
+                assert found and win >= cash, text
+                assert shown >= assert_shows(found[1], cash, "cash", text)
+                by_chances = True
+            if hint["action"].startswith("Too good"):
+                assert "too good to double" in doubler_words, text
+            else:
+                alone = "by the chances alone" in doubler_words
+                assert alone == (by_chances != hint["double"]), text
+                against += alone
+                if alone:
+                    engine = "doubling gains" if hint["double"] else "keeping the cube"
+                    assert engine in doubler_words, text
+            found = re.search(r"(above|below) the take point of (\d+(?:\.\d)?)% of", taker_words)
+            assert found, text
+            point = assert_shows(found[2], hint["take_point"], "take point", text)
+            takes_by_chances = found[1] == "above"
+            assert takes_by_chances == (1.0 - win >= hint["take_point"]), text
+            assert (taker >= point) if takes_by_chances else (taker <= point), text
+            alone = "by the chances alone" in taker_words
+            assert alone == (takes_by_chances != (hint["take"] != "pass")), text
+            checked += 1
+    assert checked >= 100, checked
+
+
+@pytest.mark.parametrize(
+    ("win", "no_double", "double_take", "action", "doubler", "taker"),
+    [
+        # Inside the window by the chances, but the search keeps the cube.
+        (0.70, 0.50, 0.45, "No double, take", "inside the doubling window", ""),
+        # Below the window by the chances, but the search doubles.
+        (0.60, 0.20, 0.35, "Double, take", "below the doubling window", ""),
+        # Past the cash point by the chances (a pass), but the search finds a take.
+        (0.85, 0.60, 0.80, "Double, take", "", "below the take point"),
+    ],
+)
+def test_the_cube_hint_says_where_a_search_went_against_the_chances(
+    win: float, no_double: float, double_take: float, action: str, doubler: str, taker: str
+) -> None:
+    """A deeper search can decide against the chances alone (the review had said "wins 68%
+    ... below the doubling window, which opens at 65%" of a double the search made): the
+    words then say where the chances stand and that the search decided otherwise; where
+    they agree, they say only where the chances stand."""
+    from gammon.engine.analysis.explain import cube_words
+    from gammon.engine.cube import CubeState, cube_decision, with_equities
+
+    model = cube_decision((win, 0.0, 0.0, 0.0, 0.0), CubeState())
+    decision = with_equities(model, no_double, double_take)
+    assert str(decision) == action
+    doubler_words, taker_words = cube_words(win, decision)
+    if doubler:
+        assert f"by the chances alone that is {doubler}" in doubler_words
+        engine = "doubling gains" if decision.doubles else "keeping the cube is worth more"
+        assert doubler_words.endswith(f"but as the engine plays the position on, {engine}.")
+    else:
+        assert "by the chances alone" not in doubler_words
+    if taker:
+        assert f"by the chances alone that is {taker}" in taker_words
+        assert taker_words.endswith("taking loses less than passing.")
+    else:
+        assert "by the chances alone" not in taker_words
+    assert unnamed_figures(doubler_words + " " + taker_words, ()) == []

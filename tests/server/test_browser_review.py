@@ -251,7 +251,11 @@ def test_the_hints_figures_are_in_a_named_unit(
             cells = page.locator("#cube-hint td").all_inner_texts()
             figures = cells[1:4]  # no double, double take, double pass
             assert all(re.fullmatch(r"\d+\.\d%", f) for f in figures), cells
-            assert "of the games" in cells[4] and cells[5].startswith("the taker needs")
+            assert "of the games" in cells[4] and cells[5].endswith("of the games")
+            assert cells[6].startswith("the taker needs")
+            # The words under the table put the chances against the window and take point.
+            words = page.inner_text("#cube-words")
+            assert words.startswith("The doubler wins") and "take point" in words, words
             assert "match winning chance" in page.inner_text(".hints")
             screenshot(page, f"hint-cube-{width}.png")
             seen.add("cube")

@@ -32,7 +32,15 @@ from gammon.engine.analysis.results import (
     CubeReview,
     Unit,
 )
-from gammon.engine.cube import CubeDecision, CubeOwner, CubeState, cube_decision, cube_efficiency
+from gammon.engine.cube import (
+    CubeDecision,
+    CubeOwner,
+    CubeState,
+    DoublerVerdict,
+    TakerVerdict,
+    cube_decision,
+    cube_efficiency,
+)
 from gammon.engine.met import InvalidCubeStateError, MatchScore
 from gammon.errors import GammonError
 from gammon.ids import decode_match_id
@@ -45,6 +53,7 @@ __all__ = [
     "compare_plays",
     "cube_model",
     "cube_state_of",
+    "cube_words",
     "explain",
     "explain_checker",
     "explain_cube",
@@ -547,6 +556,53 @@ def _missed_double_fact(
         f"By the chances alone that is {side} the doubling window {window}, but as the engine "
         f"plays the position on, doubling gains: double, and {taker} should take."
     )
+
+
+def cube_words(win: float, decision: CubeDecision) -> tuple[str, ...]:
+    """Where the doubler's chance of winning the game stands against the doubling window
+    and the take point, in words that agree with ``decision``'s action and answer: where
+    a search decided against the chances alone, the words say so (the cube hint's text).
+    """
+    window, cash, take = decision.doubling_point, decision.cash_point, decision.take_point
+    digits = _digits([(win, window), (win, cash), (1.0 - win, take)])
+    if window is None:
+        place, doubles_by_chances = "where doubling never gains", False
+    elif win < window:
+        place = f"below the doubling window, which opens at {_games(window, digits)}"
+        doubles_by_chances = False
+    elif win < cash:
+        place = f"inside the doubling window ({_pct(window, digits)} to {_games(cash, digits)})"
+        doubles_by_chances = True
+    else:
+        place, doubles_by_chances = f"past the cash point of {_games(cash, digits)}", True
+    odds = f"The doubler wins {_games(win, digits)}"
+    if decision.doubler is DoublerVerdict.TOO_GOOD:
+        doubler = (
+            f"{odds}, {place}, and is too good to double: playing on for the gammon is "
+            "worth more than the point the double cashes."
+        )
+    elif doubles_by_chances == decision.doubles:
+        doubler = f"{odds}: {place}."
+    else:
+        engine = "doubling gains" if decision.doubles else "keeping the cube is worth more"
+        doubler = (
+            f"{odds}: by the chances alone that is {place}, but as the engine plays the "
+            f"position on, {engine}."
+        )
+    taker_wins = f"The taker wins {_games(1.0 - win, digits)}"
+    takes_by_chances = 1.0 - win >= take
+    side = "above" if takes_by_chances else "below"
+    point = f"{side} the take point of {_games(take, digits)}"
+    takes = decision.taker is not TakerVerdict.PASS
+    if takes_by_chances == takes:
+        taker = f"{taker_wins}: {point}."
+    else:
+        engine = "taking loses less than passing" if takes else "passing loses less"
+        taker = (
+            f"{taker_wins}: by the chances alone that is {point}, but as the engine plays "
+            f"the position on, {engine}."
+        )
+    return doubler, taker
 
 
 def explain_cube(

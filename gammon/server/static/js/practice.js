@@ -84,8 +84,11 @@ export class PracticePanel {
         h("tr", {}, h("th", {}, "Double, pass"), h("td", {}, cubeFigure(cube.double_pass))),
         h("tr", {}, h("th", {}, "Doubler wins"), h("td", {},
           `${pct(cube.win)} of the games (gammon ${pct(cube.win_gammon)}, loses a gammon ${pct(cube.lose_gammon)})`)),
+        h("tr", {}, h("th", {}, "Doubling window"), h("td", {}, typeof cube.doubling_point === "number"
+          ? `${pct(cube.doubling_point)} to ${pct(cube.cash_point ?? 1 - cube.take_point)} of the games` : "doubling never gains")),
         h("tr", {}, h("th", {}, "Take point"), h("td", {},
           `the taker needs ${pct(cube.take_point)} of the games`)))) : null,
+      cube && cube.text ? h("p", { class: "cube-words", id: "cube-words" }, cube.text) : null,
       h("p", { class: "muted small" }, rows.length
         ? `${mwc ? "Match winning chance after each play" : "Equity per unit of the cube"}, then win and gammon chances (won / lost); click a play to put it on the board.`
         : `No double, double take and double pass: the doubler's ${unit}; the wins and the take point: chances of winning the game.`));

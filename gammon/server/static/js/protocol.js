@@ -329,7 +329,8 @@
  * @typedef {{doubler: Side, action: string, double: boolean, take: string, no_double: number,
  *   double_take: number, double_pass: number, match: boolean, take_point: number, win: number,
  *   win_gammon: number, win_backgammon: number, lose_gammon: number,
- *   lose_backgammon: number}} CubeHint
+ *   lose_backgammon: number, doubling_point?: number | null, cash_point?: number,
+ *   text?: string}} CubeHint
  */
 
 /**
