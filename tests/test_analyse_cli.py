@@ -53,6 +53,10 @@ def test_the_summary_names_both_players_and_their_figures(
     assert f"The 2 worst mistakes (of {len(worst)} doubtful or worse):" in out
     assert out.count("Position ID:") == 2 and "Why: " in out
     assert out.count("  Played: ") == 2
+    # A match's figures in match winning chance, named (the mistakes are checker plays).
+    played = [line for line in out.splitlines() if line.startswith("  Played: ")]
+    assert all(line.endswith("% match winning chance") for line in played), played
+    assert "equity +" not in out and "equity -" not in out
 
 
 def test_json_parses_and_agrees_with_the_library(

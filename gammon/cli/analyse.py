@@ -102,6 +102,20 @@ def load(path: str) -> Loaded:
     return reader(raw)
 
 
+def _value(t: Translator, equity: float, mwc: float | None) -> str:
+    """A figure with its unit: the match winning chance in a match, else the equity."""
+    if mwc is not None:
+        return t.gettext("{mwc} match winning chance", mwc=t.percent(mwc, 1))
+    return t.gettext("equity {equity}", equity=t.signed(equity))
+
+
+def _lost(t: Translator, loss: float, mwc_loss: float | None) -> str:
+    """A loss with its unit, as a cost."""
+    if mwc_loss is not None:
+        return t.gettext("{mwc} match winning chance", mwc=t.percent(-mwc_loss, 1))
+    return t.gettext("equity {equity}", equity=t.signed(-loss))
+
+
 def _board(report: Report, review: CheckerReview | CubeReview) -> str | None:
     position = report.position(review)
     if position is None:
@@ -122,23 +136,28 @@ def _mistake_lines(
     from gammon.engine.analysis import CheckerReview
 
     names = report.analysis.names
+    match = bool(report.analysis.match_length)
     lines = []
     if isinstance(review, CheckerReview):
         lines.append(
             t.gettext(
                 "Game {game}, {player} to play {die1}-{die2}: {mark} ({loss})",
                 game=review.game, player=names[review.side], die1=review.dice[0],
-                die2=review.dice[1], mark=review.mark, loss=t.signed(-review.loss),
+                die2=review.dice[1], mark=review.mark,
+                loss=_lost(t, review.loss, review.cost if match else None),
             )
         )  # fmt: skip
     else:
         who = 1 - review.side if review.taker_loss > review.doubler_loss else review.side
-        loss = max(review.taker_loss, review.doubler_loss)
-        mark = review.taker_mark if who != review.side else review.doubler_mark
+        taker = who != review.side
+        loss = review.taker_loss if taker else review.doubler_loss
+        cost = review.taker_cost if taker else review.doubler_cost
+        mark = review.taker_mark if taker else review.doubler_mark
         lines.append(
             t.gettext(
                 "Game {game}, cube decision of {player}: {mark} ({loss})",
-                game=review.game, player=names[who], mark=mark, loss=t.signed(-loss),
+                game=review.game, player=names[who], mark=mark,
+                loss=_lost(t, loss, cost if match else None),
             )
         )  # fmt: skip
     board = _board(report, review)
@@ -148,16 +167,17 @@ def _mistake_lines(
         played = next(c for c in review.candidates if c.play == review.played)
         lines.append(
             "  " + t.gettext(
-                "Played: {play} equity {equity}",
-                play=str(review.played).ljust(24), equity=t.signed(played.equity),
+                "Played: {play} {value}",
+                play=str(review.played).ljust(24), value=_value(t, played.equity, played.mwc),
             )
         )  # fmt: skip
         better = [c for c in review.candidates if c.equity > played.equity]
         for candidate in better[:_BETTER_SHOWN]:
             lines.append(
                 "  " + t.gettext(
-                    "Better: {play} equity {equity}  (win {win}, gammon {gammon})",
-                    play=str(candidate.play).ljust(24), equity=t.signed(candidate.equity),
+                    "Better: {play} {value}  (win {win}, gammon {gammon})",
+                    play=str(candidate.play).ljust(24),
+                    value=_value(t, candidate.equity, candidate.mwc),
                     win=t.percent(candidate.chances[0], 0),
                     gammon=t.percent(candidate.chances[1], 0),
                 )
@@ -170,11 +190,18 @@ def _mistake_lines(
             "  " + t.gettext("Played: {action}; right: {verdict}", action=action,
                              verdict=review.verdict)
         )  # fmt: skip
+        mwcs = (review.no_double_mwc, review.double_take_mwc, review.double_pass_mwc)
+        if match and None not in mwcs:
+            nd, dt, dp = (t.percent(value or 0.0, 1) for value in mwcs)
+            unit = t.gettext("match winning chance")
+        else:
+            nd, dt, dp = map(t.signed, (review.no_double, review.double_take, review.double_pass))
+            unit = t.gettext("equity")
         lines.append(
             "  " + t.gettext(
-                "No double {no_double}, double/take {double_take}, double/pass {double_pass}",
-                no_double=t.signed(review.no_double), double_take=t.signed(review.double_take),
-                double_pass=t.signed(review.double_pass),
+                "No double {no_double}, double/take {double_take}, double/pass {double_pass} "
+                "({unit})",
+                no_double=nd, double_take=dt, double_pass=dp, unit=unit,
             )
         )  # fmt: skip
     why = t.gettext("Why:") + " "

@@ -190,6 +190,7 @@ def cube_fields(
 ) -> dict[str, Any]:
     """The cube action of the player on roll of ``position`` with its figures (the
     protocol's CUBE_HINT less ``doubler``): the hints and the analysis board."""
+    from gammon.engine.analysis.explain import cube_words
     from gammon.engine.engines import get_engine
     from gammon.engine.hint import cube_hint
 
@@ -204,6 +205,11 @@ def cube_fields(
         "double_pass": round(d.double_pass, 4),
         "match": d.match,
         "take_point": round(d.take_point, 4),
+        "doubling_point": None if d.doubling_point is None else round(d.doubling_point, 4),
+        "cash_point": round(d.cash_point, 4),
+        # The chances against the window and the take point, in words that agree with
+        # the action (gammon.engine.analysis.explain.cube_words).
+        "text": " ".join(cube_words(e.win, d)),
         "win": round(e.win, 4),
         "win_gammon": round(e.win_gammon, 4),
         "win_backgammon": round(e.win_backgammon, 4),
@@ -223,7 +229,8 @@ def tutor_verdict(
     """The tutor's words on ``played`` (the rules' notation) from ``position`` with ``dice``,
     ranked as the hint ranks: at a match score (``state``) by match winning chance."""
     from gammon.engine.analysis import Candidate, CheckerReview, mark_for
-    from gammon.engine.analysis.explain import explain_checker
+    from gammon.engine.analysis.explain import explain_checker, loss_words
+    from gammon.engine.analysis.results import Unit
     from gammon.engine.engines import get_engine
     from gammon.engine.hint import play_hints
 
@@ -231,14 +238,19 @@ def tutor_verdict(
     best = hints[0]
     mine = next((h for h in hints if str(h.play) == played), best)
     loss = max(0.0, best.equity - mine.equity)
+    match = best.mwc is not None and mine.mwc is not None
     verdict: dict[str, Any] = {
         "play": played,
         "best": str(best.play),
         "loss": round(loss, 4),
         "mark": str(mark_for(loss)),
         "ply": ply,
+        "unit": (Unit.MWC if match else Unit.EQUITY).value,
         "text": "",
     }
+    if match:
+        assert best.mwc is not None and mine.mwc is not None
+        verdict["mwc_loss"] = round(max(0.0, best.mwc - mine.mwc), 4)
     if loss < MISTAKE or str(best.play) == played:
         verdict["text"] = (
             "The best play."
@@ -250,7 +262,9 @@ def tutor_verdict(
     def candidate(hint: Any) -> Candidate:
         e = hint.evaluation
         chances = (e.win, e.win_gammon, e.win_backgammon, e.lose_gammon, e.lose_backgammon)
-        return Candidate(str(hint.play), hint.equity, best.equity - hint.equity, chances, ply)
+        return Candidate(
+            str(hint.play), hint.equity, best.equity - hint.equity, chances, ply, hint.mwc
+        )
 
     try:
         position_id: str | None = position.id
@@ -276,8 +290,11 @@ def tutor_verdict(
         explanation = explain_checker(review, checkers=position.checkers)
         if explanation is not None:
             why = explanation.text
-    # The words show the figure the verdict carries (rounded once), so both read alike.
-    verdict["text"] = f"That play loses {verdict['loss']:.3f}; {best.play} was better" + (
+    # The words show the figure the verdict carries (rounded once), in its unit, named:
+    # equity in money play, match winning chance in a match.
+    unit = Unit.MWC if match else Unit.EQUITY
+    shown = verdict["mwc_loss"] if match else verdict["loss"]
+    verdict["text"] = f"That play loses {loss_words(shown, unit)}; {best.play} was better" + (
         f": {why}" if why else "."
     )
     return verdict
@@ -363,6 +380,8 @@ class Practice:
             "seq": seq,
             "ply": ply,
             "engine": engine,
+            # What the client shows: match winning chance in a match, else equity.
+            "unit": "mwc" if table.settings.is_match else "equity",
             "plays": plays,
             "cube": cube,
         }

@@ -100,11 +100,21 @@ def test_summary_rows_give_both_players_figures(match_analysis: tuple[Match, Ana
     _, analysis = match_analysis
     rows = dict((label, (a, b)) for label, a, b in summary_rows(analysis.players, 1))
     p0, p1 = analysis.players
-    assert rows["Performance rating (PR)"] == (
+    assert rows["Performance rating (PR, on the error normalised to money)"] == (
         f"{p0.rating:.1f} ({p0.rating_words})",
         f"{p1.rating:.1f} ({p1.rating_words})",
     )
-    assert rows["Result"][0] == f"{100 * p0.result:+.1f}% MWC"
+    # A match's figures are match winning chance, named in each row that has one.
+    assert rows["Result in match winning chance"][0] == f"{100 * p0.result:+.1f}%"
+    assert rows["Checker error in match winning chance: total / per decision"][0] == (
+        f"{100 * p0.checker_cost:.1f}% / "
+        f"{100 * p0.checker_cost / max(p0.checker_decisions, 1):.2f}%"
+    )
+    money = dict((label, (a, b)) for label, a, b in summary_rows(analysis.players, 0))
+    assert money["Checker error in equity: total / per decision"][1] == (
+        f"{p1.checker_error:.3f} / {p1.checker_error_rate:.4f}"
+    )
+    assert money["Result in points"][0] == f"{p0.result:+.2f}"
 
 
 def test_the_svg_board_draws_every_checker() -> None:

@@ -152,3 +152,22 @@ test("the lobby form asks for practice only at a table between people", async ()
   assert.equal(readSettings({ ...base, practice: false }, variants).settings.practice, undefined);
   assert.equal(readSettings({ ...base, opponent: "bot", practice: true }, variants).settings.practice, undefined);
 });
+
+test("a review's figures are in its unit: equity for money, match winning chance in a match", () => {
+  const money = { match_length: 0, unit: "equity" };
+  const match = { match_length: 5, unit: "mwc" };
+  assert.equal(model.unitName(money), "Equity");
+  assert.equal(model.unitName(match), "Match winning chance");
+  assert.equal(model.figure(money, 0.4771, 0.62), "+0.477");
+  assert.equal(model.figure(match, 1.0, 0.6234), "62.3%");
+  assert.equal(model.lossFigure(money, 0.05, 0.012), "−0.050");
+  assert.equal(model.lossFigure(match, 0.05, 0.012), "−1.2%");
+  assert.equal(model.gainFigure(match, -0.4, -0.031), "−3.1%");
+  assert.equal(model.gainFigure(money, 0.4, null), "+0.400");
+  const best = { play: "a", equity: 0.3, loss: 0, chances: [], ply: 0, mwc: 0.61 };
+  const other = { play: "b", equity: 0.2, loss: 0.1, chances: [], ply: 0, mwc: 0.585 };
+  assert.equal(model.candidateLoss(match, best, other), "−2.5%");
+  assert.equal(model.candidateLoss(money, best, other), "−0.100");
+  // An older document without `unit` goes by its match length.
+  assert.equal(model.unitName({ match_length: 3 }), "Match winning chance");
+});

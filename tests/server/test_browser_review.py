@@ -10,12 +10,14 @@ test_browser.py.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.server.browser_helpers import (
+    ARTIFACTS,
     click_action,
     have_chromium,
     js_errors,
@@ -110,9 +112,12 @@ def _step_through_mistakes(page: Page) -> int:
         seen.append(after)
         current = page.locator(".review-moves li.current")
         assert current.locator(".mark.mistake").count() >= 1, after
-        # The decision panel: the played play against better ones, or the cube's equities.
+        # The decision panel: the played play against better ones, or the cube's figures,
+        # in the review's unit, named: match winning chance in a match (these are matches).
         decision = page.inner_text("#decision")
-        assert "Equity" in decision or "No double" in decision, decision
+        assert "Match winning chance" in decision or "match winning chance" in decision, decision
+        figures = page.locator("#decision table.candidates tbody td:nth-child(3)").all_inner_texts()
+        assert all(f.endswith("%") for f in figures), figures
         assert len(seen) < 200
     return len(seen)
 
@@ -165,7 +170,11 @@ def test_review_a_game_against_the_bot_and_an_uploaded_match(
 
     # The summary: error rates, the performance rating and luck, for both players.
     summary = page.inner_text("#review-summary")
-    for words in ("Performance rating (PR)", "Luck", "Overall error per decision"):
+    for words in (
+        "Performance rating (PR",
+        "Luck in match winning chance",
+        "Overall error in match winning chance per decision",
+    ):
         assert words in summary
     # The graph: a line, and a mark for each mistake and each big piece of luck.
     assert page.locator("#equity-graph .graph-line").count() == 1
@@ -178,6 +187,7 @@ def test_review_a_game_against_the_bot_and_an_uploaded_match(
     page.click("[data-action=first]")
     page.click("[data-action=next-mistake]")
     explained = page.locator("#decision p.why").count()
+    page.locator("#decision").screenshot(path=str(ARTIFACTS / "review-decision.png"))
     # Clicking a mistake's dot on the graph goes to that step.
     dot = page.locator("#equity-graph .graph-mistake").last
     index = dot.get_attribute("data-index")
@@ -202,7 +212,7 @@ def test_review_a_game_against_the_bot_and_an_uploaded_match(
     page.click("button[name=upload]")
     _wait_review(page)
     assert page.locator(".game-tabs button").count() >= 2
-    assert "Performance rating (PR)" in page.inner_text("#review-summary")
+    assert "Performance rating (PR" in page.inner_text("#review-summary")
     page.locator(".game-tabs button").nth(1).click()
     page.click("[data-action=next-mistake]")
     assert page.locator(".review-moves li.current").count() == 1
@@ -331,4 +341,67 @@ def test_the_review_is_seen_from_the_side_you_sat(
     assert f"lost {score[1]}-{score[0]}" in row.inner_text(), (row.inner_text(), score)
     assert not js_errors(page) and not js_errors(other)
     other.context.close()
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])
+def test_the_hints_figures_are_in_a_named_unit(
+    review_server: ServerProcess, browser: Browser, width: int, height: int
+) -> None:
+    """In a match the hint's plays and the cube hint show match winning chance in per cent
+    and say so (the cube hint printed +0.477 under "the doubler's match winning chance"),
+    with the take point as the taker's chance of the games."""
+    rng = random.Random(5)
+    page = new_page(browser, review_server.url, width=width, height=height)
+    page.goto("/#/")
+    page.click("header button[name=guest]")
+    page.wait_for_selector("#me:has-text('Guest-')")
+    page.check("input[name=opponent][value=bot]")
+    page.select_option("select[name=bot]", "beginner")
+    page.fill("input[name=length]", "5")
+    page.click("button[name=create]")
+    page.wait_for_selector(".controls [data-action]")
+    seen = set()
+    looks = 0
+    while seen != {"plays", "cube"} and state(page)["status"] == "playing":
+        looks += 1
+        assert looks < 500, seen
+        now, acts = turn(page)
+        if "double" in acts and "cube" not in seen:
+            click_action(page, "hint")
+            page.wait_for_selector("#cube-hint")
+            cells = page.locator("#cube-hint td").all_inner_texts()
+            figures = cells[1:4]  # no double, double take, double pass
+            assert all(re.fullmatch(r"\d+\.\d%", f) for f in figures), cells
+            assert "of the games" in cells[4] and cells[5].endswith("of the games")
+            assert cells[6].startswith("the taker needs")
+            # The words under the table put the chances against the window and take point.
+            words = page.inner_text("#cube-words")
+            assert words.startswith("The doubler wins") and "take point" in words, words
+            assert "match winning chance" in page.inner_text(".hints")
+            screenshot(page, f"hint-cube-{width}.png")
+            seen.add("cube")
+        elif "play" in acts and "plays" not in seen:
+            click_action(page, "hint")
+            page.locator(".hints .hint-play").first.wait_for()
+            figures = page.locator(".hints .hint-play .equity").all_inner_texts()
+            assert figures and all(re.fullmatch(r"\d+\.\d%", f) for f in figures), figures
+            assert "Match winning chance after each play" in page.inner_text(".hints")
+            screenshot(page, f"hint-plays-{width}.png")
+            seen.add("plays")
+            play_move(page, rng, drag=False)
+        elif "play" in acts:
+            play_move(page, rng, drag=False)
+        elif "take" in acts:
+            click_action(page, "take")
+            wait_seq(page, now)
+        elif "roll" in acts:
+            click_action(page, "roll")
+            wait_seq(page, now)
+        elif "accept_resignation" in acts:
+            click_action(page, "accept_resignation")
+            wait_seq(page, now)
+        else:
+            wait_for_change(page, (now, acts))
+    assert seen == {"plays", "cube"}
+    assert not js_errors(page)
     page.context.close()

@@ -60,7 +60,15 @@ def test_tutor_warns_and_a_play_is_taken_back_against_the_bot() -> None:
         tutor = await sock.until(lambda m: m["type"] == "tutor")
         assert tutor["play"] == worst["play"] and tutor["loss"] >= 0.04 and tutor["mark"]
         assert tutor["best"] == hint["plays"][0]["play"]
-        assert tutor["text"].startswith(f"That play loses {tutor['loss']:.3f}; {tutor['best']}")
+        # In a match the words give the loss in match winning chance, named: the hint's own
+        # figures (the mark goes by the normalised loss).
+        assert hint["unit"] == tutor["unit"] == "mwc"
+        gap = hint["plays"][0]["mwc"] - worst["mwc"]
+        assert abs(tutor["mwc_loss"] - gap) < 2e-4
+        assert tutor["text"].startswith(
+            f"That play loses {100 * tutor['mwc_loss']:.1f}% in match winning chance; "
+            f"{tutor['best']} was better"
+        )
         assert tutor["take_back"] is True
         # How long the bot waits for the answer: all of it, the clock standing still.
         assert tutor["hold_s"] == 120.0

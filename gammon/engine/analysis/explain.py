@@ -30,8 +30,17 @@ from gammon.engine.analysis.results import (
     Candidate,
     CheckerReview,
     CubeReview,
+    Unit,
 )
-from gammon.engine.cube import CubeDecision, CubeOwner, CubeState, cube_decision, cube_efficiency
+from gammon.engine.cube import (
+    CubeDecision,
+    CubeOwner,
+    CubeState,
+    DoublerVerdict,
+    TakerVerdict,
+    cube_decision,
+    cube_efficiency,
+)
 from gammon.engine.met import InvalidCubeStateError, MatchScore
 from gammon.errors import GammonError
 from gammon.ids import decode_match_id
@@ -39,11 +48,16 @@ from gammon.position import Dice, Position
 
 __all__ = [
     "Explanation",
+    "checker_loss",
     "Shape",
     "compare_plays",
+    "cube_model",
+    "cube_state_of",
+    "cube_words",
     "explain",
     "explain_checker",
     "explain_cube",
+    "loss_words",
     "shape_of",
 ]
 
@@ -141,6 +155,10 @@ def _checkers(count: int) -> str:
     return f"{count} checker{'' if count == 1 else 's'}"
 
 
+def _pips(count: int) -> str:
+    return f"{count} pip{'' if count == 1 else 's'}"
+
+
 def _exposure(shape: Shape) -> str:
     """What a play leaves open and how often it is hit: 'a blot on the 7-point: 17 of 36 ...'."""
     if not shape.blots:
@@ -150,8 +168,22 @@ def _exposure(shape: Shape) -> str:
     return f"leaves blots on {_points(shape.blots)}: {shape.shots} of 36 rolls hit one"
 
 
-def _pct(chance: float) -> str:
-    return f"{100.0 * chance:.0f}%"
+def _pct(chance: float, digits: int = 0) -> str:
+    return f"{100.0 * chance:.{digits}f}%"
+
+
+def _games(chance: float, digits: int = 0) -> str:
+    """A chance of winning the game, its unit said: '65% of the games'."""
+    return f"{_pct(chance, digits)} of the games"
+
+
+def _digits(pairs: Iterable[tuple[float, float | None]]) -> int:
+    """Decimals enough for each chance and the threshold it is compared with to read as
+    different where they are (68% against 68%: 67.6% against 68.1%)."""
+    for chance, threshold in pairs:
+        if threshold is not None and chance != threshold and _pct(chance) == _pct(threshold):
+            return 1
+    return 0
 
 
 # -- checker plays ----------------------------------------------------------------------
@@ -160,34 +192,43 @@ def _pct(chance: float) -> str:
 def _race(shape: Shape) -> str:
     lead = shape.pips[1] - shape.pips[0]
     if lead > 0:
-        return f"you lead by {lead} pips ({shape.pips[0]} to {shape.pips[1]})"
+        return f"you lead by {_pips(lead)} ({shape.pips[0]} to {_pips(shape.pips[1])})"
     if lead < 0:
-        return f"you trail by {-lead} pips ({shape.pips[0]} to {shape.pips[1]})"
-    return f"the pip counts are even ({shape.pips[0]} each)"
+        return f"you trail by {_pips(-lead)} ({shape.pips[0]} to {_pips(shape.pips[1])})"
+    return f"the pip counts are even ({_pips(shape.pips[0])} each)"
 
 
-def _facts(before: Shape, better: str, b: Shape, played: str, p: Shape) -> list[str]:
-    """Sentences on how the board after ``played`` differs from the board after ``better``."""
-    facts: list[str] = []
+def _facts(
+    before: Shape, better: str, b: Shape, played: str, p: Shape
+) -> tuple[list[str], list[str]]:
+    """How the board after ``played`` differs from the board after ``better``, in two lists:
+    what the better play does and what the play made costs (said first), then what the
+    play made has for it, each ending in why the better play is still better."""
+    leads: list[str] = []
+    concessions: list[str] = []
     if b.hit != p.hit:
-        hitter, other = (better, played) if b.hit > p.hit else (played, better)
-        least = min(b.hit, p.hit)
-        if least:
-            facts.append(
-                f"{hitter} puts {_checkers(max(b.hit, p.hit))} on the bar; {other} only {least}."
+        more, fewer = max(b.hit, p.hit), min(b.hit, p.hit)
+        lost = abs(b.pips[1] - p.pips[1])
+        if b.hit > p.hit:
+            leads.append(
+                f"{better} puts {_checkers(more)} on the bar; {played} only {_checkers(fewer)}."
+                if fewer
+                else f"{better} hits, costing the opponent {_pips(lost)}; {played} hits nothing."
             )
         else:
-            lost = abs(b.pips[1] - p.pips[1])
-            facts.append(
-                f"{hitter} hits, costing the opponent {lost} pip{'' if lost == 1 else 's'}; "
-                f"{other} hits nothing."
+            concessions.append(
+                f"{better} puts only {_checkers(fewer)} on the bar, and is still better: "
+                f"{played} puts {_checkers(more)} there."
+                if fewer
+                else f"{better} does not hit, and is still better: {played} hits, costing the "
+                f"opponent {_pips(lost)}."
             )
     if p.shots > b.shots:
         rest = "leaves none" if not b.blots else _exposure(b).replace(": ", ", where ", 1)
-        facts.append(f"{played} {_exposure(p)}; {better} {rest}.")
+        leads.append(f"{played} {_exposure(p)}; {better} {rest}.")
     elif b.shots > p.shots:
         rest = "leaves none" if not p.blots else _exposure(p).replace(": ", ", where ", 1)
-        facts.append(
+        concessions.append(
             f"{better} {_exposure(b)}, and is still better: the risk is worth taking "
             f"({played} {rest})."
         )
@@ -198,58 +239,73 @@ def _facts(before: Shape, better: str, b: Shape, played: str, p: Shape) -> list[
     anchors_lost = {point for point in kept if point >= 19}
     if new_b:
         instead = f"; {played} makes {_points(new_p)} instead" if new_p else ""
-        facts.append(f"{better} makes {_points(new_b)}{instead}.")
+        leads.append(f"{better} makes {_points(new_b)}{instead}.")
     elif new_p:
-        facts.append(f"{played} makes {_points(new_p)}; {better} does not, and is still better.")
+        concessions.append(
+            f"{better} does not make {_points(new_p)}, and is still better: {played} does."
+        )
     if kept - anchors_lost:
-        facts.append(f"{played} breaks {_points(kept - anchors_lost)}; {better} keeps it.")
+        leads.append(f"{played} breaks {_points(kept - anchors_lost)}; {better} keeps it.")
     if given:
-        facts.append(f"{better} gives up {_points(given)}, and is still better.")
+        concessions.append(f"{better} gives up {_points(given)}, and is still better.")
     if anchors_lost:
-        facts.append(f"{played} gives up the anchor on {_points(anchors_lost)}; {better} keeps it.")
+        leads.append(f"{played} gives up the anchor on {_points(anchors_lost)}; {better} keeps it.")
     if p.contact or b.contact:
         (lp, _), (lb, tb) = p.prime, b.prime
         l0 = before.prime[0]
         if lp < l0 <= lb and l0 >= 3:
-            facts.append(
+            leads.append(
                 f"{played} breaks your {l0}-point prime; {better} keeps "
-                f"{lb} points in a row ({tb} to {tb - lb + 1})."
+                f"{lb} points in a row (from the {tb}- to the {tb - lb + 1}-point)."
             )
         elif lb > lp and lb >= 3:
-            facts.append(
-                f"{better} builds a {lb}-point prime ({tb} to {tb - lb + 1}); "
+            leads.append(
+                f"{better} builds a {lb}-point prime (from the {tb}- to the {tb - lb + 1}-point); "
                 f"{played} has {lp} point{'' if lp == 1 else 's'} in a row at most."
             )
         if p.back > b.back and b.contact:
-            facts.append(
+            leads.append(
                 f"{better} brings {_checkers(p.back - b.back)} out of the opponent's home "
                 f"board; {played} leaves {_checkers(p.back)} back."
             )
         elif b.back > p.back and p.contact:
-            facts.append(
-                f"{played} runs {_checkers(b.back - p.back)} from the back; {better} keeps "
-                f"{_checkers(b.back)} there."
+            concessions.append(
+                f"{better} keeps {_checkers(b.back)} back, and is still better: {played} runs "
+                f"{_checkers(b.back - p.back)} from there."
             )
     if p.tallest[0] >= _TALL and p.tallest[0] > b.tallest[0]:
-        facts.append(
+        leads.append(
             f"{played} stacks {p.tallest[0]} checkers on the {p.tallest[1]}-point; "
-            f"{better} spreads them (at most {b.tallest[0]} on a point)."
+            f"{better} spreads them (at most {_checkers(b.tallest[0])} on a point)."
         )
     if before.contact and p.contact != b.contact:
-        racer, race = (better, b) if not b.contact else (played, p)
-        facts.append(f"{racer} breaks contact: a pure race in which {_race(race)}.")
+        if not b.contact:
+            leads.append(f"{better} breaks contact: a pure race in which {_race(b)}.")
+        else:
+            concessions.append(
+                f"{better} keeps contact, and is still better: {played} breaks it, into a pure "
+                f"race in which {_race(p)}."
+            )
     elif not before.contact:
-        if p.off != b.off:
-            facts.append(
-                f"{better} bears off {_checkers(b.off - before.off)}, "
-                f"{played} {p.off - before.off}."
+        off_b, off_p = b.off - before.off, p.off - before.off
+        if off_b > off_p:
+            leads.append(f"{better} bears off {_checkers(off_b)}, {played} {_checkers(off_p)}.")
+        elif off_p > off_b:
+            concessions.append(
+                f"{better} bears off {_checkers(off_b)}, and is still better: {played} "
+                f"bears off {_checkers(off_p)}."
             )
         if p.pips[0] > b.pips[0]:
-            facts.append(
-                f"{played} wastes {p.pips[0] - b.pips[0]} pips: {better} leaves "
-                f"{b.pips[0]} to bear off, {played} {p.pips[0]}."
+            leads.append(
+                f"{played} wastes {_pips(p.pips[0] - b.pips[0])}: {better} leaves "
+                f"{_pips(b.pips[0])} to bear off, {played} {_pips(p.pips[0])}."
             )
-    return facts
+    return leads, concessions
+
+
+def _cubeless(chances: tuple[float, float, float, float, float]) -> float:
+    win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = chances
+    return 2.0 * win - 1.0 + win_gammon + win_backgammon - lose_gammon - lose_backgammon
 
 
 def _chance_facts(better: str, b: Candidate, played: str, p: Candidate) -> list[str]:
@@ -259,18 +315,31 @@ def _chance_facts(better: str, b: Candidate, played: str, p: Candidate) -> list[
     if max(steps) < _CHANCE_STEP:
         return []
     if max(steps[1:]) < _CHANCE_STEP:
-        return [f"After {better} you win {_pct(bw)} of the games, after {played} {_pct(pw)}."]
+        return [f"After {better} you win {_games(bw)}, after {played} {_games(pw)}."]
     return [
-        f"After {better} you win {_pct(bw)} of the games ({_pct(bwg)} gammons) and lose a "
-        f"gammon {_pct(blg)} of the time; after {played}: {_pct(pw)} ({_pct(pwg)}), {_pct(plg)}."
+        f"After {better} you win {_games(bw)} ({_pct(bwg)} gammons) and lose a gammon "
+        f"{_pct(blg)} of the time; after {played} you win {_games(pw)} ({_pct(pwg)} gammons) "
+        f"and lose a gammon {_pct(plg)} of the time."
     ]
 
 
 def compare_plays(before: Position, dice: Dice, *, better: str, played: str) -> list[str]:
-    """Why ``better`` beats ``played`` on the board ``before`` (mover on roll), from the boards."""
+    """Why ``better`` beats ``played`` on the board ``before`` (mover on roll), from the boards:
+    what ``better`` does and ``played`` costs first, then what ``played`` has for it."""
     b = before.parse_play(better, dice).position
     p = before.parse_play(played, dice).position
-    return _facts(shape_of(before, mover_on_roll=True), better, shape_of(b), played, shape_of(p))
+    leads, concessions = _facts(
+        shape_of(before, mover_on_roll=True), better, shape_of(b), played, shape_of(p)
+    )
+    return leads + concessions
+
+
+def loss_words(loss: float, unit: Unit) -> str:
+    """A loss as the player reads it, its unit named: '0.123 in equity', '1.4% in match
+    winning chance'."""
+    if unit is Unit.MWC:
+        return f"{100.0 * loss:.1f}% in match winning chance"
+    return f"{loss:.3f} in equity"
 
 
 @dataclass(frozen=True)
@@ -337,6 +406,16 @@ def _position(position_id: str | None, checkers: int) -> Position | None:
         return None
 
 
+def checker_loss(review: CheckerReview) -> tuple[float, Unit]:
+    """What the play made gave up in the review's unit: match winning chance in a match
+    (the candidates carry it), equity in money play."""
+    best = review.best
+    played = next(c for c in review.candidates if c.play == review.played)
+    if best.mwc is not None and played.mwc is not None:
+        return max(0.0, best.mwc - played.mwc), Unit.MWC
+    return review.loss, Unit.EQUITY
+
+
 def explain_checker(review: CheckerReview, *, checkers: int = 15) -> Explanation | None:
     """Why the play made lost against the best play; None if it was the best.
 
@@ -352,13 +431,19 @@ def explain_checker(review: CheckerReview, *, checkers: int = 15) -> Explanation
     b_pos = before.parse_play(best.play, review.dice).position
     p_pos = before.parse_play(review.played, review.dice).position
     shape0, b, p = shape_of(before, mover_on_roll=True), shape_of(b_pos), shape_of(p_pos)
-    facts = _facts(shape0, best.play, b, review.played, p)[:_MOST_FACTS]
-    facts += _chance_facts(best.play, best, review.played, played)
-    if not facts:
+    leads, concessions = _facts(shape0, best.play, b, review.played, p)
+    chances = _chance_facts(best.play, best, review.played, played)
+    favours_better = _cubeless(best.chances) >= _cubeless(played.chances)
+    facts = leads[:_MOST_FACTS] + (chances if favours_better else [])
+    if not facts:  # nothing on the boards speaks for the better play: its value does
+        loss, unit = checker_loss(review)
         facts = [
-            f"The boards differ little; the engine values {best.play} "
-            f"{review.loss:.3f} higher over the rolls to come."
+            f"As the engine plays the position on, {best.play} is better than "
+            f"{review.played} by {loss_words(loss, unit)}."
         ]
+    facts += concessions[: max(0, _MOST_FACTS - len(leads))]
+    if not favours_better:
+        facts += chances
     return Explanation(
         review.game,
         review.index,
@@ -375,40 +460,45 @@ def explain_checker(review: CheckerReview, *, checkers: int = 15) -> Explanation
 # -- cube decisions -----------------------------------------------------------------
 
 
-def _cube_model(review: CubeReview, checkers: int) -> CubeDecision | None:
-    """The engine's cube decision from the review's chances, for the window and take point.
+def cube_state_of(match_id: str, side: int) -> CubeState:
+    """The cube and score a Match ID tells, seen from ``side`` (Jacoby and beavers, which
+    a Match ID does not tell, move neither the window nor the take point)."""
+    fields = decode_match_id(match_id)
+    owner = fields.cube_owner
+    relative = (
+        CubeOwner.CENTRED if owner is None else CubeOwner.ME if owner == side
+        else CubeOwner.OPPONENT
+    )  # fmt: skip
+    score = None
+    if fields.match_length:
+        away = (
+            fields.match_length - fields.score[side],
+            fields.match_length - fields.score[1 - side],
+        )
+        score = MatchScore(
+            *away, crawford=fields.crawford, post_crawford=not fields.crawford and 1 in away
+        )
+    return CubeState(fields.cube_value, relative, score)
 
-    The cube and score come from the review's Match ID, the cube efficiency from its
-    board: the same model the analysis used (Jacoby and beavers, which the Match ID
-    does not tell, move neither the window nor the take point).
+
+def cube_model(review: CubeReview, checkers: int) -> CubeDecision | None:
+    """The engine's cube decision from the review's chances: the doubling window and take
+    point the words compare the chances with (None where the board or score cannot be read).
+
+    The cube and score come from the review's Match ID (:func:`cube_state_of`), the cube
+    efficiency from its board: the same model the analysis used.
     """
     position = _position(review.position_id, checkers)
     if position is None:
         return None
     try:
-        fields = decode_match_id(review.match_id)
-        me = review.side
-        owner = fields.cube_owner
-        relative = (
-            CubeOwner.CENTRED if owner is None else CubeOwner.ME if owner == me
-            else CubeOwner.OPPONENT
-        )  # fmt: skip
-        score = None
-        if fields.match_length:
-            away = (
-                fields.match_length - fields.score[me],
-                fields.match_length - fields.score[1 - me],
-            )
-            score = MatchScore(
-                *away, crawford=fields.crawford, post_crawford=not fields.crawford and 1 in away
-            )
-        state = CubeState(fields.cube_value, relative, score)
+        state = cube_state_of(review.match_id, review.side)
         return cube_decision(review.chances, state, cube_efficiency(position))
     except (GammonError, InvalidCubeStateError, ValueError):
         return None
 
 
-def _early_double_fact(win: float, model: CubeDecision | None) -> str:
+def _early_double_fact(win: float, model: CubeDecision | None, digits: int) -> str:
     """Why a double was too early, in words that agree with the figures shown: below the
     window when the chances are, or else why the engine still keeps the cube."""
     if model is None:
@@ -417,35 +507,48 @@ def _early_double_fact(win: float, model: CubeDecision | None) -> str:
         return "Here doubling never gains: the cube is worth more kept."
     if win < model.doubling_point:
         return (
-            f"That is below the doubling window, which opens at {_pct(model.doubling_point)}: "
+            "That is below the doubling window, which opens at "
+            f"{_games(model.doubling_point, digits)}: "
             "too early to double; the cube is worth more kept."
+        )
+    if win >= model.cash_point:
+        return (
+            "By the chances alone that is past the cash point of "
+            f"{_games(model.cash_point, digits)}, but as the engine plays the position on, "
+            "keeping the cube is worth more: too early to double."
         )
     return (
         f"By the chances alone that is inside the doubling window, which opens at "
-        f"{_pct(model.doubling_point)}, but as the engine plays the position on, keeping the "
-        "cube is worth more: too early to double."
+        f"{_games(model.doubling_point, digits)}, but as the engine plays the position on, "
+        "keeping the cube is worth more: too early to double."
     )
 
 
 def _missed_double_fact(
-    win: float, model: CubeDecision | None, verdict: str, doubler: str, taker: str
+    win: float, model: CubeDecision | None, verdict: str, doubler: str, taker: str, digits: int
 ) -> str:
     """Why a double was missed, in words that agree with the figures shown."""
     if "pass" in verdict:
         if model is None or win >= model.cash_point:
-            cash = f" of {_pct(model.cash_point)}" if model is not None else ""
+            cash = f" of {_games(model.cash_point, digits)}" if model is not None else ""
             return (
                 f"That is past the cash point{cash}: {doubler} should double and {taker} "
                 "should pass; waiting risks losing the market."
             )
         return (
-            f"By the chances alone that is short of the cash point ({_pct(model.cash_point)}), "
+            "By the chances alone that is short of the cash point "
+            f"({_games(model.cash_point, digits)}), "
             f"but as the engine plays the position on, {taker} should pass a double: "
             f"{doubler} should double now; waiting risks losing the market."
         )
-    if model is None or model.doubling_point is None:
+    if model is None:
         return f"The right action was: {verdict}."
-    window = f"({_pct(model.doubling_point)} to {_pct(model.cash_point)})"
+    if model.doubling_point is None:
+        return (
+            "By the chances alone doubling never gains here, but as the engine plays the "
+            f"position on, it does: double, and {taker} should take."
+        )
+    window = f"({_pct(model.doubling_point, digits)} to {_games(model.cash_point, digits)})"
     if model.doubling_point <= win < model.cash_point:
         return f"That is inside the doubling window {window}: double, and {taker} should take."
     side = "below" if win < model.doubling_point else "above"
@@ -455,16 +558,74 @@ def _missed_double_fact(
     )
 
 
+def cube_words(win: float, decision: CubeDecision) -> tuple[str, ...]:
+    """Where the doubler's chance of winning the game stands against the doubling window
+    and the take point, in words that agree with ``decision``'s action and answer: where
+    a search decided against the chances alone, the words say so (the cube hint's text).
+    """
+    window, cash, take = decision.doubling_point, decision.cash_point, decision.take_point
+    digits = _digits([(win, window), (win, cash), (1.0 - win, take)])
+    if window is None:
+        place, doubles_by_chances = "where doubling never gains", False
+    elif win < window:
+        place = f"below the doubling window, which opens at {_games(window, digits)}"
+        doubles_by_chances = False
+    elif win < cash:
+        place = f"inside the doubling window ({_pct(window, digits)} to {_games(cash, digits)})"
+        doubles_by_chances = True
+    else:
+        place, doubles_by_chances = f"past the cash point of {_games(cash, digits)}", True
+    odds = f"The doubler wins {_games(win, digits)}"
+    if decision.doubler is DoublerVerdict.TOO_GOOD:
+        doubler = (
+            f"{odds}, {place}, and is too good to double: playing on for the gammon is "
+            "worth more than the point the double cashes."
+        )
+    elif doubles_by_chances == decision.doubles:
+        doubler = f"{odds}: {place}."
+    else:
+        engine = "doubling gains" if decision.doubles else "keeping the cube is worth more"
+        doubler = (
+            f"{odds}: by the chances alone that is {place}, but as the engine plays the "
+            f"position on, {engine}."
+        )
+    taker_wins = f"The taker wins {_games(1.0 - win, digits)}"
+    takes_by_chances = 1.0 - win >= take
+    side = "above" if takes_by_chances else "below"
+    point = f"{side} the take point of {_games(take, digits)}"
+    takes = decision.taker is not TakerVerdict.PASS
+    if takes_by_chances == takes:
+        taker = f"{taker_wins}: {point}."
+    else:
+        engine = "taking loses less than passing" if takes else "passing loses less"
+        taker = (
+            f"{taker_wins}: by the chances alone that is {point}, but as the engine plays "
+            f"the position on, {engine}."
+        )
+    return doubler, taker
+
+
 def explain_cube(
     review: CubeReview, names: Sequence[str] = ("side 0", "side 1"), *, checkers: int = 15
 ) -> list[Explanation]:
     """Why the cube action, or the answer to it, was wrong: chances against the thresholds."""
     found: list[Explanation] = []
     win, win_gammon, _, lose_gammon, _ = review.chances
-    model = _cube_model(review, checkers)
+    model = cube_model(review, checkers)
+    digits = (
+        0
+        if model is None
+        else _digits(
+            [
+                (win, model.doubling_point),
+                (win, model.cash_point),
+                (1.0 - win, model.take_point),
+            ]
+        )
+    )
     doubler, taker = names[review.side], names[1 - review.side]
     gammons = win_gammon + lose_gammon >= 0.005
-    odds = f"{doubler} wins {_pct(win)} of the games" + (
+    odds = f"{doubler} wins {_pct(win, digits)} of the games" + (
         f" ({_pct(win_gammon)} gammons) and loses a gammon {_pct(lose_gammon)} of the time"
         if gammons
         else ", with no gammons in sight"
@@ -480,10 +641,10 @@ def explain_cube(
             )
             tags.add("too-good")
         elif review.doubled:
-            facts.append(_early_double_fact(win, model))
+            facts.append(_early_double_fact(win, model, digits))
             tags.add("early-double")
         else:
-            facts.append(_missed_double_fact(win, model, verdict, doubler, taker))
+            facts.append(_missed_double_fact(win, model, verdict, doubler, taker, digits))
             tags.add("missed-double")
         found.append(
             Explanation(
@@ -499,8 +660,8 @@ def explain_cube(
             )
         )
     if review.taker_loss > 0.0 and review.response is not None:
-        take_point = f" of {_pct(model.take_point)}" if model is not None else ""
-        chances = f"{taker} wins {_pct(1.0 - win)} of the games" + (
+        take_point = f" of {_games(model.take_point, digits)}" if model is not None else ""
+        chances = f"{taker} wins {_pct(1.0 - win, digits)} of the games" + (
             f" and loses a gammon {_pct(win_gammon)} of the time" if gammons else ""
         )
         taker_chance = 1.0 - win

@@ -34,11 +34,13 @@ from gammon.engine.analysis.results import (
     DOUBTFUL,
     LUCKY,
     Analysis,
+    Candidate,
     CheckerReview,
     CubeReview,
     GameAnalysis,
     Mark,
     PlayerSummary,
+    Unit,
 )
 from gammon.errors import GammonError
 from gammon.events import (
@@ -67,41 +69,105 @@ def _signed(value: float) -> str:
     return f"{value:+.3f}"
 
 
+def _figure(equity: float, mwc: float | None) -> str:
+    """A figure in the review's unit: the match winning chance where there is one
+    (match play), else the equity."""
+    return f"{100.0 * mwc:.1f}%" if mwc is not None else _signed(equity)
+
+
+def _loss(loss: float, mwc_loss: float | None) -> str:
+    """A loss in the review's unit, signed as a cost: -0.050, or -1.4% in a match."""
+    return f"{-100.0 * mwc_loss:+.1f}%" if mwc_loss is not None else _signed(-loss)
+
+
+def _checker_loss(review: CheckerReview, mwc: bool) -> str:
+    return _loss(review.loss, review.cost if mwc else None)
+
+
+def _doubler_loss(review: CubeReview, mwc: bool) -> str:
+    return _loss(review.doubler_loss, review.doubler_cost if mwc else None)
+
+
+def _taker_loss(review: CubeReview, mwc: bool) -> str:
+    return _loss(review.taker_loss, review.taker_cost if mwc else None)
+
+
 def summary_rows(
     players: tuple[PlayerSummary, PlayerSummary], match_length: int
 ) -> list[tuple[str, str, str]]:
-    """The per-player figures, one (label, side 0, side 1) row each, for tables in any medium."""
+    """The per-player figures, one (label, side 0, side 1) row each, for tables in any medium.
+
+    Each figure is in the review's unit, named in its row: equity in money play
+    (normalised, per unit of the cube), match winning chance in a match; the
+    performance rating is on the error normalised to money, at any score.
+    """
 
     def row(label: str, text: Any) -> tuple[str, str, str]:
         return (label, text(players[0]), text(players[1]))
 
-    def result(value: float) -> str:
-        return f"{100.0 * value:+.1f}% MWC" if match_length else f"{value:+.2f} points"
+    if match_length:
+        unit = "match winning chance"
 
+        def errors(total: float, count: int) -> str:
+            return f"{100.0 * total:.1f}% / {100.0 * total / max(count, 1):.2f}%"
+
+        checker = row(
+            f"Checker error in {unit}: total / per decision",
+            lambda p: errors(p.checker_cost, p.checker_decisions),
+        )
+        cube = row(
+            f"Cube error in {unit}: total / per decision",
+            lambda p: errors(p.cube_cost, p.cube_decisions),
+        )
+        overall = row(
+            f"Overall error in {unit} per decision (decisions)",
+            lambda p: f"{100.0 * p.cost / max(p.decisions, 1):.2f}% ({p.decisions})",
+        )
+        luck = row(
+            f"Luck in {unit}: total (lucky / unlucky rolls)",
+            lambda p: f"{100.0 * p.luck_cost:+.1f}% ({p.lucky_rolls} / {p.unlucky_rolls})",
+        )
+        result = row(f"Result in {unit}", lambda p: f"{100.0 * p.result:+.1f}%")
+        adjusted = row(
+            f"Luck-adjusted result in {unit}", lambda p: f"{100.0 * p.luck_adjusted:+.1f}%"
+        )
+    else:
+        checker = row(
+            "Checker error in equity: total / per decision",
+            lambda p: f"{p.checker_error:.3f} / {p.checker_error_rate:.4f}",
+        )
+        cube = row(
+            "Cube error in equity: total / per decision",
+            lambda p: f"{p.cube_error:.3f} / {p.cube_error_rate:.4f}",
+        )
+        overall = row(
+            "Overall error in equity per decision (decisions)",
+            lambda p: f"{p.error_rate:.4f} ({p.decisions})",
+        )
+        luck = row(
+            "Luck in equity: total (lucky / unlucky rolls)",
+            lambda p: f"{_signed(p.luck)} ({p.lucky_rolls} / {p.unlucky_rolls})",
+        )
+        result = row("Result in points", lambda p: f"{p.result:+.2f}")
+        adjusted = row("Luck-adjusted result in points", lambda p: f"{p.luck_adjusted:+.2f}")
     return [
         row("Checker decisions (forced)", lambda p: f"{p.checker_decisions} ({p.forced_plays})"),
-        row(
-            "Checker error: total / per decision",
-            lambda p: f"{p.checker_error:.3f} / {p.checker_error_rate:.4f}",
-        ),
-        row("Doubtful / bad / very bad", lambda p: f"{p.doubtful} / {p.bad} / {p.very_bad}"),
+        checker,
+        row("Doubtful / bad / very bad plays", lambda p: f"{p.doubtful} / {p.bad} / {p.very_bad}"),
         row("Cube decisions", lambda p: str(p.cube_decisions)),
+        cube,
         row(
-            "Cube error: total / per decision",
-            lambda p: f"{p.cube_error:.3f} / {p.cube_error_rate:.4f}",
-        ),
-        row(
-            "Missed / wrong doubles, wrong takes / passes",
+            "Cube mistakes: missed / wrong doubles, wrong takes / passes",
             lambda p: f"{p.missed_doubles} / {p.wrong_doubles}, {p.wrong_takes} / {p.wrong_passes}",
         ),
-        row("Overall error per decision", lambda p: f"{p.error_rate:.4f} ({p.decisions})"),
-        row("Performance rating (PR)", lambda p: f"{p.rating:.1f} ({p.rating_words})"),
+        overall,
         row(
-            "Luck: total (lucky / unlucky rolls)",
-            lambda p: f"{_signed(p.luck)} ({p.lucky_rolls} / {p.unlucky_rolls})",
+            "Performance rating (PR, on the error normalised to money)",
+            lambda p: f"{p.rating:.1f} ({p.rating_words})",
         ),
-        row("Result", lambda p: result(p.result)),
-        row("Luck-adjusted result", lambda p: result(p.luck_adjusted)),
+        luck,
+        result,
+        adjusted,
     ]
 
 
@@ -181,9 +247,9 @@ class Report:
         body = [
             f"<h1>{escape(heading)}</h1>",
             f"<p class='meta'>Analysed by {_engine_words(a.engine.name)} at {a.ply}-ply "
-            f"(luck at {a.luck_ply}-ply). Errors are "
-            "equity lost per decision, normalised to money; marks: ?! doubtful (0.04), "
-            "? bad (0.08), ?? very bad (0.16).</p>",
+            f"(luck at {a.luck_ply}-ply). Figures are in {escape(a.unit.words)}. Marks go "
+            "by the equity lost, normalised to money so that they mean the same at any "
+            "score: ?! doubtful (0.04), ? bad (0.08), ?? very bad (0.16).</p>",
             self._summary_html(),
             self._patterns_html(),
         ]
@@ -247,6 +313,7 @@ class Report:
 
     def _graph(self, game: GameAnalysis, history: Sequence[Event] | None) -> str:
         names = self.analysis.names
+        mwc = self.analysis.unit is Unit.MWC
         points = [(0.0, 0.5)]
         for roll in game.luck:
             if roll.chances is None:
@@ -260,7 +327,7 @@ class Report:
             GraphMark(
                 float(review.index),
                 _SIDE_COLOURS[_decider(review)],
-                f"{names[_decider(review)]}: {_decision_title(review)}",
+                f"{names[_decider(review)]}: {_decision_title(review, mwc)}",
             )
             for review in game.mistakes(DOUBTFUL)
         ]
@@ -273,7 +340,7 @@ class Report:
                         float(roll.index),
                         "#27ae60" if roll.luck > 0 else "#7f8c8d",
                         f"{names[roll.side]} rolls {roll.dice[0]}-{roll.dice[1]}: "
-                        f"{roll.mark} ({_signed(roll.luck)})",
+                        f"{roll.mark} ({_loss(-roll.luck, -roll.cost if mwc else None)})",
                         "up" if helped else "down",
                     )
                 )
@@ -355,11 +422,13 @@ class Report:
 
     def _decision_html(self, review: CheckerReview | CubeReview) -> str:
         names = self.analysis.names
+        mwc = self.analysis.unit is Unit.MWC
+        unit = "match winning chance" if mwc else "equity"
         side = review.side
         position = self.position(review)
         parts = [f"<div class='decision' id='{_anchor(review)}'>"]
         parts.append(
-            f"<h4>{escape(names[_decider(review)])}: {escape(_decision_title(review))}</h4>"
+            f"<h4>{escape(names[_decider(review)])}: {escape(_decision_title(review, mwc))}</h4>"
         )
         if position is not None:
             dice = review.dice if isinstance(review, CheckerReview) else None
@@ -369,14 +438,14 @@ class Report:
         if isinstance(review, CheckerReview):
             rows = "".join(
                 f"<tr class='{'played' if c.play == review.played else ''}'>"
-                f"<td>{n}</td><td>{escape(c.play)}</td><td>{_signed(c.equity)}</td>"
-                f"<td>{'' if c.loss == 0 else _signed(-c.loss)}</td>"
+                f"<td>{n}</td><td>{escape(c.play)}</td><td>{_figure(c.equity, c.mwc)}</td>"
+                f"<td>{'' if c.loss == 0 else _loss(c.loss, _mwc_gap(review.best, c))}</td>"
                 f"<td>{100 * c.chances[0]:.1f}%</td><td>{100 * c.chances[1]:.1f}%</td>"
                 f"<td>{100 * c.chances[3]:.1f}%</td></tr>"
                 for n, c in enumerate(review.candidates, start=1)
             )
             parts.append(
-                "<table class='candidates'><thead><tr><th></th><th>play</th><th>equity</th>"
+                f"<table class='candidates'><thead><tr><th></th><th>play</th><th>{unit}</th>"
                 "<th>loss</th><th>win</th><th>gammon</th><th>lose gammon</th></tr></thead>"
                 f"<tbody>{rows}</tbody></table>"
             )
@@ -384,9 +453,13 @@ class Report:
             c = review.chances
             parts.append(
                 "<table class='candidates'><tbody>"
-                f"<tr><th>No double</th><td>{_signed(review.no_double)}</td></tr>"
-                f"<tr><th>Double, take</th><td>{_signed(review.double_take)}</td></tr>"
-                f"<tr><th>Double, pass</th><td>{_signed(review.double_pass)}</td></tr>"
+                f"<tr><th></th><th>{names[side]}'s {unit}</th></tr>"
+                f"<tr><th>No double</th><td>{_figure(review.no_double, review.no_double_mwc)}"
+                "</td></tr>"
+                f"<tr><th>Double, take</th><td>"
+                f"{_figure(review.double_take, review.double_take_mwc)}</td></tr>"
+                f"<tr><th>Double, pass</th><td>"
+                f"{_figure(review.double_pass, review.double_pass_mwc)}</td></tr>"
                 f"<tr><th>Right action</th><td>{escape(review.verdict)}</td></tr>"
                 f"<tr><th>{escape(names[side])} wins</th><td>{100 * c[0]:.1f}% "
                 f"(gammon {100 * c[1]:.1f}%, loses a gammon {100 * c[3]:.1f}%)</td></tr>"
@@ -405,20 +478,28 @@ def _decider(review: CheckerReview | CubeReview) -> int:
     return review.side
 
 
-def _decision_title(review: CheckerReview | CubeReview) -> str:
+def _mwc_gap(best: Candidate, candidate: Candidate) -> float | None:
+    if best.mwc is None or candidate.mwc is None:
+        return None
+    return max(0.0, best.mwc - candidate.mwc)
+
+
+def _decision_title(review: CheckerReview | CubeReview, mwc: bool) -> str:
+    """A decision in a line: the action, its mark and its loss in the review's unit."""
     if isinstance(review, CheckerReview):
         return (
             f"{review.dice[0]}-{review.dice[1]} played {review.played} ({review.mark}, "
-            f"{_signed(-review.loss)}); best {review.best.play}"
+            f"{_checker_loss(review, mwc)}); best {review.best.play}"
         )
     if review.taker_loss > review.doubler_loss:
         return (
-            f"{review.response} ({review.taker_mark}, {_signed(-review.taker_loss)}); "
+            f"{review.response} ({review.taker_mark}, {_taker_loss(review, mwc)}); "
             f"right: {review.verdict}"
         )
     action = "double" if review.doubled else "no double"
-    loss = _signed(-review.doubler_loss)
-    return f"{action} ({review.doubler_mark}, {loss}); right: {review.verdict}"
+    return (
+        f"{action} ({review.doubler_mark}, {_doubler_loss(review, mwc)}); right: {review.verdict}"
+    )
 
 
 def _anchor(review: CheckerReview | CubeReview) -> str:

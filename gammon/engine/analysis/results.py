@@ -41,6 +41,7 @@ __all__ = [
     "GameAnalysis",
     "LuckMark",
     "Mark",
+    "Unit",
     "PlayerSummary",
     "RollLuck",
     "luck_mark_for",
@@ -74,6 +75,26 @@ class Mark(StrEnum):
     DOUBTFUL = "doubtful"
     BAD = "bad"
     VERY_BAD = "very bad"
+
+
+class Unit(StrEnum):
+    """The unit a review shows its figures in: equity in money play (points a game, per
+    unit of the cube), the match winning chance in match play. Marks and the rating stay
+    on normalised equity, so that a mistake is the same size at any score."""
+
+    EQUITY = "equity"
+    MWC = "mwc"
+
+    @property
+    def words(self) -> str:
+        """The unit named for a player."""
+        if self is Unit.MWC:
+            return "match winning chance"
+        return "equity (points a game, per unit of the cube)"
+
+    @classmethod
+    def of_match(cls, match_length: int) -> Unit:
+        return cls.MWC if match_length else cls.EQUITY
 
 
 class LuckMark(StrEnum):
@@ -147,6 +168,8 @@ class Candidate:
     chances: tuple[float, float, float, float, float]
     #: The depth the chances were searched to.
     ply: int
+    #: The mover's match winning chance after the play (match play; None for money).
+    mwc: float | None = None
 
 
 @dataclass(frozen=True)
@@ -215,6 +238,11 @@ class CubeReview:
     #: Whether it counts as a cube decision of the doubler (a double, or a close no-double).
     close: bool
     ply: int
+    #: The doubler's match winning chance after no double, a double taken and a double
+    #: passed (match play; None for money): the figures a match review shows.
+    no_double_mwc: float | None = None
+    double_take_mwc: float | None = None
+    double_pass_mwc: float | None = None
 
     @property
     def missed_double(self) -> bool:
@@ -272,7 +300,9 @@ class PlayerSummary:
     points (money) or MWC gained (match; a match won from the start is
     ``1 - MWC at the start``). ``luck_adjusted`` takes the dice out of it:
     ``result - (luck_cost - opponent's luck_cost)``, GNU Backgammon's
-    luck-adjusted result.
+    luck-adjusted result. ``missed_doubles``, ``wrong_doubles``, ``wrong_takes`` and
+    ``wrong_passes`` count the cube mistakes, those that lost :data:`DOUBTFUL` or more
+    (the ones the teacher explains and its patterns count).
     """
 
     side: int
@@ -357,10 +387,12 @@ def summarise(
         cube_error=cube_error,
         cube_cost=cube_cost,
         cube_error_rate=_rate(cube_error, cube_count),
-        missed_doubles=sum(1 for review in doubler if review.missed_double),
-        wrong_doubles=sum(1 for review in doubler if review.wrong_double),
-        wrong_takes=sum(1 for review in taker if review.wrong_take),
-        wrong_passes=sum(1 for review in taker if review.wrong_pass),
+        # Counted as mistakes are (doubtful or worse), so that the summary's counts and the
+        # teacher's patterns, which explain those, agree.
+        missed_doubles=sum(1 for r in doubler if r.missed_double and r.doubler_loss >= DOUBTFUL),
+        wrong_doubles=sum(1 for r in doubler if r.wrong_double and r.doubler_loss >= DOUBTFUL),
+        wrong_takes=sum(1 for r in taker if r.wrong_take and r.taker_loss >= DOUBTFUL),
+        wrong_passes=sum(1 for r in taker if r.wrong_pass and r.taker_loss >= DOUBTFUL),
         decisions=decisions,
         error=error,
         cost=checker_cost + cube_cost,
@@ -446,9 +478,18 @@ class Analysis:
         """Decisions of either player that lost at least ``threshold``, worst first."""
         return _mistakes(self.checker, self.cube, threshold)
 
+    @property
+    def unit(self) -> Unit:
+        """The unit its figures are shown in (the review's ``mwc`` fields in a match)."""
+        return Unit.of_match(self.match_length)
+
     def to_dict(self) -> dict[str, Any]:
-        """The analysis as JSON-ready dicts, lists, numbers and strings."""
-        return _plain(self)  # type: ignore[no-any-return]
+        """The analysis as JSON-ready dicts, lists, numbers and strings, with the unit its
+        figures are shown in (``"unit"``: "equity" or "mwc", and ``"unit_words"``)."""
+        document: dict[str, Any] = _plain(self)
+        document["unit"] = self.unit.value
+        document["unit_words"] = self.unit.words
+        return document
 
     def to_json(self, indent: int | None = None) -> str:
         """The analysis as a JSON document (see :meth:`to_dict`)."""

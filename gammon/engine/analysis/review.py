@@ -227,6 +227,7 @@ class _Reviewer:
                         max(0.0, frame.normalise(best - c.value)),
                         c.chances.probabilities,
                         c.ply,
+                        None if frame.is_money else c.value,
                     )
                     for c in shown
                 ),
@@ -389,6 +390,9 @@ def _cube_review(
         taker_mark=mark_for(taker_loss),
         close=close,
         ply=ply,
+        no_double_mwc=None if frame.is_money else decision.no_double,
+        double_take_mwc=None if frame.is_money else decision.double_take,
+        double_pass_mwc=None if frame.is_money else decision.double_pass,
     )
 
 

@@ -126,32 +126,45 @@ export class PracticePanel {
   }
 
   /**
-   * @param {{plays: HintPlay[], cube?: CubeHint | null, ply?: number}} hint
+   * Each figure in the hint's unit, named: match winning chance in a match (in per cent),
+   * equity in money play.
+   * @param {{plays: HintPlay[], cube?: CubeHint | null, ply?: number, unit?: string}} hint
    */
   show(hint) {
+    const best = hint.plays[0];
+    const mwc = hint.unit === "mwc" || (best && typeof best.mwc === "number");
+    const value = (/** @type {HintPlay} */ p) => mwc && typeof p.mwc === "number" ? pct(p.mwc) : signed(p.equity);
+    const loss = (/** @type {HintPlay} */ p) => mwc && typeof p.mwc === "number" && typeof best.mwc === "number"
+      ? `−${pct(Math.max(0, best.mwc - p.mwc))}` : `−${p.loss.toFixed(3)}`;
     const rows = hint.plays.slice(0, 6).map((p, i) => h("li", {},
       h("button", { type: "button", class: "hint-play", onclick: () => this.host.showPlay(p.play),
                     title: "Show this play on the board" },
         h("span", { class: "play" }, p.play),
-        h("span", { class: "equity" }, signed(p.equity)),
-        h("span", { class: "loss" }, i === 0 ? "best" : `−${p.loss.toFixed(3)}`),
+        h("span", { class: "equity" }, value(p)),
+        h("span", { class: "loss" }, i === 0 ? "best" : loss(p)),
         h("span", { class: "win" }, `win ${pct(p.win)}`),
         h("span", { class: "gammon muted" }, ` g ${pct(p.win_gammon)} / ${pct(p.lose_gammon)}`))));
     const cube = hint.cube;
-    const unit = cube && cube.match ? "match winning chance" : "equity per unit cube";
+    const cubeFigure = (/** @type {number} */ v) => cube && cube.match ? pct(v) : signed(v);
+    const unit = cube && cube.match ? "match winning chance" : "equity per unit of the cube";
     this.el.hidden = false;
     clear(this.el, h("h2", {}, `Hint at ${hint.ply ?? "?"}-ply (practice)`),
       rows.length ? h("ol", { class: "hint-list" }, rows) : null,
       cube ? h("table", { class: "cube-hint", id: "cube-hint" }, h("tbody", {},
         h("tr", {}, h("th", {}, "Cube action"), h("td", { class: "action" }, cube.action)),
-        h("tr", {}, h("th", {}, "No double"), h("td", {}, signed(cube.no_double))),
-        h("tr", {}, h("th", {}, "Double, take"), h("td", {}, signed(cube.double_take))),
-        h("tr", {}, h("th", {}, "Double, pass"), h("td", {}, signed(cube.double_pass))),
+        h("tr", {}, h("th", {}, "No double"), h("td", {}, cubeFigure(cube.no_double))),
+        h("tr", {}, h("th", {}, "Double, take"), h("td", {}, cubeFigure(cube.double_take))),
+        h("tr", {}, h("th", {}, "Double, pass"), h("td", {}, cubeFigure(cube.double_pass))),
         h("tr", {}, h("th", {}, "Doubler wins"), h("td", {},
-          `${pct(cube.win)} (gammon ${pct(cube.win_gammon)}, loses a gammon ${pct(cube.lose_gammon)})`)))) : null,
+          `${pct(cube.win)} of the games (gammon ${pct(cube.win_gammon)}, loses a gammon ${pct(cube.lose_gammon)})`)),
+        h("tr", {}, h("th", {}, "Doubling window"), h("td", {}, typeof cube.doubling_point === "number"
+          ? `${pct(cube.doubling_point)} to ${pct(cube.cash_point ?? 1 - cube.take_point)} of the games` : "doubling never gains")),
+        h("tr", {}, h("th", {}, "Take point"), h("td", {},
+          `the taker needs ${pct(cube.take_point)} of the games`)))) : null,
+      cube && cube.text ? h("p", { class: "cube-words", id: "cube-words" }, cube.text) : null,
       h("p", { class: "muted small" }, rows.length
-        ? "Equity per unit cube, then win and gammon chances (won / lost); click a play to put it on the board."
-        : `The doubler's ${unit}.`));
+        ? `${mwc ? "Match winning chance after each play" : "Equity per unit of the cube"}, then win and gammon chances (won / lost); click a play to put it on the board.`
+        : `No double, double take and double pass: the doubler's ${unit}; the wins and the take point: chances of winning the game.`));
   }
 
   /** The depth and the tutor's switch. */

@@ -318,8 +318,10 @@
 
 /**
  * One play of a hint (4, hint).
+ * `mwc`: the match winning chance after the play (match play only).
  * @typedef {{play: string, equity: number, loss: number, win: number, win_gammon: number,
- *   win_backgammon: number, lose_gammon: number, lose_backgammon: number}} HintPlay
+ *   win_backgammon: number, lose_gammon: number, lose_backgammon: number,
+ *   mwc?: number}} HintPlay
  */
 
 /**
@@ -328,13 +330,14 @@
  * @typedef {{doubler: Side, action: string, double: boolean, take: string, no_double: number,
  *   double_take: number, double_pass: number, match: boolean, take_point: number, win: number,
  *   win_gammon: number, win_backgammon: number, lose_gammon: number,
- *   lose_backgammon: number}} CubeHint
+ *   lose_backgammon: number, doubling_point?: number | null, cash_point?: number,
+ *   text?: string}} CubeHint
  */
 
 /**
  * The tutor's words on one's own play, right after it (4.5).
  * @typedef {{type: "tutor", seq: number, play: string, best: string, loss: number, mark: string,
- *   ply: number, text: string, take_back: boolean, hold_s?: number}} Tutor
+ *   ply: number, text: string, take_back: boolean, hold_s?: number, unit?: string, mwc_loss?: number}} Tutor
  */
 
 /**

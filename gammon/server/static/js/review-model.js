@@ -11,14 +11,16 @@
 
 /**
  * One candidate play of a checker decision.
- * @typedef {{play: string, equity: number, loss: number, chances: number[], ply: number}} Candidate
+ * `mwc`: the mover's match winning chance after it (match play; null for money).
+ * @typedef {{play: string, equity: number, loss: number, chances: number[], ply: number,
+ *   mwc?: number | null}} Candidate
  */
 
 /**
  * A checker play reviewed (gammon.engine.analysis CheckerReview).
  * @typedef {{game: number, index: number, side: number, dice: number[], played: string,
  *   candidates: Candidate[], rank: number, legal_plays: number, loss: number, mark: string,
- *   position_id: string | null}} CheckerReview
+ *   position_id: string | null, cost?: number}} CheckerReview
  */
 
 /**
@@ -26,13 +28,16 @@
  * @typedef {{game: number, index: number, side: number, cube_value: number, chances: number[],
  *   no_double: number, double_take: number, double_pass: number, verdict: string,
  *   doubled: boolean, response: string | null, doubler_loss: number, doubler_mark: string,
- *   taker_loss: number, taker_mark: string, close: boolean}} CubeReview
+ *   taker_loss: number, taker_mark: string, close: boolean, doubler_cost?: number,
+ *   taker_cost?: number, no_double_mwc?: number | null, double_take_mwc?: number | null,
+ *   double_pass_mwc?: number | null}} CubeReview
  */
 
 /**
  * A roll's luck (RollLuck): `chances` the roller's before the roll (null at the opening).
  * @typedef {{game: number, index: number, side: number, dice: number[], luck: number,
- *   mark: string, chances: number[] | null, equity: number | null, opening: boolean}} RollLuck
+ *   mark: string, chances: number[] | null, equity: number | null, opening: boolean,
+ *   cost?: number}} RollLuck
  */
 
 /**
@@ -55,13 +60,13 @@
  *   players: any[], explanations: Explanation[],
  *   patterns: {key: string, name: string, advice: string, count: number}[][],
  *   variant: string, cube: boolean, logs: {number: number, log: GameEvent[]}[],
- *   summary: string[][]}} AnalysisDocument
+ *   summary: string[][], unit?: string, unit_words?: string}} AnalysisDocument
  */
 
 /**
  * A mark in the move list: a mistake (`sign` ?!, ? or ??) or a roll's luck.
  * @typedef {{kind: "checker" | "double" | "answer" | "luck", side: number, mark: string,
- *   sign: string, loss: number}} Mark
+ *   sign: string, loss: number, cost?: number}} Mark
  */
 
 /** GNU Backgammon's signs for the marks. @type {Record<string, string>} */
@@ -99,15 +104,15 @@ export function gameMarks(game, log) {
     marks.set(index, list);
   };
   for (const r of game.checker) {
-    if (r.mark) add(r.index, { kind: "checker", side: r.side, mark: r.mark, sign: SIGNS[r.mark] || "", loss: r.loss });
+    if (r.mark) add(r.index, { kind: "checker", side: r.side, mark: r.mark, sign: SIGNS[r.mark] || "", loss: r.loss, cost: r.cost });
   }
   for (const r of game.cube) {
     if (r.doubler_mark) {
-      add(r.index, { kind: "double", side: r.side, mark: r.doubler_mark, sign: SIGNS[r.doubler_mark] || "", loss: r.doubler_loss });
+      add(r.index, { kind: "double", side: r.side, mark: r.doubler_mark, sign: SIGNS[r.doubler_mark] || "", loss: r.doubler_loss, cost: r.doubler_cost });
     }
     if (r.taker_mark && r.doubled) {
       const at = answerIndex(log, r.index);
-      add(at >= 0 ? at : r.index, { kind: "answer", side: 1 - r.side, mark: r.taker_mark, sign: SIGNS[r.taker_mark] || "", loss: r.taker_loss });
+      add(at >= 0 ? at : r.index, { kind: "answer", side: 1 - r.side, mark: r.taker_mark, sign: SIGNS[r.taker_mark] || "", loss: r.taker_loss, cost: r.taker_cost });
     }
   }
   for (const l of game.luck) {
@@ -235,6 +240,65 @@ export function signed(value) {
  */
 export function pct(value) {
   return `${(100 * value).toFixed(1)}%`;
+}
+
+/**
+ * Whether a document shows match winning chance (a match) rather than equity (money).
+ * @param {{unit?: string, match_length: number}} doc
+ */
+export function showsMwc(doc) {
+  return doc.unit ? doc.unit === "mwc" : doc.match_length > 0;
+}
+
+/**
+ * The unit's name for a column or a row: "Equity" or "Match winning chance".
+ * @param {{unit?: string, match_length: number}} doc
+ */
+export function unitName(doc) {
+  return showsMwc(doc) ? "Match winning chance" : "Equity";
+}
+
+/**
+ * A figure in the document's unit: a match winning chance in per cent, else a signed equity.
+ * @param {{unit?: string, match_length: number}} doc
+ * @param {number} equity
+ * @param {number | null | undefined} mwc
+ */
+export function figure(doc, equity, mwc) {
+  return showsMwc(doc) && typeof mwc === "number" ? pct(mwc) : signed(equity);
+}
+
+/**
+ * A loss in the document's unit, as a cost: −0.123 (equity), or −1.4% of match winning chance.
+ * @param {{unit?: string, match_length: number}} doc
+ * @param {number} loss normalised equity
+ * @param {number | null | undefined} mwcLoss the same in match winning chance (a match)
+ */
+export function lossFigure(doc, loss, mwcLoss) {
+  if (showsMwc(doc) && typeof mwcLoss === "number") return `−${pct(Math.max(0, mwcLoss))}`;
+  return signed(-loss);
+}
+
+/**
+ * A gain (or, negative, a loss) in the document's unit, signed: a roll's luck.
+ * @param {{unit?: string, match_length: number}} doc
+ * @param {number} equity normalised equity
+ * @param {number | null | undefined} mwc the same in match winning chance (a match)
+ */
+export function gainFigure(doc, equity, mwc) {
+  if (showsMwc(doc) && typeof mwc === "number") return `${mwc >= 0 ? "+" : "−"}${pct(Math.abs(mwc))}`;
+  return signed(equity);
+}
+
+/**
+ * A candidate's loss against the best, in the document's unit.
+ * @param {{unit?: string, match_length: number}} doc
+ * @param {Candidate} best
+ * @param {Candidate} c
+ */
+export function candidateLoss(doc, best, c) {
+  const gap = typeof best.mwc === "number" && typeof c.mwc === "number" ? best.mwc - c.mwc : null;
+  return lossFigure(doc, c.loss, gap);
 }
 
 /**

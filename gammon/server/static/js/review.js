@@ -11,8 +11,8 @@ import { ApiError, get, post, upload } from "./api.js";
 import { BoardView } from "./board.js";
 import { replayFrames } from "./replay.js";
 import {
-  decisionAt, gameMarks, graphGeometry, graphPoints, mistakeIndices, pct, reviewSide, signed,
-  stepMistake, waitingText,
+  candidateLoss, decisionAt, figure, gainFigure, gameMarks, graphGeometry, graphPoints, lossFigure, mistakeIndices, pct,
+  reviewSide, signed, stepMistake, unitName, waitingText,
 } from "./review-model.js";
 import { clear, h, s, wayBack } from "./util.js";
 
@@ -228,7 +228,7 @@ class ReviewView {
     this.main.replaceChildren(h("div", { class: "record review" },
       h("header", {},
         h("h1", {}, `${names[0]} vs ${names[1]}: ${what}`),
-        h("p", { class: "muted" }, `Analysed by ${doc.engine?.name ?? "gammon"} at ${doc.ply}-ply (luck at ${doc.luck_ply}-ply). Marks: ?! doubtful (0.04), ? bad (0.08), ?? very bad (0.16) of equity; + and − lucky and unlucky rolls.`),
+        h("p", { class: "muted" }, `Analysed by ${doc.engine?.name ?? "gammon"} at ${doc.ply}-ply (luck at ${doc.luck_ply}-ply). Figures in ${doc.unit_words ?? unitName(doc).toLowerCase()}. Marks go by the equity lost, normalised to money: ?! doubtful (0.04), ? bad (0.08), ?? very bad (0.16); + and − lucky and unlucky rolls.`),
         h("p", { class: "downloads" },
           h("a", { href: `/api/analyses/${job.key}/report.html`, download: `analysis-${job.key}.html`, class: "button", id: "report-html" }, "Download the report (HTML)"), " ",
           h("a", { href: `/api/analyses/${job.key}/report.json`, download: `analysis-${job.key}.json`, class: "button", id: "report-json" }, "Download the analysis (JSON)"),
@@ -305,13 +305,14 @@ class ReviewView {
   }
 
   renderMoves() {
+    const doc = /** @type {AnalysisDocument} */ (this.doc);
     const log = this.log();
     clear(this.movesEl, log.map((e, i) => {
       const marks = this.marks.get(i) || [];
       return h("li", { dataset: { index: String(i) }, class: marks.some((m) => m.kind !== "luck") ? "marked" : null },
         h("button", { type: "button", class: "link", onclick: () => this.goto(i) }, e.text || e.type),
         marks.map((m) => h("span", { class: `mark ${m.kind === "luck" ? "luck" : "mistake"} ${m.mark.replace(" ", "-")}`,
-                                      title: m.kind === "luck" ? m.mark : `${m.mark}: ${signed(-m.loss)}` }, ` ${m.sign}`)));
+                                      title: m.kind === "luck" ? m.mark : `${m.mark}: ${lossFigure(doc, m.loss, m.cost)}` }, ` ${m.sign}`)));
     }));
   }
 
@@ -336,7 +337,7 @@ class ReviewView {
       const x = geo.sx(index);
       const y = geo.sy(geo.valueAt(index));
       for (const m of marks) {
-        const label = `${doc.names[m.side]}: ${m.kind === "luck" ? m.mark : `${m.mark} (${signed(-m.loss)})`}`;
+        const label = `${doc.names[m.side]}: ${m.kind === "luck" ? m.mark : `${m.mark} (${lossFigure(doc, m.loss, m.cost)})`}`;
         if (m.kind === "luck") {
           const up = (m.mark.includes("unlucky") ? -1 : 1) * (m.side === viewer ? 1 : -1) > 0;
           const d = up ? -8 : 8;
@@ -448,14 +449,14 @@ class ReviewView {
     const names = doc.names;
     const parts = [];
     if (checker) {
-      const heading = checker.mark ? `${checker.mark} (${signed(-checker.loss)})` : "best or close to it";
+      const heading = checker.mark ? `${checker.mark} (${lossFigure(doc, checker.loss, checker.cost)})` : "best or close to it";
       parts.push(h("h2", {}, `${names[checker.side]} played ${checker.played} with ${checker.dice.join("-")}: ${heading}`));
       parts.push(h("table", { class: "candidates" },
-        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Play"), h("th", {}, "Equity"), h("th", {}, "Loss"),
+        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Play"), h("th", {}, unitName(doc)), h("th", {}, "Loss"),
           h("th", {}, "Win"), h("th", {}, "Gammon"), h("th", {}, "Lose g."))),
         h("tbody", {}, checker.candidates.map((c, n) => h("tr", { class: c.play === checker.played ? "played" : null },
-          h("td", {}, String(n + 1)), h("td", { class: "play" }, c.play), h("td", {}, signed(c.equity)),
-          h("td", {}, c.loss ? signed(-c.loss) : ""), h("td", {}, pct(c.chances[0])), h("td", {}, pct(c.chances[1])),
+          h("td", {}, String(n + 1)), h("td", { class: "play" }, c.play), h("td", {}, figure(doc, c.equity, c.mwc)),
+          h("td", {}, c.loss ? candidateLoss(doc, checker.candidates[0], c) : ""), h("td", {}, pct(c.chances[0])), h("td", {}, pct(c.chances[1])),
           h("td", {}, pct(c.chances[3])))))));
     }
     if (cube) {
@@ -463,18 +464,19 @@ class ReviewView {
       const who = answerMistake ? 1 - cube.side : cube.side;
       const action = answerMistake ? cube.response : cube.doubled ? "double" : "no double";
       const mark = answerMistake ? cube.taker_mark : cube.doubler_mark;
-      const loss = answerMistake ? cube.taker_loss : cube.doubler_loss;
-      parts.push(h("h2", {}, `Cube: ${names[who]} — ${action}${mark ? ` (${mark}, ${signed(-loss)})` : ""}; right: ${cube.verdict}`));
+      const loss = answerMistake ? lossFigure(doc, cube.taker_loss, cube.taker_cost) : lossFigure(doc, cube.doubler_loss, cube.doubler_cost);
+      parts.push(h("h2", {}, `Cube: ${names[who]} — ${action}${mark ? ` (${mark}, ${loss})` : ""}; right: ${cube.verdict}`));
       parts.push(h("table", { class: "candidates cube-table" }, h("tbody", {},
-        h("tr", {}, h("th", {}, "No double"), h("td", {}, signed(cube.no_double))),
-        h("tr", {}, h("th", {}, "Double, take"), h("td", {}, signed(cube.double_take))),
-        h("tr", {}, h("th", {}, "Double, pass"), h("td", {}, signed(cube.double_pass))),
+        h("tr", {}, h("th", {}), h("th", {}, `${names[cube.side]}'s ${unitName(doc).toLowerCase()}`)),
+        h("tr", {}, h("th", {}, "No double"), h("td", {}, figure(doc, cube.no_double, cube.no_double_mwc))),
+        h("tr", {}, h("th", {}, "Double, take"), h("td", {}, figure(doc, cube.double_take, cube.double_take_mwc))),
+        h("tr", {}, h("th", {}, "Double, pass"), h("td", {}, figure(doc, cube.double_pass, cube.double_pass_mwc))),
         h("tr", {}, h("th", {}, `${names[cube.side]} wins`),
           h("td", {}, `${pct(cube.chances[0])} (gammon ${pct(cube.chances[1])}, loses a gammon ${pct(cube.chances[3])})`)))));
     }
     if (luck && luck.mark) {
       parts.push(h("p", { class: `luck-note ${luck.luck > 0 ? "lucky" : "unlucky"}` },
-        `${names[luck.side]} rolls ${luck.dice.join("-")}: ${luck.mark} (${signed(luck.luck)})`));
+        `${names[luck.side]} rolls ${luck.dice.join("-")}: ${luck.mark} (${gainFigure(doc, luck.luck, luck.cost)})`));
     }
     for (const e of explanations) parts.push(h("p", { class: "why" }, e.text));
     const where = /** @type {{position_id?: string | null, match_id?: string} | null} */ (checker || cube);
