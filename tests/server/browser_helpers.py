@@ -273,8 +273,18 @@ def destinations(page: Page) -> list[int]:
     ]
 
 
+def settled(page: Page) -> None:
+    """Wait until no play is being shown moving (table-motion.js): while one is, the first
+    press on the board only finishes it (a player's click there is a skip, not a move)."""
+    wait_until(
+        page,
+        "(v => !v || !v.motion || !v.motion.anim || !v.motion.anim.running)(window.gammon.view)",
+    )
+
+
 def play_move(page: Page, rng: random.Random, *, drag: bool) -> str:
     """Play the dice on the board, die by die, by clicks or drags; confirm; return the play."""
+    settled(page)
     before = state(page)
     play = choose_play(before["game"]["legal_plays"], rng)
     for source, target, _hit in play["moves"]:
