@@ -5,12 +5,14 @@ with a link back; a scheduled start is shown in the player's time zone."""
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator
 
 import pytest
 
 from tests.server.browser_helpers import (
+    click_action,
     fresh_name,
     have_chromium,
     js_errors,
@@ -18,8 +20,13 @@ from tests.server.browser_helpers import (
     needs_chromium,
     new_page,
     page_width,
+    play_move,
     screenshot,
     sign_up,
+    state,
+    turn,
+    wait_for_change,
+    wait_seq,
     wait_until,
 )
 from tests.server.client import ServerProcess, database_url
@@ -115,5 +122,49 @@ def test_a_scheduled_start_is_shown_in_the_players_time_zone_with_a_countdown(
     assert re.search(r"starts in [23]:\d\d:\d\d", text), text
     first = text
     wait_until(page, f"document.querySelector('#start-at').innerText !== {first!r}")
+    assert js_errors(page) == []
+    page.context.close()
+
+
+def test_a_bot_filled_sit_and_go_is_played_to_the_end_by_one_person(
+    browser: Browser, server: ServerProcess
+) -> None:
+    rng = random.Random(3)
+    page = new_page(browser, server.url)
+    sign_up(page, fresh_name("te"))
+    page.goto("/#/")
+    page.fill("#sit-and-go input[name=name]", "Played to the end")
+    page.select_option("#sit-and-go select[name=seats]", "2")
+    page.fill("#sit-and-go input[name=points]", "1")
+    page.select_option("#sit-and-go select[name=bots]", "beginner")
+    page.fill("#sit-and-go input[name=bots_after_s]", "0")
+    page.click("#sit-and-go button[name=create-sit-and-go]")
+    wait_until(page, "location.hash.startsWith('#/tournament/')")
+    number = int(page.evaluate("location.hash.split('/')[2]"))
+    page.click("button[name=register]")
+    page.wait_for_selector("#match-notice")
+    page.click("#go-to-match")
+    wait_until(page, "window.gammon.view && window.gammon.view.state")
+    looks = 0
+    while state(page)["status"] == "playing":
+        looks += 1
+        assert looks < 3000, "the match never ended"  # a guard by count, not by the clock
+        now, acts = turn(page)
+        if "play" in acts:
+            play_move(page, rng, drag=False)
+        elif "roll" in acts:
+            click_action(page, "roll")
+            wait_seq(page, now)
+        elif "take" in acts:
+            click_action(page, "take")
+            wait_seq(page, now)
+        else:
+            wait_for_change(page, (now, acts))
+    # The final is over: the tournament has its winner, on its page.
+    page.goto(f"/#/tournament/{number}")
+    page.wait_for_selector("#tournament-state")
+    wait_until(page, "document.querySelector('#tournament-state').innerText.includes('won by')")
+    t = page.request.get(f"/api/tournaments/{number}").json()["tournament"]
+    assert t["status"] == "finished" and t["winner"] is not None
     assert js_errors(page) == []
     page.context.close()
