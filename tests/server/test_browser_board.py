@@ -189,6 +189,7 @@ def test_a_position_set_up_by_hand_with_its_cube_and_score(
     page.click("#ab-analyse")
     page.wait_for_selector("#ab-cube-action")
     assert "match winning chance" in page.inner_text("#ab-analysis")
+    assert "take point" in page.inner_text("#ab-cube-words")  # the hints' own words
     screenshot(page, "board-desktop-setup.png")
     assert js_errors(page) == []
     page.context.close()

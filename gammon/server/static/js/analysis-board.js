@@ -367,8 +367,10 @@ class AnalysisBoard {
     clear(this.analysis,
       h("p", { id: "ab-cube-action", class: "ab-verdict" }, `Cube action at ${analysis.ply}-ply: ${c.action}`),
       h("p", { class: "small" }, `Figures are the ${unit}. They win ${pct(c.win)} of the games `,
-        `(gammons ${pct(c.win_gammon)}, lose a gammon ${pct(c.lose_gammon)}). The opponent's take point: `,
-        `they may take while they win at least ${pct(c.take_point)} of the games.`),
+        `(gammons ${pct(c.win_gammon)}, lose a gammon ${pct(c.lose_gammon)}).`),
+      // The chances against the doubling window and the take point, in words that agree
+      // with the action (the hints' own: gammon.engine.analysis.explain.cube_words).
+      c.text ? h("p", { class: "small", id: "ab-cube-words" }, c.text) : null,
       h("table", { class: "ab-cube" }, h("tbody", {},
         [["No double", c.no_double], ["Double, take", c.double_take], ["Double, pass", c.double_pass]].map(([label, x]) =>
           h("tr", {}, h("th", { scope: "row" }, String(label)), h("td", {}, figure(Number(x))))))));
