@@ -1,7 +1,8 @@
 // @ts-check
 // An account's settings follow the player (docs/PROTOCOL.md 1.2): at sign-in the account's
 // saved settings replace this browser's (settings.js), and each change the player makes is
-// saved to the account. An account with none saved yet takes this browser's.
+// saved to the account (all of them, so an account with none saved yet gets this
+// browser's at the first change).
 
 import { get, post } from "./api.js";
 import { settings } from "./settings.js";
@@ -26,8 +27,9 @@ export async function followAccount(me) {
   try {
     const saved = (await get("/api/me/settings")).settings;
     if (following !== me.id) return;
+    // None saved yet: this browser's hold, and the player's first change saves them all
+    // (writing them now could undo a change made elsewhere a moment later).
     if (Object.keys(saved).length) settings.replace(saved);
-    else await post("/api/me/settings", { settings: settings.get() });
   } catch {
     // The server keeps no settings (an older one) or cannot now: this browser's hold.
   }
