@@ -814,7 +814,16 @@ def test_a_forwarded_action_asked_again_after_its_commit_is_acknowledged_not_sta
                 lambda: (node := owner()) not in ("", first_owner) and node,
                 what="the table taken over",
             )
-            third = await forward(taken, "try-3", retry=True)
+            # The lease row may name the new owner a moment before it has rebuilt the table
+            # in memory; until then it answers not_owner, and a forwarder asks again (as
+            # cluster.forward does).
+            tries = iter(range(1, 1000))
+
+            async def asked() -> dict[str, Any] | None:
+                reply = await forward(taken, f"try-3.{next(tries)}", retry=True)
+                return None if "not_owner" in reply else reply
+
+            third = await waiting.until(asked, what="the new owner's answer")
             assert "refused" not in third, third
             assert third["applied"]["seq"] == seq + 1
             # Applied once: one roll, with the request's entropy, and nothing after it.
