@@ -52,7 +52,13 @@ export class ResultScreen {
 
   hide() {
     this.el.hidden = true;
+    this.el.classList.remove("between-games");
     this.showing = null;
+  }
+
+  /** The player acts on the board or the controls: a game's result gives way (a match's stays). */
+  hideGame() {
+    if (this.showing === "game") this.hide();
   }
 
   /**
@@ -65,6 +71,7 @@ export class ResultScreen {
     this.shownGame = game.number;
     this.showing = "game";
     this.el.hidden = false;
+    this.el.classList.add("between-games"); // the board under it stays in play
     clear(this.el,
       h("h2", { id: "result-title" }, `Game ${game.number} is over`),
       h("p", { class: "result-line" }, gameResultText(st, game.result)),

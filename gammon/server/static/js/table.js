@@ -117,7 +117,7 @@ class TableView {
       onUp: (from, to, dragged) => this.up(from, to, dragged),
       onRoll: () => this.act("roll"),
       onDie: (i) => this.clickDie(i),
-      onPress: () => this.motion.skip(),
+      onPress: () => { this.result.hideGame(); return this.motion.skip(); },
     });
     this.conn = new TableConnection(id, {
       onState: (st) => this.onState(st),
@@ -295,6 +295,7 @@ class TableView {
    * @param {Record<string, unknown>} [extra]
    */
   act(type, extra = {}) {
+    this.result.hideGame(); // the player goes on: the last game's result gives way
     const st = this.state;
     if (!st || this.busy === st.seq) return;
     if (type === "hint" && this.practice.ply !== null && extra.ply === undefined) {
