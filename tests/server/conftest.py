@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -11,6 +12,9 @@ from gammon.server import migrate
 from gammon.server.db import Database, User
 from gammon.server.store import Store
 from tests.server.client import ServerProcess, database_url
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 
 @pytest.fixture(scope="session")
@@ -27,6 +31,22 @@ def server() -> Iterator[ServerProcess]:
     ).start()
     yield process
     process.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's chromium driven by Playwright, one for each test module (skipped without
+    it: tests/server/browser_helpers.py says where it is looked for)."""
+    from tests.server.browser_helpers import have_chromium, launch
+
+    if not have_chromium():
+        pytest.skip("no chromium for the browser tests")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()
 
 
 @pytest.fixture(scope="module")

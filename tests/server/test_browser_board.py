@@ -4,10 +4,7 @@ by hand, the cube and score, the shared link, and the page on a phone."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from gammon.engine.hint import play_hints
 from gammon.position import Position
@@ -16,7 +13,6 @@ from tests.server.browser_helpers import (
     become_guest,
     have_chromium,
     js_errors,
-    launch,
     needs_chromium,
     new_page,
     page_width,
@@ -29,18 +25,10 @@ from tests.waiting import wait_until as settle
 pytestmark = needs_chromium
 
 if have_chromium():
-    from playwright.sync_api import Browser, Page, sync_playwright
+    from playwright.sync_api import Browser, Page
 
 # A holding game, 6-2 to play, money (XG's example layout with our own dice).
 HOLDING = "XGID=-a---BC-C---cD---c-e-A--B-:0:0:1:62:0:0:0:0:10"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
 
 
 def _board(page: Page) -> Any:
@@ -223,8 +211,11 @@ def test_a_step_of_a_replay_opens_in_the_board(browser: Browser, server: ServerP
     wait_until(page, "window.gammon.view.state.game.log.length > 0")
     # The record replays finished games: leave the match (the menu asks to confirm), at
     # the player's turn, once the bot's play (if it opened) has been shown.
-    wait_until(page, "(v => v.busy === null && v.state.game.actions.includes('roll') ||"
-               " v.state.game.actions.includes('play'))(window.gammon.view)")
+    wait_until(
+        page,
+        "(v => v.busy === null && v.state.game.actions.includes('roll') ||"
+        " v.state.game.actions.includes('play'))(window.gammon.view)",
+    )
     page.on("dialog", lambda dialog: dialog.accept())
     page.click(".controls details.menu summary")
     page.click(".controls [data-action=forfeit]")

@@ -5,14 +5,9 @@ panel comes before the lists."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
 from tests.server.browser_helpers import (
     have_chromium,
     js_errors,
-    launch,
     needs_chromium,
     new_page,
     page_width,
@@ -24,15 +19,7 @@ from tests.server.client import ServerProcess
 pytestmark = needs_chromium
 
 if have_chromium():
-    from playwright.sync_api import Browser, sync_playwright
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
+    from playwright.sync_api import Browser
 
 
 def test_a_newcomer_plays_the_computer_in_one_click(

@@ -16,7 +16,6 @@ from tests.server.browser_helpers import (
     fresh_name,
     have_chromium,
     js_errors,
-    launch,
     needs_chromium,
     new_page,
     page_width,
@@ -34,15 +33,7 @@ from tests.server.client import ServerProcess, database_url
 pytestmark = needs_chromium
 
 if have_chromium():
-    from playwright.sync_api import Browser, sync_playwright
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
+    from playwright.sync_api import Browser
 
 
 @pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])

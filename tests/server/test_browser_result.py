@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Coroutine, Iterator
+from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 import pytest
@@ -16,7 +16,6 @@ import pytest
 from tests.server.browser_helpers import (
     have_chromium,
     js_errors,
-    launch,
     log_in,
     needs_chromium,
     new_page,
@@ -49,15 +48,7 @@ class Background:
 
 
 if have_chromium():
-    from playwright.sync_api import Browser, sync_playwright
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
+    from playwright.sync_api import Browser
 
 
 @pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)])

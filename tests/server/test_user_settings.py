@@ -5,16 +5,12 @@ real browser carried to another device of the same account."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from tests.server.browser_helpers import (
     fresh_name,
     have_chromium,
     js_errors,
-    launch,
     log_in,
     new_page,
     sign_up,
@@ -61,17 +57,7 @@ def test_settings_are_kept_per_account_and_refused_in_words(server: ServerProces
 
 
 if have_chromium():
-    from playwright.sync_api import Browser, sync_playwright
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not have_chromium():
-        pytest.skip("no chromium")
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
+    from playwright.sync_api import Browser
 
 
 def test_a_setting_changed_on_one_device_applies_on_another(
