@@ -30,9 +30,13 @@ SOURCES: Final = (
     "gammon/cli/analyse.py",
     "gammon/cli/hint.py",
     "gammon/cli/verify.py",
+    # The browser client (static/js/i18n.js): t(), tn() and N_().
+    "gammon/server/static/js/language-switch.js",
 )
-#: What marks a message: a translator's methods, and ``N_`` for tables of words.
+#: What marks a message: a translator's methods, and ``N_`` for tables of words (Python);
+#: ``t``, ``tn`` and ``N_`` (JavaScript).
 KEYWORDS: Final = {"gettext": None, "ngettext": (1, 2), "N_": None}
+JS_KEYWORDS: Final = {"t": None, "tn": (1, 2), "N_": None}
 TEMPLATE: Final = LOCALE_DIR / f"{DOMAIN}.pot"
 
 
@@ -45,8 +49,11 @@ def extract() -> Catalog:
         "# Made by scripts/i18n.py extract; see docs/TRANSLATING.md.",
     )  # fmt: skip
     for source in SOURCES:
+        method, keywords = (
+            ("javascript", JS_KEYWORDS) if source.endswith(".js") else ("python", KEYWORDS)
+        )
         for lineno, message, comments, context in extract_from_file(
-            "python", ROOT / source, keywords=KEYWORDS
+            method, ROOT / source, keywords=keywords
         ):
             template.add(
                 message,

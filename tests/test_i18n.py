@@ -317,11 +317,67 @@ def _sentences(path: Path) -> list[tuple[int, str]]:
     return found
 
 
+#: A JavaScript literal after one of these keys or calls is a name for the program (a CSS
+#: class, a selector, an element's id, an SVG path), not words for the player.
+_JS_NAME_KEYS = frozenset(
+    "class className id name type role rel target autocomplete inputmode d points transform "
+    "viewBox href src method accept pattern dataset for key event code".split()
+)
+_JS_NAME_CALLS = frozenset(
+    "querySelector querySelectorAll closest matches add remove toggle contains getElementById "
+    "createElement h s getAttribute setAttribute removeAttribute addEventListener "
+    "removeEventListener fetch get post api upload startsWith endsWith includes split matchMedia "
+    "replace test getItem setItem dispatchEvent".split()
+)
+_JS_TOKEN = re.compile(
+    r"""(?P<comment>//[^\n]*|/\*.*?\*/)"""
+    r"""|(?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)"""
+    r"""|(?P<word>[A-Za-z_$][\w$]*)|(?P<punct>\S)""",
+    re.S,
+)
+
+
+def _js_sentences(path: Path) -> list[tuple[int, str]]:
+    """The literal strings of a browser module that read as words to a person (two words or
+    more), outside comments and the names a program uses (classes, selectors, ids). Whether
+    one is in a catalog is the caller's question: every t(), tn() and N_() literal is."""
+    text = path.read_text(encoding="utf-8")
+    found = []
+    previous: list[str] = []  # the last tokens, for the key or call a literal belongs to
+    for match in _JS_TOKEN.finditer(text):
+        kind = match.lastgroup
+        if kind == "comment":
+            continue
+        token = match.group()
+        if kind == "string":
+            body = token[1:-1]
+            if token[0] == "`":  # a template: its ${...} parts are placeholders
+                body = re.sub(r"\$\{[^}]*\}", "{x}", body)
+            context = previous[-2:]
+            after_key = len(context) == 2 and context[1] == ":" and context[0] in _JS_NAME_KEYS
+            in_call = len(context) == 2 and context[1] == "(" and context[0] in _JS_NAME_CALLS
+            words = re.findall(r"[A-Za-z]{2,}", re.sub(r"\{[^}]*\}", "", body))
+            if not (after_key or in_call) and len(words) >= 2 and " " in body.strip():
+                found.append((text.count("\n", 0, match.start()) + 1, body))
+        previous = [*previous[-3:], token if kind != "string" else "<string>"]
+    return found
+
+
+def _source_sentences(source: str) -> list[tuple[int, str]]:
+    """The stray sentences of a converted module, Python or JavaScript."""
+    if source.endswith(".js"):
+        messages = {m.id if isinstance(m.id, str) else m.id[0] for m in catalogs.extract()}
+        messages |= {m.id[1] for m in catalogs.extract() if not isinstance(m.id, str)}
+        return [(line, text) for line, text in _js_sentences(ROOT / source)
+                if text not in messages]  # fmt: skip
+    return _sentences(ROOT / source)
+
+
 def test_no_sentence_outside_a_catalog_in_the_converted_modules() -> None:
     found = [
         (source, line, text)
         for source in catalogs.SOURCES
-        for line, text in _sentences(ROOT / source)
+        for line, text in _source_sentences(source)
     ]
     strays = [f"{source}:{line}: {text!r}" for source, line, text in found if text not in ALLOWED]
     assert strays == [], "put these in a catalog (or on ALLOWED with a reason):\n" + "\n".join(
@@ -329,6 +385,20 @@ def test_no_sentence_outside_a_catalog_in_the_converted_modules() -> None:
     )
     stale = set(ALLOWED) - {text for _, _, text in found}
     assert stale == set(), f"ALLOWED lists strings the modules no longer have: {stale}"
+
+
+def test_the_browser_scan_finds_a_new_sentence(tmp_path: Path) -> None:
+    module = tmp_path / "words.js"
+    module.write_text(
+        "// A comment is not a message.\n"
+        'const a = t("Roll the dice"), b = h("p", { class: "muted small" }, "Your turn now");\n'
+        'document.querySelector("#board svg .dice");\n'
+        "el.textContent = `Table ${id} is full`;\n",
+        encoding="utf-8",
+    )
+    assert _js_sentences(module) == [
+        (2, "Roll the dice"), (2, "Your turn now"), (4, "Table {x} is full")
+    ]
 
 
 def test_the_scan_finds_a_new_sentence(tmp_path: Path) -> None:

@@ -60,7 +60,7 @@ from gammon.server.connections import Connection
 from gammon.server.db import Database
 from gammon.server.hub import Hub
 from gammon.server.ids import path_id
-from gammon.server.pages import page_routes
+from gammon.server.pages import index_route, page_routes
 from gammon.server.pairing import Pairing, pairing_routes
 from gammon.server.players import LEADERBOARD_PAGE, bot_profile, leaderboard, profile
 from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused, board_json, loads
@@ -979,6 +979,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         WebSocketRoute("/ws/tournaments/{tournament_id}", tournament_socket),
     ]
     if config.static is not None and config.static.is_dir():
+        routes.append(index_route(config.static))
         routes.append(Mount("/", StaticFiles(directory=config.static, html=True), name="static"))
     else:
         routes.append(Route("/", _no_client, methods=["GET"]))

@@ -26,7 +26,15 @@ from starlette.routing import Route
 from gammon.i18n import SOURCE_LANGUAGE, UnknownLanguageError, language, messages_json, negotiate
 from gammon.server.protocol import Refused
 
-__all__ = ["PAGES", "page", "page_routes", "requested_language", "translated_path"]
+__all__ = [
+    "LANGUAGE_COOKIE",
+    "PAGES",
+    "index_route",
+    "page",
+    "page_routes",
+    "requested_language",
+    "translated_path",
+]
 
 _ROOT: Final = Path(__file__).resolve().parents[2]
 #: The pages by name, and the English document each is made from (in a source checkout).
@@ -75,12 +83,22 @@ def page(name: str, lang: str = SOURCE_LANGUAGE) -> dict[str, Any]:
     return {"name": name, "lang": lang, "title": title, "html": html}
 
 
+#: The cookie the browser client leaves with the player's language (static/js/i18n.js).
+LANGUAGE_COOKIE: Final = "gammon_lang"
+
+
 def requested_language(request: Request) -> str:
-    """The language a request asks for: ``?lang=``, else its ``Accept-Language``, else
-    English; an unknown ``lang`` is refused (``bad_request``) with the languages there are."""
+    """The language a request asks for: ``?lang=``, else the player's choice in the cookie
+    ``gammon_lang``, else its ``Accept-Language``, else English; an unknown ``lang`` is
+    refused (``bad_request``) with the languages there are (an unknown cookie is passed over:
+    the player did not type it)."""
     asked = request.query_params.get("lang")
     if asked is None:
-        return negotiate(request.headers.get("accept-language"))
+        chosen = request.cookies.get(LANGUAGE_COOKIE, "")
+        try:
+            return language(chosen) if chosen else negotiate(request.headers.get("accept-language"))
+        except UnknownLanguageError:
+            return negotiate(request.headers.get("accept-language"))
     try:
         return language(asked)
     except UnknownLanguageError as exc:
@@ -95,8 +113,9 @@ def _in_language(body: dict[str, Any]) -> Response:
 
 
 def page_routes(handler: Any) -> list[Route]:
-    """``GET /api/pages/{name}`` and ``GET /api/catalogs/{lang}``, wrapped in the app's
-    ``handler``."""
+    """``GET /api/pages/{name}``, ``GET /api/catalogs/{lang}`` and ``GET /api/catalog`` (the
+    catalog of the language the request asks for: the browser's own, for a guest who has
+    chosen none), wrapped in the app's ``handler``."""
 
     async def one(request: Request) -> Response:
         return _in_language(page(request.path_params["name"], requested_language(request)))
@@ -108,12 +127,37 @@ def page_routes(handler: Any) -> list[Route]:
             raise Refused("bad_request", str(exc), field="lang") from None
         return _in_language(_catalog(lang))
 
+    async def negotiated(request: Request) -> Response:
+        return _in_language(_catalog(negotiate(request.headers.get("accept-language"))))
+
     return [
         Route("/api/pages/{name}", handler(one), methods=["GET"]),
         Route("/api/catalogs/{lang}", handler(catalog), methods=["GET"]),
+        Route("/api/catalog", handler(negotiated), methods=["GET"]),
     ]
 
 
 @functools.cache
 def _catalog(lang: str) -> dict[str, Any]:
     return messages_json(lang)
+
+
+def index_route(static: Path) -> Route:
+    """``GET /``: the browser client's page with ``lang`` and ``Content-Language`` in the
+    player's language (the cookie, else ``Accept-Language``), so that the browser, a screen
+    reader and a search engine know it before any script runs."""
+    from starlette.responses import HTMLResponse
+
+    index = static / "index.html"
+
+    async def serve(request: Request) -> Response:
+        lang = requested_language(request)
+        html = index.read_text(encoding="utf-8")
+        html = html.replace('<html lang="en">', f'<html lang="{lang}">', 1)
+        return HTMLResponse(
+            html,
+            headers={"Content-Language": lang, "Vary": "Accept-Language, Cookie",
+                     "Cache-Control": "no-cache"},
+        )  # fmt: skip
+
+    return Route("/", serve, methods=["GET"])

@@ -8,6 +8,8 @@ import { followAccount } from "./account-settings.js";
 import { mountBoard } from "./analysis-board.js";
 import { get, post } from "./api.js";
 import { mountAuth } from "./auth.js";
+import { followLanguage } from "./i18n.js";
+import { languageSwitch } from "./language-switch.js";
 import { mountLobby } from "./lobby.js";
 import { mountPage } from "./pages.js";
 import { mountPlayer, mountPlayers } from "./players.js";
@@ -44,6 +46,11 @@ const app = {
 
   async init() {
     followSettings();
+    // The words first (the page is drawn in them); a change of language draws it again.
+    await followLanguage(() => {
+      this.renderHeader();
+      this.route();
+    });
     onReconnectingChange((on) => {
       const notice = /** @type {HTMLElement} */ (document.getElementById("notice"));
       notice.hidden = !on;
@@ -107,7 +114,7 @@ const app = {
         h("a", { class: "me", id: "me", href: `#/player/${encodeURIComponent(me.name)}` }, me.name,
           me.guest ? h("span", { class: "muted" }, " (guest)") : null),
         me.guest ? h("a", { href: "#/login", id: "keep-games" }, "Sign up to keep your games") : null, " ",
-        settingsButton(), " ",
+        settingsButton(), " ", languageSwitch(), " ",
         h("button", { type: "button", class: "link", name: "logout", onclick: () => this.logout() }, "Log out"));
     } else {
       const next = location.hash && !location.hash.startsWith("#/login") ? location.hash : "#/";
@@ -116,7 +123,7 @@ const app = {
         h("a", { href: "#/players", id: "players-link" }, "Players"), " ",
         h("a", { href: `#/login?next=${encodeURIComponent(next)}`, id: "signin" }, "Sign in"),
         h("button", { type: "button", class: "link", name: "guest", onclick: () => this.guest() }, "Play as a guest"),
-        settingsButton());
+        settingsButton(), " ", languageSwitch());
     }
   },
 

@@ -17,6 +17,7 @@
  * @property {boolean} autoRoll roll by itself when there is no cube decision to make
  * @property {boolean} fastEntry one click on a checker moves it by the higher (or chosen) die
  * @property {boolean} autoConfirm send a play as soon as its last checker is moved
+ * @property {"" | "en" | "fi" | "sv" | "nb" | "nl"} language the page's language ("": the browser's)
  */
 
 /** Where a change came from: the player here, or a store elsewhere (`replace`). @typedef {"player" | "elsewhere"} Source */
@@ -34,6 +35,7 @@ export const DEFAULTS = Object.freeze({
   autoRoll: false,
   fastEntry: false,
   autoConfirm: false,
+  language: "",
 });
 
 /** The values a choice may take, in the order the panel offers them. */
@@ -41,6 +43,7 @@ export const CHOICES = Object.freeze({
   animation: /** @type {const} */ (["off", "fast", "normal", "slow"]),
   homeBoard: /** @type {const} */ (["right", "left"]),
   colours: /** @type {const} */ (["classic", "green", "blue", "contrast"]),
+  language: /** @type {const} */ (["", "en", "fi", "sv", "nb", "nl"]),
 });
 
 /** A checker's step (one die) in ms at each animation speed; a hit's trip is shorter. */
