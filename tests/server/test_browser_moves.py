@@ -200,6 +200,18 @@ def _until_the_bot_has_played(page: Page, rng: random.Random, shown: int) -> Non
             wait_for_change(page, (now, acts))
 
 
+#: The page's log entries of a kind made by its player (a JavaScript function of the kind).
+MY_LOG = (
+    "(kind => { const st = window.gammon.view.state;"
+    " return st.game.log.filter(e => e.type === kind && e.side === st.you); })"
+)
+
+
+def _my_log(page: Page, kind: str) -> int:
+    """How many entries of ``kind`` the player's log shows (this game's)."""
+    return int(page.evaluate(f"({MY_LOG})({kind!r}).length"))
+
+
 def _the_bots_last_play(page: Page) -> dict[str, Any]:
     st = state(page)
     moved = [e for e in st["game"]["log"] if e["type"] == "moved"]
@@ -232,10 +244,17 @@ def test_the_bots_play_is_seen_moving_with_both_sides_dice_and_a_replay(
         assert spent.get_attribute("aria-label") == f"dice played {dice}"
         assert page.locator("#board svg .roll-target").count() == 1
         screenshot(page, f"moves-both-dice-{size[0]}.png")
-        # The player's roll replaces them: the player's dice on the player's side.
+        # The player's roll replaces them: the player's dice on the player's side (unless
+        # the roll has no legal play: the turn then passes at once and the bot rolls next).
+        rolls, passes = _my_log(page, "rolled"), _my_log(page, "passed")
         click_action(page, "roll")
-        wait_until(page, "!!document.querySelector('#board svg .dice.mine')")
-        assert page.locator("#board svg .dice.spent").count() == 0
+        wait_until(page, f"({MY_LOG})('rolled').length > {rolls}")
+        if _my_log(page, "passed") == passes:
+            wait_until(page, "!!document.querySelector('#board svg .dice.mine')")
+            assert page.locator("#board svg .dice.spent").count() == 0
+        else:  # the bot's next turn: replay from the board once it is shown and still
+            wait_until(page, f"!{ANIM}.running && window.gammon.view.busy === null"
+                             " && window.gammon.view.state.game.actions.length > 0")
     # Replay of the last play: from the position before it, moving, back to the board now.
     page.evaluate("window.__flights = []")
     before = _checkers_on_board(page)
