@@ -253,8 +253,11 @@ def test_the_bots_play_is_seen_moving_with_both_sides_dice_and_a_replay(
             wait_until(page, "!!document.querySelector('#board svg .dice.mine')")
             assert page.locator("#board svg .dice.spent").count() == 0
         else:  # the bot's next turn: replay from the board once it is shown and still
-            wait_until(page, f"!{ANIM}.running && window.gammon.view.busy === null"
-                             " && window.gammon.view.state.game.actions.length > 0")
+            wait_until(
+                page,
+                f"!{ANIM}.running && window.gammon.view.busy === null"
+                " && window.gammon.view.state.game.actions.length > 0",
+            )
     # Replay of the last play: from the position before it, moving, back to the board now.
     page.evaluate("window.__flights = []")
     before = _checkers_on_board(page)
