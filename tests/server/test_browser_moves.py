@@ -410,7 +410,7 @@ def test_every_setting_is_saved_and_applied_at_once_and_after_a_reload(
     want = {
         "sound": False, "volume": 0.6, "animation": "fast", "homeBoard": "left",
         "colours": "green", "pips": False, "autoRoll": True, "fastEntry": True,
-        "autoConfirm": True,
+        "autoConfirm": True, "language": "",  # the header's switch sets the language
     }  # fmt: skip
     assert _stored(page) == want
     root = "document.documentElement.dataset"
