@@ -266,3 +266,50 @@ def test_the_table_speaks_the_language_and_fits_a_phone(
     assert left == [], f"{lang}: shown in English: {left}"
     assert js_errors(page) == []
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["fi", "nl"])
+def test_the_result_screen_speaks_the_language(
+    browser: Browser, server: ServerProcess, lang: str
+) -> None:
+    """The guest resigns a backgammon through the resign menu (3 points: the 3-point match
+    is over) and the bot accepts: the result screen, its buttons and the status line in
+    the language, fitting a phone."""
+    page = _page(browser, server, LOCALES[lang])
+    rng = random.Random(f"i18n-result-{lang}")
+    guest = _guest(page)
+    _bot_table(page)
+    names = {guest, *(p["name"] for p in state(page)["players"] if p)}
+    # Past the opening roll (no resigning there), the guest to roll.
+    _until(page, rng, "resign", plays=0)
+    if "roll" not in turn(page)[1]:
+        _until(page, rng, "roll", plays=0)
+    assert {"roll", "resign"} <= set(turn(page)[1]), turn(page)
+    page.click("details.menu summary")
+    page.click("[data-action=resign-3]")
+    page.wait_for_selector("#result-screen:not([hidden]) #rematch")
+    wait_until(page, "window.gammon.view.state.status === 'finished'")
+    title = page.inner_text("#result-title")
+    assert title and "over" not in title, title
+    mine = list(page.evaluate(_TEXTS))
+    _fits(page, f"{lang}: the result screen")
+    screenshot(page, f"i18n-result-{lang}-390.png")
+    _use_finished(page, "en")
+    left = _english_left(mine, list(page.evaluate(_TEXTS)), names)
+    assert left == [], f"{lang}: shown in English: {left}"
+    assert js_errors(page) == []
+    page.context.close()
+
+
+def _use_finished(page: Page, lang: str) -> None:
+    """As :func:`_use`, at a finished table (nothing is played there any more)."""
+    page.evaluate(
+        """async (lang) => {
+          const { settings } = await import("/js/settings.js");
+          settings.set({ language: lang });
+        }""",
+        lang,
+    )
+    wait_until(page, f"document.documentElement.lang === {lang!r}")
+    wait_until(page, "(v => !!(v && v.state && v.state.status === 'finished'))(window.gammon.view)")
+    page.wait_for_selector("#result-screen:not([hidden]) #rematch")
