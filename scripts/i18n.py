@@ -32,6 +32,23 @@ SOURCES: Final = (
     "gammon/cli/verify.py",
     # The browser client (static/js/i18n.js): t(), tn() and N_().
     "gammon/server/static/js/language-switch.js",
+    "gammon/server/static/js/table.js",
+    "gammon/server/static/js/table-controls.js",
+    "gammon/server/static/js/table-text.js",
+    "gammon/server/static/js/table-connection.js",
+    "gammon/server/static/js/table-motion.js",
+    "gammon/server/static/js/board.js",
+    "gammon/server/static/js/board-animator.js",
+    "gammon/server/static/js/moves.js",
+    "gammon/server/static/js/play-path.js",
+    "gammon/server/static/js/drag.js",
+    "gammon/server/static/js/geometry.js",
+    "gammon/server/static/js/chat.js",
+    "gammon/server/static/js/practice.js",
+    "gammon/server/static/js/result-screen.js",
+    "gammon/server/static/js/sound.js",
+    "gammon/server/static/js/state-deltas.js",
+    "gammon/server/static/js/protocol.js",
 )
 #: What marks a message: a translator's methods, and ``N_`` for tables of words (Python);
 #: ``t``, ``tn`` and ``N_`` (JavaScript).

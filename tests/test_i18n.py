@@ -260,6 +260,14 @@ ALLOWED: dict[str, str] = {
     "{path} is not JSON: {exc}": "an error (FairDiceError)",
     "the record's commitment {report.commitment} is not the one shown before the game "
     "({expected.strip()}): this record is not for that game": "an error (FairDiceError)",
+    # the browser's table (gammon/server/static/js/table*.js, board.js)
+    "double offered": "a game phase: a value of the protocol (PROTOCOL.md 3), not words",
+    "beaver offered": "a game phase: a value of the protocol (PROTOCOL.md 3), not words",
+    "choose double": "a game phase: a value of the protocol (PROTOCOL.md 3), not words",
+    "resignation offered": "a game phase: a value of the protocol (PROTOCOL.md 3), not words",
+    "(max-width: 600px)": "a CSS media query (board.js's phone layout)",
+    "checker selected": "CSS classes of a checker in the board's SVG",
+    "cube offered": "CSS classes of the cube in the board's SVG",
 }
 #: The command line's help (``help=``, ``description=`` of argparse): written for the person
 #: typing the command, in English as argparse's own words around it are.

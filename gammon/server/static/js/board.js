@@ -11,6 +11,7 @@ import {
   TRAY_W, TRAY_X, W, ZONE, SLAB_H, barSlot, columnX, cubeY, labelY, place, slot, sx, traySlab,
   useLayout,
 } from "./geometry.js";
+import { t, tn } from "./i18n.js";
 import { s } from "./util.js";
 
 /**
@@ -97,7 +98,7 @@ const PIPS = {
  * @param {number} size
  */
 function die(x, y, value, color, state, size = 38) {
-  const g = s("g", { class: state ? `die ${state}` : "die", "aria-label": `die ${value}` });
+  const g = s("g", { class: state ? `die ${state}` : "die", "aria-label": t("die {value}", { value }) });
   g.append(s("rect", { x: x - size / 2, y: y - size / 2, width: size, height: size, rx: 7,
                        fill: color.fill, stroke: color.stroke, "stroke-width": 1.5 }));
   const step = size * 0.26;
@@ -112,7 +113,7 @@ export class BoardView {
   /** @param {HTMLElement} container */
   constructor(container) {
     this.svg = /** @type {SVGSVGElement} */ (s("svg", { viewBox: `0 0 ${W} ${H}`, class: "board", role: "img",
-                                                          "aria-label": "backgammon board" }));
+                                                          "aria-label": t("backgammon board") }));
     container.replaceChildren(this.svg);
     /** @type {BoardModel | null} */
     this.model = null;
@@ -242,11 +243,11 @@ export class BoardView {
     } else {
       if (model.off[0]) {
         svg.append(s("text", { x: sx(TRAY_X + TRAY_W / 2), y: MID + 24, class: "label", "text-anchor": "middle" },
-                     `${model.off[0]} off`));
+                     tn("{n} off", "{n} off", model.off[0])));
       }
       if (model.off[1]) {
         svg.append(s("text", { x: sx(TRAY_X + TRAY_W / 2), y: MID - 14, class: "label", "text-anchor": "middle" },
-                     `${model.off[1]} off`));
+                     tn("{n} off", "{n} off", model.off[1])));
       }
     }
     // The dice: the viewer's in the right half, the opponent's in the left half; the dice
@@ -257,7 +258,7 @@ export class BoardView {
     if (spent && !(current && Boolean(model.diceMine) === spent.mine) && !(model.canRoll && spent.mine)) {
       const color = spent.mine ? mine : theirs;
       const g = s("g", { class: `dice spent ${spent.mine ? "mine" : "theirs"}`,
-                         "aria-label": `dice played ${spent.values.join("-")}` });
+                         "aria-label": t("dice played {dice}", { dice: spent.values.join("-") }) });
       this.drawDice(g, halfCentre(spent.mine), spent.values.map((value) => ({ value, state: "spent" })), color);
       svg.append(g);
     }
@@ -265,7 +266,7 @@ export class BoardView {
       const isMine = Boolean(model.diceMine);
       const color = isMine ? mine : theirs;
       const g = s("g", { class: `dice ${isMine ? "mine" : "theirs"}`,
-                         "aria-label": `dice ${current.map((d) => d.value).join("-")}` });
+                         "aria-label": t("dice {dice}", { dice: current.map((d) => d.value).join("-") }) });
       this.drawDice(g, halfCentre(isMine), current.map((d) => ({
         value: d.value, state: d.used ? "used" : d.chosen ? "chosen" : "" })), color,
       Boolean(model.diceClickable && isMine));
@@ -276,7 +277,7 @@ export class BoardView {
       const [tw, th] = LAYOUT === "compact" ? [140, 60] : [100, 44];
       g.append(s("rect", { x: sx(RIGHT + HALF / 2 - tw / 2, tw), y: MID - th / 2, width: tw, height: th, rx: 8 }));
       g.append(s("text", { x: sx(RIGHT + HALF / 2), y: MID + (LAYOUT === "compact" ? 10 : 6), "text-anchor": "middle" },
-                       "Roll"));
+                       t("Roll")));
       svg.append(g);
     }
     // The cube, left of the board: the owner's side, or the middle while centred.
@@ -285,7 +286,8 @@ export class BoardView {
       const y = cubeY(c.owner, c.offered);
       const value = c.offered ? c.offer || c.value * 2 : c.value === 1 && !c.owner ? 64 : c.value;
       const g = s("g", { class: c.offered ? "cube offered" : "cube",
-                         "aria-label": `cube ${value}${c.owner ? ", " + c.owner : ""}` });
+                         "aria-label": c.owner === "mine" ? t("cube {value}, mine", { value }) : c.owner === "theirs"
+                           ? t("cube {value}, theirs", { value }) : t("cube {value}", { value }) });
       g.append(s("rect", { x: sx(CUBE_X + 4, CUBE_SIZE), y: y - CUBE_SIZE / 2, width: CUBE_SIZE,
                            height: CUBE_SIZE, rx: 6 }));
       g.append(s("text", { x: sx(CUBE_X + 4 + CUBE_SIZE / 2), y: y + 7, "text-anchor": "middle" }, String(value)));

@@ -5,6 +5,7 @@
 // A message stays in the input until the server accepts it (its ack): a refused one can
 // be mended and sent again. Notes (muted, reported) stay in the list among the messages.
 
+import { t } from "./i18n.js";
 import { clear, h, timeText } from "./util.js";
 
 /** @typedef {import("./protocol.js").ChatMessage} ChatMessage */
@@ -18,7 +19,7 @@ export class ChatPanel {
    * @param {{send: (m: Record<string, unknown>) => number | null, me: User | null, title?: string}} options
    *   `send(message)` sends over the socket and returns the message id (null if offline)
    */
-  constructor({ send, me, title = "Chat" }) {
+  constructor({ send, me, title = t("Chat") }) {
     this.send = send;
     this.me = me;
     /** @type {Set<number | string>} ids of what this panel sent */
@@ -30,16 +31,16 @@ export class ChatPanel {
     /** @type {Line[]} */
     this.lines = [];
     this.rules = h("details", { class: "rules", hidden: true },
-      h("summary", {}, "House rules"), h("pre", {}));
-    this.list = h("ul", { class: "messages", "aria-live": "polite", "aria-label": `${title} messages` });
+      h("summary", {}, t("House rules")), h("pre", {}));
+    this.list = h("ul", { class: "messages", "aria-live": "polite", "aria-label": t("{title} messages", { title }) });
     this.errorEl = h("p", { class: "error", role: "alert", hidden: true });
     this.input = /** @type {HTMLInputElement} */ (h("input", {
       type: "text", name: "chat", maxlength: 500, autocomplete: "off",
-      placeholder: me ? "Say something nice" : "Sign in to chat",
-      "aria-label": `${title} message`, disabled: !me,
+      placeholder: me ? t("Say something nice") : t("Sign in to chat"),
+      "aria-label": t("{title} message", { title }), disabled: !me,
     }));
     const form = h("form", { class: "chat-form", onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); this.submit(); } },
-      this.input, h("button", { type: "submit", disabled: !me }, "Send"));
+      this.input, h("button", { type: "submit", disabled: !me }, t("Send")));
     this.el = h("section", { class: "chat", "aria-label": title },
       h("h2", {}, title), this.rules, this.list, this.errorEl, form);
   }
@@ -62,7 +63,7 @@ export class ChatPanel {
     if (!text) return;
     const id = this.send({ type: "chat", text });
     if (id === null) {
-      this.error("Not connected: the message was not sent. Reconnecting…");
+      this.error(t("Not connected: the message was not sent. Reconnecting…"));
       return;
     }
     this.ids.add(id);
@@ -101,11 +102,11 @@ export class ChatPanel {
       case "muted":
         if (message.muted) this.muted.add(message.user);
         else this.muted.delete(message.user);
-        this.note(message.muted ? `You muted ${message.user}: you will not see their messages.`
-                                : `You unmuted ${message.user}.`);
+        this.note(message.muted ? t("You muted {user}: you will not see their messages.", { user: message.user })
+                                : t("You unmuted {user}.", { user: message.user }));
         return true;
       case "reported":
-        this.note(`Thank you: ${message.user} was reported to the operators.`);
+        this.note(t("Thank you: {user} was reported to the operators.", { user: message.user }));
         return true;
       case "ack": {
         if (!this.owns(message.id)) return false;
@@ -139,7 +140,7 @@ export class ChatPanel {
         const who = mine
           ? h("span", { class: "who me" }, m.user)
           : h("button", { class: "who", type: "button", "aria-haspopup": "true",
-                          title: `Mute or report ${m.user}`,
+                          title: t("Mute or report {user}", { user: m.user }),
                           onclick: (/** @type {Event} */ e) => this.menu(/** @type {HTMLElement} */ (e.currentTarget), m) }, m.user);
         return h("li", { dataset: { id: String(m.id) } }, who, " ", h("span", { class: "text" }, m.text),
           h("time", { datetime: new Date(m.ms).toISOString() }, timeText(m.ms)));
@@ -165,16 +166,16 @@ export class ChatPanel {
       const id = this.send({ type: "mute", user: m.user });
       if (id !== null) this.ids.add(id);
       menu.remove();
-    } }, `Mute ${m.user}`);
+    } }, t("Mute {user}", { user: m.user }));
     const report = h("button", { type: "button", onclick: () => {
-      const reason = window.prompt(`Why are you reporting ${m.user}? (message: “${m.text}”)`, "");
+      const reason = window.prompt(t("Why are you reporting {user}? (message: “{text}”)", { user: m.user, text: m.text }), "");
       if (reason === null) return;
       const id = this.send({ type: "report", user: m.user,
                              reason: `${reason || "no reason given"} (message ${m.id}: ${m.text})`.slice(0, 500) });
       if (id !== null) this.ids.add(id);
       menu.remove();
-    } }, "Report");
-    const menu = h("span", { class: "who-menu", role: "group", "aria-label": `Actions for ${m.user}` }, mute, report);
+    } }, t("Report"));
+    const menu = h("span", { class: "who-menu", role: "group", "aria-label": t("Actions for {user}", { user: m.user }) }, mute, report);
     li.append(menu);
     mute.focus();
   }

@@ -11,6 +11,7 @@
 // where a phone shows them. The tutor's words stay until the player acts again (the bot
 // may play at once: words cleared at the next decision would flash by).
 
+import { number, percent, signed as signedNumber, t } from "./i18n.js";
 import { clear, h } from "./util.js";
 
 /** @typedef {import("./protocol.js").HintPlay} HintPlay */
@@ -28,9 +29,9 @@ const TUTOR_KEY = "gammon.tutor";
  */
 
 /** A signed equity: +0.123. @param {number} v */
-const signed = (v) => `${v >= 0 ? "+" : "−"}${Math.abs(v).toFixed(3)}`;
+const signed = (v) => signedNumber(v, 3).replace("-", "−").replace(/^(\d)/, "+$1");
 /** @param {number} v */
-const pct = (v) => `${(100 * v).toFixed(1)}%`;
+const pct = (v) => percent(v, 1);
 
 /**
  * Minutes and seconds: 1:05.
@@ -97,8 +98,8 @@ export class PracticePanel {
     if (!this.hold) return null;
     const left = (this.hold.until - performance.now()) / 1000;
     return left > 0
-      ? `The bot waits for your answer: keep your play or take it back (${waitText(left)} left).`
-      : "The bot waited long enough: it plays now.";
+      ? t("The bot waits for your answer: keep your play or take it back ({time} left).", { time: waitText(left) })
+      : t("The bot waited long enough: it plays now.");
   }
 
   /** Keep the play the tutor warned about: the bot goes on. */
@@ -135,50 +136,54 @@ export class PracticePanel {
     const mwc = hint.unit === "mwc" || (best && typeof best.mwc === "number");
     const value = (/** @type {HintPlay} */ p) => mwc && typeof p.mwc === "number" ? pct(p.mwc) : signed(p.equity);
     const loss = (/** @type {HintPlay} */ p) => mwc && typeof p.mwc === "number" && typeof best.mwc === "number"
-      ? `−${pct(Math.max(0, best.mwc - p.mwc))}` : `−${p.loss.toFixed(3)}`;
+      ? `−${pct(Math.max(0, best.mwc - p.mwc))}` : `−${number(p.loss, 3)}`;
     const rows = hint.plays.slice(0, 6).map((p, i) => h("li", {},
       h("button", { type: "button", class: "hint-play", onclick: () => this.host.showPlay(p.play),
-                    title: "Show this play on the board" },
+                    title: t("Show this play on the board") },
         h("span", { class: "play" }, p.play),
         h("span", { class: "equity" }, value(p)),
-        h("span", { class: "loss" }, i === 0 ? "best" : loss(p)),
-        h("span", { class: "win" }, `win ${pct(p.win)}`),
-        h("span", { class: "gammon muted" }, ` g ${pct(p.win_gammon)} / ${pct(p.lose_gammon)}`))));
+        h("span", { class: "loss" }, i === 0 ? t("best") : loss(p)),
+        h("span", { class: "win" }, t("win {win}", { win: pct(p.win) })),
+        h("span", { class: "gammon muted" }, " ", t("g {win} / {lose}", { win: pct(p.win_gammon), lose: pct(p.lose_gammon) })))));
     const cube = hint.cube;
     const cubeFigure = (/** @type {number} */ v) => cube && cube.match ? pct(v) : signed(v);
-    const unit = cube && cube.match ? "match winning chance" : "equity per unit of the cube";
     this.el.hidden = false;
-    clear(this.el, h("h2", {}, `Hint at ${hint.ply ?? "?"}-ply (practice)`),
+    clear(this.el, h("h2", {}, t("Hint at {ply}-ply (practice)", { ply: hint.ply ?? "?" })),
       rows.length ? h("ol", { class: "hint-list" }, rows) : null,
       cube ? h("table", { class: "cube-hint", id: "cube-hint" }, h("tbody", {},
-        h("tr", {}, h("th", {}, "Cube action"), h("td", { class: "action" }, cube.action)),
-        h("tr", {}, h("th", {}, "No double"), h("td", {}, cubeFigure(cube.no_double))),
-        h("tr", {}, h("th", {}, "Double, take"), h("td", {}, cubeFigure(cube.double_take))),
-        h("tr", {}, h("th", {}, "Double, pass"), h("td", {}, cubeFigure(cube.double_pass))),
-        h("tr", {}, h("th", {}, "Doubler wins"), h("td", {},
-          `${pct(cube.win)} of the games (gammon ${pct(cube.win_gammon)}, loses a gammon ${pct(cube.lose_gammon)})`)),
-        h("tr", {}, h("th", {}, "Doubling window"), h("td", {}, typeof cube.doubling_point === "number"
-          ? `${pct(cube.doubling_point)} to ${pct(cube.cash_point ?? 1 - cube.take_point)} of the games` : "doubling never gains")),
-        h("tr", {}, h("th", {}, "Take point"), h("td", {},
-          `the taker needs ${pct(cube.take_point)} of the games`)))) : null,
+        h("tr", {}, h("th", {}, t("Cube action")), h("td", { class: "action" }, cube.action)),
+        h("tr", {}, h("th", {}, t("No double")), h("td", {}, cubeFigure(cube.no_double))),
+        h("tr", {}, h("th", {}, t("Double, take")), h("td", {}, cubeFigure(cube.double_take))),
+        h("tr", {}, h("th", {}, t("Double, pass")), h("td", {}, cubeFigure(cube.double_pass))),
+        h("tr", {}, h("th", {}, t("Doubler wins")), h("td", {},
+          t("{win} of the games (gammon {gammon}, loses a gammon {lose_gammon})",
+            { win: pct(cube.win), gammon: pct(cube.win_gammon), lose_gammon: pct(cube.lose_gammon) }))),
+        h("tr", {}, h("th", {}, t("Doubling window")), h("td", {}, typeof cube.doubling_point === "number"
+          ? t("{from} to {to} of the games", { from: pct(cube.doubling_point), to: pct(cube.cash_point ?? 1 - cube.take_point) })
+          : t("doubling never gains"))),
+        h("tr", {}, h("th", {}, t("Take point")), h("td", {},
+          t("the taker needs {take_point} of the games", { take_point: pct(cube.take_point) }))))) : null,
       cube && cube.text ? h("p", { class: "cube-words", id: "cube-words" }, cube.text) : null,
       h("p", { class: "muted small" }, rows.length
-        ? `${mwc ? "Match winning chance after each play" : "Equity per unit of the cube"}, then win and gammon chances (won / lost); click a play to put it on the board.`
-        : `No double, double take and double pass: the doubler's ${unit}; the wins and the take point: chances of winning the game.`));
+        ? mwc ? t("Match winning chance after each play, then win and gammon chances (won / lost); click a play to put it on the board.")
+          : t("Equity per unit of the cube, then win and gammon chances (won / lost); click a play to put it on the board.")
+        : cube && cube.match
+          ? t("No double, double take and double pass: the doubler's match winning chance; the wins and the take point: chances of winning the game.")
+          : t("No double, double take and double pass: the doubler's equity per unit of the cube; the wins and the take point: chances of winning the game.")));
   }
 
   /** The depth and the tutor's switch. */
   settings() {
-    const select = /** @type {HTMLSelectElement} */ (h("select", { name: "hint-ply", "aria-label": "Hint depth",
+    const select = /** @type {HTMLSelectElement} */ (h("select", { name: "hint-ply", "aria-label": t("Hint depth"),
       onchange: () => { this.ply = select.value === "" ? null : Number(select.value); } },
-      h("option", { value: "" }, "the bot's depth"),
-      [0, 1, 2].map((n) => h("option", { value: String(n) }, `${n}-ply`))));
+      h("option", { value: "" }, t("the bot's depth")),
+      [0, 1, 2].map((n) => h("option", { value: String(n) }, t("{n}-ply", { n: number(n) })))));
     select.value = this.ply === null ? "" : String(this.ply);
     const box = /** @type {HTMLInputElement} */ (h("input", { type: "checkbox", name: "tutor", checked: this.tutor,
       onchange: () => this.setTutor(box.checked) }));
     return h("p", { class: "practice-settings small" },
-      h("label", {}, "Depth ", select), " ",
-      h("label", {}, box, " Tutor: warn me after a mistake"));
+      h("label", {}, t("Depth"), " ", select), " ",
+      h("label", {}, box, " ", t("Tutor: warn me after a mistake")));
   }
 
   /** @param {boolean} on */
@@ -193,15 +198,18 @@ export class PracticePanel {
     this.saidAt = m.seq;
     this.hold = null;
     if (!m.mark) {
-      clear(this.tutorEl, h("p", { class: "tutor ok", id: "tutor" }, `Tutor: ${m.text}`));
+      clear(this.tutorEl, h("p", { class: "tutor ok", id: "tutor" }, t("Tutor: {text}", { text: m.text })));
       return;
     }
     if (m.take_back) this.hold = { seq: m.seq, until: performance.now() + 1000 * (m.hold_s ?? 120) };
     clear(this.tutorEl, h("div", { class: "tutor warn", id: "tutor", role: "alert" },
-      h("p", {}, h("b", {}, `Tutor (${m.mark}): `), m.text),
+      h("p", {}, h("b", {}, t("Tutor ({mark}):", { mark: m.mark }), " "), m.text),
       m.take_back ? h("p", { class: "tutor-wait small" },
-        "The bot waits for your answer: use ", h("b", {}, "Take it back"), " or ", h("b", {}, "Keep my play"),
-        " under the board.") : null));
+        // The answers' names in bold, where the sentence puts them in the language.
+        t("The bot waits for your answer: use {take_back} or {keep} under the board.")
+          .split(/(\{take_back\}|\{keep\})/)
+          .map((part) => part === "{take_back}" ? h("b", {}, t("Take it back"))
+            : part === "{keep}" ? h("b", {}, t("Keep my play")) : part)) : null));
   }
 
   hide() {

@@ -6,6 +6,7 @@
 // come as `rematch` messages on the table's socket (docs/PROTOCOL.md 4.6).
 
 import { post } from "./api.js";
+import { number, t } from "./i18n.js";
 import { gameResultText, nameOf, resultText } from "./table-text.js";
 import { clear, h } from "./util.js";
 
@@ -22,13 +23,14 @@ export function scoreLines(st) {
   const series = st.series;
   if (!series) return [];
   const names = [nameOf(st, 0), nameOf(st, 1)];
-  const score = `${names[0]} ${series.score[0]} – ${series.score[1]} ${names[1]}`;
-  if (series.mode !== "match") return [`Money session: ${score}.`, `Next: game ${series.game_number}.`];
-  const lines = [`Match to ${series.length}: ${score}.`];
+  const score = `${names[0]} ${number(series.score[0])} – ${number(series.score[1])} ${names[1]}`;
+  const game = number(series.game_number);
+  if (series.mode !== "match") return [t("Money session: {score}.", { score }), t("Next: game {game}.", { game })];
+  const lines = [t("Match to {length}: {score}.", { length: number(series.length), score })];
   if (series.over) return lines;
   lines.push(series.crawford
-    ? `Next: game ${series.game_number}, the Crawford game: nobody may double.`
-    : `Next: game ${series.game_number}.`);
+    ? t("Next: game {game}, the Crawford game: nobody may double.", { game })
+    : t("Next: game {game}.", { game }));
   return lines;
 }
 
@@ -73,12 +75,12 @@ export class ResultScreen {
     this.el.hidden = false;
     this.el.classList.add("between-games"); // the board under it stays in play
     clear(this.el,
-      h("h2", { id: "result-title" }, `Game ${game.number} is over`),
+      h("h2", { id: "result-title" }, t("Game {number} is over", { number: number(game.number) })),
       h("p", { class: "result-line" }, gameResultText(st, game.result)),
       scoreLines(st).map((line) => h("p", {}, line)),
       h("div", { class: "result-actions" },
-        h("button", { type: "button", class: "primary", id: "next-game", onclick: () => this.hide() }, "Next game"),
-        h("a", { href: `#/record/${this.tableId}/${game.number}`, target: "_blank", rel: "noopener" }, "Verify the dice")));
+        h("button", { type: "button", class: "primary", id: "next-game", onclick: () => this.hide() }, t("Next game")),
+        h("a", { href: `#/record/${this.tableId}/${game.number}`, target: "_blank", rel: "noopener" }, t("Verify the dice"))));
   }
 
   /**
@@ -92,20 +94,20 @@ export class ResultScreen {
     const players = this.you !== null;
     this.el.hidden = false;
     clear(this.el,
-      h("h2", { id: "result-title" }, st.series && st.series.mode === "money" ? "The session is over" : "The match is over"),
+      h("h2", { id: "result-title" }, st.series && st.series.mode === "money" ? t("The session is over") : t("The match is over")),
       h("p", { class: "result-line" }, h("strong", {}, resultText(st))),
       h("div", { class: "result-actions" },
-        players ? h("button", { type: "button", class: "primary", id: "rematch", onclick: () => this.askRematch() }, "Rematch") : null,
-        h("a", { class: "button", id: "analyse-match", href: `#/review/${this.tableId}` }, "Analyse"),
-        h("a", { class: "button", href: `#/record/${this.tableId}` }, "Replay"),
+        players ? h("button", { type: "button", class: "primary", id: "rematch", onclick: () => this.askRematch() }, t("Rematch")) : null,
+        h("a", { class: "button", id: "analyse-match", href: `#/review/${this.tableId}` }, t("Analyse")),
+        h("a", { class: "button", href: `#/record/${this.tableId}` }, t("Replay")),
         h("a", { class: "button", href: `/api/tables/${this.tableId}/mat`, download: `table-${this.tableId}.mat` }, ".mat"),
-        h("a", { class: "button", id: "result-lobby", href: "#/" }, "Back to the lobby"),
-        h("button", { type: "button", class: "link", onclick: () => this.hide() }, "Look at the board")),
+        h("a", { class: "button", id: "result-lobby", href: "#/" }, t("Back to the lobby")),
+        h("button", { type: "button", class: "link", onclick: () => this.hide() }, t("Look at the board"))),
       this.rematchEl);
   }
 
   async askRematch() {
-    this.rematchEl.textContent = "Asking for a rematch…";
+    this.rematchEl.textContent = t("Asking for a rematch…");
     try {
       const { rematch } = await post(`/api/tables/${this.tableId}/rematch`, {});
       this.onRematch(rematch);
@@ -123,7 +125,7 @@ export class ResultScreen {
     const mine = this.you !== null && m.offered_by.includes(this.you);
     const theirs = m.offered_by.some((side) => side !== this.you);
     this.rematchEl.textContent = mine
-      ? "You asked for a rematch: waiting for your opponent."
-      : theirs ? "Your opponent asks for a rematch: press Rematch to play again." : "";
+      ? t("You asked for a rematch: waiting for your opponent.")
+      : theirs ? t("Your opponent asks for a rematch: press Rematch to play again.") : "";
   }
 }

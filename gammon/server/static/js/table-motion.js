@@ -7,6 +7,7 @@
 // the board through it; the buttons under the board (replay, mute, settings) are its own.
 
 import { BoardAnimator } from "./board-animator.js";
+import { t } from "./i18n.js";
 import { usedDice } from "./moves.js";
 import { flightsOf, lastPlay, positionBefore, spentDice } from "./play-path.js";
 import { STEP_MS, settings } from "./settings.js";
@@ -143,13 +144,13 @@ export class TableMotion {
     /** @type {number | null} the seq rolled on by itself */
     this.autoRolled = null;
     this.replayButton = /** @type {HTMLButtonElement} */ (h("button", {
-      type: "button", name: "replay-last", title: "Show the last play again", onclick: () => this.replay() },
-    "Replay last play"));
+      type: "button", name: "replay-last", title: t("Show the last play again"), onclick: () => this.replay() },
+    t("Replay last play")));
     this.muteButton = /** @type {HTMLButtonElement} */ (h("button", {
       type: "button", name: "mute", onclick: () => settings.set({ sound: !settings.get().sound }) }));
-    this.tools = h("div", { class: "board-tools", role: "group", "aria-label": "Board" },
+    this.tools = h("div", { class: "board-tools", role: "group", "aria-label": t("Board") },
       this.replayButton, this.muteButton,
-      h("button", { type: "button", name: "table-settings", onclick: () => openSettings() }, "Settings"));
+      h("button", { type: "button", name: "table-settings", onclick: () => openSettings() }, t("Settings")));
     this.renderMute();
     this.unsubscribe = settings.subscribe((s, changed) => {
       if (changed.includes("sound")) this.renderMute();
@@ -169,9 +170,9 @@ export class TableMotion {
 
   renderMute() {
     const on = settings.get().sound;
-    this.muteButton.textContent = on ? "Sound on" : "Sound off";
+    this.muteButton.textContent = on ? t("Sound on") : t("Sound off");
     this.muteButton.setAttribute("aria-pressed", on ? "false" : "true");
-    this.muteButton.title = on ? "Mute the table's sounds" : "Turn the sounds back on";
+    this.muteButton.title = on ? t("Mute the table's sounds") : t("Turn the sounds back on");
     this.muteButton.classList.toggle("muted-sound", !on);
   }
 

@@ -16,7 +16,8 @@ import { MoveInput } from "./moves.js";
 import { TableConnection } from "./table-connection.js";
 import { controlButtons, renderPlayList } from "./table-controls.js";
 import { ResultScreen } from "./result-screen.js";
-import { cubeModel, gameResultText, nameOf, resultText, shownReserve, statusText } from "./table-text.js";
+import { number, t, tn } from "./i18n.js";
+import { cubeModel, diceText, gameResultText, nameOf, resultText, shownReserve, statusText } from "./table-text.js";
 import { PracticePanel } from "./practice.js";
 import { settings } from "./settings.js";
 import { TableMotion } from "./table-motion.js";
@@ -77,7 +78,7 @@ class TableView {
     this.seenPrevious = null;
     this.players = [h("div", { class: "player" }), h("div", { class: "player" })];
     this.boardEl = h("div", { class: "board-wrap", id: "board" });
-    this.controls = h("div", { class: "controls", role: "toolbar", "aria-label": "Game actions" });
+    this.controls = h("div", { class: "controls", role: "toolbar", "aria-label": t("Game actions") });
     this.statusEl = h("p", { class: "status", role: "status", "aria-live": "polite" });
     this.toolsEl = h("div"); // the motion's buttons (table-motion.js) take its place
     this.errorEl = h("p", { class: "error", role: "alert", hidden: true });
@@ -89,17 +90,17 @@ class TableView {
     this.lastPlayEl = h("p", { class: "last-play", id: "last-play", "aria-hidden": "true" });
     this.infoEl = h("div", { class: "info" });
     this.bannerEl = h("div", { class: "banners" });
-    this.hintEl = h("section", { class: "hints", hidden: true, "aria-label": "Hints" });
+    this.hintEl = h("section", { class: "hints", hidden: true, "aria-label": t("Hints") });
     this.tutorEl = h("div", { class: "tutor-box", "aria-live": "polite" });
-    this.practiceEl = h("section", { class: "practice", hidden: true, "aria-label": "Practice" });
+    this.practiceEl = h("section", { class: "practice", hidden: true, "aria-label": t("Practice") });
     this.practice = new PracticePanel(this.hintEl, this.tutorEl, {
       act: (type, extra) => this.act(type, extra),
       send: (m) => { this.conn.send(m); },
       showPlay: (play) => this.showPlay(play),
     });
-    this.logEl = h("ol", { class: "log", "aria-label": "Game log" });
+    this.logEl = h("ol", { class: "log", "aria-label": t("Game log") });
     this.listEl = /** @type {HTMLDetailsElement} */ (h("details", { class: "playlist", hidden: true }));
-    this.chat = new ChatPanel({ send: (m) => this.conn.send(m), me: this.app.me, title: "Table chat" });
+    this.chat = new ChatPanel({ send: (m) => this.conn.send(m), me: this.app.me, title: t("Table chat") });
     this.build(main);
     this.board = new BoardView(this.boardEl);
     this.result = new ResultScreen(id, (hash) => this.app.go(hash));
@@ -154,8 +155,8 @@ class TableView {
     this.connEl.hidden = !lost;
     this.connEl.textContent = lost
       ? navigator.onLine
-        ? "The connection to the server is lost: reconnecting… Your game waits on the server."
-        : "This device is offline: the game reconnects by itself when the network is back. Your game waits on the server."
+        ? t("The connection to the server is lost: reconnecting… Your game waits on the server.")
+        : t("This device is offline: the game reconnects by itself when the network is back. Your game waits on the server.")
       : "";
     if (lost) this.showError(null);
     if (this.state) this.renderControls();
@@ -177,7 +178,7 @@ class TableView {
           this.controls, this.connEl, this.errorEl, this.statusEl, this.lastPlayEl, this.toolsEl),
         h("aside", { class: "side-col" },
           this.infoEl, this.bannerEl, this.tutorEl, this.hintEl, this.practiceEl,
-          h("section", { class: "log-box", "aria-label": "Game log" }, h("h2", {}, "Moves"), this.logEl),
+          h("section", { class: "log-box", "aria-label": t("Game log") }, h("h2", {}, t("Moves")), this.logEl),
           this.listEl, this.chat.el)),
     );
   }
@@ -189,15 +190,15 @@ class TableView {
    */
   fatal(code, reason) {
     if (code === 4404) {
-      document.title = "No such table · gammon";
+      document.title = t("No such table · gammon");
       this.main.replaceChildren(h("section", { class: "missing", "aria-labelledby": "missing-title" },
-        h("h1", { id: "missing-title" }, "No such table"),
-        h("p", {}, `There is no table ${this.id}: the link may be wrong, or the table never existed.`),
-        h("p", {}, h("a", { href: "#/", class: "button primary" }, "Back to the lobby"))));
+        h("h1", { id: "missing-title" }, t("No such table")),
+        h("p", {}, t("There is no table {id}: the link may be wrong, or the table never existed.", { id: this.id })),
+        h("p", {}, h("a", { href: "#/", class: "button primary" }, t("Back to the lobby")))));
       return;
     }
     this.statusEl.textContent = reason;
-    this.controls.replaceChildren(h("a", { href: "#/", class: "button" }, "Back to the lobby"));
+    this.controls.replaceChildren(h("a", { href: "#/", class: "button" }, t("Back to the lobby")));
   }
 
   // -- messages ----------------------------------------------------------------------------
@@ -284,9 +285,9 @@ class TableView {
     if (!this.state) return;
     this.result.showGame(this.state, game);
     this.bannerEl.append(h("p", { class: "banner" },
-      `Game ${game.number}: ${gameResultText(this.state, game.result)} `,
+      t("Game {number}: {result}", { number: number(game.number), result: gameResultText(this.state, game.result) }), " ",
       h("a", { href: `#/record/${this.id}/${game.number}`, target: "_blank", rel: "noopener" },
-        "Verify the dice")));
+        t("Verify the dice"))));
   }
 
   /**
@@ -302,7 +303,7 @@ class TableView {
       extra = { ...extra, ply: this.practice.ply };
     }
     if (this.conn.act(type, extra) === null) {
-      this.showError("Not connected: reconnecting, try again in a moment.");
+      this.showError(t("Not connected: reconnecting, try again in a moment."));
       return;
     }
     if (type !== "hint") {
@@ -567,11 +568,12 @@ class TableView {
       const pip = pips[slotIndex];
       clear(el,
         h("span", { class: `stone side${side}`, "aria-hidden": "true" }),
-        h("span", { class: "name" }, p ? p.name : "waiting for an opponent…",
-          p && !p.connected ? h("span", { class: "away", title: "disconnected" }, " (away)") : null,
-          st.you === side ? h("span", { class: "you" }, " (you)") : null),
-        h("span", { class: "pips", title: "pip count" }, pip !== null && pip !== undefined ? `${pip} pips` : ""),
-        score !== null ? h("span", { class: "score", title: "score" }, String(score)) : null,
+        h("span", { class: "name" }, p ? p.name : t("waiting for an opponent…"),
+          p && !p.connected ? h("span", { class: "away", title: t("disconnected") }, " ", t("(away)")) : null,
+          st.you === side ? h("span", { class: "you" }, " ", t("(you)")) : null),
+        h("span", { class: "pips", title: t("pip count") },
+          pip !== null && pip !== undefined ? tn("{n} pip", "{n} pips", pip) : ""),
+        score !== null ? h("span", { class: "score", title: t("score") }, number(score)) : null,
         st.clock ? h("span", { class: "clock", dataset: { side: String(side) } }, "") : null);
     }
     this.renderClocks();
@@ -613,14 +615,15 @@ class TableView {
       const creator = nameOf(st, 0);
       const me = this.app.me;
       status = me && creator === me.name
-        ? st.settings.invite ? `Waiting for ${st.settings.invite} to join…` : "Waiting for an opponent to join…"
-        : `${creator} is waiting for an opponent.`;
+        ? st.settings.invite ? t("Waiting for {player} to join…", { player: st.settings.invite })
+          : t("Waiting for an opponent to join…")
+        : t("{player} is waiting for an opponent.", { player: creator });
     }
     this.statusEl.textContent = this.practice.holdText() || status;
     const menu = /** @type {HTMLDetailsElement | null} */ (this.controls.querySelector("details.menu"));
     if (menu && menuOpen) menu.open = true;
     const mine = g && st.you !== null && g.actions.some((a) => !["resign", "forfeit", "hint"].includes(a));
-    document.title = `${mine ? "● Your turn · " : ""}Table ${this.id} · gammon`;
+    document.title = mine ? t("● Your turn · Table {id} · gammon", { id: this.id }) : t("Table {id} · gammon", { id: this.id });
     if (focused) {
       const again = /** @type {HTMLButtonElement | null} */ (this.controls.querySelector(`[data-action="${focused}"]`));
       if (again && !again.disabled) again.focus();
@@ -635,36 +638,39 @@ class TableView {
 
   renderInfo() {
     const st = /** @type {State} */ (this.state);
-    const parts = [h("h1", {}, `Table ${st.table}`), h("p", { class: "muted" }, describeSettings(st.settings))];
+    const parts = [h("h1", {}, t("Table {id}", { id: st.table })), h("p", { class: "muted" }, describeSettings(st.settings))];
     const series = st.series;
     if (series) {
       const names = [nameOf(st, 0), nameOf(st, 1)];
+      const values = { length: number(series.length), game: number(series.game_number), player0: names[0],
+        score0: number(series.score[0]), score1: number(series.score[1]), player1: names[1] };
       let line = series.mode === "match"
-        ? `Match to ${series.length} · game ${series.game_number} · ${names[0]} ${series.score[0]} – ${series.score[1]} ${names[1]}`
-        : `Money · game ${series.game_number} · ${names[0]} ${series.score[0]} – ${series.score[1]} ${names[1]}`;
-      if (series.crawford) line += " · Crawford game";
+        ? t("Match to {length} · game {game} · {player0} {score0} – {score1} {player1}", values)
+        : t("Money · game {game} · {player0} {score0} – {score1} {player1}", values);
+      if (series.crawford) line = t("{line} · Crawford game", { line });
       parts.push(h("p", { class: "score-line" }, line));
     }
     if (st.game && st.game.crawford && st.settings.cube && st.status === "playing") {
-      parts.push(h("p", { class: "crawford-note" }, "Crawford game: no cube, nobody may double."));
+      parts.push(h("p", { class: "crawford-note" }, t("Crawford game: no cube, nobody may double.")));
     }
     // A tournament's match says so (the state's `tournament`), by name when this page
     // watches the tournament (the player's own).
     const watched = tournamentWatch.tournamentOf(st.table);
     const tournamentId = st.tournament ? st.tournament.id : watched ? watched.id : null;
     if (tournamentId !== null) {
-      const name = watched && watched.id === tournamentId ? watched.name : `number ${tournamentId}`;
-      parts.push(h("p", { class: "tournament-of", id: "tournament-of" }, `A match of the tournament ${name}: `,
-        h("a", { href: `#/tournament/${tournamentId}` }, "back to the tournament")));
+      const name = watched && watched.id === tournamentId ? watched.name : t("number {id}", { id: tournamentId });
+      parts.push(h("p", { class: "tournament-of", id: "tournament-of" },
+        t("A match of the tournament {name}:", { name }), " ",
+        h("a", { href: `#/tournament/${tournamentId}` }, t("back to the tournament"))));
     }
-    if (st.spectators) parts.push(h("p", { class: "muted" }, `${st.spectators} watching`));
+    if (st.spectators) parts.push(h("p", { class: "muted" }, tn("{n} watching", "{n} watching", st.spectators)));
     if (st.status === "finished") {
       parts.push(h("div", { class: "result", role: "status" },
         h("strong", {}, resultText(st)), " ",
-        h("a", { href: `#/record/${this.id}` }, "Verify the dice & replay"),
+        h("a", { href: `#/record/${this.id}` }, t("Verify the dice & replay")),
         // A match neither player came to was never played: it has no .mat (1.6).
         st.result && st.result.reason === "no_show" ? null : [" · ",
-          h("a", { href: `/api/tables/${this.id}/mat`, download: `table-${this.id}.mat` }, "Download .mat")]));
+          h("a", { href: `/api/tables/${this.id}/mat`, download: `table-${this.id}.mat` }, t("Download .mat"))]));
     } else if (st.game && st.game.result) {
       parts.push(h("p", { class: "result" }, gameResultText(st, st.game.result)));
     }
@@ -679,12 +685,12 @@ class TableView {
     const line = (/** @type {number | undefined} */ side, /** @type {number[]} */ dice, /** @type {string} */ what) =>
       h("li", { class: `side${side}` },
         h("span", { class: "who" }, nameOf(st, side)), " ",
-        h("span", { class: "dice-text" }, dice.join("-")), ": ", h("span", { class: "play" }, what));
+        h("span", { class: "dice-text" }, diceText(dice)), ": ", h("span", { class: "play" }, what));
     for (let i = 0; i < log.length; i++) {
       const e = log[i];
       const next = log[i + 1];
       if (e.type === "rolled" && next && (next.type === "moved" || next.type === "passed") && next.side === e.side) {
-        items.push(line(e.side, e.dice || [], next.type === "moved" ? next.play || "" : "cannot move"));
+        items.push(line(e.side, e.dice || [], next.type === "moved" ? next.play || "" : t("cannot move")));
         i += 1;
       } else if (e.type === "moved") {
         items.push(line(e.side, e.dice || [], e.play || ""));
@@ -695,7 +701,7 @@ class TableView {
     clear(this.logEl, items);
     this.logEl.scrollTop = this.logEl.scrollHeight;
     const last = items[items.length - 1];
-    this.lastPlayEl.textContent = last ? `Last: ${last.textContent}` : "";
+    this.lastPlayEl.textContent = last ? t("Last: {line}", { line: last.textContent }) : "";
   }
 
   renderHints() {
