@@ -328,14 +328,68 @@ def _sentences(path: Path) -> list[tuple[int, str]]:
 #: A JavaScript literal after one of these keys or calls is a name for the program (a CSS
 #: class, a selector, an element's id, an SVG path), not words for the player.
 _JS_NAME_KEYS = frozenset(
-    "class className id name type role rel target autocomplete inputmode d points transform "
-    "viewBox href src method accept pattern dataset for key event code".split()
+    [
+        "class",
+        "className",
+        "id",
+        "name",
+        "type",
+        "role",
+        "rel",
+        "target",
+        "autocomplete",
+        "inputmode",
+        "d",
+        "points",
+        "transform",
+        "viewBox",
+        "href",
+        "src",
+        "method",
+        "accept",
+        "pattern",
+        "dataset",
+        "for",
+        "key",
+        "event",
+        "code",
+    ]
 )
 _JS_NAME_CALLS = frozenset(
-    "querySelector querySelectorAll closest matches add remove toggle contains getElementById "
-    "createElement h s getAttribute setAttribute removeAttribute addEventListener "
-    "removeEventListener fetch get post api upload startsWith endsWith includes split matchMedia "
-    "replace test getItem setItem dispatchEvent".split()
+    [
+        "querySelector",
+        "querySelectorAll",
+        "closest",
+        "matches",
+        "add",
+        "remove",
+        "toggle",
+        "contains",
+        "getElementById",
+        "createElement",
+        "h",
+        "s",
+        "getAttribute",
+        "setAttribute",
+        "removeAttribute",
+        "addEventListener",
+        "removeEventListener",
+        "fetch",
+        "get",
+        "post",
+        "api",
+        "upload",
+        "startsWith",
+        "endsWith",
+        "includes",
+        "split",
+        "matchMedia",
+        "replace",
+        "test",
+        "getItem",
+        "setItem",
+        "dispatchEvent",
+    ]
 )
 _JS_TOKEN = re.compile(
     r"""(?P<comment>//[^\n]*|/\*.*?\*/)"""
@@ -405,7 +459,9 @@ def test_the_browser_scan_finds_a_new_sentence(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert _js_sentences(module) == [
-        (2, "Roll the dice"), (2, "Your turn now"), (4, "Table {x} is full")
+        (2, "Roll the dice"),
+        (2, "Your turn now"),
+        (4, "Table {x} is full"),
     ]
 
 
