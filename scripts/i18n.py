@@ -30,6 +30,7 @@ SOURCES: Final = (
     "gammon/cli/analyse.py",
     "gammon/cli/hint.py",
     "gammon/cli/verify.py",
+    "gammon/server/pages.py",
     # The browser client (static/js/i18n.js): t(), tn() and N_().
     "gammon/server/static/js/language-switch.js",
     "gammon/server/static/js/table.js",
@@ -49,6 +50,20 @@ SOURCES: Final = (
     "gammon/server/static/js/sound.js",
     "gammon/server/static/js/state-deltas.js",
     "gammon/server/static/js/protocol.js",
+    "gammon/server/static/js/app.js",
+    "gammon/server/static/js/auth.js",
+    "gammon/server/static/js/lobby.js",
+    "gammon/server/static/js/lobby-form.js",
+    "gammon/server/static/js/lobby-play.js",
+    "gammon/server/static/js/players.js",
+    "gammon/server/static/js/pages.js",
+    "gammon/server/static/js/rating-graph.js",
+    "gammon/server/static/js/settings-panel.js",
+    "gammon/server/static/js/settings.js",
+    "gammon/server/static/js/fairdice.js",
+    "gammon/server/static/js/api.js",
+    "gammon/server/static/js/socket.js",
+    "gammon/server/static/js/util.js",
 )
 #: What marks a message: a translator's methods, and ``N_`` for tables of words (Python);
 #: ``t``, ``tn`` and ``N_`` (JavaScript).

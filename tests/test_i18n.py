@@ -268,6 +268,25 @@ ALLOWED: dict[str, str] = {
     "(max-width: 600px)": "a CSS media query (board.js's phone layout)",
     "checker selected": "CSS classes of a checker in the board's SVG",
     "cube offered": "CSS classes of the cube in the board's SVG",
+    # gammon/server/pages.py: the index page's markup and headers, and the server's refusals
+    # (errors, whose catalog comes with the server's other messages)
+    '<html lang="en">': "markup of index.html, not words",
+    '<html lang="{lang}">': "markup of index.html, not words",
+    "Accept-Language, Cookie": "the names of HTTP headers (Vary)",
+    "there is no page {name} (the pages: {known})": "a refusal's message (an error of the API)",
+    "this server was installed without its documents ({path.name})": "a refusal's message "
+    "(an error of the installation)",
+    # the browser client (static/js)
+    "name-help auth-error": "element ids (aria-describedby), not words",
+    "Sit & Go": "the name a Sit & Go gets when none is typed: the kind's name, kept in every "
+    "language as players use it, and the tournament's name for everyone who sees it",
+    'There is no setting called "{x}" (the settings: {x}).': "a SettingsError (settings.js): "
+    "for programmers calling settings.set wrongly, never shown to players",
+    'The setting "{x}" cannot be {x}: it takes {x}.': "a SettingsError, for programmers",
+    "one of {x}": "part of a SettingsError, for programmers",
+    "a number from 0 to 1": "part of a SettingsError, for programmers",
+    "dropped by the client": "a WebSocket close reason, for the server's log",
+    "not hex: {x}": "an Error of fromHex, for programmers (the dice check says it in words)",
 }
 #: The command line's help (``help=``, ``description=`` of argparse): written for the person
 #: typing the command, in English as argparse's own words around it are.

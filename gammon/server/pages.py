@@ -16,6 +16,7 @@ only ever headings, paragraphs, lists, tables, code and links.
 from __future__ import annotations
 
 import functools
+from html import escape as html_escape
 from pathlib import Path
 from typing import Any, Final
 
@@ -23,7 +24,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from gammon.i18n import SOURCE_LANGUAGE, UnknownLanguageError, language, messages_json, negotiate
+from gammon.i18n import (
+    N_,
+    SOURCE_LANGUAGE,
+    UnknownLanguageError,
+    language,
+    messages_json,
+    negotiate,
+    translator,
+)
 from gammon.server.protocol import Refused
 
 __all__ = [
@@ -142,18 +151,42 @@ def _catalog(lang: str) -> dict[str, Any]:
     return messages_json(lang)
 
 
+#: index.html's words, each as the page has it in English: its text...
+_INDEX_TEXTS: Final = (
+    N_("Skip to content"),
+    N_("Loading…"),
+    N_("The gammon client needs JavaScript. Programs can use the API in docs/PROTOCOL.md."),
+)
+#: ...and its aria-labels (the script writes the header's again at each change of language).
+_INDEX_LABELS: Final = (N_("gammon: lobby"), N_("Account"))
+
+
+def _index_html(html: str, lang: str) -> str:
+    """index.html in ``lang``: its ``lang`` attribute, and its own words (what a player
+    reads before the script has run, or without it, and the header's labels)."""
+    t = translator(lang)
+    html = html.replace('<html lang="en">', f'<html lang="{lang}">', 1)
+    for english in _INDEX_TEXTS:
+        words = html_escape(t.gettext(english), quote=False)
+        html = html.replace(f">{english}<", f">{words}<", 1)
+    for english in _INDEX_LABELS:
+        label = html_escape(t.gettext(english))
+        html = html.replace(f'aria-label="{english}"', f'aria-label="{label}"', 1)
+    return html
+
+
 def index_route(static: Path) -> Route:
     """``GET /``: the browser client's page with ``lang`` and ``Content-Language`` in the
     player's language (the cookie, else ``Accept-Language``), so that the browser, a screen
-    reader and a search engine know it before any script runs."""
+    reader and a search engine know it before any script runs, and its own few words (the
+    skip link, "Loading…", the sentence for a browser without JavaScript) in it."""
     from starlette.responses import HTMLResponse
 
     index = static / "index.html"
 
     async def serve(request: Request) -> Response:
         lang = requested_language(request)
-        html = index.read_text(encoding="utf-8")
-        html = html.replace('<html lang="en">', f'<html lang="{lang}">', 1)
+        html = _index_html(index.read_text(encoding="utf-8"), lang)
         return HTMLResponse(
             html,
             headers={"Content-Language": lang, "Vary": "Accept-Language, Cookie",

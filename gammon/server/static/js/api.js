@@ -1,6 +1,8 @@
 // @ts-check
 // HTTP calls to the server (docs/PROTOCOL.md section 1), with the double-submit CSRF header.
 
+import { t } from "./i18n.js";
+
 /** A refusal from the server (its code and message), or no answer at all (status 0). */
 export class ApiError extends Error {
   /**
@@ -55,7 +57,7 @@ export async function api(method, path, body) {
   try {
     response = await fetch(path, options);
   } catch {
-    throw new ApiError(0, "network", "cannot reach the server: check your connection");
+    throw new ApiError(0, "network", t("cannot reach the server: check your connection"));
   }
   const data = await response.json().catch(() => null);
   if (!response.ok) {
@@ -94,7 +96,7 @@ export async function upload(path, file) {
       body: file,
     });
   } catch {
-    throw new ApiError(0, "network", "cannot reach the server: check your connection");
+    throw new ApiError(0, "network", t("cannot reach the server: check your connection"));
   }
   const data = await response.json().catch(() => null);
   if (!response.ok) {

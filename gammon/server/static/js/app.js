@@ -8,7 +8,7 @@ import { followAccount } from "./account-settings.js";
 import { mountBoard } from "./analysis-board.js";
 import { get, post } from "./api.js";
 import { mountAuth } from "./auth.js";
-import { followLanguage } from "./i18n.js";
+import { followLanguage, t } from "./i18n.js";
 import { languageSwitch } from "./language-switch.js";
 import { mountLobby } from "./lobby.js";
 import { mountPage } from "./pages.js";
@@ -54,7 +54,7 @@ const app = {
     onReconnectingChange((on) => {
       const notice = /** @type {HTMLElement} */ (document.getElementById("notice"));
       notice.hidden = !on;
-      notice.textContent = on ? "Reconnecting…" : "";
+      notice.textContent = on ? t("Reconnecting…") : "";
     });
     try {
       this.me = (await get("/api/me")).user;
@@ -106,23 +106,30 @@ const app = {
   renderHeader() {
     const nav = /** @type {HTMLElement} */ (document.getElementById("account"));
     const me = this.me;
+    // index.html's own words, in the language now spoken (the server wrote them in the
+    // page's language; a switch changes them here).
+    nav.setAttribute("aria-label", t("Account"));
+    const brand = document.querySelector("header .brand");
+    if (brand) brand.setAttribute("aria-label", t("gammon: lobby"));
+    const skip = document.querySelector("a.skip");
+    if (skip) skip.textContent = t("Skip to content");
     if (me) {
       clear(nav,
-        h("a", { href: "#/analyse", id: "analyse-link" }, "Analyse a match"),
-        h("a", { href: "#/board", id: "board-link" }, "Analysis board"),
-        h("a", { href: "#/players", id: "players-link" }, "Players"), " ",
+        h("a", { href: "#/analyse", id: "analyse-link" }, t("Analyse a match")),
+        h("a", { href: "#/board", id: "board-link" }, t("Analysis board")),
+        h("a", { href: "#/players", id: "players-link" }, t("Players")), " ",
         h("a", { class: "me", id: "me", href: `#/player/${encodeURIComponent(me.name)}` }, me.name,
-          me.guest ? h("span", { class: "muted" }, " (guest)") : null),
-        me.guest ? h("a", { href: "#/login", id: "keep-games" }, "Sign up to keep your games") : null, " ",
+          me.guest ? h("span", { class: "muted" }, " ", t("(guest)")) : null),
+        me.guest ? h("a", { href: "#/login", id: "keep-games" }, t("Sign up to keep your games")) : null, " ",
         settingsButton(), " ", languageSwitch(), " ",
-        h("button", { type: "button", class: "link", name: "logout", onclick: () => this.logout() }, "Log out"));
+        h("button", { type: "button", class: "link", name: "logout", onclick: () => this.logout() }, t("Log out")));
     } else {
       const next = location.hash && !location.hash.startsWith("#/login") ? location.hash : "#/";
       clear(nav,
-        h("a", { href: "#/board", id: "board-link" }, "Analysis board"),
-        h("a", { href: "#/players", id: "players-link" }, "Players"), " ",
-        h("a", { href: `#/login?next=${encodeURIComponent(next)}`, id: "signin" }, "Sign in"),
-        h("button", { type: "button", class: "link", name: "guest", onclick: () => this.guest() }, "Play as a guest"),
+        h("a", { href: "#/board", id: "board-link" }, t("Analysis board")),
+        h("a", { href: "#/players", id: "players-link" }, t("Players")), " ",
+        h("a", { href: `#/login?next=${encodeURIComponent(next)}`, id: "signin" }, t("Sign in")),
+        h("button", { type: "button", class: "link", name: "guest", onclick: () => this.guest() }, t("Play as a guest")),
         settingsButton(), " ", languageSwitch());
     }
   },
@@ -138,26 +145,26 @@ const app = {
     document.body.dataset.route = parts[0] || "lobby";
     this.renderHeader();
     if (parts[0] === "login") {
-      document.title = "Sign in · gammon";
+      document.title = t("Sign in · gammon");
       this.view = mountAuth(main, params, this);
     } else if (parts[0] === "table" && /^\d+$/.test(parts[1] || "")) {
-      document.title = `Table ${parts[1]} · gammon`;
+      document.title = t("Table {id} · gammon", { id: parts[1] });
       this.view = mountTable(main, { id: Number(parts[1]), join: "join" in params }, this);
     } else if (parts[0] === "record" && /^\d+$/.test(parts[1] || "")) {
-      document.title = `Table ${parts[1]}: record · gammon`;
+      document.title = t("Table {id}: record · gammon", { id: parts[1] });
       const game = /^\d+$/.test(parts[2] || "") ? Number(parts[2]) : null;
       this.view = mountRecord(main, { id: Number(parts[1]), game }, this);
     } else if (parts[0] === "tournament" && /^\d+$/.test(parts[1] || "")) {
-      document.title = `Tournament ${parts[1]} · gammon`;
+      document.title = t("Tournament {id} · gammon", { id: parts[1] });
       this.view = mountTournament(main, { id: Number(parts[1]) }, this);
     } else if (parts[0] === "player" && parts[1]) {
-      document.title = "Player · gammon";
+      document.title = t("Player · gammon");
       this.view = mountPlayer(main, { name: decodeURIComponent(parts[1]) }, this);
     } else if ((parts[0] === "rules" || parts[0] === "dice") && parts.length === 1) {
       document.title = "gammon";
       this.view = mountPage(main, parts[0]);
     } else if (parts[0] === "players") {
-      document.title = "Players · gammon";
+      document.title = t("Players · gammon");
       this.view = mountPlayers(main, params, this);
     } else if (this.routeAnalysis(main, parts, params)) {
       // a review or the upload page (review.js)
@@ -166,11 +173,11 @@ const app = {
       this.view = mountLobby(main, params, this);
     } else {
       // An address that is no page: say so, rather than show the lobby as if it were one.
-      document.title = "No such page · gammon";
+      document.title = t("No such page · gammon");
       main.replaceChildren(h("section", { class: "not-found panel", id: "not-found" },
-        h("h1", {}, "No such page"),
-        h("p", {}, `There is no page at ${location.hash}.`),
-        wayBack(["#/players", "Players"], ["#/analyse", "Analyse a match"])));
+        h("h1", {}, t("No such page")),
+        h("p", {}, t("There is no page at {address}.", { address: location.hash })),
+        wayBack(["#/players", t("Players")], ["#/analyse", t("Analyse a match")])));
     }
   },
 
@@ -184,16 +191,16 @@ const app = {
    */
   routeAnalysis(main, parts, params) {
     if (parts[0] === "analysis" && parts[1]) {
-      document.title = "Analysis · gammon";
+      document.title = t("Analysis · gammon");
       this.view = mountReview(main, { key: decodeURIComponent(parts[1]) }, this);
     } else if (parts[0] === "review" && /^\d+$/.test(parts[1] || "")) {
-      document.title = `Table ${parts[1]}: analysis · gammon`;
+      document.title = t("Table {id}: analysis · gammon", { id: parts[1] });
       this.view = mountReview(main, { table: Number(parts[1]) }, this);
     } else if (parts[0] === "analyse") {
-      document.title = "Analyse a match · gammon";
+      document.title = t("Analyse a match · gammon");
       this.view = mountUpload(main, this);
     } else if (parts[0] === "board" && parts.length === 1) {
-      document.title = "Analysis board · gammon";
+      document.title = t("Analysis board · gammon");
       this.view = mountBoard(main, params);
     } else {
       return false;

@@ -2,6 +2,7 @@
 // Sign up, log in, or play as a guest (docs/PROTOCOL.md 1.2); the server's messages shown inline.
 
 import { post } from "./api.js";
+import { t } from "./i18n.js";
 import { h } from "./util.js";
 
 /**
@@ -46,20 +47,20 @@ export function mountAuth(main, params, app) {
   };
   const form = h("form", { class: "auth-form", novalidate: true,
                            onsubmit: (/** @type {SubmitEvent} */ e) => { e.preventDefault(); submit(e.submitter && /** @type {HTMLButtonElement} */ (e.submitter).value === "signup" ? "signup" : "login"); } },
-    h("label", { class: "field" }, h("span", {}, "Name"), name),
-    h("p", { class: "muted small", id: "name-help" }, "3-20 letters, digits, _ or -, starting with a letter."),
-    h("label", { class: "field" }, h("span", {}, "Password"), password),
+    h("label", { class: "field" }, h("span", {}, t("Name")), name),
+    h("p", { class: "muted small", id: "name-help" }, t("3-20 letters, digits, _ or -, starting with a letter.")),
+    h("label", { class: "field" }, h("span", {}, t("Password")), password),
     error,
     h("div", { class: "row" },
-      h("button", { type: "submit", class: "primary", name: "login", value: "login" }, "Log in"),
-      h("button", { type: "submit", name: "signup", value: "signup" }, "Sign up")),
+      h("button", { type: "submit", class: "primary", name: "login", value: "login" }, t("Log in")),
+      h("button", { type: "submit", name: "signup", value: "signup" }, t("Sign up"))),
   );
   main.replaceChildren(h("section", { class: "auth", "aria-labelledby": "auth-title" },
-    h("h1", { id: "auth-title" }, "Sign in"),
+    h("h1", { id: "auth-title" }, t("Sign in")),
     form,
-    h("p", { class: "or" }, "or"),
-    h("button", { type: "button", name: "guest", onclick: guest }, "Play as a guest"),
-    h("p", { class: "muted small" }, "A guest gets a name like Guest-7f3a9c for this browser.")));
+    h("p", { class: "or" }, t("or")),
+    h("button", { type: "button", name: "guest", onclick: guest }, t("Play as a guest")),
+    h("p", { class: "muted small" }, t("A guest gets a name like {name} for this browser.", { name: "Guest-7f3a9c" }))));
   name.focus();
   return { destroy() {} };
 }

@@ -7,6 +7,7 @@
 // each roll from the revealed seed with SubtleCrypto and checks the record
 // against what it kept.
 
+import { t, tn } from "./i18n.js";
 import { fromHex, toHex } from "./util.js";
 
 export const FORMAT = "gammon-fair-dice/1";
@@ -194,39 +195,38 @@ export async function verifyGame(record, { table, game, bot = false } = {}) {
   if (!crypto.subtle) {
     return {
       ok: false,
-      summary: "this browser offers no SubtleCrypto here (it needs https or localhost)",
-      problems: ["no SubtleCrypto: use gammon verify instead"],
+      summary: t("this browser offers no SubtleCrypto here (it needs https or localhost)"),
+      problems: [t("no SubtleCrypto: use gammon verify instead")],
       rolls,
       notes,
     };
   }
-  if (record.format !== FORMAT) problems.push(`unknown record format ${JSON.stringify(record.format)}`);
+  if (record.format !== FORMAT) problems.push(t("unknown record format {format}", { format: JSON.stringify(record.format) }));
   /** @type {Uint8Array | undefined} */
   let seed;
   try {
     seed = fromHex(record.seed);
     if (seed.length !== 32) throw new Error("length");
   } catch {
-    problems.push("the seed is not 32 bytes of hex");
+    problems.push(t("the seed is not 32 bytes of hex"));
   }
   if (seed) {
     const digest = toHex(await sha256(seed));
     if (digest !== String(record.commitment).toLowerCase()) {
-      problems.push("the seed does not match the commitment (SHA-256 of the seed differs)");
+      problems.push(t("the seed does not match the commitment (SHA-256 of the seed differs)"));
     }
   }
   /** @type {Kept} */
   const mine = table !== undefined && game !== undefined ? kept(table, game) : { commitment: null, sent: [] };
   if (mine.commitment) {
     if (mine.commitment !== record.commitment) {
-      problems.push(
-        `the commitment differs from the one this browser saw before the game (${mine.commitment.slice(0, 16)}…)`,
-      );
+      problems.push(t("the commitment differs from the one this browser saw before the game ({commitment}…)",
+        { commitment: mine.commitment.slice(0, 16) }));
     } else {
-      notes.push("the commitment is the one this browser saw before the first roll");
+      notes.push(t("the commitment is the one this browser saw before the first roll"));
     }
   } else {
-    notes.push("this browser did not see this game's commitment before it ended");
+    notes.push(t("this browser did not see this game's commitment before it ended"));
   }
   const sentHex = new Set(mine.sent.map((e) => e.hex.toLowerCase()));
   const logDice = ((record.game && record.game.log) || [])
@@ -240,28 +240,29 @@ export async function verifyGame(record, { table, game, bot = false } = {}) {
                     ok: false, mine: 0, problem: null };
     rolls.push(entry);
     if (roll.index !== i + 1) {
-      entry.problem = `roll ${i + 1} is numbered ${roll.index}: a roll is missing or out of order`;
+      entry.problem = t("roll {number} is numbered {index}: a roll is missing or out of order", { number: i + 1, index: roll.index });
     } else if (seed) {
       try {
         const entropy = entry.entropy.map((hex) => fromHex(hex));
         entry.expected = await deriveDice(seed, roll.index, entropy);
         entry.ok = entry.expected[0] === roll.dice[0] && entry.expected[1] === roll.dice[1];
         if (!entry.ok) {
-          entry.problem = `roll ${roll.index}: the record says ${roll.dice.join("-")}, the seed and entropy give ${entry.expected.join("-")}`;
+          entry.problem = t("roll {index}: the record says {dice}, the seed and entropy give {expected}",
+            { index: roll.index, dice: roll.dice.join("-"), expected: entry.expected.join("-") });
         }
       } catch (err) {
-        entry.problem = `roll ${roll.index}: unreadable entropy (${/** @type {Error} */ (err).message})`;
+        entry.problem = t("roll {index}: unreadable entropy ({error})", { index: roll.index, error: /** @type {Error} */ (err).message });
       }
     }
     if (entry.ok && logDice[i] && (logDice[i][0] !== roll.dice[0] || logDice[i][1] !== roll.dice[1])) {
       entry.ok = false;
-      entry.problem = `roll ${roll.index}: the game log shows ${logDice[i].join("-")}, the record ${roll.dice.join("-")}`;
+      entry.problem = t("roll {index}: the game log shows {logged}, the record {dice}", { index: roll.index, logged: logDice[i].join("-"), dice: roll.dice.join("-") });
     }
     entry.mine = entry.entropy.filter((e) => sentHex.has(e.toLowerCase())).length;
     if (entry.problem) problems.push(entry.problem);
   }
   if (logDice.length && logDice.length !== list.length) {
-    problems.push(`the game log has ${logDice.length} rolls, the record ${list.length}`);
+    problems.push(tn("the game log has {n} roll, the record {count}", "the game log has {n} rolls, the record {count}", logDice.length, { count: list.length }));
   }
   // Each contribution we sent must be in the first roll after we sent it (DICE.md).
   // A contribution whose answer never came (the connection dropped) may or may not have
@@ -275,36 +276,39 @@ export async function verifyGame(record, { table, game, bot = false } = {}) {
       continue;
     }
     if (!(roll.entropy || []).some((/** @type {string} */ e) => e.toLowerCase() === sent.hex.toLowerCase())) {
-      problems.push(
-        `your contribution ${sent.hex.slice(0, 12)}… is not in roll ${sent.rollsBefore + 1}, the first roll after you sent it`,
-      );
+      problems.push(t("your contribution {hex}… is not in roll {number}, the first roll after you sent it",
+        { hex: sent.hex.slice(0, 12), number: sent.rollsBefore + 1 }));
     }
   }
   if (acked.length) {
-    notes.push(
-      `${acked.length - unused} contributions from this browser found where they belong` +
-        (unused ? `; ${unused} sent after the last roll (never used)` : ""),
-    );
+    const found = acked.length - unused;
+    notes.push(unused
+      ? tn("{n} contribution from this browser found where it belongs; {unused} sent after the last roll (never used)",
+        "{n} contributions from this browser found where they belong; {unused} sent after the last roll (never used)",
+        found, { unused })
+      : tn("{n} contribution from this browser found where it belongs",
+        "{n} contributions from this browser found where they belong", found));
   }
   if (bot) {
     if (mine.sent.length) {
       const foreign = list.flatMap((/** @type {{entropy?: string[]}} */ r) => r.entropy || [])
         .filter((/** @type {string} */ e) => !sentHex.has(e.toLowerCase()));
       if (foreign.length) {
-        problems.push(`${foreign.length} contributions in this game against the bot were not sent by this browser`);
+        problems.push(tn("{n} contribution in this game against the bot was not sent by this browser",
+          "{n} contributions in this game against the bot were not sent by this browser", foreign.length));
       } else {
-        notes.push("every contribution is one this browser sent (a game against the bot)");
+        notes.push(t("every contribution is one this browser sent (a game against the bot)"));
       }
     } else {
-      notes.push("this browser has no list of what it sent in this game, so it cannot check for contributions it did not send");
+      notes.push(t("this browser has no list of what it sent in this game, so it cannot check for contributions it did not send"));
     }
   }
   const ok = problems.length === 0 && list.length > 0;
   const summary = ok
-    ? `all ${list.length} rolls verified`
+    ? tn("all {n} rolls verified", "all {n} rolls verified", list.length)
     : problems.length
       ? problems[0]
-      : "the record has no rolls";
+      : t("the record has no rolls");
   return { ok, summary, problems, rolls, notes };
 }
 
@@ -316,18 +320,25 @@ export async function verifyGame(record, { table, game, bot = false } = {}) {
  * @returns {[string, string]}
  */
 export function plainWords(report) {
-  const why = "These dice could not be cheated: before the first roll the server locked in a secret "
-    + "seed by publishing its fingerprint, and every roll mixes that seed with random numbers sent "
-    + "by the players' browsers, so nobody, not even the server, could choose or foresee a roll.";
+  const why = t("These dice could not be cheated: before the first roll the server locked in a secret seed by publishing its fingerprint, and every roll mixes that seed with random numbers sent by the players' browsers, so nobody, not even the server, could choose or foresee a roll.");
   if (!report.ok) {
-    return [why, `This browser checked this game's rolls and found a problem (${report.summary}): the details are below.`];
+    return [why, t("This browser checked this game's rolls and found a problem ({problem}): the details are below.",
+      { problem: report.summary })];
   }
   const n = report.rolls.length;
   const mine = report.rolls.filter((r) => r.mine > 0).length;
-  const with_ = !mine ? ""
-    : mine < n ? `, ${mine} of them with numbers this browser sent itself`
-      : n === 1 ? ", which mixed in numbers this browser sent itself"
-        : ", every one with numbers this browser sent itself";
-  return [why, `This browser has just checked ${n === 1 ? "the one roll" : `all ${n} rolls`} of this game `
-    + `against the seed revealed at its end${with_}: each is exactly the roll it had to be.`];
+  let checked;
+  if (!mine) {
+    checked = tn("This browser has just checked the one roll of this game against the seed revealed at its end: each is exactly the roll it had to be.",
+      "This browser has just checked all {n} rolls of this game against the seed revealed at its end: each is exactly the roll it had to be.", n);
+  } else if (mine < n) {
+    checked = t("This browser has just checked all {n} rolls of this game against the seed revealed at its end, {mine} of them with numbers this browser sent itself: each is exactly the roll it had to be.",
+      { n, mine });
+  } else if (n === 1) {
+    checked = t("This browser has just checked the one roll of this game against the seed revealed at its end, which mixed in numbers this browser sent itself: each is exactly the roll it had to be.");
+  } else {
+    checked = t("This browser has just checked all {n} rolls of this game against the seed revealed at its end, every one with numbers this browser sent itself: each is exactly the roll it had to be.",
+      { n });
+  }
+  return [why, checked];
 }

@@ -3,6 +3,8 @@
 // in the player's words before anything is sent. Pure: no DOM (unit-tested with
 // `node --test`, tests/js/); lobby.js gathers the form's values and shows the answer.
 
+import { N_, t } from "./i18n.js";
+
 /** @typedef {import("./protocol.js").Settings} Settings */
 /** @typedef {import("./protocol.js").ClockSettings} ClockSettings */
 /** @typedef {import("./protocol.js").Variant} Variant */
@@ -38,16 +40,16 @@
 
 /**
  * The numeric fields: the user's words for each, and its range.
- * @type {Record<string, {label: string, low: number, high: number, blank?: string}>}
+ * @type {Record<string, {label: string, low: number, high: number, blank?: boolean}>}
  */
 export const NUMBERS = {
-  length: { label: "Points", low: 1, high: 64 },
-  max_games: { label: "Games", low: 1, high: 1000, blank: "no limit" },
-  auto_doubles: { label: "Automatic doubles", low: 0, high: 6, blank: "0" },
-  stakes: { label: "Table stakes", low: 1, high: 10000, blank: "none" },
-  base_min: { label: "Minutes", low: 1, high: 600 },
-  delay_s: { label: "Delay", low: 0, high: 120, blank: "0" },
-  increment_s: { label: "Increment", low: 0, high: 120, blank: "0" },
+  length: { label: N_("Points"), low: 1, high: 64 },
+  max_games: { label: N_("Games"), low: 1, high: 1000, blank: true },
+  auto_doubles: { label: N_("Automatic doubles"), low: 0, high: 6, blank: true },
+  stakes: { label: N_("Table stakes"), low: 1, high: 10000, blank: true },
+  base_min: { label: N_("Minutes"), low: 1, high: 600 },
+  delay_s: { label: N_("Delay"), low: 0, high: 120, blank: true },
+  increment_s: { label: N_("Increment"), low: 0, high: 120, blank: true },
 };
 
 /** Thrown inside readSettings with the field to mend. */
@@ -71,13 +73,13 @@ class Mend extends Error {
 function whole(values, name) {
   const spec = NUMBERS[name];
   const text = String(values[name] ?? "").trim();
-  const range = `${spec.low} to ${spec.high}`;
+  const words = { field: t(spec.label), low: spec.low, high: spec.high };
   if (text === "") {
-    if (spec.blank !== undefined) return null;
-    throw new Mend(name, `${spec.label}: enter a whole number from ${range}.`);
+    if (spec.blank) return null;
+    throw new Mend(name, t("{field}: enter a whole number from {low} to {high}.", words));
   }
   if (!/^\d+$/.test(text) || Number(text) < spec.low || Number(text) > spec.high) {
-    throw new Mend(name, `${spec.label}: ${text} is not a whole number from ${range}.`);
+    throw new Mend(name, t("{field}: {text} is not a whole number from {low} to {high}.", { ...words, text }));
   }
   return Number(text);
 }
@@ -132,7 +134,7 @@ export function readSettings(values, variants) {
     }
     if (values.opponent === "invite") {
       const name = values.invite.trim();
-      if (!name) throw new Mend("invite", "Invite a player: enter their name.");
+      if (!name) throw new Mend("invite", t("Invite a player: enter their name."));
       settings.invite = name;
     }
     if (values.opponent === "bot") settings.bot = values.bot;
@@ -152,7 +154,7 @@ export function readSettings(values, variants) {
 export function inFormWords(message) {
   let text = message;
   for (const [name, spec] of Object.entries(NUMBERS)) {
-    text = text.replaceAll(`'${name}'`, spec.label);
+    text = text.replaceAll(`'${name}'`, t(spec.label));
   }
   return text.replace(/'([a-z_]+)'/g, "$1");
 }

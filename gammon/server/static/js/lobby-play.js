@@ -5,6 +5,7 @@
 // length, docs/PROTOCOL.md 7.1). Whoever is not signed in plays as a guest at the click.
 
 import { get, post } from "./api.js";
+import { t, tn } from "./i18n.js";
 import { clear, h } from "./util.js";
 
 /** @typedef {import("./app.js").App} App */
@@ -54,36 +55,37 @@ export class PlayPanel {
     this.seeking = false;
     const levels = /** @type {Level[]} */ (app.info ? app.info.bot_levels : []);
     this.errorEl = h("p", { id: "play-error", class: "error", role: "alert", hidden: true });
-    this.level = select("play-level", "The computer's level",
+    this.level = select("play-level", t("The computer's level"),
       levels.map((l) => /** @type {[string, string]} */ ([l.name, l.rating ? `${l.name} (${Math.round(l.rating)})` : l.name])),
       levelFor(levels, null));
     this.levelNote = h("span", { class: "muted small", id: "play-level-note" });
-    this.botLength = select("play-bot-length", "Match length against the computer",
-      LENGTHS.map((n) => /** @type {[string, string]} */ ([String(n), `${n}-point match`])), "3");
-    this.personLength = select("play-person-length", "Match length against a person",
-      LENGTHS.map((n) => /** @type {[string, string]} */ ([String(n), `${n}-point match`])), "5");
+    this.botLength = select("play-bot-length", t("Match length against the computer"),
+      LENGTHS.map((n) => /** @type {[string, string]} */ ([String(n), tn("{n}-point match", "{n}-point match", n)])), "3");
+    this.personLength = select("play-person-length", t("Match length against a person"),
+      LENGTHS.map((n) => /** @type {[string, string]} */ ([String(n), tn("{n}-point match", "{n}-point match", n)])), "5");
     this.seekEl = h("div", { id: "seek", "aria-live": "polite" });
     this.findButton = /** @type {HTMLButtonElement} */ (h("button", { type: "button", id: "play-person", class: "primary",
-      onclick: () => this.seek() }, "Find an opponent"));
+      onclick: () => this.seek() }, t("Find an opponent")));
     const welcome = localStorage.getItem(WELCOME_KEY) === "hidden" ? null
       : h("div", { class: "welcome", id: "welcome" },
-          h("p", {}, "Welcome to gammon: play backgammon with the computer or with people, then learn from the ",
-            "engine's review of every game. New to the game? ", h("a", { href: "#/rules", id: "rules-link" }, "Read the rules"),
-            ". Wondering whether the dice are honest? ", h("a", { href: "#/dice", id: "dice-link" }, "See how they are made fair"), "."),
+          h("p", {}, t("Welcome to gammon: play backgammon with the computer or with people, then learn from the engine's review of every game."),
+            " ", t("New to the game?"), " ", h("a", { href: "#/rules", id: "rules-link" }, t("Read the rules")),
+            ". ", t("Wondering whether the dice are honest?"), " ",
+            h("a", { href: "#/dice", id: "dice-link" }, t("See how they are made fair")), "."),
           h("button", { type: "button", class: "link small", onclick: (/** @type {Event} */ e) => {
             localStorage.setItem(WELCOME_KEY, "hidden");
             /** @type {HTMLElement} */ (/** @type {HTMLElement} */ (e.target).closest(".welcome")).remove();
-          } }, "Hide this"));
+          } }, t("Hide this")));
     this.el = h("section", { class: "play", id: "play", "aria-labelledby": "play-title" },
-      h("h2", { id: "play-title" }, "Play"),
+      h("h2", { id: "play-title" }, t("Play")),
       welcome,
       levels.length ? h("div", { class: "play-row" },
-        h("h3", {}, "Play the computer"),
+        h("h3", {}, t("Play the computer")),
         h("div", { class: "play-controls" }, this.level, this.botLength,
-          h("button", { type: "button", id: "play-bot", class: "primary", onclick: () => this.playBot() }, "Play the computer")),
+          h("button", { type: "button", id: "play-bot", class: "primary", onclick: () => this.playBot() }, t("Play the computer"))),
         this.levelNote) : null,
       h("div", { class: "play-row" },
-        h("h3", {}, "Play a person"),
+        h("h3", {}, t("Play a person")),
         h("div", { class: "play-controls" }, this.personLength, this.findButton),
         this.seekEl),
       this.errorEl);
@@ -104,7 +106,7 @@ export class PlayPanel {
       const { player } = await get(`/api/players/${encodeURIComponent(me.name)}`);
       if (player && player.experience) {
         this.level.value = levelFor(levels, player);
-        this.levelNote.textContent = `Picked for your rating, ${Math.round(player.rating)}.`;
+        this.levelNote.textContent = t("Picked for your rating, {rating}.", { rating: Math.round(player.rating) });
       }
     } catch {
       // No profile (a brand-new guest): the newcomer's level stays.
@@ -185,11 +187,11 @@ export class PlayPanel {
       return;
     }
     this.findButton.disabled = true;
-    const others = pairing.seeking === 1 ? "1 other player is looking" : `${pairing.seeking} other players are looking`;
     clear(this.seekEl, h("p", { class: "seeking" },
-      `Looking for an opponent for a ${pairing.length}-point match, rated within ${Math.round(pairing.window)} `,
-      `of your ${pairing.rating} (the range widens as you wait). ${others}. `,
-      h("button", { type: "button", id: "cancel-seek", class: "link", onclick: () => this.cancel() }, "Cancel")));
+      t("Looking for an opponent for a {length}-point match, rated within {window} of your {rating} (the range widens as you wait).",
+        { length: pairing.length, window: Math.round(pairing.window), rating: pairing.rating }), " ",
+      tn("{n} other player is looking.", "{n} other players are looking.", pairing.seeking), " ",
+      h("button", { type: "button", id: "cancel-seek", class: "link", onclick: () => this.cancel() }, t("Cancel"))));
     this.stopPolling();
     this.poll = window.setTimeout(async () => {
       this.poll = null;

@@ -6,6 +6,7 @@
 import { post } from "./api.js";
 import { ChatPanel } from "./chat.js";
 import { filterTables, inFormWords, readSettings, variantHasCube } from "./lobby-form.js";
+import { N_, t } from "./i18n.js";
 import { PlayPanel } from "./lobby-play.js";
 import { ratingText } from "./players.js";
 import { stateText } from "./tournament-text.js";
@@ -23,13 +24,22 @@ const CREATE_KEY = "gammon.lobby.create";
 
 /** @type {[string, string, ClockSettings | null][]} */
 const CLOCKS = [
-  ["none", "No clock", null],
-  ["3+12", "3 min + 12 s delay", { base_s: 180, delay_s: 12, increment_s: 0 }],
-  ["5+12", "5 min + 12 s delay", { base_s: 300, delay_s: 12, increment_s: 0 }],
-  ["10+12", "10 min + 12 s delay", { base_s: 600, delay_s: 12, increment_s: 0 }],
-  ["20+12", "20 min + 12 s delay", { base_s: 1200, delay_s: 12, increment_s: 0 }],
-  ["custom", "Custom…", null],
+  ["none", N_("No clock"), null],
+  ["3+12", "", { base_s: 180, delay_s: 12, increment_s: 0 }],
+  ["5+12", "", { base_s: 300, delay_s: 12, increment_s: 0 }],
+  ["10+12", "", { base_s: 600, delay_s: 12, increment_s: 0 }],
+  ["20+12", "", { base_s: 1200, delay_s: 12, increment_s: 0 }],
+  ["custom", N_("Custom…"), null],
 ];
+
+/**
+ * A clock's words in the list: its own ("No clock"), or its minutes and delay.
+ * @param {[string, string, ClockSettings | null]} clock
+ */
+function clockLabel([, label, clock]) {
+  if (!clock) return t(label);
+  return t("{minutes} min + {delay} s delay", { minutes: clock.base_s / 60, delay: clock.delay_s });
+}
 
 /**
  * @param {HTMLElement} main
@@ -58,8 +68,8 @@ class LobbyView {
   constructor(main, app) {
     this.app = app;
     this.nextId = 1;
-    this.tablesEl = h("div", { class: "tables", "aria-live": "polite" }, h("p", { class: "muted" }, "Loading tables…"));
-    this.chat = new ChatPanel({ send: (m) => this.send(m), me: app.me, title: "Lobby chat" });
+    this.tablesEl = h("div", { class: "tables", "aria-live": "polite" }, h("p", { class: "muted" }, t("Loading tables…")));
+    this.chat = new ChatPanel({ send: (m) => this.send(m), me: app.me, title: t("Lobby chat") });
     this.errorEl = h("p", { class: "error", role: "alert", id: "create-error", hidden: true });
     this.cubeNote = h("p", { class: "muted small cube-note", hidden: true });
     /** @type {Summary[]} */
@@ -74,7 +84,7 @@ class LobbyView {
     const show = (/** @type {boolean} */ open) => {
       form.hidden = !open;
       opener.setAttribute("aria-expanded", String(open));
-      opener.textContent = open ? "Hide the form" : "Create a table…";
+      opener.textContent = open ? t("Hide the form") : t("Create a table…");
     };
     show(localStorage.getItem(CREATE_KEY) === "open");
     opener.addEventListener("click", () => {
@@ -84,12 +94,12 @@ class LobbyView {
     main.replaceChildren(h("div", { class: "lobby" },
       h("div", { class: "lobby-start" }, this.play.el,
         h("section", { class: "create", "aria-labelledby": "create-title" },
-          h("h2", { id: "create-title" }, "Your own table"),
-          h("p", { class: "muted small" }, "Choose the length, the clock, the variant, or invite a friend."),
+          h("h2", { id: "create-title" }, t("Your own table")),
+          h("p", { class: "muted small" }, t("Choose the length, the clock, the variant, or invite a friend.")),
           opener, form)),
       h("section", { class: "list", "aria-labelledby": "tables-title" },
-        h("h2", { id: "tables-title" }, "Tables"), this.filtersEl, this.tablesEl,
-        h("h2", { id: "tournaments-title" }, "Tournaments"), this.tournamentsEl, this.sitAndGoForm()),
+        h("h2", { id: "tables-title" }, t("Tables")), this.filtersEl, this.tablesEl,
+        h("h2", { id: "tournaments-title" }, t("Tournaments")), this.tournamentsEl, this.sitAndGoForm()),
       this.chat.el));
     this.live = new Live("/ws/lobby", { onMessage: (m) => this.onMessage(/** @type {ServerMessage} */ (m)) });
   }
@@ -120,13 +130,14 @@ class LobbyView {
 
   filters() {
     const variants = this.app.info ? this.app.info.variants.map((v) => v.name) : [];
-    const form = /** @type {HTMLFormElement} */ (h("form", { class: "filters", id: "filters", "aria-label": "Filter the tables",
+    const form = /** @type {HTMLFormElement} */ (h("form", { class: "filters", id: "filters", "aria-label": t("Filter the tables"),
       onchange: () => this.renderTables(this.filtered()), oninput: () => this.renderTables(this.filtered()),
       onsubmit: (/** @type {Event} */ e) => e.preventDefault() },
-      h("label", {}, "Rated ", h("select", { name: "rated" },
-        h("option", { value: "" }, "any"), h("option", { value: "rated" }, "rated"), h("option", { value: "unrated" }, "unrated"))),
-      h("label", {}, " Points ", h("input", { type: "number", name: "length", min: 1, max: 64, inputmode: "numeric", class: "short" })),
-      h("label", {}, " Variant ", h("select", { name: "variant" }, h("option", { value: "" }, "any"),
+      h("label", {}, t("Rated"), " ", h("select", { name: "rated" },
+        h("option", { value: "" }, t("any")), h("option", { value: "rated" }, t("rated")),
+        h("option", { value: "unrated" }, t("unrated")))),
+      h("label", {}, " ", t("Points"), " ", h("input", { type: "number", name: "length", min: 1, max: 64, inputmode: "numeric", class: "short" })),
+      h("label", {}, " ", t("Variant"), " ", h("select", { name: "variant" }, h("option", { value: "" }, t("any")),
         variants.map((v) => h("option", { value: v }, v))))));
     return form;
   }
@@ -141,9 +152,9 @@ class LobbyView {
   /** @param {TournamentSummary[]} tournaments */
   renderTournaments(tournaments) {
     clear(this.tournamentsEl, tournaments.length
-      ? h("ul", {}, tournaments.map((t) => h("li", { dataset: { tournament: String(t.id) } },
-          h("a", { href: `#/tournament/${t.id}` }, t.name), " · ", stateText(t))))
-      : h("p", { class: "muted" }, "No tournaments now."));
+      ? h("ul", {}, tournaments.map((one) => h("li", { dataset: { tournament: String(one.id) } },
+          h("a", { href: `#/tournament/${one.id}` }, one.name), " · ", stateText(one))))
+      : h("p", { class: "muted" }, t("No tournaments now.")));
   }
 
   sitAndGoForm() {
@@ -172,19 +183,19 @@ class LobbyView {
           error.textContent = /** @type {Error} */ (err).message;
         }
       } },
-      h("h3", {}, "Start a Sit & Go"),
-      h("label", { class: "field" }, h("span", {}, "Name"), h("input", { type: "text", name: "name", maxlength: 60 })),
-      h("label", { class: "field" }, h("span", {}, "Seats"), h("select", { name: "seats" },
+      h("h3", {}, t("Start a Sit & Go")),
+      h("label", { class: "field" }, h("span", {}, t("Name")), h("input", { type: "text", name: "name", maxlength: 60 })),
+      h("label", { class: "field" }, h("span", {}, t("Seats")), h("select", { name: "seats" },
         [2, 4, 8, 16].map((n) => h("option", { value: String(n), selected: n === 4 }, String(n))))),
-      h("label", { class: "field" }, h("span", {}, "Points"), h("input", { type: "number", name: "points", value: "3", min: 1, max: 25 })),
+      h("label", { class: "field" }, h("span", {}, t("Points")), h("input", { type: "number", name: "points", value: "3", min: 1, max: 25 })),
       // Bots take the seats nobody has taken after a wait, so a player alone still plays.
-      levels.length ? h("label", { class: "field" }, h("span", {}, "Empty seats"), h("select", { name: "bots" },
-        h("option", { value: "" }, "Wait for people"),
-        levels.map((l) => h("option", { value: l.name }, `Filled by ${l.name} bots`)))) : null,
-      levels.length ? h("label", { class: "field" }, h("span", {}, "Bots come after (seconds)"),
+      levels.length ? h("label", { class: "field" }, h("span", {}, t("Empty seats")), h("select", { name: "bots" },
+        h("option", { value: "" }, t("Wait for people")),
+        levels.map((l) => h("option", { value: l.name }, t("Filled by {level} bots", { level: l.name }))))) : null,
+      levels.length ? h("label", { class: "field" }, h("span", {}, t("Bots come after (seconds)")),
         h("input", { type: "number", name: "bots_after_s", value: "60", min: 0, max: 3600 })) : null,
-      error, h("button", { type: "submit", name: "create-sit-and-go" }, "Create the Sit & Go")));
-    return this.app.me && !this.app.me.guest ? form : h("p", { class: "muted small" }, "Sign up to create a Sit & Go.");
+      error, h("button", { type: "submit", name: "create-sit-and-go" }, t("Create the Sit & Go"))));
+    return this.app.me && !this.app.me.guest ? form : h("p", { class: "muted small" }, t("Sign up to create a Sit & Go."));
   }
 
   // -- the list -------------------------------------------------------------------------
@@ -194,38 +205,38 @@ class LobbyView {
     const me = this.app.me;
     if (!tables.length) {
       clear(this.tablesEl, h("p", { class: "muted" },
-        this.tables.length ? "No table matches the filters." : "No tables yet: create one."));
+        this.tables.length ? t("No table matches the filters.") : t("No tables yet: create one.")));
       return;
     }
-    const rows = tables.map((t) => {
-      const mine = me && t.created_by === me.name;
-      const ratings = t.ratings || [];
+    const rows = tables.map((table) => {
+      const mine = me && table.created_by === me.name;
+      const ratings = table.ratings || [];
       const named = (/** @type {number} */ i) => {
         const rating = ratings[i];
-        return `${t.players[i]}${rating !== null && rating !== undefined ? ` (${ratingText(rating)})` : ""}`;
+        const shown = rating !== null && rating !== undefined ? " (" + ratingText(rating) + ")" : "";
+        return table.players[i] + shown;
       };
-      const players = t.status === "open"
-        ? `${named(0)}${t.invite ? ` → ${t.invite}` : ""}`
-        : `${named(0)} – ${named(1)}`;
+      const invited = table.invite ? " → " + table.invite : "";
+      const players = table.status === "open" ? named(0) + invited : `${named(0)} – ${named(1)}`;
       const actions = [];
-      if (t.status === "open" && !mine) {
-        actions.push(h("a", { class: "button primary", href: `#/table/${t.id}?join`,
-                              "aria-label": `Join ${t.created_by}'s table` }, "Join"));
+      if (table.status === "open" && !mine) {
+        actions.push(h("a", { class: "button primary", href: `#/table/${table.id}?join`,
+                              "aria-label": t("Join {player}'s table", { player: table.created_by }) }, t("Join")));
       }
-      if (mine && t.status === "open") actions.push(h("a", { class: "button", href: `#/table/${t.id}` }, "Open"));
-      if (t.status === "playing") {
-        const playing = me && t.players.includes(me.name);
-        actions.push(h("a", { class: "button", href: `#/table/${t.id}` }, playing ? "Resume" : "Watch"));
+      if (mine && table.status === "open") actions.push(h("a", { class: "button", href: `#/table/${table.id}` }, t("Open")));
+      if (table.status === "playing") {
+        const playing = me && table.players.includes(me.name);
+        actions.push(h("a", { class: "button", href: `#/table/${table.id}` }, playing ? t("Resume") : t("Watch")));
       }
-      return h("tr", { class: `status-${t.status}`, dataset: { table: String(t.id) } },
+      return h("tr", { class: `status-${table.status}`, dataset: { table: String(table.id) } },
         h("td", {}, players),
-        h("td", {}, describeSettings(t.settings)),
-        h("td", {}, t.status === "playing" ? `${t.score[0]}-${t.score[1]}` : "open"),
+        h("td", {}, describeSettings(table.settings)),
+        h("td", {}, table.status === "playing" ? `${table.score[0]}-${table.score[1]}` : t("open")),
         h("td", { class: "actions" }, actions));
     });
     clear(this.tablesEl, h("table", {},
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Players"), h("th", { scope: "col" }, "Game"),
-        h("th", { scope: "col" }, "Score"), h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Actions")))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Players")), h("th", { scope: "col" }, t("Game")),
+        h("th", { scope: "col" }, t("Score")), h("th", { scope: "col" }, h("span", { class: "sr-only" }, t("Actions"))))),
       h("tbody", {}, rows)));
   }
 
@@ -249,42 +260,42 @@ class LobbyView {
       h("input", { type: "number", name, value: value === null ? "" : String(value), min, max, inputmode: "numeric",
                    "aria-describedby": "create-error" });
     const levels = info ? info.bot_levels : [];
-    const opponent = h("fieldset", { class: "opponent" }, h("legend", {}, "Opponent"),
-      radio("opponent", "anyone", "Anyone", true),
-      radio("opponent", "invite", "Invite a player"),
-      levels.length ? radio("opponent", "bot", "The computer") : null,
-      field("Player's name", h("input", { type: "text", name: "invite", autocomplete: "off" }), { dataset: { when: "invite" } }),
+    const opponent = h("fieldset", { class: "opponent" }, h("legend", {}, t("Opponent")),
+      radio("opponent", "anyone", t("Anyone"), true),
+      radio("opponent", "invite", t("Invite a player")),
+      levels.length ? radio("opponent", "bot", t("The computer")) : null,
+      field(t("Player's name"), h("input", { type: "text", name: "invite", autocomplete: "off" }), { dataset: { when: "invite" } }),
       levels.length
-        ? field("Level", h("select", { name: "bot" }, levels.map((l) =>
+        ? field(t("Level"), h("select", { name: "bot" }, levels.map((l) =>
             h("option", { value: l.name, selected: l.name === "intermediate", title: l.description },
               `${l.name} — ${l.description}`))), { dataset: { when: "bot" } })
         : null,
-      check("practice", "Practice: hints and a tutor for both players (always on against the computer)", false));
-    const mode = h("fieldset", { class: "mode" }, h("legend", {}, "Scoring"),
-      radio("mode", "match", "Match", true), radio("mode", "money", "Money"),
-      field("Points", number("length", 3, 1, 64), { dataset: { when: "match" } }),
-      h("div", { dataset: { when: "match" } }, check("crawford", "Crawford rule", true)),
-      field("Games (blank: no limit)", number("max_games", null, 1, 1000), { dataset: { when: "money" } }),
+      check("practice", t("Practice: hints and a tutor for both players (always on against the computer)"), false));
+    const mode = h("fieldset", { class: "mode" }, h("legend", {}, t("Scoring")),
+      radio("mode", "match", t("Match"), true), radio("mode", "money", t("Money")),
+      field(t("Points"), number("length", 3, 1, 64), { dataset: { when: "match" } }),
+      h("div", { dataset: { when: "match" } }, check("crawford", t("Crawford rule"), true)),
+      field(t("Games (blank: no limit)"), number("max_games", null, 1, 1000), { dataset: { when: "money" } }),
       h("div", { dataset: { when: "money" }, class: "checks" },
-        check("jacoby", "Jacoby", false), check("beavers", "Beavers", false)),
-      field("Automatic doubles", number("auto_doubles", 0, 0, 6), { dataset: { when: "money" } }),
-      field("Table stakes (blank: none)", number("stakes", null, 1, 10000), { dataset: { when: "money" } }));
-    const rules = h("fieldset", { class: "rules-set" }, h("legend", {}, "Rules"),
-      field("Variant", h("select", { name: "variant" }, (variants.length ? variants : [{ name: "standard", description: "" }])
+        check("jacoby", "Jacoby", false), check("beavers", t("Beavers"), false)),
+      field(t("Automatic doubles"), number("auto_doubles", 0, 0, 6), { dataset: { when: "money" } }),
+      field(t("Table stakes (blank: none)"), number("stakes", null, 1, 10000), { dataset: { when: "money" } }));
+    const rules = h("fieldset", { class: "rules-set" }, h("legend", {}, t("Rules")),
+      field(t("Variant"), h("select", { name: "variant" }, (variants.length ? variants : [{ name: "standard", description: "" }])
         .map((v) => h("option", { value: v.name, title: v.description || "" }, v.name)))),
-      check("cube", "Doubling cube", true), this.cubeNote,
-      field("Clock", h("select", { name: "clock" }, CLOCKS.map(([value, label]) => h("option", { value }, label)))),
+      check("cube", t("Doubling cube"), true), this.cubeNote,
+      field(t("Clock"), h("select", { name: "clock" }, CLOCKS.map((clock) => h("option", { value: clock[0] }, clockLabel(clock))))),
       h("div", { class: "custom-clock", dataset: { when: "custom" } },
-        field("Minutes", number("base_min", 10, 1, 600)),
-        field("Delay (s)", number("delay_s", 12, 0, 120)),
-        field("Increment (s)", number("increment_s", 0, 0, 120))));
+        field(t("Minutes"), number("base_min", 10, 1, 600)),
+        field(t("Delay (s)"), number("delay_s", 12, 0, 120)),
+        field(t("Increment (s)"), number("increment_s", 0, 0, 120))));
     const form = /** @type {HTMLFormElement} */ (h("form", { class: "create-form", novalidate: true,
       onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); this.create(form); },
       onchange: () => this.sync(form) },
       opponent, mode, rules, this.errorEl,
-      h("button", { type: "submit", class: "primary", name: "create" }, "Create the table")));
+      h("button", { type: "submit", class: "primary", name: "create" }, t("Create the table"))));
     if (!this.app.me) {
-      form.prepend(h("p", { class: "muted" }, "Sign in or play as a guest to create a table."));
+      form.prepend(h("p", { class: "muted" }, t("Sign in or play as a guest to create a table.")));
     }
     this.sync(form);
     return form;
@@ -307,13 +318,13 @@ class LobbyView {
     const hasCube = variantHasCube(this.variants, variant);
     if (!hasCube) {
       cube.checked = false;
-      this.cubeNote.textContent = `${variant} is played without the doubling cube.`;
+      this.cubeNote.textContent = t("{variant} is played without the doubling cube.", { variant });
     } else if (cube.disabled) {
       cube.checked = true; // back from a variant without one: the usual default
     }
     cube.disabled = !hasCube;
     this.cubeNote.hidden = hasCube;
-    control(form, "create").textContent = opponent === "bot" ? "Play the computer" : "Create the table";
+    control(form, "create").textContent = opponent === "bot" ? t("Play the computer") : t("Create the table");
   }
 
   /**
@@ -342,7 +353,7 @@ class LobbyView {
     }, this.variants);
     if (!this.app.me) {
       this.errorEl.hidden = false;
-      clear(this.errorEl, "Sign in or play as a guest first. ", h("a", { href: "#/login" }, "Sign in"));
+      clear(this.errorEl, t("Sign in or play as a guest first."), " ", h("a", { href: "#/login" }, t("Sign in")));
       return;
     }
     if (answer.error !== undefined) {

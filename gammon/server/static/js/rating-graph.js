@@ -27,6 +27,8 @@
  * @property {Tick[]} xTicks
  */
 
+import { language, t, tn } from "./i18n.js";
+
 const STEPS = [5, 10, 20, 25, 50, 100, 200, 250, 500, 1000];
 
 /**
@@ -39,9 +41,15 @@ export function tickStep(span, most = 5) {
   return STEPS[STEPS.length - 1];
 }
 
-/** @param {number} seconds */
+/**
+ * A date as the page's language writes it (English: 2026-01-31, as ever); the day in UTC,
+ * as the chart's ticks are.
+ * @param {number} seconds
+ */
 function dateLabel(seconds) {
-  return new Date(seconds * 1000).toISOString().slice(0, 10);
+  const date = new Date(seconds * 1000);
+  if (language() === "en") return date.toISOString().slice(0, 10);
+  return date.toLocaleDateString(language(), { year: "numeric", month: "numeric", day: "numeric", timeZone: "UTC" });
 }
 
 /**
@@ -118,8 +126,9 @@ export function drawRatingGraph(points, options = {}) {
   });
   const last = points.length ? Math.round(points[points.length - 1].rating) : null;
   svg.append(element("title", {}, last === null
-    ? "No rated matches yet"
-    : `Rating over ${points.length} rated matches, now ${last}`));
+    ? t("No rated matches yet")
+    : tn("Rating over {n} rated match, now {rating}", "Rating over {n} rated matches, now {rating}", points.length,
+      { rating: last })));
   const { plot } = model;
   for (const tick of model.yTicks) {
     svg.append(element("line", { x1: plot.left, x2: plot.right, y1: tick.pos, y2: tick.pos, class: "grid" }));
@@ -132,7 +141,7 @@ export function drawRatingGraph(points, options = {}) {
   if (model.path) svg.append(element("path", { d: model.path, class: "line", fill: "none" }));
   for (const dot of model.dots) {
     const circle = element("circle", { cx: dot.x, cy: dot.y, r: 3, class: "dot" });
-    circle.append(element("title", {}, `${Math.round(dot.rating)} on ${dateLabel(dot.at)}`));
+    circle.append(element("title", {}, t("{rating} on {date}", { rating: Math.round(dot.rating), date: dateLabel(dot.at) })));
     svg.append(circle);
   }
   return svg;

@@ -4,17 +4,18 @@
 // saves its setting at once (settings.js), and the page follows at once.
 
 import { setHomeLeft } from "./geometry.js";
+import { N_, t } from "./i18n.js";
 import { CHOICES, settings } from "./settings.js";
 import { sounds } from "./sound.js";
 import { h } from "./util.js";
 
 /** @typedef {import("./settings.js").Settings} Settings */
 
-/** The words for each choice. */
+/** The words for each choice (translated where shown). */
 const WORDS = {
-  animation: { off: "Off", fast: "Fast", normal: "Normal", slow: "Slow" },
-  homeBoard: { right: "Home board on the right", left: "Home board on the left" },
-  colours: { classic: "Classic (wood)", green: "Green felt", blue: "Blue", contrast: "High contrast" },
+  animation: { off: N_("Off"), fast: N_("Fast"), normal: N_("Normal"), slow: N_("Slow") },
+  homeBoard: { right: N_("Home board on the right"), left: N_("Home board on the left") },
+  colours: { classic: N_("Classic (wood)"), green: N_("Green felt"), blue: N_("Blue"), contrast: N_("High contrast") },
 };
 
 /**
@@ -56,31 +57,31 @@ function choice(name, label) {
   const words = /** @type {Record<string, string>} */ (WORDS[name]);
   return h("label", { class: "field setting" }, h("span", {}, label),
     h("select", { name, onchange: (/** @type {Event} */ e) => settings.set({ [name]: /** @type {HTMLSelectElement} */ (e.target).value }) },
-      CHOICES[name].map((value) => h("option", { value, selected: s[name] === value }, words[value]))));
+      CHOICES[name].map((value) => h("option", { value, selected: s[name] === value }, t(words[value])))));
 }
 
 /** The panel's controls. */
 function panelBody() {
   const s = settings.get();
   const volume = h("input", { type: "range", name: "volume", min: "0", max: "100", step: "5",
-                              value: String(Math.round(s.volume * 100)), "aria-label": "Volume",
+                              value: String(Math.round(s.volume * 100)), "aria-label": t("Volume"),
                               oninput: (/** @type {Event} */ e) => settings.set({ volume: Number(/** @type {HTMLInputElement} */ (e.target).value) / 100 }) });
   return [
-    h("fieldset", {}, h("legend", {}, "Sound"),
-      checkbox("sound", "Sounds", "(your turn, a double, the end of a game)"),
-      h("label", { class: "field setting" }, h("span", {}, "Volume"),
+    h("fieldset", {}, h("legend", {}, t("Sound")),
+      checkbox("sound", t("Sounds"), t("(your turn, a double, the end of a game)")),
+      h("label", { class: "field setting" }, h("span", {}, t("Volume")),
         h("span", { class: "row" }, volume,
-          h("button", { type: "button", name: "test-sound", onclick: () => sounds.tryOut("turn") }, "Try")))),
-    h("fieldset", {}, h("legend", {}, "Board"),
-      choice("animation", "Moves shown moving (speed)"),
-      choice("homeBoard", "Orientation"),
-      choice("colours", "Colours"),
-      checkbox("pips", "Show the pip counts")),
-    h("fieldset", {}, h("legend", {}, "Moving"),
-      checkbox("autoRoll", "Roll for me", "when I have no cube decision to make"),
-      checkbox("fastEntry", "One click moves a checker", "by the higher die; click a die to use it instead"),
-      checkbox("autoConfirm", "Confirm my play by itself", "as soon as its last checker is moved"),
-      h("p", { class: "muted small" }, "Until a play is confirmed, Undo (or U, or Backspace) takes back its last checker.")),
+          h("button", { type: "button", name: "test-sound", onclick: () => sounds.tryOut("turn") }, t("Try"))))),
+    h("fieldset", {}, h("legend", {}, t("Board")),
+      choice("animation", t("Moves shown moving (speed)")),
+      choice("homeBoard", t("Orientation")),
+      choice("colours", t("Colours")),
+      checkbox("pips", t("Show the pip counts"))),
+    h("fieldset", {}, h("legend", {}, t("Moving")),
+      checkbox("autoRoll", t("Roll for me"), t("when I have no cube decision to make")),
+      checkbox("fastEntry", t("One click moves a checker"), t("by the higher die; click a die to use it instead")),
+      checkbox("autoConfirm", t("Confirm my play by itself"), t("as soon as its last checker is moved")),
+      h("p", { class: "muted small" }, t("Until a play is confirmed, Undo (or U, or Backspace) takes back its last checker."))),
   ];
 }
 
@@ -91,10 +92,10 @@ export function openSettings() {
   const dialog = /** @type {HTMLDialogElement} */ (h("dialog", { id: "settings", class: "settings-panel",
                                                                  "aria-labelledby": "settings-title" },
     h("div", { class: "settings-head" },
-      h("h2", { id: "settings-title" }, "Settings"),
-      h("button", { type: "button", name: "close-settings", "aria-label": "Close the settings",
-                    onclick: () => dialog.close() }, "Close")),
-    h("p", { class: "muted small" }, "Kept in this browser; each one applies at once."),
+      h("h2", { id: "settings-title" }, t("Settings")),
+      h("button", { type: "button", name: "close-settings", "aria-label": t("Close the settings"),
+                    onclick: () => dialog.close() }, t("Close"))),
+    h("p", { class: "muted small" }, t("Kept in this browser; each one applies at once.")),
     panelBody()));
   dialog.addEventListener("close", () => dialog.remove());
   document.body.append(dialog);
@@ -104,5 +105,5 @@ export function openSettings() {
 
 /** The header's button that opens the panel. */
 export function settingsButton() {
-  return h("button", { type: "button", class: "link", name: "settings", onclick: () => openSettings() }, "Settings");
+  return h("button", { type: "button", class: "link", name: "settings", onclick: () => openSettings() }, t("Settings"));
 }

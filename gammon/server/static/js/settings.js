@@ -87,7 +87,7 @@ export function checkChanges(changes) {
     if (!valid(key, value)) {
       const choices = /** @type {Record<string, readonly string[]>} */ (CHOICES)[key];
       const want = choices ? `one of ${choices.join(", ")}`
-        : key === "volume" ? "a number from 0 to 1" : `${typeof /** @type {Record<string, unknown>} */ (DEFAULTS)[key]}`;
+        : key === "volume" ? "a number from 0 to 1" : typeof (/** @type {Record<string, unknown>} */ (DEFAULTS)[key]);
       throw new SettingsError(`The setting "${key}" cannot be ${JSON.stringify(value)}: it takes ${want}.`);
     }
   }

@@ -2,10 +2,13 @@
 // A WebSocket that reconnects by itself (docs/PROTOCOL.md 2: back off 0.5 s, 1 s, 2 s... 10 s).
 // The server sends the whole state on every connect, so a reconnect resyncs with no more work.
 
+import { N_, t } from "./i18n.js";
+
+/** Why a connection closed for good, when the server gives no reason (translated where shown). */
 const FATAL = new Map([
-  [4401, "You were signed out."],
-  [4403, "An operator removed you from here."],
-  [4404, "There is no such table."],
+  [4401, N_("You were signed out.")],
+  [4403, N_("An operator removed you from here.")],
+  [4404, N_("There is no such table.")],
 ]);
 
 /** @type {Set<Live>} */
@@ -80,7 +83,8 @@ export class Live {
       if (this.ws !== ws || this.closed) return;
       if (FATAL.has(event.code)) {
         this.shutdown();
-        this.onFatal(event.code, event.reason || FATAL.get(event.code) || "");
+        const known = FATAL.get(event.code);
+        this.onFatal(event.code, event.reason || (known ? t(known) : ""));
         return;
       }
       this.reconnecting = true;

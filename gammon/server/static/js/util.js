@@ -1,6 +1,8 @@
 // @ts-check
 // Small DOM helpers shared by the views: no framework, no build step.
 
+import { language, t } from "./i18n.js";
+
 /** @typedef {import("./protocol.js").Settings} Settings */
 
 /** What h() and s() take as children (arrays are flattened). @typedef {Node | string | number | boolean | null | undefined | any[]} Child */
@@ -90,7 +92,7 @@ export function clear(el, ...children) {
  */
 export function wayBack(...more) {
   return h("p", { class: "way-back" },
-    h("a", { href: "#/", id: "back-to-lobby" }, "Back to the lobby"),
+    h("a", { href: "#/", id: "back-to-lobby" }, t("Back to the lobby")),
     more.map(([href, text]) => [" · ", h("a", { href }, text)]));
 }
 
@@ -129,9 +131,12 @@ export function clockText(ms) {
   return `${h ? h + ":" : ""}${mm}:${String(sec).padStart(2, "0")}`;
 }
 
-/** @param {number} ms */
+/**
+ * A time of day as the page's language writes it (14.05 in Finnish, 2:05 PM in English).
+ * @param {number} ms
+ */
 export function timeText(ms) {
-  return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return new Date(ms).toLocaleTimeString(language(), { hour: "2-digit", minute: "2-digit" });
 }
 
 /**
@@ -141,23 +146,23 @@ export function timeText(ms) {
 export function describeSettings(settings) {
   const parts = [];
   if (settings.mode === "money") {
-    parts.push(settings.max_games === 1 ? "money, 1 game" : "money session");
+    parts.push(settings.max_games === 1 ? t("money, 1 game") : t("money session"));
   } else {
-    parts.push(`match to ${settings.length}`);
+    parts.push(t("match to {length}", { length: settings.length }));
   }
   if (settings.variant && settings.variant !== "standard") parts.push(settings.variant);
-  if (!settings.cube) parts.push("no cube");
-  if (settings.mode === "match" && settings.cube && !settings.crawford) parts.push("no Crawford");
+  if (!settings.cube) parts.push(t("no cube"));
+  if (settings.mode === "match" && settings.cube && !settings.crawford) parts.push(t("no Crawford"));
   if (settings.jacoby) parts.push("Jacoby");
-  if (settings.beavers) parts.push("beavers");
-  if (settings.auto_doubles) parts.push(`auto-doubles ${settings.auto_doubles}`);
-  if (settings.stakes) parts.push(`stakes ${settings.stakes}`);
-  if (settings.practice) parts.push("practice");
+  if (settings.beavers) parts.push(t("beavers"));
+  if (settings.auto_doubles) parts.push(t("auto-doubles {n}", { n: settings.auto_doubles }));
+  if (settings.stakes) parts.push(t("stakes {stakes}", { stakes: settings.stakes }));
+  if (settings.practice) parts.push(t("practice"));
   if (settings.clock) {
     const c = settings.clock;
-    let text = c.base_s < 60 ? `${c.base_s} s` : `${Math.round(c.base_s / 60)} min`;
-    if (c.delay_s) text += ` + ${c.delay_s} s delay`;
-    if (c.increment_s) text += ` + ${c.increment_s} s a move`;
+    let text = c.base_s < 60 ? t("{seconds} s", { seconds: c.base_s }) : t("{minutes} min", { minutes: Math.round(c.base_s / 60) });
+    if (c.delay_s) text = t("{clock} + {delay} s delay", { clock: text, delay: c.delay_s });
+    if (c.increment_s) text = t("{clock} + {increment} s a move", { clock: text, increment: c.increment_s });
     parts.push(text);
   }
   return parts.join(" · ");
