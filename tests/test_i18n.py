@@ -260,11 +260,82 @@ ALLOWED: dict[str, str] = {
     "{path} is not JSON: {exc}": "an error (FairDiceError)",
     "the record's commitment {report.commitment} is not the one shown before the game "
     "({expected.strip()}): this record is not for that game": "an error (FairDiceError)",
+    # gammon/game.py: the phases are values of the protocol and the records; the rest are
+    # errors of a program or a record, never of a player's action at a table
+    "double offered": "a Phase: a value of the protocol and the records, not words",
+    "beaver offered": "a Phase: a value of the protocol and the records, not words",
+    "choose double": "a Phase: a value of the protocol and the records, not words",
+    "resignation offered": "a Phase: a value of the protocol and the records, not words",
+    "choose a double": "a key of the table _CANNOT (its sentences are in the catalogs)",
+    "accept a resignation": "a key of the table _CANNOT (its sentences are in the catalogs)",
+    "reject a resignation": "a key of the table _CANNOT (its sentences are in the catalogs)",
+    "<Game {self._rules.variant.name} {self._phase} {state} cube={self._cube_value} "
+    "owner={self._cube_owner} after {len(self._history)} events>": "a repr, for programmers",
+    "not an action: {action}": "a programming error: the server only passes actions",
+    "a play must be a Play or its notation, got {type(play).__name__}": "a programming error",
+    "the start position has {start.checkers} checkers a side, but {variant.name} is played "
+    "with {variant.checkers}": "an error of a program setting up a game",
+    "the start position is already won": "an error of a program setting up a game",
+    "side {side} cannot dance with {dice}: {exc}": "dancing is for records only (Game.dance)",
+    "history entry {index} ({event}): {exc}": "an error of a record being replayed",
+    "history entry {index} ({event}) does not follow from the entries before it; the game "
+    "gives {game._history[index]}": "an error of a record being replayed",
+    "the history stops short: it should go on with {game._history[len(events)]}":
+        "an error of a record being replayed",
+    "this entry follows from the ones before it, not here": "an error of a record being replayed",
+    # gammon/server: what is for programs and operators, not players
+    "Seconds from a player's action read to its state queued for every socket (the commit "
+    "included).": "a metric's help, for operators",
+    "Open WebSockets, by socket (lobby or table).": "a metric's help, for operators",
+    "Tables in this server's memory, by status (open and playing are all of them; finished "
+    "and cancelled only the recent ones).": "a metric's help, for operators",
+    "Actions accepted and committed, by type.": "a metric's help, for operators",
+    "Writes committed by the writer thread.": "a metric's help, for operators",
+    "Transactions of the writer thread (each holds one or more writes).":
+        "a metric's help, for operators",
+    "Writes waiting for the writer thread.": "a metric's help, for operators",
+    "Post-game analyses queued.": "a metric's help, for operators",
+    "Post-game analyses running.": "a metric's help, for operators",
+    "Post-game analyses done.": "a metric's help, for operators",
+    "Bot moves and hints waiting for or running on the engine's thread.":
+        "a metric's help, for operators",
+    "Unexpected server faults (logged).": "a metric's help, for operators",
+    "1 once the hub has started.": "a metric's help, for operators",
+    "not started": "/readyz's checks, for operators and load balancers",
+    "no answer within {READY_TIMEOUT_S} s": "/readyz's checks, for operators",
+    "the file {path} was replaced since the server started": "/readyz's checks, for operators",
+    "the file {path} is gone (deleted or moved)": "/readyz's checks, for operators",
+    "server going away": "a WebSocket close reason (123 bytes at most), for programs",
+    "signed out": "a WebSocket close reason, for programs",
+    "server fault: reconnect": "a WebSocket close reason, for programs",
+    "too slow: reconnect": "a WebSocket close reason, for programs",
+    "there is no table {table_id}": "a WebSocket close reason (4404), for programs",
+    "there is no tournament {number}": "a WebSocket close reason (4404), for programs",
+    "removed from the table by an operator": "a WebSocket close reason (4403), for programs",
+    "a lobby message": "where a fault happened, for the server's log",
+    "table {live.table.id}: a message": "where a fault happened, for the server's log",
+    "the lobby socket": "where a fault happened, for the server's log",
+    "table {table_id}: the socket": "where a fault happened, for the server's log",
+    "tournament {number}: the socket": "where a fault happened, for the server's log",
+    " (and {self._unreported} more faults since the last report)": "the server's log",
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self' {sockets}; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'": "an HTTP header (Content-Security-Policy)",
+    "{CSRF_COOKIE}={token}; Path=/; SameSite=Lax{secure}": "an HTTP header (Set-Cookie)",
+    'attachment; filename="table-{table.id}.mat"': "an HTTP header (Content-Disposition)",
+    "Accept-Language, Cookie": "an HTTP header (Vary)",
+    '<html lang="en">': "HTML markup",
+    '<html lang="{lang}">': "HTML markup",
+    "gammon server: the browser client is not installed; see docs/PROTOCOL.md for the API\n":
+        "a page for whoever installs the server without its client",
 }
 #: The command line's help (``help=``, ``description=`` of argparse): written for the person
 #: typing the command, in English as argparse's own words around it are.
 _HELP_CALLS = {"add_argument", "add_parser"}
 _HELP_WORDS = {"help", "description"}
+#: The log's calls (``log.warning(...)``, ``faults.report(where, ...)``): words for the
+#: server's operators, in English as the rest of its log.
+_LOG_CALLS = {"debug", "info", "warning", "error", "exception", "critical", "report"}
 
 
 def _sentences(path: Path) -> list[tuple[int, str]]:
@@ -279,6 +350,11 @@ def _sentences(path: Path) -> list[tuple[int, str]]:
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
             if name in catalogs.KEYWORDS:
                 for arg in node.args:
+                    if isinstance(arg, ast.JoinedStr):
+                        continue  # an f-string cannot be looked up: the scan reports it
+                    marked.update(id(sub) for sub in ast.walk(arg))
+            if isinstance(func, ast.Attribute) and name in _LOG_CALLS:
+                for arg in node.args:  # the server's log, for its operators
                     marked.update(id(sub) for sub in ast.walk(arg))
             if name in _HELP_CALLS:
                 for keyword in node.keywords:
@@ -409,7 +485,8 @@ def test_the_scan_finds_a_new_sentence(tmp_path: Path) -> None:
         '    """Nor is this."""\n'
         '    t.gettext("{player} takes", player=name)\n'
         '    parser.add_argument("--x", help="help for the person typing")\n'
-        '    return f"{name} wins the game"\n',
+        '    return f"{name} wins the game"\n'
+        '    raise Refused("code", Message(f"{name} may not play now"))\n',
         encoding="utf-8",
     )
-    assert _sentences(module) == [(6, "{name} wins the game")]
+    assert _sentences(module) == [(6, "{name} wins the game"), (7, "{name} may not play now")]

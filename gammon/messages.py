@@ -1,0 +1,126 @@
+"""A message of the catalogs with its values: written in English for logs, ``str()`` and
+records, and in any language the catalogs have where a player reads it.
+
+An error or a notice that a player may read is built as ``Message("English {name}",
+name=value)``, not as an f-string: the English template is the catalog's key
+(docs/TRANSLATING.md), so the words can be looked up and the values filled in afterwards,
+in the language of whoever reads them (the request's, the socket's).
+
+>>> m = Message("{player} may not double now", player="bob")
+>>> str(m), m.translated("fi")
+('bob may not double now', 'bob ei voi tuplata nyt')
+>>> Message.plain("a text {not} a template").translated("fi")
+'a text {not} a template'
+
+A value may itself be a message; it is written in the same language:
+
+>>> Message("illegal play: {reason}", reason=Message("it is not your turn")).translated("nl")
+'ongeldige zet: je bent niet aan de beurt'
+
+This module imports nothing of gammon at load (gammon.errors builds on it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+__all__ = ["Message"]
+
+_PLAIN: Final = "plain"
+
+
+class Message:
+    """``template`` (English, with ``{name}`` placeholders) and its ``values``.
+
+    A message made with :meth:`plain` is a text as it is (a name, a path, words from
+    elsewhere): never looked up, never formatted.
+    """
+
+    __slots__ = ("_plain", "template", "values")
+
+    def __init__(self, template: str, /, **values: Any) -> None:
+        self.template = template
+        self.values: dict[str, Any] = values
+        self._plain = False
+
+    @classmethod
+    def plain(cls, text: str) -> Message:
+        """``text`` as it is, in every language."""
+        message = cls(text)
+        message._plain = True
+        return message
+
+    @classmethod
+    def of(cls, value: object) -> Message:
+        """``value`` if it is a message, else its text as a plain message."""
+        return value if isinstance(value, Message) else cls.plain(str(value))
+
+    @property
+    def english(self) -> str:
+        return self.translated("en")
+
+    def translated(self, lang: str) -> str:
+        """The message in ``lang`` (English where the catalog lacks it)."""
+        if self._plain:
+            return self.template
+        values = {
+            name: value.translated(lang) if isinstance(value, Message) else value
+            for name, value in self.values.items()
+        }
+        if lang == "en":
+            return self.template.format(**values) if values else self.template
+        from gammon.i18n import UnknownLanguageError, translator
+
+        try:
+            words = translator(lang)
+        except UnknownLanguageError:
+            return self.english
+        return words.gettext(self.template, **values) if values else words.lookup(self.template)
+
+    def to_json(self) -> dict[str, Any]:
+        """The message for another node (the cluster's forwarded refusals)."""
+        if self._plain:
+            return {_PLAIN: self.template}
+        return {
+            "template": self.template,
+            "values": {
+                name: value.to_json() if isinstance(value, Message) else value
+                for name, value in self.values.items()
+            },
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> Message:
+        """The message :meth:`to_json` wrote (a plain text for anything else)."""
+        if isinstance(data, Mapping):
+            if isinstance(data.get(_PLAIN), str):
+                return cls.plain(data[_PLAIN])
+            template, values = data.get("template"), data.get("values")
+            if isinstance(template, str) and isinstance(values, Mapping):
+                return cls(
+                    template,
+                    **{
+                        str(name): cls.from_json(value) if isinstance(value, Mapping) else value
+                        for name, value in values.items()
+                    },
+                )
+        return cls.plain(str(data))
+
+    def __str__(self) -> str:
+        return self.english
+
+    def __repr__(self) -> str:
+        return f"Message({self.template!r}, **{self.values!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Message):
+            return NotImplemented
+        return (self.template, self.values, self._plain) == (
+            other.template,
+            other.values,
+            other._plain,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.template, self._plain))
