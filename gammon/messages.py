@@ -6,16 +6,17 @@ name=value)``, not as an f-string: the English template is the catalog's key
 (docs/TRANSLATING.md), so the words can be looked up and the values filled in afterwards,
 in the language of whoever reads them (the request's, the socket's).
 
->>> m = Message("{player} may not double now", player="bob")
+>>> m = Message("there is no user called {name}", name="'bob'")
 >>> str(m), m.translated("fi")
-('bob may not double now', 'bob ei voi tuplata nyt')
+("there is no user called 'bob'", "käyttäjää nimeltä 'bob' ei ole")
 >>> Message.plain("a text {not} a template").translated("fi")
 'a text {not} a template'
 
 A value may itself be a message; it is written in the same language:
 
->>> Message("illegal play: {reason}", reason=Message("it is not your turn")).translated("nl")
-'ongeldige zet: je bent niet aan de beurt'
+>>> why = Message("the opponent owns the cube")
+>>> Message("side {side} cannot double: {why}", side=1, why=why).translated("nl")
+'speler 1 kan niet verdubbelen: de tegenstander bezit de verdubbelingskubus'
 
 This module imports nothing of gammon at load (gammon.errors builds on it).
 """

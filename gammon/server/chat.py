@@ -57,6 +57,7 @@ from gammon.errors import IllegalActionError
 __all__ = [
     "ABUSIVE_FRAGMENTS",
     "ABUSIVE_WORDS",
+    "ABUSIVE_WORDS_BY_LANGUAGE",
     "Accepted",
     "Banned",
     "ChatConfig",
@@ -86,6 +87,42 @@ ABUSIVE_WORDS: Final[tuple[str, ...]] = (
 )  # fmt: skip
 #: Stems matched anywhere inside a word ("clusterfuck"); only those no English word contains.
 ABUSIVE_FRAGMENTS: Final[tuple[str, ...]] = ("fuck",)
+
+#: The other languages offered (gammon.i18n.LANGUAGES), each a short list of common insults
+#: and slurs of our own choosing (R13: abusive language is not allowed in any language):
+#: ``words`` are matched whole with the language's ``endings``; ``stems`` at the start of a
+#: word with any ending, for inflections that change the word itself (Finnish cases:
+#: idiootti, idiootin, idiooteille; Dutch and Scandinavian compounds: klootzakken,
+#: jævlig, drittsekken). No stem begins an English word, since every list is applied to
+#: every message: a player may write in any of them whatever the site's chat language.
+ABUSIVE_WORDS_BY_LANGUAGE: Final[dict[str, dict[str, tuple[str, ...]]]] = {
+    "fi": {
+        "words": (),
+        "endings": (),
+        "stems": (
+            "vittu", "vitu", "perkele", "saatana", "huora", "paska", "kusipää", "mulkku",
+            "mulkun", "mulkut", "idioot", "ääliö", "runkkar", "neekeri", "hintt", "lutka",
+        ),
+    },
+    "sv": {
+        "words": ("hora", "horor", "kuk", "neger", "idiot", "pucko", "fitta", "mongo"),
+        "endings": ("n", "en", "er", "erna", "ar", "arna", "or", "orna", "s", "et", "na"),
+        "stems": ("jävl", "knull", "horunge", "rövhål", "kukhuvud", "skitstövel", "fittan"),
+    },
+    "nb": {
+        "words": ("hore", "kuk", "neger", "idiot", "mongo", "fitte", "pikk"),
+        "endings": ("n", "en", "er", "ene", "s", "et"),
+        "stems": ("faen", "jævl", "kødd", "rasshøl", "drittsekk", "hestkuk", "horunge"),
+    },
+    "nl": {
+        "words": ("kut", "hoer", "debiel", "eikel", "neger", "idioot", "mongool", "lijer"),
+        "endings": ("en", "s", "e", "je", "jes", "tje", "tjes"),
+        "stems": (
+            "klootza", "hoerenjong", "kanker", "tyfus", "tering", "godverdom", "kutwijf",
+            "kolere", "flikker",
+        ),
+    },
+}  # fmt: skip
 
 _ENDINGS: Final = ("s", "es", "z", "d", "ed", "er", "ers", "ing", "y", "ic", "ish")
 # What each letter may be written as: itself, a look-alike digit or symbol.
@@ -124,22 +161,31 @@ class _AbuseMatcher:
 
     __slots__ = ("_fragments", "_words")
 
-    def __init__(self, words: Iterable[str], fragments: Iterable[str]) -> None:
-        words = [_fold(w) for w in words if w]
+    def __init__(
+        self,
+        words: Iterable[str],
+        fragments: Iterable[str],
+        languages: Iterable[str] = (),
+    ) -> None:
         fragments = [_fold(f) for f in fragments if f]
-        endings = "|".join(_word_pattern(e) for e in _ENDINGS)
-        self._words = (
-            re.compile(f"(?:{'|'.join(_word_pattern(w) for w in words)})(?:{endings})?")
-            if words
-            else None
-        )
+        self._words = [_words_pattern(words, _ENDINGS)]
+        stems: list[str] = []
+        for lang in languages:
+            table = ABUSIVE_WORDS_BY_LANGUAGE.get(lang)
+            if table is not None:
+                self._words.append(_words_pattern(table["words"], table["endings"]))
+                stems.extend(_fold(stem) for stem in table["stems"])
+        if stems:
+            # A stem, then any letters: the word's endings, or the rest of a compound.
+            pattern = "|".join(_word_pattern(stem) for stem in stems)
+            self._words.append(re.compile(f"(?:{pattern})[^\\W\\d_]*"))
         self._fragments = (
             re.compile("|".join(_word_pattern(f) for f in fragments)) if fragments else None
         )
 
     def _matches(self, word: str) -> bool:
         folded = _fold(word)
-        if self._words is not None and self._words.fullmatch(folded):
+        if any(pattern is not None and pattern.fullmatch(folded) for pattern in self._words):
             return True
         return self._fragments is not None and self._fragments.search(folded) is not None
 
@@ -167,6 +213,16 @@ class _AbuseMatcher:
         return sorted(found)
 
 
+def _words_pattern(words: Iterable[str], endings: Iterable[str]) -> re.Pattern[str] | None:
+    """Whole ``words``, each with one of ``endings`` or none; None for no words."""
+    folded = [_fold(w) for w in words if w]
+    if not folded:
+        return None
+    ends = [_fold(e) for e in endings if e]
+    tail = f"(?:{'|'.join(_word_pattern(e) for e in ends)})?" if ends else ""
+    return re.compile(f"(?:{'|'.join(_word_pattern(w) for w in folded)}){tail}")
+
+
 def _spaced_runs(text: str, tokens: list[tuple[int, int]]) -> Iterator[list[tuple[int, int]]]:
     run: list[tuple[int, int]] = []
     for start, end in [*tokens, (len(text) + 2, len(text) + 2)]:
@@ -180,7 +236,9 @@ def _spaced_runs(text: str, tokens: list[tuple[int, int]]) -> Iterator[list[tupl
         run = [(start, end)] if single else []
 
 
-_DEFAULT_MATCHER: Final = _AbuseMatcher(ABUSIVE_WORDS, ABUSIVE_FRAGMENTS)
+_DEFAULT_MATCHER: Final = _AbuseMatcher(
+    ABUSIVE_WORDS, ABUSIVE_FRAGMENTS, tuple(ABUSIVE_WORDS_BY_LANGUAGE)
+)
 
 
 def find_abuse(text: str) -> list[str]:
@@ -366,6 +424,10 @@ class ChatConfig:
     abuse: Literal["mask", "reject"] = "mask"
     abusive_words: tuple[str, ...] = ABUSIVE_WORDS
     abusive_fragments: tuple[str, ...] = ABUSIVE_FRAGMENTS
+    #: Whose word lists (:data:`ABUSIVE_WORDS_BY_LANGUAGE`) apply besides ``abusive_words``;
+    #: None: every language offered (whatever the chat's language) with the default
+    #: ``abusive_words``, none with a list of one's own.
+    word_languages: tuple[str, ...] | None = None
     allow_links: bool = False
     #: Refuse letters outside the Latin script (the part of "English only" a program can see).
     latin_only: bool = True
@@ -389,6 +451,15 @@ class ChatConfig:
         for ok, message in checks:
             if not ok:
                 raise ChatError(f"bad chat settings: {message}")
+
+    @property
+    def languages_listed(self) -> tuple[str, ...]:
+        """The languages whose word lists apply (:attr:`word_languages`)."""
+        if self.word_languages is not None:
+            return self.word_languages
+        if self.abusive_words == ABUSIVE_WORDS:
+            return tuple(ABUSIVE_WORDS_BY_LANGUAGE)
+        return ()
 
     def rules_text(self) -> str:
         """The house rules as posted at every table (R13)."""
@@ -456,7 +527,9 @@ class ChatModerator:
         self._history: dict[str, _History] = {}
         self._reports: list[Report] = []
         self._events: list[ModerationEvent] = []
-        self._matcher = _AbuseMatcher(self.config.abusive_words, self.config.abusive_fragments)
+        self._matcher = _AbuseMatcher(
+            self.config.abusive_words, self.config.abusive_fragments, self.config.languages_listed
+        )
 
     @property
     def house_rules(self) -> str:

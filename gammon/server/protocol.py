@@ -83,9 +83,9 @@ class Refused(GammonError, ValueError):
     its English, for logs, records and ``str()``; :meth:`translated` writes it in the
     reader's language for the wire. The code stays English: programs read it.
 
-    >>> exc = Refused("not_your_turn", Message("it is not your turn"))
-    >>> exc.message, exc.translated("fi")
-    ('it is not your turn', 'ei ole sinun vuorosi')
+    >>> exc = Refused("table_full", Message("both seats are taken"))
+    >>> exc.message, exc.translated("fi"), str(exc)
+    ('both seats are taken', 'molemmat paikat on varattu', 'table_full: both seats are taken')
     """
 
     def __init__(self, code: str, message: str | Message, *, field: str | None = None) -> None:
