@@ -38,12 +38,27 @@ class Message:
     elsewhere): never looked up, never formatted.
     """
 
-    __slots__ = ("_plain", "template", "values")
+    __slots__ = ("_plain", "_plural", "template", "values")
 
     def __init__(self, template: str, /, **values: Any) -> None:
         self.template = template
         self.values: dict[str, Any] = values
         self._plain = False
+        #: A message with a count: (the plural template, the count ``{n}``).
+        self._plural: tuple[str, int] | None = None
+
+    @classmethod
+    def plural(cls, singular: str, plural: str, n: int, /, **values: Any) -> Message:
+        """A message whose form follows the count ``n`` (filled in as ``{n}``), as
+        ``ngettext`` picks it in each language.
+
+        >>> wait = Message.plural("wait {n} second", "wait {n} seconds", 2)
+        >>> wait.english
+        'wait 2 seconds'
+        """
+        message = cls(singular, **values)
+        message._plural = (plural, n)
+        return message
 
     @classmethod
     def plain(cls, text: str) -> Message:
@@ -69,10 +84,16 @@ class Message:
             name: value.translated(lang) if isinstance(value, Message) else value
             for name, value in self.values.items()
         }
-        if lang == "en":
-            return self.template.format(**values) if values else self.template
         from gammon.i18n import UnknownLanguageError, translator
 
+        if self._plural is not None:
+            plural, n = self._plural
+            try:
+                return translator(lang).ngettext(self.template, plural, n, **values)
+            except UnknownLanguageError:
+                return translator("en").ngettext(self.template, plural, n, **values)
+        if lang == "en":
+            return self.template.format(**values) if values else self.template
         try:
             words = translator(lang)
         except UnknownLanguageError:
@@ -83,6 +104,8 @@ class Message:
         """The message for another node (the cluster's forwarded refusals)."""
         if self._plain:
             return {_PLAIN: self.template}
+        if self._plural is not None:
+            return {_PLAIN: self.english}  # (no refusal forwarded between nodes counts)
         return {
             "template": self.template,
             "values": {

@@ -36,6 +36,8 @@ SOURCES: Final = (
     # The server's refusals (protocol.Refused with a Message) and the game log per viewer.
     "gammon/server/app.py",
     "gammon/server/bodies.py",
+    "gammon/server/chat.py",
+    "gammon/server/chatroom.py",
     "gammon/server/connections.py",
     "gammon/server/hub.py",
     "gammon/server/ids.py",
@@ -46,9 +48,16 @@ SOURCES: Final = (
     "gammon/server/static/js/language-switch.js",
 )
 #: What marks a message: a translator's methods, and ``N_`` for tables of words (Python);
-#: ``Message`` for a message written later in its reader's language (gammon.messages: the
-#: server's refusals, the rules' errors); ``t``, ``tn`` and ``N_`` (JavaScript).
-KEYWORDS: Final = {"gettext": None, "ngettext": (1, 2), "N_": None, "Message": None}
+#: ``Message`` (``Message.plural`` with a count) for a message written later in its
+#: reader's language (gammon.messages: the server's refusals, the rules' errors); ``t``,
+#: ``tn`` and ``N_`` (JavaScript).
+KEYWORDS: Final = {
+    "gettext": None,
+    "ngettext": (1, 2),
+    "N_": None,
+    "Message": None,
+    "plural": (1, 2),
+}
 JS_KEYWORDS: Final = {"t": None, "tn": (1, 2), "N_": None}
 TEMPLATE: Final = LOCALE_DIR / f"{DOMAIN}.pot"
 

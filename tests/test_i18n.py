@@ -328,6 +328,35 @@ ALLOWED: dict[str, str] = {
     '<html lang="{lang}">': "HTML markup",
     "gammon server: the browser client is not installed; see docs/PROTOCOL.md for the API\n":
         "a page for whoever installs the server without its client",
+    "banned by an operator": "a WebSocket close reason (4403), for programs",
+    # gammon/server/chat.py: the rules' names (for logs and counters), the settings' checks
+    # (for whoever runs the server), and the operators' refusals (words for operators,
+    # still English: listed in docs/TRANSLATING.md)
+    "too long": "a Rule value, for the server's logs and counters",
+    "too fast": "a Rule value, for the server's logs and counters",
+    "not English": "a Rule value, for the server's logs and counters",
+    "max_length must be at least 1": "a check of the server's settings",
+    "rate_messages must be at least 1": "a check of the server's settings",
+    "rate_seconds must be positive": "a check of the server's settings",
+    "repeat_seconds cannot be negative": "a check of the server's settings",
+    "repeat_memory cannot be negative": "a check of the server's settings",
+    "repeat_similarity must be in (0, 1]": "a check of the server's settings",
+    "abuse must be 'mask' or 'reject', got {self.abuse}": "a check of the server's settings",
+    "evidence_messages cannot be negative": "a check of the server's settings",
+    "language must be 'en' or 'any', got {self.language}": "a check of the server's settings",
+    "bad chat settings: {message}": "a check of the server's settings",
+    "kick players": "an operator's refusal (not yet translated)",
+    "readmit players": "an operator's refusal (not yet translated)",
+    "ban players": "an operator's refusal (not yet translated)",
+    "unban players": "an operator's refusal (not yet translated)",
+    "{by} is not an operator: only operators can {action}":
+        "an operator's refusal (not yet translated)",
+    "an operator cannot {action} themselves": "an operator's refusal (not yet translated)",
+    "{user} is an operator: take their operator role away first to {action} them":
+        "an operator's refusal (not yet translated)",
+    "a ban lasts a positive number of seconds, got {seconds}":
+        "an operator's refusal (not yet translated)",
+    "{user} is not banned": "an operator's refusal (not yet translated)",
 }
 #: The command line's help (``help=``, ``description=`` of argparse): written for the person
 #: typing the command, in English as argparse's own words around it are.

@@ -58,6 +58,7 @@ from gammon.server.auth import (
 from gammon.server.bodies import ANY, fields
 from gammon.server.bots import EngineChoice
 from gammon.server.chance import SeededChance, SystemChance
+from gammon.server.chat import ChatConfig, ChatModerator
 from gammon.server.connections import Connection
 from gammon.server.db import Database
 from gammon.server.hub import Hub
@@ -165,6 +166,9 @@ class ServerConfig:
     #: For tests: the server's draws (dice seeds, seats, lots) from a generator seeded by
     #: this (gammon.server.chance): predictable, so never for a site people play on.
     dice_seed: int | None = None
+    #: The chat's language, a house rule of the site (gammon.server.chat.ChatConfig.language):
+    #: "en", the guides' "tables speak English", or "any".
+    chat_language: str = "en"
 
 
 def _error(
@@ -350,6 +354,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         cluster=cluster,
         time=clock,
         chance=SystemChance() if config.dice_seed is None else SeededChance(config.dice_seed),
+        moderator=ChatModerator(
+            ChatConfig(language="any" if config.chat_language == "any" else "en"), clock=clock.now
+        ),
     )
     tournaments = Tournaments(hub)
     hub.lobby_extras = lambda: {"tournaments": tournaments.lobby_json()}
@@ -544,7 +551,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 "bot_levels": levels,
                 "bots": hub.bots_enabled,
                 "limits": {"message_bytes": MAX_MESSAGE_BYTES, "messages_per_second": 20},
-                "house_rules": hub.moderator.house_rules,
+                "house_rules": hub.moderator.house_rules_in(spoken(request)),
+                "chat_language": hub.moderator.config.language,
             }
         )
 
