@@ -42,6 +42,7 @@ SOURCES: Final = (
     "gammon/server/hub.py",
     "gammon/server/ids.py",
     "gammon/server/pages.py",
+    "gammon/server/practice.py",
     "gammon/server/protocol.py",
     "gammon/server/table.py",
     # The browser client (static/js/i18n.js): t(), tn() and N_().

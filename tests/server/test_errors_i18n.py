@@ -168,3 +168,23 @@ def test_a_forwarded_refusal_keeps_its_message_for_translation() -> None:
     )
     # A node of the version before sends [code, message, field]: English, as it was.
     assert Refused.from_json(["stale", "old words", None]).translated("fi") == "old words"
+
+
+def test_the_tutor_s_verdict_in_the_player_s_language() -> None:
+    """The tutor's sentence is written in the language of the socket it is sent to
+    (Practice.after_play passes it); the figures stay those of the verdict."""
+    from gammon.position import Position
+    from gammon.server.practice import tutor_verdict
+
+    start = Position.initial()
+    english = tutor_verdict(start, (3, 1), "8/5 6/5", 0)
+    finnish = tutor_verdict(start, (3, 1), "8/5 6/5", 0, lang="fi")
+    dutch = tutor_verdict(start, (3, 1), "8/5 6/5", 0, lang="nl")
+    assert (english["text"], finnish["text"], dutch["text"]) == (
+        "The best play.",
+        "Paras siirto.",
+        "De beste zet.",
+    )
+    assert {k: v for k, v in finnish.items() if k != "text"} == {
+        k: v for k, v in english.items() if k != "text"
+    }
