@@ -6,6 +6,8 @@ catch one family (as in python-chess); the message always says what was wrong.
 
 from __future__ import annotations
 
+from gammon.messages import Message
+
 __all__ = [
     "GammonError",
     "InvalidPositionError",
@@ -28,7 +30,31 @@ __all__ = [
 
 
 class GammonError(Exception):
-    """Base class of every exception raised by gammon."""
+    """Base class of every exception raised by gammon.
+
+    An error a player may read is raised with a :class:`~gammon.messages.Message` (the
+    English template and its values) rather than a formatted text: ``str()`` is its
+    English, :meth:`translated` its words in the reader's language.
+
+    >>> str(IllegalPlayError(Message("the play must use {n} dice", n=2)))
+    'the play must use 2 dice'
+    """
+
+    def __str__(self) -> str:
+        if len(self.args) == 1 and isinstance(self.args[0], Message):
+            return self.args[0].english
+        return super().__str__()
+
+    @property
+    def text(self) -> Message:
+        """The error's message (a plain text when it was raised with one)."""
+        if len(self.args) == 1 and isinstance(self.args[0], Message):
+            return self.args[0]
+        return Message.plain(str(self))
+
+    def translated(self, lang: str) -> str:
+        """The error's message in ``lang`` (English where the catalogs lack it)."""
+        return self.text.translated(lang)
 
 
 class InvalidPositionError(GammonError, ValueError):
@@ -78,7 +104,7 @@ class InvalidRulesError(GammonError, ValueError):
     program can point at the field while the message speaks plain words.
     """
 
-    def __init__(self, setting: str, message: str) -> None:
+    def __init__(self, setting: str, message: str | Message) -> None:
         super().__init__(message)
         self.setting = setting
 

@@ -83,10 +83,12 @@ from gammon.events import (
     Took,
     WinKind,
 )
+from gammon.i18n import N_
 from gammon.ids import GameState, MatchIdFields, MatchIdValues, match_id_of_valid
+from gammon.messages import Message
 from gammon.play import Play
 from gammon.position import Dice, Position, validate_dice
-from gammon.rules import GameRules, cube_refusal, cube_unavailable, is_whole
+from gammon.rules import GameRules, cube_refusal_message, cube_unavailable_message, is_whole
 
 __all__ = ["Game", "Phase", "thrown_dice"]
 
@@ -400,7 +402,10 @@ class Game:
         mover = self._expect(side, "dance", Phase.ROLL)
         if not self._on_bar_against_closed_board(mover):
             raise IllegalActionError(
-                f"side {side} cannot dance: it is not on the bar against a closed board"
+                Message(
+                    "side {side} cannot dance: it is not on the bar against a closed board",
+                    side=side,
+                )
             )
         try:
             thrown = validate_dice(dice)
@@ -443,7 +448,11 @@ class Game:
         mover = self._expect(side, "choose a double", Phase.CHOOSE_DOUBLE)
         if not is_whole(number) or not 1 <= number <= 6:
             raise IllegalActionError(
-                f"side {side} cannot choose a double of {number!r}: pick a number from 1 to 6"
+                Message(
+                    "side {side} cannot choose a double of {number}: pick a number from 1 to 6",
+                    side=side,
+                    number=repr(number),
+                )
             )
         before = len(self._history)
         self._history.append(DoubleChosen(mover, number))
@@ -455,7 +464,9 @@ class Game:
         """Offer the cube at twice its value (R10)."""
         reason = self._double_refusal(side)
         if reason is not None:
-            raise IllegalActionError(f"side {side} cannot double: {reason}")
+            raise IllegalActionError(
+                Message("side {side} cannot double: {why}", side=side, why=reason)
+            )
         before = len(self._history)
         self._history.append(Doubled(side, 2 * self._cube_value))
         self._phase = Phase.DOUBLE_OFFERED
@@ -486,7 +497,9 @@ class Game:
         """Take the double offered and redouble at once, keeping the cube (R11)."""
         reason = self._beaver_refusal(side)
         if reason is not None:
-            raise IllegalActionError(f"side {side} cannot beaver: {reason}")
+            raise IllegalActionError(
+                Message("side {side} cannot beaver: {why}", side=side, why=reason)
+            )
         before = len(self._history)
         self._history.append(Beavered(side, 4 * self._cube_value))
         # As GNU Backgammon records it: the double is taken, the beaver is on offer.
@@ -503,11 +516,17 @@ class Game:
         """
         _check_side(side)
         if self._phase not in _RESIGNABLE:
-            raise IllegalActionError(f"side {side} cannot resign: {self._not_now()}")
+            raise IllegalActionError(
+                Message("side {side} cannot resign: {why}", side=side, why=self._not_now())
+            )
         if not is_whole(value) or value not in (1, 2, 3):
             raise IllegalActionError(
-                f"side {side} cannot resign {value!r}: offer 1 (single), 2 (gammon) "
-                "or 3 (backgammon)"
+                Message(
+                    "side {side} cannot resign {value}: offer 1 (single), 2 (gammon) "
+                    "or 3 (backgammon)",
+                    side=side,
+                    value=repr(value),
+                )
             )
         before = len(self._history)
         self._history.append(Resigned(side, int(value)))
@@ -546,15 +565,23 @@ class Game:
         """
         _check_side(side)
         if self._phase is Phase.OVER:
-            raise IllegalActionError(f"side {side} cannot forfeit: {self._not_now()}")
+            raise IllegalActionError(
+                Message("side {side} cannot forfeit: {why}", side=side, why=self._not_now())
+            )
         if on_time and self.turn != side:
             raise IllegalActionError(
-                f"side {side} cannot run out of time: its clock is not running, {self._not_now()}"
+                Message(
+                    "side {side} cannot run out of time: its clock is not running, {why}",
+                    side=side,
+                    why=self._not_now(),
+                )
             )
         if points is None:
             points = self._cube_value
         if not is_whole(points) or points < 1:
-            raise IllegalActionError(f"a forfeit costs 1 point or more, got {points!r}")
+            raise IllegalActionError(
+                Message("a forfeit costs 1 point or more, got {points}", points=repr(points))
+            )
         before = len(self._history)
         self._history.append(Forfeited(side, on_time, points))
         reason = EndReason.TIME if on_time else EndReason.FORFEIT
@@ -668,59 +695,78 @@ class Game:
     def _added_since(self, start: int) -> tuple[Event, ...]:
         return tuple(self._history[start:])
 
-    def _waiting_for(self) -> str:
+    def _waiting_for(self) -> Message:
         """What the game waits for, in words, for error messages."""
         phase = self._phase
         if phase is Phase.OPENING:
-            return "the opening roll"
+            return Message("the opening roll")
         if phase is Phase.RESIGNATION_OFFERED:
             assert self._resignation is not None
             resigner, value = self._resignation
-            return (
-                f"side {1 - resigner} to accept or reject the resignation of {WinKind(value).words}"
+            return Message(
+                "side {side} to accept or reject the resignation of {value}",
+                side=1 - resigner,
+                value=Message(WinKind(value).words),
             )
         side = self._side_on_roll()
         if phase is Phase.ROLL:
-            return f"side {side} to roll" + (" or double" if self.can_double(side) else "")
+            if self.can_double(side):
+                return Message("side {side} to roll or double", side=side)
+            return Message("side {side} to roll", side=side)
         if phase is Phase.DOUBLE_OFFERED:
-            extra = ", drop or beaver" if self.can_beaver(1 - side) else " or drop"
-            return f"side {1 - side} to take{extra} the double to {2 * self._cube_value}"
+            value = 2 * self._cube_value
+            if self.can_beaver(1 - side):
+                return Message(
+                    "side {side} to take, drop or beaver the double to {value}",
+                    side=1 - side,
+                    value=value,
+                )
+            return Message(
+                "side {side} to take or drop the double to {value}", side=1 - side, value=value
+            )
         if phase is Phase.BEAVER_OFFERED:
-            return f"side {side} to take or drop the beaver to {2 * self._cube_value}"
+            return Message(
+                "side {side} to take or drop the beaver to {value}",
+                side=side,
+                value=2 * self._cube_value,
+            )
         if phase is Phase.MOVE:
             assert self._dice is not None
-            return f"side {side} to play {self._dice[0]}-{self._dice[1]}"
-        return f"side {side} to choose a double for the acey-deucey bonus"
+            roll = "-".join(str(die) for die in self._dice)
+            return Message("side {side} to play {roll}", side=side, roll=roll)
+        return Message("side {side} to choose a double for the acey-deucey bonus", side=side)
 
-    def _not_now(self) -> str:
+    def _not_now(self) -> Message:
         if self._result is not None:
-            return f"the game is over ({self._result})"
-        return f"the game waits for {self._waiting_for()}"
+            return Message("the game is over ({result})", result=str(self._result))
+        return Message("the game waits for {what}", what=self._waiting_for())
 
     def _expect(self, side: int, verb: str, *phases: Phase) -> int:
         """Check that ``side`` is the one to act and the game waits for this action."""
         _check_side(side)
         if self._phase not in phases or self.turn != side:
-            raise IllegalActionError(f"side {side} cannot {verb}: {self._not_now()}")
+            raise IllegalActionError(Message(_CANNOT[verb], side=side, why=self._not_now()))
         return side
 
-    def _double_refusal(self, side: int) -> str | None:
+    def _double_refusal(self, side: int) -> Message | None:
         """Why ``side`` may not double now, or None if it may (R10-R12, R14)."""
         _check_side(side)
         rules = self._rules
         if self._result is not None:
-            return f"the game is over ({self._result})"
+            return Message("the game is over ({result})", result=str(self._result))
         available = rules.cube and rules.variant.cube and rules.max_cube > 1
-        unavailable = cube_unavailable(available=available, crawford=rules.crawford)
+        unavailable = cube_unavailable_message(available=available, crawford=rules.crawford)
         if unavailable is not None:
             return unavailable
         if self._phase is not Phase.ROLL:
             if self._phase in (Phase.MOVE, Phase.CHOOSE_DOUBLE) and self._on_roll == side:
-                return "the dice are already rolled"
+                return Message("the dice are already rolled")
             return self._not_now()
         if self._on_roll != side:
-            return f"only the side on roll may double, and that is side {self._on_roll}"
-        return cube_refusal(
+            return Message(
+                "only the side on roll may double, and that is side {side}", side=self._on_roll
+            )
+        return cube_refusal_message(
             available=available,
             crawford=rules.crawford,
             opponent_owns=self._cube_owner not in (None, side),
@@ -728,17 +774,19 @@ class Game:
             max_cube=rules.max_cube,
         )
 
-    def _beaver_refusal(self, side: int) -> str | None:
+    def _beaver_refusal(self, side: int) -> Message | None:
         """Why ``side`` may not beaver now, or None if it may (R11)."""
         _check_side(side)
         if self._phase is not Phase.DOUBLE_OFFERED or self.turn != side:
             return self._not_now()
         if not self._rules.beavers:
-            return "beavers are not allowed in this game"
+            return Message("beavers are not allowed in this game")
         if 4 * self._cube_value > self._rules.max_cube:
-            return (
-                f"a beaver would raise the cube to {4 * self._cube_value}, above the "
-                f"highest the cube may go, {self._rules.max_cube}"
+            return Message(
+                "a beaver would raise the cube to {value}, above the highest the cube may go, "
+                "{limit}",
+                value=4 * self._cube_value,
+                limit=self._rules.max_cube,
             )
         return None
 
@@ -802,7 +850,13 @@ class Game:
             for legal in self._plays:
                 if legal == play:
                     return legal
-            raise IllegalActionError(f"{play} is not a legal play of {roll} in this position")
+            raise IllegalActionError(
+                Message(
+                    "{play} is not a legal play of {roll} in this position",
+                    play=str(play),
+                    roll=roll,
+                )
+            )
         if not isinstance(play, str):
             raise IllegalActionError(
                 f"a play must be a Play or its notation, got {type(play).__name__}"
@@ -814,11 +868,22 @@ class Game:
         try:
             parsed = self.position.parse_play(text, self._dice)
         except (InvalidPlayError, IllegalPlayError) as exc:
-            raise IllegalActionError(f"{text!r} cannot be played with {roll}: {exc}") from exc
+            raise IllegalActionError(
+                Message(
+                    "{play} cannot be played with {roll}: {why}",
+                    play=repr(text),
+                    roll=roll,
+                    why=exc.text,
+                )
+            ) from exc
         for legal in self._plays:
             if legal == parsed:
                 return legal
-        raise IllegalActionError(f"{text!r} is not a legal play of {roll} in this position")
+        raise IllegalActionError(
+            Message(
+                "{play} is not a legal play of {roll} in this position", play=repr(text), roll=roll
+            )
+        )
 
     def _score(self, value: int) -> tuple[WinKind, int]:
         """What a win of ``value`` (1-3) counts: variant cap, gammons, Jacoby, cube (R9, R11)."""
@@ -898,6 +963,19 @@ def thrown_dice(history: Iterable[Event]) -> list[Dice]:
     return thrown
 
 
+#: ``side {side} cannot ...: {why}``, a whole sentence for each action (word order differs).
+_CANNOT: Final = {
+    "roll": N_("side {side} cannot roll: {why}"),
+    "dance": N_("side {side} cannot dance: {why}"),
+    "play": N_("side {side} cannot play: {why}"),
+    "choose a double": N_("side {side} cannot choose a double: {why}"),
+    "take": N_("side {side} cannot take: {why}"),
+    "drop": N_("side {side} cannot drop: {why}"),
+    "accept a resignation": N_("side {side} cannot accept a resignation: {why}"),
+    "reject a resignation": N_("side {side} cannot reject a resignation: {why}"),
+}
+
+
 def _check_side(side: object) -> None:
     if not is_whole(side) or side not in (0, 1):
-        raise IllegalActionError(f"a side is 0 or 1, got {side!r}")
+        raise IllegalActionError(Message("a side is 0 or 1, got {side}", side=repr(side)))

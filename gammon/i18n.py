@@ -177,6 +177,10 @@ class Translator:
         """``message`` in this language with ``values`` filled in."""
         return self._translations.gettext(message).format(**values)
 
+    def lookup(self, message: str) -> str:
+        """``message`` in this language as the catalog writes it, nothing filled in."""
+        return self._translations.gettext(message)
+
     def ngettext(self, singular: str, plural: str, n: int, **values: Any) -> str:
         """The form of the message for the count ``n`` (filled in as ``{n}``, in this
         language's digits)."""

@@ -22,6 +22,8 @@ from dataclasses import dataclass, fields
 from typing import Final
 
 from gammon.errors import InvalidRulesError
+from gammon.i18n import N_
+from gammon.messages import Message
 from gammon.variants import Variant, find_variant
 
 __all__ = [
@@ -30,7 +32,9 @@ __all__ = [
     "GameRules",
     "check_money_options",
     "cube_refusal",
+    "cube_refusal_message",
     "cube_unavailable",
+    "cube_unavailable_message",
     "is_whole",
 ]
 
@@ -52,7 +56,11 @@ def check_cube_limit(max_cube: object) -> int:
     ):
         raise InvalidRulesError(
             "max_cube",
-            f"the highest cube must be a power of two from 1 to {MAX_CUBE_LIMIT}, got {max_cube!r}",
+            Message(
+                "the highest cube must be a power of two from 1 to {limit}, got {value}",
+                limit=MAX_CUBE_LIMIT,
+                value=repr(max_cube),
+            ),
         )
     return max_cube  # type: ignore[return-value]
 
@@ -61,18 +69,28 @@ def check_money_options(length: int, jacoby: bool, beavers: bool, auto_doubles: 
     """The Jacoby rule, beavers and automatic doubles belong to money play (R3, R11, R12)."""
     if not is_whole(auto_doubles) or auto_doubles < 0:
         raise InvalidRulesError(
-            "auto_doubles", f"automatic doubles must be a count of 0 or more, got {auto_doubles!r}"
+            "auto_doubles",
+            Message(
+                "automatic doubles must be a count of 0 or more, got {value}",
+                value=repr(auto_doubles),
+            ),
         )
     if length:
-        for setting, name, on in (
-            ("jacoby", "the Jacoby rule is", jacoby),
-            ("beavers", "beavers are", beavers),
-            ("auto_doubles", "automatic doubles are", auto_doubles),
+        for setting, message, on in (
+            (
+                "jacoby",
+                N_("the Jacoby rule is for money play only, not a {length}-point match"),
+                jacoby,
+            ),
+            ("beavers", N_("beavers are for money play only, not a {length}-point match"), beavers),
+            (
+                "auto_doubles",
+                N_("automatic doubles are for money play only, not a {length}-point match"),
+                auto_doubles,
+            ),
         ):
             if on:
-                raise InvalidRulesError(
-                    setting, f"{name} for money play only, not a {length}-point match"
-                )
+                raise InvalidRulesError(setting, Message(message, length=length))
 
 
 @dataclass(frozen=True, init=False, repr=False)
@@ -113,12 +131,17 @@ class GameRules:
         if not is_whole(match_length) or not 0 <= match_length <= MAX_MATCH_LENGTH:
             raise InvalidRulesError(
                 "length",
-                f"the match length must be 0 (money) to {MAX_MATCH_LENGTH} points, "
-                f"got {match_length!r}",
+                Message(
+                    "the match length must be 0 (money) to {limit} points, got {value}",
+                    limit=MAX_MATCH_LENGTH,
+                    value=repr(match_length),
+                ),
             )
         check_money_options(match_length, jacoby, beavers, auto_doubles)
         if crawford and not match_length:
-            raise InvalidRulesError("crawford", "a Crawford game exists only in match play")
+            raise InvalidRulesError(
+                "crawford", Message("a Crawford game exists only in match play")
+            )
         for name, value in (
             ("variant", find_variant(variant)),
             ("cube", bool(cube)),
@@ -153,10 +176,16 @@ _RULE_OPTIONS: Final = tuple(f.name for f in fields(GameRules) if f.name != "var
 
 def cube_unavailable(*, available: bool, crawford: bool) -> str | None:
     """Why nobody may turn the cube in this game at all, or None (R10, R12, R14)."""
+    why = cube_unavailable_message(available=available, crawford=crawford)
+    return None if why is None else why.english
+
+
+def cube_unavailable_message(*, available: bool, crawford: bool) -> Message | None:
+    """:func:`cube_unavailable` as a message of the catalogs, to be written in any language."""
     if crawford:
-        return "there is no doubling in the Crawford game"
+        return Message("there is no doubling in the Crawford game")
     if not available:
-        return "the doubling cube is not used in this game"
+        return Message("the doubling cube is not used in this game")
     return None
 
 
@@ -171,11 +200,31 @@ def cube_refusal(
     >>> cube_refusal(available=True, crawford=False, opponent_owns=True, value=2, max_cube=64)
     'the opponent owns the cube'
     """
-    unavailable = cube_unavailable(available=available, crawford=crawford)
+    why = cube_refusal_message(
+        available=available,
+        crawford=crawford,
+        opponent_owns=opponent_owns,
+        value=value,
+        max_cube=max_cube,
+    )
+    return None if why is None else why.english
+
+
+def cube_refusal_message(
+    *, available: bool, crawford: bool, opponent_owns: bool, value: int, max_cube: int
+) -> Message | None:
+    """:func:`cube_refusal` as a message of the catalogs, to be written in any language.
+
+    >>> cube_refusal_message(
+    ...     available=True, crawford=False, opponent_owns=True, value=2, max_cube=64
+    ... ).translated("fi")
+    'vastustaja omistaa tuplauskuution'
+    """
+    unavailable = cube_unavailable_message(available=available, crawford=crawford)
     if unavailable is not None:
         return unavailable
     if opponent_owns:
-        return "the opponent owns the cube"
+        return Message("the opponent owns the cube")
     if 2 * value > max_cube:
-        return f"the cube is already at {value}, the highest it may go"
+        return Message("the cube is already at {value}, the highest it may go", value=value)
     return None

@@ -30,7 +30,21 @@ SOURCES: Final = (
     "gammon/cli/analyse.py",
     "gammon/cli/hint.py",
     "gammon/cli/verify.py",
+    # The rules' refusals that reach players through the server (gammon.messages.Message).
+    "gammon/game.py",
+    "gammon/rules.py",
+    # The server's refusals (protocol.Refused with a Message) and the game log per viewer.
+    "gammon/server/app.py",
+    "gammon/server/bodies.py",
+    "gammon/server/chat.py",
+    "gammon/server/chatroom.py",
+    "gammon/server/connections.py",
+    "gammon/server/hub.py",
+    "gammon/server/ids.py",
     "gammon/server/pages.py",
+    "gammon/server/practice.py",
+    "gammon/server/protocol.py",
+    "gammon/server/table.py",
     # The browser client (static/js/i18n.js): t(), tn() and N_().
     "gammon/server/static/js/language-switch.js",
     "gammon/server/static/js/table.js",
@@ -66,8 +80,16 @@ SOURCES: Final = (
     "gammon/server/static/js/util.js",
 )
 #: What marks a message: a translator's methods, and ``N_`` for tables of words (Python);
-#: ``t``, ``tn`` and ``N_`` (JavaScript).
-KEYWORDS: Final = {"gettext": None, "ngettext": (1, 2), "N_": None}
+#: ``Message`` (``Message.plural`` with a count) for a message written later in its
+#: reader's language (gammon.messages: the server's refusals, the rules' errors); ``t``,
+#: ``tn`` and ``N_`` (JavaScript).
+KEYWORDS: Final = {
+    "gettext": None,
+    "ngettext": (1, 2),
+    "N_": None,
+    "Message": None,
+    "plural": (1, 2),
+}
 JS_KEYWORDS: Final = {"t": None, "tn": (1, 2), "N_": None}
 TEMPLATE: Final = LOCALE_DIR / f"{DOMAIN}.pot"
 

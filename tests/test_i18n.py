@@ -261,21 +261,13 @@ ALLOWED: dict[str, str] = {
     "the record's commitment {report.commitment} is not the one shown before the game "
     "({expected.strip()}): this record is not for that game": "an error (FairDiceError)",
     # the browser's table (gammon/server/static/js/table*.js, board.js)
-    "double offered": "a game phase: a value of the protocol (PROTOCOL.md 3), not words",
-    "beaver offered": "a game phase: a value of the protocol (PROTOCOL.md 3), not words",
-    "choose double": "a game phase: a value of the protocol (PROTOCOL.md 3), not words",
-    "resignation offered": "a game phase: a value of the protocol (PROTOCOL.md 3), not words",
     "(max-width: 600px)": "a CSS media query (board.js's phone layout)",
     "checker selected": "CSS classes of a checker in the board's SVG",
     "cube offered": "CSS classes of the cube in the board's SVG",
-    # gammon/server/pages.py: the index page's markup and headers, and the server's refusals
-    # (errors, whose catalog comes with the server's other messages)
+    # gammon/server/pages.py: the index page's markup and headers
     '<html lang="en">': "markup of index.html, not words",
     '<html lang="{lang}">': "markup of index.html, not words",
     "Accept-Language, Cookie": "the names of HTTP headers (Vary)",
-    "there is no page {name} (the pages: {known})": "a refusal's message (an error of the API)",
-    "this server was installed without its documents ({path.name})": "a refusal's message "
-    "(an error of the installation)",
     # the browser client (static/js)
     "name-help auth-error": "element ids (aria-describedby), not words",
     "Sit & Go": "the name a Sit & Go gets when none is typed: the kind's name, kept in every "
@@ -287,11 +279,108 @@ ALLOWED: dict[str, str] = {
     "a number from 0 to 1": "part of a SettingsError, for programmers",
     "dropped by the client": "a WebSocket close reason, for the server's log",
     "not hex: {x}": "an Error of fromHex, for programmers (the dice check says it in words)",
+    # gammon/game.py: the phases are values of the protocol and the records; the rest are
+    # errors of a program or a record, never of a player's action at a table
+    "double offered": "a Phase: a value of the protocol and the records, not words",
+    "beaver offered": "a Phase: a value of the protocol and the records, not words",
+    "choose double": "a Phase: a value of the protocol and the records, not words",
+    "resignation offered": "a Phase: a value of the protocol and the records, not words",
+    "choose a double": "a key of the table _CANNOT (its sentences are in the catalogs)",
+    "accept a resignation": "a key of the table _CANNOT (its sentences are in the catalogs)",
+    "reject a resignation": "a key of the table _CANNOT (its sentences are in the catalogs)",
+    "<Game {self._rules.variant.name} {self._phase} {state} cube={self._cube_value} "
+    "owner={self._cube_owner} after {len(self._history)} events>": "a repr, for programmers",
+    "not an action: {action}": "a programming error: the server only passes actions",
+    "a play must be a Play or its notation, got {type(play).__name__}": "a programming error",
+    "the start position has {start.checkers} checkers a side, but {variant.name} is played "
+    "with {variant.checkers}": "an error of a program setting up a game",
+    "the start position is already won": "an error of a program setting up a game",
+    "side {side} cannot dance with {dice}: {exc}": "dancing is for records only (Game.dance)",
+    "history entry {index} ({event}): {exc}": "an error of a record being replayed",
+    "history entry {index} ({event}) does not follow from the entries before it; the game "
+    "gives {game._history[index]}": "an error of a record being replayed",
+    "the history stops short: it should go on with {game._history[len(events)]}":
+        "an error of a record being replayed",
+    "this entry follows from the ones before it, not here": "an error of a record being replayed",
+    # gammon/server: what is for programs and operators, not players
+    "Seconds from a player's action read to its state queued for every socket (the commit "
+    "included).": "a metric's help, for operators",
+    "Open WebSockets, by socket (lobby or table).": "a metric's help, for operators",
+    "Tables in this server's memory, by status (open and playing are all of them; finished "
+    "and cancelled only the recent ones).": "a metric's help, for operators",
+    "Actions accepted and committed, by type.": "a metric's help, for operators",
+    "Writes committed by the writer thread.": "a metric's help, for operators",
+    "Transactions of the writer thread (each holds one or more writes).":
+        "a metric's help, for operators",
+    "Writes waiting for the writer thread.": "a metric's help, for operators",
+    "Post-game analyses queued.": "a metric's help, for operators",
+    "Post-game analyses running.": "a metric's help, for operators",
+    "Post-game analyses done.": "a metric's help, for operators",
+    "Bot moves and hints waiting for or running on the engine's thread.":
+        "a metric's help, for operators",
+    "Unexpected server faults (logged).": "a metric's help, for operators",
+    "1 once the hub has started.": "a metric's help, for operators",
+    "not started": "/readyz's checks, for operators and load balancers",
+    "no answer within {READY_TIMEOUT_S} s": "/readyz's checks, for operators",
+    "the file {path} was replaced since the server started": "/readyz's checks, for operators",
+    "the file {path} is gone (deleted or moved)": "/readyz's checks, for operators",
+    "server going away": "a WebSocket close reason (123 bytes at most), for programs",
+    "signed out": "a WebSocket close reason, for programs",
+    "server fault: reconnect": "a WebSocket close reason, for programs",
+    "too slow: reconnect": "a WebSocket close reason, for programs",
+    "there is no table {table_id}": "a WebSocket close reason (4404), for programs",
+    "there is no tournament {number}": "a WebSocket close reason (4404), for programs",
+    "removed from the table by an operator": "a WebSocket close reason (4403), for programs",
+    "a lobby message": "where a fault happened, for the server's log",
+    "table {live.table.id}: a message": "where a fault happened, for the server's log",
+    "the lobby socket": "where a fault happened, for the server's log",
+    "table {table_id}: the socket": "where a fault happened, for the server's log",
+    "tournament {number}: the socket": "where a fault happened, for the server's log",
+    " (and {self._unreported} more faults since the last report)": "the server's log",
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self' {sockets}; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'": "an HTTP header (Content-Security-Policy)",
+    "{CSRF_COOKIE}={token}; Path=/; SameSite=Lax{secure}": "an HTTP header (Set-Cookie)",
+    'attachment; filename="table-{table.id}.mat"': "an HTTP header (Content-Disposition)",
+    "gammon server: the browser client is not installed; see docs/PROTOCOL.md for the API\n":
+        "a page for whoever installs the server without its client",
+    "banned by an operator": "a WebSocket close reason (4403), for programs",
+    # gammon/server/chat.py: the rules' names (for logs and counters), the settings' checks
+    # (for whoever runs the server), and the operators' refusals (words for operators,
+    # still English: listed in docs/TRANSLATING.md)
+    "too long": "a Rule value, for the server's logs and counters",
+    "too fast": "a Rule value, for the server's logs and counters",
+    "not English": "a Rule value, for the server's logs and counters",
+    "max_length must be at least 1": "a check of the server's settings",
+    "rate_messages must be at least 1": "a check of the server's settings",
+    "rate_seconds must be positive": "a check of the server's settings",
+    "repeat_seconds cannot be negative": "a check of the server's settings",
+    "repeat_memory cannot be negative": "a check of the server's settings",
+    "repeat_similarity must be in (0, 1]": "a check of the server's settings",
+    "abuse must be 'mask' or 'reject', got {self.abuse}": "a check of the server's settings",
+    "evidence_messages cannot be negative": "a check of the server's settings",
+    "language must be 'en' or 'any', got {self.language}": "a check of the server's settings",
+    "bad chat settings: {message}": "a check of the server's settings",
+    "kick players": "an operator's refusal (not yet translated)",
+    "readmit players": "an operator's refusal (not yet translated)",
+    "ban players": "an operator's refusal (not yet translated)",
+    "unban players": "an operator's refusal (not yet translated)",
+    "{by} is not an operator: only operators can {action}":
+        "an operator's refusal (not yet translated)",
+    "an operator cannot {action} themselves": "an operator's refusal (not yet translated)",
+    "{user} is an operator: take their operator role away first to {action} them":
+        "an operator's refusal (not yet translated)",
+    "a ban lasts a positive number of seconds, got {seconds}":
+        "an operator's refusal (not yet translated)",
+    "{user} is not banned": "an operator's refusal (not yet translated)",
 }
 #: The command line's help (``help=``, ``description=`` of argparse): written for the person
 #: typing the command, in English as argparse's own words around it are.
 _HELP_CALLS = {"add_argument", "add_parser"}
 _HELP_WORDS = {"help", "description"}
+#: The log's calls (``log.warning(...)``, ``faults.report(where, ...)``): words for the
+#: server's operators, in English as the rest of its log.
+_LOG_CALLS = {"debug", "info", "warning", "error", "exception", "critical", "report"}
 
 
 def _sentences(path: Path) -> list[tuple[int, str]]:
@@ -306,6 +395,11 @@ def _sentences(path: Path) -> list[tuple[int, str]]:
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
             if name in catalogs.KEYWORDS:
                 for arg in node.args:
+                    if isinstance(arg, ast.JoinedStr):
+                        continue  # an f-string cannot be looked up: the scan reports it
+                    marked.update(id(sub) for sub in ast.walk(arg))
+            if isinstance(func, ast.Attribute) and name in _LOG_CALLS:
+                for arg in node.args:  # the server's log, for its operators
                     marked.update(id(sub) for sub in ast.walk(arg))
             if name in _HELP_CALLS:
                 for keyword in node.keywords:
@@ -492,7 +586,8 @@ def test_the_scan_finds_a_new_sentence(tmp_path: Path) -> None:
         '    """Nor is this."""\n'
         '    t.gettext("{player} takes", player=name)\n'
         '    parser.add_argument("--x", help="help for the person typing")\n'
-        '    return f"{name} wins the game"\n',
+        '    return f"{name} wins the game"\n'
+        '    raise Refused("code", Message(f"{name} may not play now"))\n',
         encoding="utf-8",
     )
-    assert _sentences(module) == [(6, "{name} wins the game")]
+    assert _sentences(module) == [(6, "{name} wins the game"), (7, "{name} may not play now")]

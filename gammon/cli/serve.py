@@ -189,6 +189,13 @@ def register(commands: Commands) -> None:
         help="do not migrate at start: refuse to start unless the schema is up to date",
     )
     serve.add_argument(
+        "--chat-language",
+        choices=("en", "any"),
+        default="en",
+        help="the chat's house rule: en (the default, the guides' rule that tables speak "
+        "English) or any (players write in the language they share)",
+    )
+    serve.add_argument(
         "--manual-time",
         action="store_true",
         help="for tests: the game's clocks, expiries and rate limits stand still until "
@@ -260,6 +267,7 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
         lease_ttl_s=args.lease_ttl,
         manual_time=args.manual_time,
         dice_seed=args.dice_seed,
+        chat_language=args.chat_language,
         limits=RateLimits(
             login=args.login_limit or defaults.login,
             signup=args.signup_limit or defaults.signup,

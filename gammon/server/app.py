@@ -31,11 +31,13 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Message as ASGIMessage
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from gammon.engine.evaluator import one_blas_thread
 from gammon.matfile import write_mat
+from gammon.messages import Message
 from gammon.position import Position
 from gammon.server import metrics, migrate, views
 from gammon.server.analysis import STATUS as ANALYSIS_STATUS
@@ -56,11 +58,12 @@ from gammon.server.auth import (
 from gammon.server.bodies import ANY, fields
 from gammon.server.bots import EngineChoice
 from gammon.server.chance import SeededChance, SystemChance
+from gammon.server.chat import ChatConfig, ChatModerator
 from gammon.server.connections import Connection
 from gammon.server.db import Database
 from gammon.server.hub import Hub
 from gammon.server.ids import path_id
-from gammon.server.pages import index_route, page_routes
+from gammon.server.pages import index_route, page_routes, spoken
 from gammon.server.pairing import Pairing, pairing_routes
 from gammon.server.players import LEADERBOARD_PAGE, bot_profile, leaderboard, profile
 from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused, board_json, loads
@@ -163,6 +166,9 @@ class ServerConfig:
     #: For tests: the server's draws (dice seeds, seats, lots) from a generator seeded by
     #: this (gammon.server.chance): predictable, so never for a site people play on.
     dice_seed: int | None = None
+    #: The chat's language, a house rule of the site (gammon.server.chat.ChatConfig.language):
+    #: "en", the guides' "tables speak English", or "any".
+    chat_language: str = "en"
 
 
 def _error(
@@ -206,19 +212,24 @@ class _CsrfMiddleware:
         cookie = request.cookies.get(CSRF_COOKIE)
         if request.method not in ("GET", "HEAD", "OPTIONS") and scope["path"].startswith("/api/"):
             if not _origin_ok(request):
-                await _error("csrf", "cross-site request refused (Origin)")(scope, receive, send)
+                refused = Message("cross-site request refused (Origin)")
+                await _error("csrf", refused.translated(spoken(request)))(scope, receive, send)
                 return
             if not csrf_ok(cookie, request.headers.get(CSRF_HEADER)):
                 await _error(
                     "csrf",
-                    f"the {CSRF_HEADER} header must repeat the {CSRF_COOKIE} cookie",
+                    Message(
+                        "the {header} header must repeat the {cookie} cookie",
+                        header=CSRF_HEADER,
+                        cookie=CSRF_COOKIE,
+                    ).translated(spoken(request)),
                 )(scope, receive, send)
                 return
         token = cookie or secrets.token_urlsafe(24)
         scope.setdefault("state", {})["csrf"] = token
         secure = "; Secure" if request.url.scheme == "https" else ""
 
-        async def send_with_cookie(message: Message) -> None:
+        async def send_with_cookie(message: ASGIMessage) -> None:
             if message["type"] == "http.response.start" and cookie is None:
                 headers = list(message.get("headers", []))
                 headers.append(
@@ -275,7 +286,7 @@ class _SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
-        async def send_with_headers(message: Message) -> None:
+        async def send_with_headers(message: ASGIMessage) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 content_type = next((v for k, v in headers if k.lower() == b"content-type"), b"")
@@ -309,7 +320,9 @@ def _time_mover(
             or not isinstance(seconds, int | float)
             or not 0 <= seconds < 1e9
         ):
-            raise Refused("bad_request", 'send {"advance_s": SECONDS}, a number of 0 or more')
+            raise Refused(
+                "bad_request", Message('send {{"advance_s": SECONDS}}, a number of 0 or more')
+            )
         clock.advance(float(seconds))
         await asyncio.sleep(0)  # let the tasks the timers started take their first step
         return JSONResponse({"now": clock.now()})
@@ -341,6 +354,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         cluster=cluster,
         time=clock,
         chance=SystemChance() if config.dice_seed is None else SeededChance(config.dice_seed),
+        moderator=ChatModerator(
+            ChatConfig(language="any" if config.chat_language == "any" else "en"), clock=clock.now
+        ),
     )
     tournaments = Tournaments(hub)
     hub.lobby_extras = lambda: {"tournaments": tournaments.lobby_json()}
@@ -379,13 +395,16 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def body(request: Request) -> dict[str, Any]:
         raw = await request.body()
         if len(raw) > MAX_MESSAGE_BYTES:
-            raise Refused("bad_request", f"the body is over {MAX_MESSAGE_BYTES} bytes")
+            raise Refused(
+                "bad_request",
+                Message("the body is over {limit} bytes", limit=MAX_MESSAGE_BYTES),
+            )
         try:
             data = loads(raw or b"{}", code="bad_request")
         except Refused as exc:
-            raise Refused("bad_request", exc.message) from None
+            raise Refused("bad_request", exc.text) from None
         if not isinstance(data, dict):
-            raise Refused("bad_request", "the body must be a JSON object")
+            raise Refused("bad_request", Message("the body must be a JSON object"))
         return data
 
     async def body_fields(request: Request, takes: dict[str, type]) -> dict[str, Any]:
@@ -420,14 +439,21 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             except _RateLimited as exc:
                 return _error(
                     "rate_limited",
-                    f"too many attempts: try again in {exc.seconds} s",
+                    Message(
+                        "too many attempts: try again in {seconds} s", seconds=exc.seconds
+                    ).translated(spoken(request)),
                     {"Retry-After": str(exc.seconds)},
                 )
             except Refused as exc:
-                return _error(exc.code, exc.message, field=exc.field)
+                return _error(exc.code, exc.translated(spoken(request)), field=exc.field)
             except Exception as exc:
                 hub.faults.report(f"{request.method} {request.url.path}", exc)
-                return _error("server_error", "the server failed on this request; try again")
+                return _error(
+                    "server_error",
+                    Message("the server failed on this request; try again").translated(
+                        spoken(request)
+                    ),
+                )
 
         return wrapped
 
@@ -465,7 +491,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             await limited(login_name, name.lower()[:40])
         user = await store.run(lambda s: accounts.login(s, name, data.get("password")))
         if hub.is_banned(user):
-            raise Refused("banned", "this account is banned")
+            raise Refused("banned", Message("this account is banned"))
         return await signed_in(request, user)
 
     @handler
@@ -525,7 +551,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
                 "bot_levels": levels,
                 "bots": hub.bots_enabled,
                 "limits": {"message_bytes": MAX_MESSAGE_BYTES, "messages_per_second": 20},
-                "house_rules": hub.moderator.house_rules,
+                "house_rules": hub.moderator.house_rules_in(spoken(request)),
+                "chat_language": hub.moderator.config.language,
             }
         )
 
@@ -535,7 +562,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         if request.method == "GET":
             return JSONResponse({"tables": hub.lobby_json(user)["tables"]})
         if user is None:
-            raise Refused("not_signed_in", "sign in (or play as a guest) to create a table")
+            raise Refused(
+                "not_signed_in", Message("sign in (or play as a guest) to create a table")
+            )
         settings = TableSettings.from_json(await body(request), bot_levels=hub.bot_levels)
         table = await hub.create_table(user, settings)
         return JSONResponse({"table": views.summary_json(table)}, status_code=201)
@@ -544,7 +573,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         table_id = path_id(request.path_params["table_id"], "table")
         live = await hub.live_table(table_id)
         if live is None:
-            raise Refused("no_such_table", f"there is no table {table_id}")
+            raise Refused("no_such_table", Message("there is no table {table}", table=table_id))
         return live
 
     @handler
@@ -553,7 +582,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         user = await current_user(request)
         viewer = live.table.viewer_side(user.id) if user else None
         async with live.lock:  # an action being committed is not shown before it is (4.3)
-            state = hub.state_for(live, viewer)
+            state = hub.state_for(live, viewer, spoken(request))
         return JSONResponse(state)
 
     @handler
@@ -562,7 +591,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         game = request.query_params.get("game")
         if game is not None:
             if not game.isdigit():
-                raise Refused("bad_request", "'game' must be a game number")
+                raise Refused("bad_request", Message("'game' must be a game number"))
             return JSONResponse(views.game_record(live.table, int(game)))
         return JSONResponse(views.table_record(live.table))
 
@@ -571,9 +600,11 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         live = await _table(request)
         table = live.table
         if table.series is None:
-            raise Refused("no_such_game", "the match has not started")
+            raise Refused("no_such_game", Message("the match has not started"))
         if table.result is not None and table.result["reason"] == NO_SHOW:
-            raise Refused("no_such_game", "the match was never played: neither player came")
+            raise Refused(
+                "no_such_game", Message("the match was never played: neither player came")
+            )
         names = table.names
         text = write_mat(
             table.series,
@@ -590,15 +621,18 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     def _tournament(request: Request) -> LiveTournament:
         return tournaments.get(path_id(request.path_params["tournament_id"], "tournament"))
 
-    async def _account(request: Request, what: str) -> UserInfo:
+    async def _account(request: Request, what: Message) -> UserInfo:
         user = await current_user(request)
         if user is None:
-            raise Refused("not_signed_in", f"sign in to {what}")
+            raise Refused("not_signed_in", Message("sign in to {what}", what=what))
         if user.guest:
             raise Refused(
                 "forbidden",
-                f"tournaments are for accounts: sign up to {what} (what you played as a "
-                "guest comes with you)",
+                Message(
+                    "tournaments are for accounts: sign up to {what} (what you played as a "
+                    "guest comes with you)",
+                    what=what,
+                ),
             )
         return user
 
@@ -606,7 +640,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     async def tournament_list(request: Request) -> Response:
         if request.method == "GET":
             return JSONResponse({"tournaments": tournaments.lobby_json()})
-        user = await _account(request, "create a tournament")
+        user = await _account(request, Message("create a tournament"))
         created = await tournaments.create(user, await body(request))
         return JSONResponse({"tournament": created.to_json()}, status_code=201)
 
@@ -621,9 +655,12 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         kind = request.path_params["action"]
         takes = _TOURNAMENT_ACTION_FIELDS.get(kind)
         if takes is None:
-            raise Refused("unknown_type", f"there is no tournament action {kind[:40]!r}")
+            raise Refused(
+                "unknown_type",
+                Message("there is no tournament action {action}", action=repr(kind[:40])),
+            )
         data = await body_fields(request, takes)
-        user = await _account(request, f"{kind} in a tournament")
+        user = await _account(request, Message("{action} in a tournament", action=kind))
         action: dict[str, Any] = {"type": kind}
         if kind == "register":
             action.update(user=user.id, name=user.name)
@@ -631,11 +668,17 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             action["user"] = user.id
         elif kind == "remove":
             if "name" not in data:
-                raise Refused("bad_request", 'send the player\'s name: {"name": ...}', field="name")
+                raise Refused(
+                    "bad_request", Message('send the player\'s name: {{"name": ...}}'), field="name"
+                )
             name = data["name"]
             found = await store.run(lambda s: accounts.find(s, name))
             if found is None:
-                raise Refused("no_such_user", f"there is no user called {name!r}", field="name")
+                raise Refused(
+                    "no_such_user",
+                    Message("there is no user called {name}", name=repr(name)),
+                    field="name",
+                )
             action["user"] = found.id
         elif kind == "cancel":
             if "reason" in data:
@@ -651,7 +694,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         try:
             offset = max(0, int(request.query_params.get("offset", "0")))
         except ValueError:
-            raise Refused("bad_request", "offset must be a whole number") from None
+            raise Refused("bad_request", Message("offset must be a whole number")) from None
         board = await store.run(
             lambda s: leaderboard(s, search=search, offset=offset, limit=LEADERBOARD_PAGE)
         )
@@ -662,7 +705,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         name = request.path_params["name"][:40]
         found = await store.run(lambda s: profile(s, name) or bot_profile(s, name))
         if found is None:
-            raise Refused("no_such_player", f"there is no player called {name!r}")
+            raise Refused(
+                "no_such_player", Message("there is no player called {name}", name=repr(name))
+            )
         return JSONResponse({"player": found})
 
     # -- WebSockets ----------------------------------------------------------------------------
@@ -683,6 +728,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             hash_token(token) if token and user else None,
             direct=(websocket.scope.get("extensions") or {}).get(DIRECT),
             time=clock,
+            lang=spoken(websocket),
         )
 
     async def pump(
@@ -1028,13 +1074,18 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     if exc.status_code == 405:
         allowed = headers.get("Allow", "")
         code = "method_not_allowed"
-        message = f"{where} is not a request of the API; that path takes {allowed}"
+        message = Message(
+            "{request} is not a request of the API; that path takes {allowed}",
+            request=where,
+            allowed=allowed,
+        )
     elif exc.status_code == 404:
-        code, message = "not_found", f"{where} is not a request of the API (docs/PROTOCOL.md)"
+        code = "not_found"
+        message = Message("{request} is not a request of the API (docs/PROTOCOL.md)", request=where)
     else:
-        code, message = "bad_request", f"{where}: {exc.detail}"
+        code, message = "bad_request", Message.plain(f"{where}: {exc.detail}")
     return JSONResponse(
-        {"error": {"code": code, "message": message}},
+        {"error": {"code": code, "message": message.translated(spoken(request))}},
         status_code=exc.status_code,
         headers=headers,
     )

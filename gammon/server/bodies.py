@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from gammon.i18n import N_
+from gammon.messages import Message
 from gammon.server.protocol import Refused
 
 __all__ = ["ANY", "fields"]
@@ -32,7 +34,11 @@ __all__ = ["ANY", "fields"]
 #: A field whose value the route checks itself (a name, a password: their own errors).
 ANY: Final = object
 
-_WORDS: Final[dict[type, str]] = {str: "text", bool: "true or false", int: "a whole number"}
+_WORDS: Final[dict[type, str]] = {
+    str: N_("text"),
+    bool: N_("true or false"),
+    int: N_("a whole number"),
+}
 
 
 def fields(data: Mapping[str, Any], takes: Mapping[str, type]) -> dict[str, Any]:
@@ -40,10 +46,18 @@ def fields(data: Mapping[str, Any], takes: Mapping[str, type]) -> dict[str, Any]
     the type it gives; :class:`Refused` ``bad_request`` with ``field`` otherwise."""
     for name in data:
         if name not in takes:
-            what = f"it takes: {', '.join(takes)}" if takes else "it takes none"
+            shown = repr(name[:40])
             raise Refused(
                 "bad_request",
-                f"there is no field {name[:40]!r} in this request; {what}",
+                Message(
+                    "there is no field {field} in this request; it takes: {fields}",
+                    field=shown,
+                    fields=", ".join(takes),
+                )
+                if takes
+                else Message(
+                    "there is no field {field} in this request; it takes none", field=shown
+                ),
                 field=name[:64],
             )
     given = {name: value for name, value in data.items() if value is not None}
@@ -56,7 +70,12 @@ def fields(data: Mapping[str, Any], takes: Mapping[str, type]) -> dict[str, Any]
             shown = repr(value) if len(repr(value)) <= 40 else f"{repr(value)[:37]}..."
             raise Refused(
                 "bad_request",
-                f"{name!r} must be {_WORDS.get(kind, kind.__name__)}, not {shown}",
+                Message(
+                    "{field} must be {what}, not {value}",
+                    field=repr(name),
+                    what=Message(_WORDS[kind]) if kind in _WORDS else Message.plain(kind.__name__),
+                    value=shown,
+                ),
                 field=name,
             )
     return given

@@ -53,10 +53,13 @@ from dataclasses import dataclass, field
 from typing import Final, Literal, TypeVar
 
 from gammon.errors import IllegalActionError
+from gammon.i18n import N_
+from gammon.messages import Message
 
 __all__ = [
     "ABUSIVE_FRAGMENTS",
     "ABUSIVE_WORDS",
+    "ABUSIVE_WORDS_BY_LANGUAGE",
     "Accepted",
     "Banned",
     "ChatConfig",
@@ -86,6 +89,42 @@ ABUSIVE_WORDS: Final[tuple[str, ...]] = (
 )  # fmt: skip
 #: Stems matched anywhere inside a word ("clusterfuck"); only those no English word contains.
 ABUSIVE_FRAGMENTS: Final[tuple[str, ...]] = ("fuck",)
+
+#: The other languages offered (gammon.i18n.LANGUAGES), each a short list of common insults
+#: and slurs of our own choosing (R13: abusive language is not allowed in any language):
+#: ``words`` are matched whole with the language's ``endings``; ``stems`` at the start of a
+#: word with any ending, for inflections that change the word itself (Finnish cases:
+#: idiootti, idiootin, idiooteille; Dutch and Scandinavian compounds: klootzakken,
+#: jævlig, drittsekken). No stem begins an English word, since every list is applied to
+#: every message: a player may write in any of them whatever the site's chat language.
+ABUSIVE_WORDS_BY_LANGUAGE: Final[dict[str, dict[str, tuple[str, ...]]]] = {
+    "fi": {
+        "words": (),
+        "endings": (),
+        "stems": (
+            "vittu", "vitu", "perkele", "saatana", "huora", "paska", "kusipää", "mulkku",
+            "mulkun", "mulkut", "idioot", "ääliö", "runkkar", "neekeri", "hintt", "lutka",
+        ),
+    },
+    "sv": {
+        "words": ("hora", "horor", "kuk", "neger", "idiot", "pucko", "fitta", "mongo"),
+        "endings": ("n", "en", "er", "erna", "ar", "arna", "or", "orna", "s", "t", "et", "na"),
+        "stems": ("jävl", "knull", "horunge", "rövhål", "kukhuvud", "skitstövel", "fittan"),
+    },
+    "nb": {
+        "words": ("hore", "kuk", "neger", "idiot", "mongo", "fitte", "pikk"),
+        "endings": ("n", "r", "en", "er", "ene", "s", "et"),
+        "stems": ("faen", "jævl", "kødd", "rasshøl", "drittsekk", "hestkuk", "horunge"),
+    },
+    "nl": {
+        "words": ("kut", "hoer", "debiel", "eikel", "neger", "idioot", "mongool", "lijer"),
+        "endings": ("en", "s", "e", "je", "jes", "tje", "tjes"),
+        "stems": (
+            "klootza", "hoerenjong", "kanker", "tyfus", "tering", "godverdom", "kutwijf",
+            "kolere", "flikker",
+        ),
+    },
+}  # fmt: skip
 
 _ENDINGS: Final = ("s", "es", "z", "d", "ed", "er", "ers", "ing", "y", "ic", "ish")
 # What each letter may be written as: itself, a look-alike digit or symbol.
@@ -124,22 +163,31 @@ class _AbuseMatcher:
 
     __slots__ = ("_fragments", "_words")
 
-    def __init__(self, words: Iterable[str], fragments: Iterable[str]) -> None:
-        words = [_fold(w) for w in words if w]
+    def __init__(
+        self,
+        words: Iterable[str],
+        fragments: Iterable[str],
+        languages: Iterable[str] = (),
+    ) -> None:
         fragments = [_fold(f) for f in fragments if f]
-        endings = "|".join(_word_pattern(e) for e in _ENDINGS)
-        self._words = (
-            re.compile(f"(?:{'|'.join(_word_pattern(w) for w in words)})(?:{endings})?")
-            if words
-            else None
-        )
+        self._words = [_words_pattern(words, _ENDINGS)]
+        stems: list[str] = []
+        for lang in languages:
+            table = ABUSIVE_WORDS_BY_LANGUAGE.get(lang)
+            if table is not None:
+                self._words.append(_words_pattern(table["words"], table["endings"]))
+                stems.extend(_fold(stem) for stem in table["stems"])
+        if stems:
+            # A stem, then any letters: the word's endings, or the rest of a compound.
+            pattern = "|".join(_word_pattern(stem) for stem in stems)
+            self._words.append(re.compile(f"(?:{pattern})[^\\W\\d_]*"))
         self._fragments = (
             re.compile("|".join(_word_pattern(f) for f in fragments)) if fragments else None
         )
 
     def _matches(self, word: str) -> bool:
         folded = _fold(word)
-        if self._words is not None and self._words.fullmatch(folded):
+        if any(pattern is not None and pattern.fullmatch(folded) for pattern in self._words):
             return True
         return self._fragments is not None and self._fragments.search(folded) is not None
 
@@ -167,6 +215,41 @@ class _AbuseMatcher:
         return sorted(found)
 
 
+def _words_pattern(words: Iterable[str], endings: Iterable[str]) -> re.Pattern[str] | None:
+    """Whole ``words``, each with one of ``endings`` or none; None for no words."""
+    folded = [_fold(w) for w in words if w]
+    if not folded:
+        return None
+    ends = [_fold(e) for e in endings if e]
+    tail = f"(?:{'|'.join(_word_pattern(e) for e in ends)})?" if ends else ""
+    return re.compile(f"(?:{'|'.join(_word_pattern(w) for w in folded)}){tail}")
+
+
+#: The settings of the chat's language (:attr:`ChatConfig.language`).
+CHAT_LANGUAGES: Final = ("en", "any")
+#: The house rule on abuse, spam and links, one whole sentence for each setting.
+_RULES_MASKED: Final = N_(
+    "- Abusive language, spam and advertising are not allowed: abusive words are hidden; "
+    "send at most {rate} messages in {seconds} seconds, each up to {length} characters, and "
+    "do not repeat yourself."
+)
+_RULES_MASKED_NO_LINKS: Final = N_(
+    "- Abusive language, spam and advertising are not allowed: abusive words are hidden; "
+    "links are refused; send at most {rate} messages in {seconds} seconds, each up to "
+    "{length} characters, and do not repeat yourself."
+)
+_RULES_REFUSED: Final = N_(
+    "- Abusive language, spam and advertising are not allowed: messages with abusive words "
+    "are refused; send at most {rate} messages in {seconds} seconds, each up to {length} "
+    "characters, and do not repeat yourself."
+)
+_RULES_REFUSED_NO_LINKS: Final = N_(
+    "- Abusive language, spam and advertising are not allowed: messages with abusive words "
+    "are refused; links are refused; send at most {rate} messages in {seconds} seconds, each "
+    "up to {length} characters, and do not repeat yourself."
+)
+
+
 def _spaced_runs(text: str, tokens: list[tuple[int, int]]) -> Iterator[list[tuple[int, int]]]:
     run: list[tuple[int, int]] = []
     for start, end in [*tokens, (len(text) + 2, len(text) + 2)]:
@@ -180,7 +263,9 @@ def _spaced_runs(text: str, tokens: list[tuple[int, int]]) -> Iterator[list[tupl
         run = [(start, end)] if single else []
 
 
-_DEFAULT_MATCHER: Final = _AbuseMatcher(ABUSIVE_WORDS, ABUSIVE_FRAGMENTS)
+_DEFAULT_MATCHER: Final = _AbuseMatcher(
+    ABUSIVE_WORDS, ABUSIVE_FRAGMENTS, tuple(ABUSIVE_WORDS_BY_LANGUAGE)
+)
 
 
 def find_abuse(text: str) -> list[str]:
@@ -274,10 +359,20 @@ class Accepted:
 
 @dataclass(frozen=True)
 class Rejected:
-    """Do not post; show ``reason`` to the sender only."""
+    """Do not post; show ``reason`` to the sender only (``notice``: the same words as a
+    message of the catalogs, to be written in the sender's language)."""
 
     rule: Rule
     reason: str
+    notice: Message | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, rule: Rule, notice: Message) -> Rejected:
+        return cls(rule, notice.english, notice)
+
+    def translated(self, lang: str) -> str:
+        """The reason in ``lang``."""
+        return self.reason if self.notice is None else self.notice.translated(lang)
 
     @property
     def accepted(self) -> Literal[False]:
@@ -366,11 +461,19 @@ class ChatConfig:
     abuse: Literal["mask", "reject"] = "mask"
     abusive_words: tuple[str, ...] = ABUSIVE_WORDS
     abusive_fragments: tuple[str, ...] = ABUSIVE_FRAGMENTS
+    #: Whose word lists (:data:`ABUSIVE_WORDS_BY_LANGUAGE`) apply besides ``abusive_words``;
+    #: None: every language offered (whatever the chat's language) with the default
+    #: ``abusive_words``, none with a list of one's own.
+    word_languages: tuple[str, ...] | None = None
     allow_links: bool = False
     #: Refuse letters outside the Latin script (the part of "English only" a program can see).
     latin_only: bool = True
     #: How many of a reported player's recent messages a report keeps.
     evidence_messages: int = 5
+    #: The chat's language, a house rule of the site: "en" (the guides' "tables speak
+    #: English": the rules say so, and letters outside the Latin script are refused) or
+    #: "any" (players write in the language they share).
+    language: Literal["en", "any"] = "en"
     #: The house rules shown at the tables; None: written from the settings.
     house_rules: str | None = None
 
@@ -385,31 +488,48 @@ class ChatConfig:
             (self.abuse in ("mask", "reject"), f"abuse must be 'mask' or 'reject', "
                                                 f"got {self.abuse!r}"),
             (self.evidence_messages >= 0, "evidence_messages cannot be negative"),
+            (self.language in CHAT_LANGUAGES, f"language must be 'en' or 'any', "
+                                              f"got {self.language!r}"),
         ]  # fmt: skip
         for ok, message in checks:
             if not ok:
                 raise ChatError(f"bad chat settings: {message}")
 
-    def rules_text(self) -> str:
-        """The house rules as posted at every table (R13)."""
+    @property
+    def languages_listed(self) -> tuple[str, ...]:
+        """The languages whose word lists apply (:attr:`word_languages`)."""
+        if self.word_languages is not None:
+            return self.word_languages
+        if self.abusive_words == ABUSIVE_WORDS:
+            return tuple(ABUSIVE_WORDS_BY_LANGUAGE)
+        return ()
+
+    def rules_text(self, lang: str = "en") -> str:
+        """The house rules as posted at every table (R13), in ``lang``: the chat's
+        language (:attr:`language`), the rest from the settings."""
         if self.house_rules is not None:
             return self.house_rules
-        abuse = (
-            "abusive words are hidden" if self.abuse == "mask"
-            else "messages with abusive words are refused"
-        )  # fmt: skip
-        links = "" if self.allow_links else "; links are refused"
-        return (
-            "House rules\n"
-            "- Chat in English only.\n"
-            f"- Abusive language, spam and advertising are not allowed: {abuse}{links}; "
-            f"send at most {self.rate_messages} messages in {self.rate_seconds:g} seconds, "
-            f"each up to {self.max_length} characters, and do not repeat yourself.\n"
-            "- Mute a player to hide their messages from you; report a player to alert "
-            "an operator.\n"
-            "- Operators may remove a player from a table or ban them from the server. "
-            "The operator's decision is final.\n"
-        )
+        if self.abuse == "mask":
+            limits = _RULES_MASKED if self.allow_links else _RULES_MASKED_NO_LINKS
+        else:
+            limits = _RULES_REFUSED if self.allow_links else _RULES_REFUSED_NO_LINKS
+        lines = [
+            Message("House rules"),
+            Message("- Chat in English only.")
+            if self.language == "en"
+            else Message("- Chat in any language."),
+            Message(
+                limits,
+                rate=self.rate_messages,
+                seconds=format(self.rate_seconds, "g"),
+                length=self.max_length,
+            ),
+            Message("- Mute a player to hide their messages from you; report a player to alert "
+                    "an operator."),
+            Message("- Operators may remove a player from a table or ban them from the server. "
+                    "The operator's decision is final."),
+        ]  # fmt: skip
+        return "".join(line.translated(lang) + "\n" for line in lines)
 
 
 @dataclass
@@ -423,10 +543,17 @@ class _History:
 def too_fast(config: ChatConfig, wait: float) -> Rejected:
     """The refusal of a message sent within ``wait`` seconds of the rate allowing it."""
     seconds = max(1, math.ceil(wait))
-    return Rejected(
+    return Rejected.of(
         Rule.TOO_FAST,
-        f"you are sending messages too fast: wait {seconds} second{'s' * (seconds != 1)} "
-        f"(at most {config.rate_messages} messages in {config.rate_seconds:g} seconds)",
+        Message.plural(
+            "you are sending messages too fast: wait {n} second (at most {rate} messages in "
+            "{seconds} seconds)",
+            "you are sending messages too fast: wait {n} seconds (at most {rate} messages in "
+            "{seconds} seconds)",
+            seconds,
+            rate=config.rate_messages,
+            seconds=format(config.rate_seconds, "g"),
+        ),
     )
 
 
@@ -456,12 +583,18 @@ class ChatModerator:
         self._history: dict[str, _History] = {}
         self._reports: list[Report] = []
         self._events: list[ModerationEvent] = []
-        self._matcher = _AbuseMatcher(self.config.abusive_words, self.config.abusive_fragments)
+        self._matcher = _AbuseMatcher(
+            self.config.abusive_words, self.config.abusive_fragments, self.config.languages_listed
+        )
 
     @property
     def house_rules(self) -> str:
         """The rules to post at every table (R13)."""
         return self.config.rules_text()
+
+    def house_rules_in(self, lang: str) -> str:
+        """:attr:`house_rules` in ``lang``."""
+        return self.config.rules_text(lang)
 
     # -- messages ----------------------------------------------------------------------
 
@@ -477,14 +610,14 @@ class ChatModerator:
         config = self.config
         now = self._clock()
         if self.is_banned(user):
-            return Rejected(Rule.BANNED, "you are banned from this server")
+            return Rejected.of(Rule.BANNED, Message("you are banned from this server"))
         if table is not None and self.is_kicked(user, table):
-            return Rejected(Rule.KICKED, "an operator removed you from this table")
+            return Rejected.of(Rule.KICKED, Message("an operator removed you from this table"))
         if len(text) > _NEAR_LIMIT_FACTOR * config.max_length:
             return self._too_long(len(text))
         text = _clean(text)
         if not text:
-            return Rejected(Rule.EMPTY, "the message is empty")
+            return Rejected.of(Rule.EMPTY, Message("the message is empty"))
         if len(text) > config.max_length:
             return self._too_long(len(text))
         history = self._history.setdefault(user, _History())
@@ -495,25 +628,35 @@ class ChatModerator:
             return too_fast(config, times[0] + config.rate_seconds - now)
         key = _repeat_key(text)
         if self._repeats(history, key, now):
-            return Rejected(
-                Rule.REPEATED, "you have just sent that message: please don't repeat it"
+            return Rejected.of(
+                Rule.REPEATED, Message("you have just sent that message: please don't repeat it")
             )
         if not config.allow_links and has_link(text):
-            return Rejected(Rule.LINK, "links and advertising are not allowed in the chat")
-        if config.latin_only and _non_latin(text):
-            return Rejected(Rule.NOT_ENGLISH, "please chat in English: the chat here is in English")
+            return Rejected.of(
+                Rule.LINK, Message("links and advertising are not allowed in the chat")
+            )
+        if config.latin_only and config.language == "en" and _non_latin(text):
+            return Rejected.of(
+                Rule.NOT_ENGLISH, Message("please chat in English: the chat here is in English")
+            )
         spans = self._matcher.spans(text)
         if spans and config.abuse == "reject":
-            return Rejected(Rule.ABUSIVE, "abusive language is not allowed in the chat")
+            return Rejected.of(
+                Rule.ABUSIVE, Message("abusive language is not allowed in the chat")
+            )
         shown = _mask(text, spans)
         times.append(now)
         history.recent.append((now, key, shown))
         return Accepted(shown, masked=bool(spans))
 
     def _too_long(self, length: int) -> Rejected:
-        return Rejected(
+        return Rejected.of(
             Rule.TOO_LONG,
-            f"the message is {length} characters long; the limit is {self.config.max_length}",
+            Message(
+                "the message is {length} characters long; the limit is {limit}",
+                length=length,
+                limit=self.config.max_length,
+            ),
         )
 
     def _repeats(self, history: _History, key: str, now: float) -> bool:
@@ -543,7 +686,7 @@ class ChatModerator:
     def mute(self, user: str, target: str) -> None:
         """Hide ``target``'s messages from ``user`` (only from them)."""
         if user == target:
-            raise ChatError("you cannot mute yourself")
+            raise ChatError(Message("you cannot mute yourself"))
         self._mutes.setdefault(user, set()).add(target)
 
     def unmute(self, user: str, target: str) -> None:
@@ -584,12 +727,15 @@ class ChatModerator:
         ``message`` is the server's id of the message reported, if any.
         """
         if reporter == target:
-            raise ChatError("you cannot report yourself")
+            raise ChatError(Message("you cannot report yourself"))
         reason = _clean(reason)
         if len(reason) > self.config.max_length:
             raise ChatError(
-                f"a report's reason is at most {self.config.max_length} characters, "
-                f"got {len(reason)}"
+                Message(
+                    "a report's reason is at most {limit} characters, got {length}",
+                    limit=self.config.max_length,
+                    length=len(reason),
+                )
             )
         history = self._history.get(target)
         keep = self.config.evidence_messages

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from gammon.messages import Message
 from gammon.server import chat
 from gammon.server.auth import Accounts, TokenBuckets, UserInfo
 from gammon.server.connections import Connection, LiveTable
@@ -36,6 +37,15 @@ __all__ = ["CHAT_HISTORY", "CHAT_MESSAGES", "ChatRoom", "TournamentRoom"]
 CHAT_HISTORY: Final = 50
 #: The messages the chat room answers (on a table's socket and the lobby's).
 CHAT_MESSAGES: Final = frozenset({"chat", "report", "kick", "ban", "unban", "mute", "unmute"})
+
+
+def chat_notice(language: str) -> Message:
+    """The house rule on the chat's language (``--chat-language``), for a player joining a
+    chat: "en" keeps the guides' rule that tables speak English; "any" lets players write
+    in the language they share."""
+    if language == "en":
+        return Message("The chat here is in English: please write in English.")
+    return Message("The chat here is in any language: write in one your opponent reads.")
 
 
 @dataclass(eq=False)
@@ -146,7 +156,11 @@ class ChatRoom:
             "type": "hello",
             "user": conn.user.to_json() if conn.user else None,
             **more,
-            "house_rules": self.moderator.house_rules,
+            "house_rules": self.moderator.house_rules_in(conn.lang),
+            # The site's house rule on the chat's language, as a setting and as a notice in
+            # the player's language (shown where the chat opens).
+            "chat_language": self.moderator.config.language,
+            "chat_notice": chat_notice(self.moderator.config.language).translated(conn.lang),
         }
 
     async def handle(self, conn: Connection, live: Place, message: ClientMessage) -> None:
@@ -154,7 +168,7 @@ class ChatRoom:
         the lobby's."""
         user = conn.user
         if user is None:
-            raise Refused("not_signed_in", "sign in (or play as a guest) to chat")
+            raise Refused("not_signed_in", Message("sign in (or play as a guest) to chat"))
         kind, fields = message.type, message.fields
         table_key = _key(live)
         try:
@@ -171,7 +185,7 @@ class ChatRoom:
             elif kind in ("kick", "ban", "unban"):
                 await self._operator(conn, user, live, kind, fields)
         except chat.ChatError as exc:
-            raise Refused("forbidden", str(exc)) from None
+            raise Refused.of("forbidden", exc) from None
         if message.id is not None:
             conn.send({"type": "ack", "id": message.id})
 
@@ -184,7 +198,7 @@ class ChatRoom:
                 decision = chat.too_fast(self.moderator.config, wait)
         if isinstance(decision, chat.Rejected):
             code = "banned" if decision.rule is chat.Rule.BANNED else "chat_refused"
-            raise Refused(code, decision.reason)
+            raise Refused(code, decision.notice or decision.reason)
         at = self.time.now()
         table_id = live.table.id if isinstance(live, LiveTable) else None
         tournament_id = live.tournament_id if isinstance(live, TournamentRoom) else None
@@ -264,10 +278,12 @@ class ChatRoom:
     ) -> None:
         target_name = fields.get("user")
         if not isinstance(target_name, str):
-            raise Refused("bad_message", "a 'report' message needs 'user'")
+            raise Refused("bad_message", Message("a 'report' message needs 'user'"))
         target = await self.store.run(lambda s: self.accounts.find(s, target_name))
         if target is None:
-            raise Refused("no_such_user", f"there is no user called {target_name!r}")
+            raise Refused(
+                "no_such_user", Message("there is no user called {name}", name=repr(target_name))
+            )
         report = self.moderator.report(
             user.name, target.name, fields.get("reason", ""), table=table_key
         )
@@ -295,7 +311,9 @@ class ChatRoom:
         target_name = fields["user"]
         target = await self.store.run(lambda s: self.accounts.find(s, target_name))
         if target is None:
-            raise Refused("no_such_user", f"there is no user called {target_name!r}")
+            raise Refused(
+                "no_such_user", Message("there is no user called {name}", name=repr(target_name))
+            )
         reason = fields.get("reason", "")
         at = self.time.now()
 
@@ -309,7 +327,8 @@ class ChatRoom:
         if kind == "kick":
             if not isinstance(live, LiveTable):
                 raise Refused(
-                    "bad_message", "kick from a table's socket: it removes the user from that table"
+                    "bad_message",
+                    Message("kick from a table's socket: it removes the user from that table"),
                 )
             self.moderator.kick(user.name, target.name, str(live.table.id), reason)
             await sanction()

@@ -1182,8 +1182,7 @@ class RedisCluster(Cluster):
                     await asyncio.sleep(self.ttl / 8)  # the dead owner's lease runs out
                 continue
             if "refused" in reply:
-                code, message, field = reply["refused"]
-                raise Refused(code, message, field=field)
+                raise Refused.from_json(reply["refused"])
             applied = _applied_from_json(reply["applied"])
             if live.table.seq < applied.seq and table_id not in self.owned:
                 await self.catch_up(live)  # the record is still on its way: read the log
@@ -1221,7 +1220,7 @@ class RedisCluster(Cluster):
         except NotOwner:
             reply["not_owner"] = 1
         except Refused as exc:
-            reply["refused"] = [exc.code, exc.message, exc.field]
+            reply["refused"] = exc.to_json()
         except Exception as exc:
             self.hub.faults.report(f"table {table_id}: a forwarded action", exc)
             reply["refused"] = ["server_error", "the action could not be carried out", None]

@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
+from gammon.messages import Message
 from gammon.server.auth import UserInfo
 from gammon.server.db import now
 from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused, dumps, error_json, loads
@@ -144,8 +145,12 @@ class Connection:
         session_hash: str | None = None,
         direct: DirectSocket | None = None,
         time: TimeSource | None = None,
+        lang: str = "en",
     ) -> None:
         self.socket = socket
+        #: The language its player reads (gammon.server.pages.spoken, at the upgrade): the
+        #: refusals' messages and the game log's words are written in it.
+        self.lang = lang
         #: The clock its rate limit refills by (gammon.server.timesource).
         self.time: TimeSource = time if time is not None else SystemTime()
         self.user = user
@@ -313,7 +318,9 @@ def text_frame(raw: str | None) -> str:
     if raw is None:
         raise Refused(
             "bad_message",
-            "binary WebSocket frames are not read: send each message as a text frame of JSON",
+            Message(
+                "binary WebSocket frames are not read: send each message as a text frame of JSON"
+            ),
         )
     return raw
 
@@ -321,7 +328,7 @@ def text_frame(raw: str | None) -> str:
 def answer_refusal(conn: Connection, exc: Refused, message_id: object) -> None:
     """Send the error for a refused message (with its ``id``, when it could be read)."""
     ident = message_id if message_id is not None else exc.message_id
-    conn.send(error_json(exc.code, exc.message, ident, field=exc.field))
+    conn.send(error_json(exc.code, exc.translated(conn.lang), ident, field=exc.field))
 
 
 def answer_fault(
@@ -347,8 +354,10 @@ def answer_fault(
         conn.send(
             error_json(
                 "server_error",
-                "the server failed while handling this message (a fault on our side, "
-                "now logged); the next state shows the table as it is",
+                Message(
+                    "the server failed while handling this message (a fault on our side, "
+                    "now logged); the next state shows the table as it is"
+                ).translated(conn.lang),
                 ident,
             )
         )
@@ -371,7 +380,11 @@ def answer_flood(conn: Connection, raw: str | None) -> None:
     conn.send(
         error_json(
             "rate_limited",
-            f"at most {conn.rate:g} messages a second (bursts of {conn.burst:g}): slow down",
+            Message(
+                "at most {rate} messages a second (bursts of {burst}): slow down",
+                rate=format(conn.rate, "g"),
+                burst=format(conn.burst, "g"),
+            ).translated(conn.lang),
             message_id if isinstance(message_id, str | int) else None,
         )
     )

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from gammon.actions import Forfeit, OutOfTime
+from gammon.messages import Message
 from gammon.server import chat, plays_text
 from gammon.server.auth import Accounts, UserInfo
 from gammon.server.bots import Bots, EngineChoice
@@ -276,20 +277,20 @@ class Hub:
     async def create_table(self, user: UserInfo, settings: TableSettings) -> Table:
         """Record a new table; a table against the bot starts at once (seats drawn, R13)."""
         if settings.bot is not None and not self.bots_enabled:
-            raise Refused("not_available", "the bots are switched off on this server")
+            raise Refused("not_available", Message("the bots are switched off on this server"))
         invite_id: int | None = None
         if settings.invite is not None:
             invited = await self.store.run(lambda s: self.accounts.find(s, settings.invite or ""))
             if invited is None:
                 raise Refused(
                     "no_such_user",
-                    f"there is no user called {settings.invite!r} to invite",
+                    Message("there is no user called {name} to invite", name=repr(settings.invite)),
                     field="invite",
                 )
             if invited.id == user.id:
                 raise Refused(
                     "bad_settings",
-                    "you cannot invite yourself: invite another player, or leave it out",
+                    Message("you cannot invite yourself: invite another player, or leave it out"),
                     field="invite",
                 )
             invite_id = invited.id
@@ -436,7 +437,7 @@ class Hub:
                 request = routed
             with contextlib.suppress(NotOwner):
                 return await self.act_here(live, request, conn, message_id, received)
-        raise Refused("server_error", "the table moved between servers: act again")
+        raise Refused("server_error", Message("the table moved between servers: act again"))
 
     @staticmethod
     def _ack(conn: Connection, applied: Applied, message_id: object) -> None:
@@ -492,7 +493,7 @@ class Hub:
                 )
                 await self._reload(live)
                 raise Refused(
-                    "server_error", "the action could not be recorded; nothing changed"
+                    "server_error", Message("the action could not be recorded; nothing changed")
                 ) from None
             self.actions += 1
             self.action_counts[action["type"]] += 1
@@ -602,10 +603,10 @@ class Hub:
             live.table = table
         self.broadcast_state(live)
 
-    def state_for(self, live: LiveTable, viewer: int | None) -> dict[str, Any]:
+    def state_for(self, live: LiveTable, viewer: int | None, lang: str = "en") -> dict[str, Any]:
         connected, spectators = self._watchers(live, {c: live.side(c) for c in live.conns})
         return live.view.state_json(
-            viewer, at=self.time.now(), connected=connected, spectators=spectators
+            viewer, at=self.time.now(), connected=connected, spectators=spectators, lang=lang
         )
 
     def _watchers(
@@ -635,7 +636,7 @@ class Hub:
         connected, spectators = self._watchers(live, sides)
         length = view.log_length()
         games = view.previous_games_count()
-        cache: dict[tuple[int | None, int | None, int | None], str] = {}
+        cache: dict[tuple[int | None, int | None, int | None, str], str] = {}
         for conn, viewer in sides.items():
             log_from: int | None = None
             if "log_delta" in conn.features:
@@ -647,7 +648,7 @@ class Hub:
             if "games_delta" in conn.features:
                 had = conn.games_sent
                 games_from = had if had is not None and had <= games else 0
-            key = (viewer, log_from, games_from)
+            key = (viewer, log_from, games_from, conn.lang)
             text = cache.get(key)
             if text is None:
                 text = cache[key] = view.state_text(
@@ -657,6 +658,7 @@ class Hub:
                     spectators=spectators,
                     log_from=log_from,
                     games_from=games_from,
+                    lang=conn.lang,
                 )
             conn.send(text)
             conn.log_sent = length
@@ -839,19 +841,26 @@ class Hub:
             return
         user = conn.user
         if user is None:
-            raise Refused("not_signed_in", "sign in (or play as a guest) to act at a table")
+            raise Refused(
+                "not_signed_in", Message("sign in (or play as a guest) to act at a table")
+            )
         table = live.table
         side = table.side_of(user.id)
         # Who sends it comes before the seq and the table's state (docs/PROTOCOL.md 2.1).
         if message.side is not None and side is not None and message.side != side:
             raise Refused(
                 "forbidden",
-                f"you play side {side} and cannot act for side {message.side}",
+                Message(
+                    "you play side {side} and cannot act for side {other}",
+                    side=side,
+                    other=message.side,
+                ),
             )
         if kind in _ACTING:
             if table.viewer_side(user.id) is None:
                 raise Refused(
-                    "not_a_player", "you are watching this table: only its players act here"
+                    "not_a_player",
+                    Message("you are watching this table: only its players act here"),
                 )
             action = {"type": kind, **message.fields}
             tutor = self.practice.before_play(live, side, user.id) if kind == "play" else None
@@ -878,7 +887,7 @@ class Hub:
             await self._join(live, conn, user, message)
         elif kind == "cancel":
             if user.id != table.creator.user_id:
-                raise Refused("forbidden", "only the table's creator can cancel it")
+                raise Refused("forbidden", Message("only the table's creator can cancel it"))
             await self.act(
                 live,
                 {"type": "cancel"},
@@ -908,7 +917,7 @@ class Hub:
         table.check_seq(message.seq)
         table.check_join(user.id)
         if self.moderator.is_kicked(user.name, str(table.id)):
-            raise Refused("forbidden", "an operator removed you from this table")
+            raise Refused("forbidden", Message("an operator removed you from this table"))
         players = [table.creator, Seat(user.id, user.name)]
         if self.chance.randbelow(2):
             players.reverse()  # R13: seats are drawn at random

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
+from gammon.messages import Message
 from gammon.server.protocol import Refused
 
 __all__ = ["MAX_ID", "Kind", "path_id"]
@@ -39,6 +40,11 @@ def path_id(text: str, kind: Kind) -> int:
         if 1 <= number <= MAX_ID:
             return number
     shown = repr(text[:40])
-    raise Refused(
-        f"no_such_{kind}", f"there is no {kind} {shown}: a {kind}'s id is a whole number from 1"
+    message = (
+        Message("there is no table {id}: a table's id is a whole number from 1", id=shown)
+        if kind == "table"
+        else Message(
+            "there is no tournament {id}: a tournament's id is a whole number from 1", id=shown
+        )
     )
+    raise Refused(f"no_such_{kind}", message)

@@ -20,7 +20,7 @@ from html import escape as html_escape
 from pathlib import Path
 from typing import Any, Final
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
@@ -33,6 +33,7 @@ from gammon.i18n import (
     negotiate,
     translator,
 )
+from gammon.messages import Message
 from gammon.server.protocol import Refused
 
 __all__ = [
@@ -76,7 +77,10 @@ def page(name: str, lang: str = SOURCE_LANGUAGE) -> dict[str, Any]:
     path = PAGES.get(name)
     if path is None:
         known = ", ".join(sorted(PAGES))
-        raise Refused("no_such_page", f"there is no page {name!r} (the pages: {known})")
+        raise Refused(
+            "no_such_page",
+            Message("there is no page {name} (the pages: {known})", name=repr(name), known=known),
+        )
     translated = translated_path(name, lang)
     if translated.is_file():
         path = translated
@@ -84,7 +88,8 @@ def page(name: str, lang: str = SOURCE_LANGUAGE) -> dict[str, Any]:
         lang = SOURCE_LANGUAGE
     if not path.is_file():
         raise Refused(
-            "not_available", f"this server was installed without its documents ({path.name})"
+            "not_available",
+            Message("this server was installed without its documents ({file})", file=path.name),
         )
     text = path.read_text(encoding="utf-8")
     title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), name)
@@ -96,7 +101,17 @@ def page(name: str, lang: str = SOURCE_LANGUAGE) -> dict[str, Any]:
 LANGUAGE_COOKIE: Final = "gammon_lang"
 
 
-def requested_language(request: Request) -> str:
+def spoken(conn: HTTPConnection) -> str:
+    """The language to answer ``conn`` in (a request, a WebSocket's upgrade): as
+    :func:`requested_language`, but never refused: an unknown ``?lang=`` is passed over
+    (an error about the language must itself be written in one)."""
+    try:
+        return requested_language(conn)
+    except Refused:
+        return negotiate(conn.headers.get("accept-language"))
+
+
+def requested_language(request: HTTPConnection) -> str:
     """The language a request asks for: ``?lang=``, else the player's choice in the cookie
     ``gammon_lang``, else its ``Accept-Language``, else English; an unknown ``lang`` is
     refused (``bad_request``) with the languages there are (an unknown cookie is passed over:
@@ -116,9 +131,7 @@ def requested_language(request: Request) -> str:
 
 def _in_language(body: dict[str, Any]) -> Response:
     """The JSON reply, with the language it is in and that it varies with the header."""
-    return JSONResponse(
-        body, headers={"Content-Language": body["lang"], "Vary": "Accept-Language"}
-    )
+    return JSONResponse(body, headers={"Content-Language": body["lang"], "Vary": "Accept-Language"})
 
 
 def page_routes(handler: Any) -> list[Route]:

@@ -35,6 +35,7 @@ import contextlib
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
+from gammon.messages import Message
 from gammon.server.protocol import Refused
 from gammon.server.timesource import SystemTime, TimeSource
 
@@ -80,16 +81,22 @@ def practice_on(table: Table) -> bool:
 #: Practice's refusals of a take-back, as (code, message) for :class:`Refused`.
 _ONLY_AGAINST_THE_BOT: Final = (
     "not_available",
-    "a play can be taken back only in a game against the bot",
+    Message("a play can be taken back only in a game against the bot"),
 )
-_ONLY_THE_BOTS_OPPONENT: Final = ("not_a_player", "only the bot's opponent can take a play back")
+_ONLY_THE_BOTS_OPPONENT: Final = (
+    "not_a_player",
+    Message("only the bot's opponent can take a play back"),
+)
 _ONLY_YOUR_LAST_PLAY: Final = (
     "illegal_action",
-    "only your own last play can be taken back, before the bot acts and while the game goes on",
+    Message(
+        "only your own last play can be taken back, before the bot acts and while the game "
+        "goes on"
+    ),
 )
 
 
-def _take_back_refusal(table: Table, side: int | None) -> tuple[str, str] | None:
+def _take_back_refusal(table: Table, side: int | None) -> tuple[str, Message] | None:
     """Why ``side`` may not take its last play back at ``table`` now (None: it may).
 
     Practice's own rules (only the bot's opponent, only at a table against the bot, only
@@ -225,9 +232,15 @@ def tutor_verdict(
     ply: int,
     engine: str = "gammon",
     state: CubeState | None = None,
+    lang: str = "en",
 ) -> dict[str, Any]:
     """The tutor's words on ``played`` (the rules' notation) from ``position`` with ``dice``,
-    ranked as the hint ranks: at a match score (``state``) by match winning chance."""
+    ranked as the hint ranks: at a match score (``state``) by match winning chance; the
+    verdict's sentence in ``lang`` (the figures' words and the explanation, from
+    gammon.engine.analysis, as that module writes them)."""
+    from gammon.i18n import translator
+
+    words = translator(lang)
     from gammon.engine.analysis import Candidate, CheckerReview, mark_for
     from gammon.engine.analysis.explain import explain_checker, loss_words
     from gammon.engine.analysis.results import Unit
@@ -253,9 +266,9 @@ def tutor_verdict(
         verdict["mwc_loss"] = round(max(0.0, best.mwc - mine.mwc), 4)
     if loss < MISTAKE or str(best.play) == played:
         verdict["text"] = (
-            "The best play."
+            words.gettext("The best play.")
             if str(best.play) == played
-            else f"Fine: {best.play} is a shade better."
+            else words.gettext("Fine: {best} is a shade better.", best=str(best.play))
         )
         return verdict
 
@@ -294,8 +307,18 @@ def tutor_verdict(
     # equity in money play, match winning chance in a match.
     unit = Unit.MWC if match else Unit.EQUITY
     shown = verdict["mwc_loss"] if match else verdict["loss"]
-    verdict["text"] = f"That play loses {loss_words(shown, unit)}; {best.play} was better" + (
-        f": {why}" if why else "."
+    loss_text = loss_words(shown, unit)
+    verdict["text"] = (
+        words.gettext(
+            "That play loses {loss}; {best} was better: {why}",
+            loss=loss_text,
+            best=str(best.play),
+            why=why,
+        )
+        if why
+        else words.gettext(
+            "That play loses {loss}; {best} was better.", loss=loss_text, best=str(best.play)
+        )
     )
     return verdict
 
@@ -331,7 +354,8 @@ class Practice:
     def set_tutor(self, table: Table, user_id: int, on: bool) -> None:
         if on and not practice_on(table):
             raise Refused(
-                "not_available", "the tutor is for practice tables and games against the bot"
+                "not_available",
+                Message("the tutor is for practice tables and games against the bot"),
             )
         if on:
             self.tutors.add((table.id, user_id))
@@ -343,20 +367,25 @@ class Practice:
     ) -> dict[str, Any]:
         """A hint for ``side``: ``{"seq", "ply", "plays", "cube"}`` (docs/PROTOCOL.md 4.5)."""
         if side is None:
-            raise Refused("not_a_player", "hints are for the players at the table")
+            raise Refused("not_a_player", Message("hints are for the players at the table"))
         if self.bots is None:
-            raise Refused("not_available", "the engine is switched off on this server")
+            raise Refused("not_available", Message("the engine is switched off on this server"))
         if not practice_on(table):
             raise Refused(
                 "not_available",
-                "hints are for practice: games against the bot, or tables created for practice",
+                Message(
+                    "hints are for practice: games against the bot, or tables created for "
+                    "practice"
+                ),
             )
         actions = table.actions_for(side)
         if "hint" not in actions:
             raise Refused(
                 "not_available",
-                "a hint is for your own decision: your dice to play, your cube, or a double "
-                "to answer",
+                Message(
+                    "a hint is for your own decision: your dice to play, your cube, or a double "
+                    "to answer"
+                ),
             )
         game, series = table.game, table.series
         assert game is not None and series is not None
@@ -450,7 +479,14 @@ class Practice:
         try:
             assert self.bots is not None
             verdict = await self.bots.run(
-                tutor_verdict, position, dice, played, ply, self.bots.engine.name, state
+                tutor_verdict,
+                position,
+                dice,
+                played,
+                ply,
+                self.bots.engine.name,
+                state,
+                conn.lang,
             )
         except Exception:
             self.release(table.id)

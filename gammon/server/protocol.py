@@ -29,8 +29,10 @@ from typing import Any, Final
 import orjson
 
 from gammon.errors import GammonError
-from gammon.events import Event, GameResult, describe
+from gammon.events import EVENT_KINDS, EndReason, Event, GameResult, PassReason, WinKind, describe
+from gammon.i18n import N_, translator
 from gammon.ids import position_id_of_board
+from gammon.messages import Message
 from gammon.play import Move, Play
 from gammon.position import Position
 
@@ -63,6 +65,10 @@ FEATURES: Final = frozenset({"log_delta", "games_delta"})
 #: How deep ``[`` and ``{`` may nest in a client message (the protocol itself needs 3).
 MAX_DEPTH: Final = 32
 
+#: A message nested too deeply (the braces are the message's own: it has a value).
+_TOO_DEEP: Final = Message(
+    "the message is nested too deeply (at most {depth} levels of [ and {{)", depth=MAX_DEPTH
+)
 _HEX: Final = re.compile(r"(?:[0-9a-fA-F]{2}){1,64}")
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
@@ -72,22 +78,53 @@ class Refused(GammonError, ValueError):
 
     ``field``, when set, is the machine-readable name of the field at fault
     (``"length"``, ``"clock.base_s"``, ``"play"``): the message is for people,
-    the field for programs (docs/PROTOCOL.md 1, 2.1).
+    the field for programs (docs/PROTOCOL.md 1, 2.1). The message is a
+    :class:`~gammon.messages.Message` (a plain ``str`` is taken as it is): ``message`` is
+    its English, for logs, records and ``str()``; :meth:`translated` writes it in the
+    reader's language for the wire. The code stays English: programs read it.
+
+    >>> exc = Refused("table_full", Message("both seats are taken"))
+    >>> exc.message, exc.translated("fi"), str(exc)
+    ('both seats are taken', 'molemmat paikat on varattu', 'table_full: both seats are taken')
     """
 
-    def __init__(self, code: str, message: str, *, field: str | None = None) -> None:
-        super().__init__(f"{code}: {message}")
+    def __init__(self, code: str, message: str | Message, *, field: str | None = None) -> None:
+        self.text_message = Message.of(message)
+        super().__init__(f"{code}: {self.text_message.english}")
         self.code = code
-        self.message = message
+        self.message = self.text_message.english
         self.field = field
         #: The ``id`` of the refused message, when it could be read, to copy into the error.
         self.message_id: str | int | None = None
+
+    @property
+    def text(self) -> Message:
+        return self.text_message
+
+    def translated(self, lang: str) -> str:
+        return self.text_message.translated(lang)
+
+    @classmethod
+    def of(cls, code: str, exc: GammonError, *, field: str | None = None) -> Refused:
+        """The refusal of an error of the rules library, its message kept for translation."""
+        return cls(code, exc.text, field=field)
+
+    def to_json(self) -> list[Any]:
+        """The refusal for another node: ``[code, english, field, message]``."""
+        return [self.code, self.message, self.field, self.text_message.to_json()]
+
+    @classmethod
+    def from_json(cls, data: Sequence[Any]) -> Refused:
+        """The refusal :meth:`to_json` wrote (an older node sends ``[code, english, field]``)."""
+        code, english, field = data[0], data[1], data[2]
+        message = Message.from_json(data[3]) if len(data) > 3 else Message.plain(english)
+        return cls(code, message, field=field)
 
 
 def error_json(
     code: str, message: str, message_id: object = None, *, field: str | None = None
 ) -> dict[str, Any]:
-    """The error message sent to a client.
+    """The error message sent to a client (``message`` already in the reader's language).
 
     >>> error_json("bad_message", "'value' must be 1, 2 or 3", 4, field="value")
     {'type': 'error', 'code': 'bad_message', 'message': "'value' must be 1, 2 or 3", 'id': 4, \
@@ -104,7 +141,11 @@ def error_json(
 def _no_constant(name: str) -> Any:
     raise Refused(
         "bad_message",
-        f"{name} is not a JSON number: send numbers as plain digits (NaN and Infinity are refused)",
+        Message(
+            "{name} is not a JSON number: send numbers as plain digits "
+            "(NaN and Infinity are refused)",
+            name=name,
+        ),
     )
 
 
@@ -133,13 +174,13 @@ def loads(raw: str | bytes, *, code: str = "bad_json") -> Any:
         else:  # bytes, or text with a byte order mark: json.loads reads or refuses them
             data = json.loads(raw, parse_constant=_no_constant)
     except RecursionError:
-        raise Refused(
-            code, f"the message is nested too deeply (at most {MAX_DEPTH} levels of [ and {{)"
-        ) from None
+        raise Refused(code, _TOO_DEEP) from None
     except Refused:
         raise
     except (ValueError, UnicodeDecodeError) as exc:
-        raise Refused(code, f"the message is not valid JSON: {exc}") from None
+        raise Refused(
+            code, Message("the message is not valid JSON: {error}", error=str(exc))
+        ) from None
     if not (isinstance(raw, str) and _plainly_within_the_rules(raw)):
         _check_tree(data, code)
     return data
@@ -170,8 +211,10 @@ def _check_tree(data: object, code: str) -> None:
             if _SURROGATE.search(value):
                 raise Refused(
                     "bad_message",
-                    "a string holds an unpaired surrogate (\\ud800-\\udfff), which is not a "
-                    "character: send UTF-8 text",
+                    Message(
+                        "a string holds an unpaired surrogate (\\ud800-\\udfff), which is not "
+                        "a character: send UTF-8 text"
+                    ),
                 )
             continue
         if isinstance(value, dict):
@@ -181,9 +224,7 @@ def _check_tree(data: object, code: str) -> None:
         else:
             continue
         if depth > MAX_DEPTH:
-            raise Refused(
-                code, f"the message is nested too deeply (at most {MAX_DEPTH} levels of [ and {{)"
-            )
+            raise Refused(code, _TOO_DEEP)
         stack.extend((child, depth + 1) for child in children)
 
 
@@ -245,24 +286,24 @@ GAME_ACTIONS: Final[dict[str, tuple[_Field, ...]]] = {
     "play": (
         # An empty or unreadable play is a play all the same: the rules refuse it (illegal_play).
         _Field(
-            "play", _text(200, empty=True), "a string of at most 200 characters", required=False
+            "play", _text(200, empty=True), N_("a string of at most 200 characters"), required=False
         ),
         _Field(
             "moves",
             _move_list,
-            "a list of 1-8 moves, each [from, to] with points 0-25",
+            N_("a list of 1-8 moves, each [from, to] with points 0-25"),
             required=False,
         ),
     ),
-    "choose_double": (_Field("number", _int_range(1, 6), "a number from 1 to 6"),),
-    "resign": (_Field("value", _int_range(1, 3), "1 (single), 2 (gammon) or 3 (backgammon)"),),
+    "choose_double": (_Field("number", _int_range(1, 6), N_("a number from 1 to 6")),),
+    "resign": (_Field("value", _int_range(1, 3), N_("1 (single), 2 (gammon) or 3 (backgammon)")),),
     "accept_resignation": (),
     "reject_resignation": (),
 }
 
-_CHAT: Final = (_Field("text", _text(500), "a string of 1-500 characters"),)
-_USER: Final = _Field("user", _text(40), "a user name")
-_REASON: Final = _Field("reason", _text(500), "a string of 1-500 characters", required=False)
+_CHAT: Final = (_Field("text", _text(500), N_("a string of 1-500 characters")),)
+_USER: Final = _Field("user", _text(40), N_("a user name"))
+_REASON: Final = _Field("reason", _text(500), N_("a string of 1-500 characters"), required=False)
 _COMMON: Final = {
     "chat": _CHAT,
     "ping": (),
@@ -275,7 +316,7 @@ _COMMON: Final = {
     "ban": (
         _USER,
         _REASON,
-        _Field("minutes", _int_range(1, 60 * 24 * 365), "minutes, 1 to 525600", required=False),
+        _Field("minutes", _int_range(1, 60 * 24 * 365), N_("minutes, 1 to 525600"), required=False),
     ),
     "unban": (_USER,),
 }
@@ -287,12 +328,12 @@ TABLE_MESSAGES: Final[dict[str, tuple[_Field, ...]]] = {
     "cancel": (),
     "forfeit": (),
     # Practice (gammon.server.practice, docs/PROTOCOL.md 4.5): hints, the tutor, take-backs.
-    "hint": (_Field("ply", _int_range(0, 2), "a search depth: 0, 1 or 2", required=False),),
-    "tutor": (_Field("on", lambda value: isinstance(value, bool), "true or false"),),
+    "hint": (_Field("ply", _int_range(0, 2), N_("a search depth: 0, 1 or 2"), required=False),),
+    "tutor": (_Field("on", lambda value: isinstance(value, bool), N_("true or false")),),
     "keep": (),
     "take_back": (),
     # Opt-in protocol features (docs/PROTOCOL.md 2.2); names the server does not know are ignored.
-    "hello": (_Field("features", _features, "a list of at most 16 feature names"),),
+    "hello": (_Field("features", _features, N_("a list of at most 16 feature names")),),
     **_COMMON,
 }
 #: Everything a client may send on the lobby WebSocket.
@@ -313,16 +354,16 @@ class ClientMessage:
     entropy: bytes | None = None
 
 
-def _json_type(value: object) -> str:
+def _json_type(value: object) -> Message:
     if isinstance(value, list):
-        return "an array"
+        return Message(N_("an array"))
     if isinstance(value, str):
-        return "a string"
+        return Message(N_("a string"))
     if value is None:
-        return "null"
+        return Message.plain("null")
     if isinstance(value, bool):
-        return "a boolean"
-    return "a number"
+        return Message(N_("a boolean"))
+    return Message(N_("a number"))
 
 
 def parse_message(
@@ -332,11 +373,19 @@ def parse_message(
     size = len(raw.encode("utf-8") if isinstance(raw, str) else raw)
     if size > MAX_MESSAGE_BYTES:
         raise Refused(
-            "too_large", f"a message may be at most {MAX_MESSAGE_BYTES} bytes, got {size}"
+            "too_large",
+            Message(
+                "a message may be at most {limit} bytes, got {size}",
+                limit=MAX_MESSAGE_BYTES,
+                size=size,
+            ),
         )
     data = loads(raw)
     if not isinstance(data, dict):
-        raise Refused("bad_json", f"a message must be a JSON object, got {_json_type(data)}")
+        raise Refused(
+            "bad_json",
+            Message("a message must be a JSON object, got {what}", what=_json_type(data)),
+        )
     try:
         return _read(data, allowed)
     except Refused as exc:
@@ -359,7 +408,9 @@ def _read(data: dict[str, Any], allowed: Mapping[str, tuple[_Field, ...]]) -> Cl
         known = ", ".join(sorted(allowed))
         raise Refused(
             "unknown_type",
-            f"unknown message type {_shown(kind)}; known types: {known}",
+            Message(
+                "unknown message type {type}; known types: {known}", type=_shown(kind), known=known
+            ),
             field="type",
         )
     message_id = data.get("id")
@@ -368,24 +419,30 @@ def _read(data: dict[str, Any], allowed: Mapping[str, tuple[_Field, ...]]) -> Cl
     ):
         raise Refused(
             "bad_message",
-            "'id' must be a string of at most 64 characters or a number",
+            Message("'id' must be a string of at most 64 characters or a number"),
             field="id",
         )
     seq = data.get("seq")
     if seq is not None and not (_is_int(seq) and seq >= 0):
         raise Refused(
-            "bad_message", f"'seq' must be a whole number >= 0, got {_shown(seq)}", field="seq"
+            "bad_message",
+            Message("'seq' must be a whole number >= 0, got {value}", value=_shown(seq)),
+            field="seq",
         )
     side = data.get("side")
     if side is not None and (side not in (0, 1) or isinstance(side, bool)):
-        raise Refused("bad_message", f"'side' must be 0 or 1, got {_shown(side)}", field="side")
+        raise Refused(
+            "bad_message",
+            Message("'side' must be 0 or 1, got {value}", value=_shown(side)),
+            field="side",
+        )
     entropy_hex = data.get("entropy")
     entropy = None
     if entropy_hex is not None:
         if not isinstance(entropy_hex, str) or _HEX.fullmatch(entropy_hex) is None:
             raise Refused(
                 "bad_message",
-                "'entropy' must be hex of 1 to 64 bytes (2-128 hex digits)",
+                Message("'entropy' must be hex of 1 to 64 bytes (2-128 hex digits)"),
                 field="entropy",
             )
         entropy = bytes.fromhex(entropy_hex)
@@ -395,7 +452,11 @@ def _read(data: dict[str, Any], allowed: Mapping[str, tuple[_Field, ...]]) -> Cl
     if unknown:
         raise Refused(
             "bad_message",
-            f"unknown field {_shown(unknown[0])} for a {kind!r} message",
+            Message(
+                "unknown field {field} for a {type} message",
+                field=_shown(unknown[0]),
+                type=repr(kind),
+            ),
             field=unknown[0][:64],
         )
     fields: dict[str, Any] = {}
@@ -404,19 +465,30 @@ def _read(data: dict[str, Any], allowed: Mapping[str, tuple[_Field, ...]]) -> Cl
         if value is None:
             if spec.required:
                 raise Refused(
-                    "bad_message", f"a {kind!r} message needs {spec.name!r}", field=spec.name
+                    "bad_message",
+                    Message(
+                        "a {type} message needs {field}", type=repr(kind), field=repr(spec.name)
+                    ),
+                    field=spec.name,
                 )
             continue
         if not spec.check(value):
             raise Refused(
                 "bad_message",
-                f"{spec.name!r} must be {spec.describe}, got {_shown(value)}",
+                Message(
+                    "{field} must be {what}, got {value}",
+                    field=repr(spec.name),
+                    what=Message(spec.describe),
+                    value=_shown(value),
+                ),
                 field=spec.name,
             )
         fields[spec.name] = value
     if kind == "play" and ("play" in fields) == ("moves" in fields):
         raise Refused(
-            "bad_message", "a 'play' message needs either 'play' or 'moves', not both", field="play"
+            "bad_message",
+            Message("a 'play' message needs either 'play' or 'moves', not both"),
+            field="play",
         )
     return ClientMessage(kind, fields, message_id, seq, side, entropy)
 
@@ -523,10 +595,70 @@ def event_json(event: Event, names: Sequence[str]) -> dict[str, Any]:
     return entry
 
 
-def _field_names(event: Event) -> tuple[str, ...]:
+#: The table's statuses (the protocol's values) in words: ``the table is {status}``.
+STATUS_WORDS: Final = {
+    "open": N_("open"),
+    "playing": N_("playing"),
+    "finished": N_("finished"),
+    "cancelled": N_("cancelled"),
+}
+
+
+def taken_back_text(player: str, play: str, lang: str = "en") -> str:
+    """The log's words for a play taken back in practice (the entry ``taken_back``)."""
+    return translator(lang).gettext("{player} takes back {play}", player=player, play=play)
+
+
+def log_entry_in(entry: Mapping[str, Any], names: Sequence[str], lang: str) -> dict[str, Any]:
+    """A game-log entry of :func:`event_json` with its ``text`` in ``lang``: the event is
+    read back from the entry's fields and described again (an entry that cannot be read
+    keeps its English).
+
+    >>> from gammon.events import Doubled
+    >>> entry = event_json(Doubled(0, 2), ["anna", "ben"])
+    >>> log_entry_in(entry, ["anna", "ben"], "fi")["text"]
+    'anna tuplaa arvoon 2'
+    """
+    if lang == "en":
+        return dict(entry)
+    kind = entry.get("type")
+    try:
+        if kind == "taken_back":
+            text = taken_back_text(names[entry["side"]], entry["play"], lang)
+        else:
+            text = describe(_event_of(entry), names, lang)
+    except (KeyError, TypeError, ValueError, IndexError):
+        text = entry.get("text", "")
+    return {**entry, "text": text}
+
+
+def _event_of(entry: Mapping[str, Any]) -> Event:
+    """The event an :func:`event_json` entry was written from."""
+    cls = EVENT_KINDS[entry["type"]]
+    values: dict[str, Any] = {}
+    for name in _field_names(cls):
+        if name == "result":
+            values[name] = GameResult(
+                entry["winner"],
+                entry["points"],
+                WinKind[entry["kind"].upper()],
+                EndReason(entry["reason"]),
+            )
+        elif name == "moves":
+            values[name] = ()  # describe() writes the play's notation, not its moves
+        elif name == "reason":
+            values[name] = PassReason(entry[name])
+        elif name == "dice":
+            values[name] = tuple(entry[name])
+        else:
+            values[name] = entry[name]
+    return cls(**values)
+
+
+def _field_names(event: Event | type[Event]) -> tuple[str, ...]:
     """The event's fields in order, found once for each kind of event
     (``dataclasses.fields`` costs more than a lookup, and most actions log an event or two)."""
-    kind = type(event)
+    kind: type[Event] = event if isinstance(event, type) else type(event)
     names = _FIELD_NAMES.get(kind)
     if names is None:
         names = _FIELD_NAMES[kind] = tuple(part.name for part in dataclasses.fields(event))

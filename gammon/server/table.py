@@ -48,9 +48,18 @@ from gammon.errors import GammonError, IllegalActionError
 from gammon.events import Event, GameResult, Moved
 from gammon.game import Game, Phase
 from gammon.match import Match, Session
+from gammon.messages import Message
 from gammon.server.fairdice import FairDice, FairDiceSource
 from gammon.server.practice import TAKE_BACK, can_take_back, check_take_back, practice_on
-from gammon.server.protocol import GAME_ACTIONS, Refused, event_json, moves_json, moves_notation
+from gammon.server.protocol import (
+    GAME_ACTIONS,
+    STATUS_WORDS,
+    Refused,
+    event_json,
+    moves_json,
+    moves_notation,
+    taken_back_text,
+)
 from gammon.server.settings import ClockSettings, TableSettings
 
 __all__ = [
@@ -275,36 +284,45 @@ class Table:
 
     # -- checking who may act ---------------------------------------------------------------
 
+    def _status(self) -> Message:
+        """The table's status in words (the protocol's value in English)."""
+        return Message(STATUS_WORDS.get(self.status, self.status))
+
     def check_seq(self, expect_seq: int | None) -> None:
         """Refuse an action meant for another state of the table (``stale``)."""
         if expect_seq is not None and expect_seq != self.seq:
             raise Refused(
                 "stale",
-                f"the action was meant for seq {expect_seq}, but the table is at seq "
-                f"{self.seq}: look at the new state and act again",
+                Message(
+                    "the action was meant for seq {expected}, but the table is at seq {seq}: "
+                    "look at the new state and act again",
+                    expected=expect_seq,
+                    seq=self.seq,
+                ),
             )
 
     def check_join(self, user_id: int) -> None:
         """Refuse ``user_id`` the free seat unless the table waits for them (docs/PROTOCOL.md 4)."""
         if self.status == "playing":
-            raise Refused("table_full", "both seats are taken")
+            raise Refused("table_full", Message("both seats are taken"))
         if self.status != "open":
-            raise Refused("not_open", f"the table is {self.status}")
+            raise Refused("not_open", Message("the table is {status}", status=self._status()))
         if user_id == self.creator.user_id:
-            raise Refused("own_table", "you created this table: wait for an opponent")
+            raise Refused("own_table", Message("you created this table: wait for an opponent"))
         if self.invite_id is not None and self.invite_id != user_id:
-            raise Refused("not_invited", "this table is for an invited player")
+            raise Refused("not_invited", Message("this table is for an invited player"))
 
     def check_turn(self, kind: str, side: int | None) -> None:
         """Refuse an action by ``side`` (None: a spectator) that is not theirs to take now."""
         if self.status == "open":
             raise Refused(
-                "illegal_action", "the match has not started: the table waits for an opponent"
+                "illegal_action",
+                Message("the match has not started: the table waits for an opponent"),
             )
         if self.status != "playing":
-            raise Refused("game_over", f"the table is {self.status}")
+            raise Refused("game_over", Message("the table is {status}", status=self._status()))
         if side is None:
-            raise Refused("not_a_player", "spectators cannot act at this table")
+            raise Refused("not_a_player", Message("spectators cannot act at this table"))
         game = self.game
         assert game is not None
         if kind in _TURN_FREE:
@@ -313,8 +331,12 @@ class Table:
         if turn is not None and turn != side:
             raise Refused(
                 "not_your_turn",
-                f"it is {self.names[turn]}'s turn (side {turn}): the game is in phase "
-                f"{str(game.phase)!r}",
+                Message(
+                    "it is {player}'s turn (side {side}): the game is in phase {phase}",
+                    player=self.names[turn],
+                    side=turn,
+                    phase=repr(str(game.phase)),
+                ),
             )
 
     # -- changing -------------------------------------------------------------------------
@@ -337,7 +359,11 @@ class Table:
         elif kind == "cancel":
             if self.status != "open":
                 raise Refused(
-                    "not_open", f"only an open table can be cancelled; this one is {self.status}"
+                    "not_open",
+                    Message(
+                        "only an open table can be cancelled; this one is {status}",
+                        status=self._status(),
+                    ),
                 )
             self.status = changes.status = "cancelled"
         elif kind == NO_SHOW:
@@ -406,10 +432,10 @@ class Table:
                 if kind == "play" and game is not None and game.phase is Phase.MOVE
                 else "illegal_action"
             )
-            raise Refused(code, str(exc)) from None
+            raise Refused.of(code, exc) from None
         except GammonError as exc:  # pragma: no cover - the rules raise IllegalActionError
             self.dice.rollback(checkpoint)
-            raise Refused("illegal_action", str(exc)) from None
+            raise Refused.of("illegal_action", exc) from None
         except BaseException:
             # A refused message never adds entropy, whatever refused it (DICE.md).
             self.dice.rollback(checkpoint)
@@ -427,13 +453,13 @@ class Table:
         try:
             self.series = series.take_back(side)
         except IllegalActionError as exc:  # pragma: no cover - check_take_back asked the series
-            raise Refused("illegal_action", str(exc)) from None
+            raise Refused.of("illegal_action", exc) from None
         entry = {
             "type": "taken_back",
             "side": side,
             "play": move.play,
             "moves": moves_json(move.moves),
-            "text": f"{self.names[side]} takes back {move.play}",
+            "text": taken_back_text(self.names[side], move.play),
         }
         self.logs[-1].append(entry)
         return [entry]
@@ -441,7 +467,7 @@ class Table:
     def _action_value(self, kind: str, action: Mapping[str, Any], side: int | None) -> Action:
         """The protocol's action as the rules library's value, once ``side`` may send it."""
         if kind not in ACTION_NAMES:
-            raise Refused("unknown_type", f"unknown action {kind!r}")
+            raise Refused("unknown_type", Message("unknown action {action}", action=repr(kind)))
         self.check_turn(kind, side)
         assert side is not None
         arguments = {k: v for k, v in action.items() if k not in ("type", "side")}
@@ -450,7 +476,7 @@ class Table:
         try:
             return action_from_name(kind, side, **arguments)
         except IllegalActionError as exc:  # pragma: no cover - the protocol checked the fields
-            raise Refused("bad_message", str(exc)) from None
+            raise Refused.of("bad_message", exc) from None
 
     def _after_series_action(self, changes: Changes) -> None:
         """Record a game that ended; finish the table with its series, or start the next game."""
@@ -482,9 +508,14 @@ class Table:
     def _no_show(self, side: int | None, changes: Changes) -> None:
         """Neither player came: the table ends with no winner and the score as it stands."""
         if self.status != "playing" or self.series is None:
-            raise Refused("game_over", f"the table is {self.status}, not being played")
+            raise Refused(
+                "game_over",
+                Message("the table is {status}, not being played", status=self._status()),
+            )
         if side is not None:
-            raise Refused("forbidden", "only the server ends a match that neither player came to")
+            raise Refused(
+                "forbidden", Message("only the server ends a match that neither player came to")
+            )
         self.status = changes.status = "finished"
         self.result = changes.result = {
             "winner": None,
@@ -494,9 +525,12 @@ class Table:
 
     def _start(self, seats: list[Seat], changes: Changes) -> None:
         if self.status != "open":
-            raise Refused("not_open", f"the table is {self.status}, not waiting for players")
+            raise Refused(
+                "not_open",
+                Message("the table is {status}, not waiting for players", status=self._status()),
+            )
         if len(seats) != 2:
-            raise Refused("bad_message", "a table has two seats")
+            raise Refused("bad_message", Message("a table has two seats"))
         self.seats = seats
         self.series = self.settings.rules.new_series(self.dice)
         self._begin_game(changes)

@@ -32,7 +32,7 @@ from gammon.game import Phase
 from gammon.match import Match
 from gammon.play import Play
 from gammon.server.plays_text import legal_plays_text, state_boards_text
-from gammon.server.protocol import Refused, board_json, dumps, play_json
+from gammon.server.protocol import Refused, board_json, dumps, log_entry_in, play_json
 from gammon.server.settings import ClockSettings
 from gammon.server.table import Table, result_json
 
@@ -64,7 +64,7 @@ class TableView:
         self.table = table
         #: Each game's log events as JSON texts, by game number - 1, written once each (every
         #: state carries the game's log, so it is never encoded again).
-        self._log_texts: list[list[str]] = []
+        self._log_texts: dict[str, list[list[str]]] = {}
         #: JSON texts of parts of the state at ``_parts_seq``: each is made once per state
         #: however many sockets receive it (see :meth:`state_text`).
         self._parts: dict[object, str] = {}
@@ -90,8 +90,10 @@ class TableView:
         at: float,
         connected: AbstractSet[int] = frozenset(),
         spectators: int = 0,
+        lang: str = "en",
     ) -> dict[str, Any]:
-        """The whole state as ``viewer`` (a side, or None for a spectator) sees it."""
+        """The whole state as ``viewer`` (a side, or None for a spectator) sees it, the
+        current game's log in ``lang``."""
         table = self.table
         return {
             "type": "state",
@@ -103,7 +105,7 @@ class TableView:
             "players": players_json(table, connected),
             "spectators": spectators,
             "series": self.series_json(),
-            "game": self.game_json(viewer),
+            "game": self.game_json(viewer, lang),
             "previous_games": previous_games_json(table),
             "clock": self._clock_json(at),
             "result": table.result,
@@ -111,7 +113,7 @@ class TableView:
             **_tournament_json(table),
         }
 
-    def game_json(self, viewer: int | None) -> dict[str, Any] | None:
+    def game_json(self, viewer: int | None, lang: str = "en") -> dict[str, Any] | None:
         table = self.table
         if table.game is None or table.series is None:
             return None
@@ -121,7 +123,10 @@ class TableView:
             **self._game_head_json(view),
             "actions": actions,
             "legal_plays": self._legal_plays_json(view) if "play" in actions else [],
-            "log": table.logs[table.game_number - 1],
+            "log": [
+                log_entry_in(entry, table.names, lang)
+                for entry in table.logs[table.game_number - 1]
+            ],
             **self._game_tail_json(),
         }
 
@@ -263,14 +268,22 @@ class TableView:
         self._stamped[key] = (stamp, text)
         return text
 
-    def _log(self, number: int) -> list[str]:
-        """Game ``number``'s log as JSON texts, each event encoded once (logs only grow)."""
-        while len(self._log_texts) < number:
-            self._log_texts.append([])
-        texts = self._log_texts[number - 1]
+    def _log(self, number: int, lang: str = "en") -> list[str]:
+        """Game ``number``'s log as JSON texts in ``lang`` (each entry's ``text``), each event
+        encoded once per language (logs only grow)."""
+        by_game = self._log_texts.setdefault(lang, [])
+        while len(by_game) < number:
+            by_game.append([])
+        texts = by_game[number - 1]
         events = self.table.logs[number - 1]
         if len(texts) < len(events):
-            texts.extend(dumps(entry) for entry in events[len(texts) :])
+            if lang == "en":
+                texts.extend(dumps(entry) for entry in events[len(texts) :])
+            else:
+                names = self.table.names
+                texts.extend(
+                    dumps(log_entry_in(entry, names, lang)) for entry in events[len(texts) :]
+                )
         return texts
 
     def state_text(
@@ -282,6 +295,7 @@ class TableView:
         spectators: int = 0,
         log_from: int | None = None,
         games_from: int | None = None,
+        lang: str = "en",
     ) -> str:
         """:meth:`state_json` as JSON text, made from parts shared by every receiver.
 
@@ -321,9 +335,9 @@ class TableView:
         )
         board_of_0, board_of_1, _ = self._boards()
         board = board_of_1 if view else board_of_0
-        texts = self._log(table.game_number)
+        texts = self._log(table.game_number, lang)
         if log_from is None:
-            log = self._part("log", lambda: "[" + ",".join(texts) + "]")
+            log = self._part(("log", lang), lambda: "[" + ",".join(texts) + "]")
         else:
             log = _list_from(texts, log_from, "log_from")
         return "".join(

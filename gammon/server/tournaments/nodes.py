@@ -327,8 +327,7 @@ class TournamentNodes:
                 await asyncio.sleep(self.ttl / 8)  # the runner is gone, or just changed
                 continue
             if "refused" in reply:
-                code, message, field = reply["refused"]
-                raise Refused(code, message, field=field)
+                raise Refused.from_json(reply["refused"])
             await self.tournaments.reload(tournament_id)
             return True
         raise Refused(
@@ -388,7 +387,7 @@ class TournamentNodes:
             )
             return {"ok": 1}
         except Refused as exc:
-            return {"refused": [exc.code, exc.message, exc.field]}
+            return {"refused": exc.to_json()}
         except Exception as exc:
             self.tournaments.hub.faults.report(
                 f"tournament {tournament_id}: a forwarded action", exc

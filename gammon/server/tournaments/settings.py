@@ -302,7 +302,7 @@ def _table_settings(
             {**chosen, "mode": "match", "length": max(lengths)}, bot_levels=bot_levels
         )
     except Refused as exc:
-        raise TournamentError(exc.code, exc.message, field=f"table.{exc.field}") from None
+        raise TournamentError(exc.code, exc.text, field=f"table.{exc.field}") from None
     full = checked.to_json()
     return {name: full[name] for name in _TABLE_FIELDS}
 

@@ -1,0 +1,190 @@
+"""The server's refusals and the game log in the player's language, on a real server
+(docs/PROTOCOL.md 1, 2.1): the code stays English and the same, the message is in the
+language the request asks for (``?lang=``, the cookie ``gammon_lang``, ``Accept-Language``)
+or, on a WebSocket, the one its upgrade asked for; without one, English as before."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+from gammon.messages import Message
+from gammon.server.protocol import Refused
+from tests.server.client import Player, ServerProcess, Socket
+
+
+def run(coro):  # type: ignore[no-untyped-def]
+    return asyncio.run(coro)
+
+
+def _error(response: httpx.Response) -> dict[str, Any]:
+    body = response.json()
+    assert set(body) == {"error"}
+    return dict(body["error"])
+
+
+def test_an_http_refusal_in_the_language_of_accept_language_and_the_cookie(
+    server: ServerProcess,
+) -> None:
+    url = f"{server.url}/api/tables/999999"
+    english = _error(httpx.get(url, timeout=10))
+    assert english == {"code": "no_such_table", "message": "there is no table 999999"}
+    finnish = _error(httpx.get(url, headers={"Accept-Language": "fi-FI,fi;q=0.9"}, timeout=10))
+    assert finnish == {"code": "no_such_table", "message": "pöytää 999999 ei ole"}
+    # The player's choice in the cookie wins over the browser's header; ?lang= over both.
+    dutch = _error(
+        httpx.get(url, headers={"Accept-Language": "fi", "Cookie": "gammon_lang=nl"}, timeout=10)
+    )
+    assert dutch == {"code": "no_such_table", "message": "er is geen tafel 999999"}
+    swedish = _error(httpx.get(f"{url}?lang=sv", headers={"Cookie": "gammon_lang=nl"}, timeout=10))
+    assert swedish["message"] == "det finns inget bord 999999"
+
+
+def test_a_refusal_with_a_field_and_the_router_s_in_the_request_s_language(
+    server: ServerProcess,
+) -> None:
+    async def scenario() -> None:
+        player = await Player(server).signup()
+        try:
+            refused = await player.post("/api/logout", {"evry": 1}, **{"Accept-Language": "nl"})
+            error = _error(refused)
+            assert (error["code"], error["field"]) == ("bad_request", "evry")
+            assert error["message"] == "dit verzoek heeft geen veld 'evry'; het neemt er geen"
+            english = _error(await player.post("/api/logout", {"evry": 1}))
+            assert english["message"] == "there is no field 'evry' in this request; it takes none"
+            missing = await player.http.get("/api/nothing", headers={"Accept-Language": "fi"})
+            assert _error(missing) == {
+                "code": "not_found",
+                "message": "GET /api/nothing ei ole API:n pyyntö (docs/PROTOCOL.md)",
+            }
+        finally:
+            await player.close()
+
+    run(scenario())
+
+
+async def _socket(player: Player, table: int, **headers: str) -> Socket:
+    ws = await connect(
+        f"{player.server.ws_url}/ws/tables/{table}",
+        additional_headers={"Cookie": player.cookie_header(), **headers},
+        max_size=1 << 24,
+    )
+    sock = Socket(ws, player.server)
+    await sock.until(lambda m: m["type"] == "state")
+    return sock
+
+
+def test_a_table_socket_refuses_in_its_language_and_writes_the_log_in_it(
+    server: ServerProcess,
+) -> None:
+    """Each socket reads the refusals and the game log's words in the language of its
+    upgrade request; the codes and the events' fields are the same for all."""
+
+    async def scenario() -> None:
+        alice, bob = await Player(server).signup(), await Player(server).signup()
+        table = await alice.create(length=3)
+        bob.http.cookies.set("gammon_lang", "nl")  # the browser client's cookie
+        a = await _socket(alice, table, **{"Accept-Language": "fi"})
+        b = await _socket(bob, table)
+        english = await _socket(await Player(server).signup(), table)
+        dutch_watcher = await _socket(
+            await Player(server).signup(), table, **{"Accept-Language": "nl-BE,nl;q=0.9"}
+        )
+        try:
+            assert (await b.request({"type": "join"}))["type"] == "ack"
+            await a.until(lambda m: m["type"] == "state" and m["status"] == "playing")
+            await b.until(lambda m: m["type"] == "state" and m["status"] == "playing")
+            sockets = {a.state["you"]: a, b.state["you"]: b}  # type: ignore[index]
+            # A spectator's action: the server's own refusal, in each socket's language.
+            refused = await dutch_watcher.request({"type": "roll"})
+            assert refused["code"] == "not_a_player"
+            assert refused["message"] == "je kijkt naar deze tafel: alleen de spelers handelen hier"
+            refused = await english.request({"type": "roll"})
+            assert (refused["code"], refused["message"]) == (
+                "not_a_player",
+                "you are watching this table: only its players act here",
+            )
+            # The opening roll; then a double from the mover, whose dice are rolled: the
+            # rules' refusal, in Finnish for alice and Dutch for bob.
+            state = await sockets[0].act({"type": "roll"})
+            mover = state["game"]["turn"]
+            refused = await sockets[mover].request({"type": "double"})
+            assert refused["code"] == "illegal_action"
+            expected = {
+                a: f"pelaaja {mover} ei voi tuplata: nopat on jo heitetty",
+                b: f"speler {mover} kan niet verdubbelen: de dobbelstenen zijn al gegooid",
+            }
+            assert refused["message"] == expected[sockets[mover]]
+            # The game log: the same events, the words in each viewer's language.
+            seq = state["seq"]
+            for sock in (a, b, english, dutch_watcher):
+                while sock.state is None or sock.state["seq"] < seq:
+                    await sock.receive()
+            logs = {
+                sock: sock.state["game"]["log"]  # type: ignore[index]
+                for sock in (a, b, english, dutch_watcher)
+            }
+            fields = [{k: v for k, v in e.items() if k != "text"} for e in logs[english]]
+            for log in logs.values():
+                assert [{k: v for k, v in e.items() if k != "text"} for e in log] == fields
+            first = logs[english][0]
+            assert first["type"] == "opening"
+            assert logs[english][0]["text"].startswith("opening roll: ")
+            assert logs[a][0]["text"].startswith("aloitusheitto: ")
+            assert logs[b][0]["text"].startswith("openingsworp: ")
+            assert logs[dutch_watcher][0]["text"] == logs[b][0]["text"]
+            # The same over HTTP, in the language the request asks for.
+            response = await alice.http.get(f"/api/tables/{table}?lang=fi")
+            assert response.json()["game"]["log"][0]["text"] == logs[a][0]["text"]
+            response = await alice.http.get(f"/api/tables/{table}")
+            assert response.json()["game"]["log"][0]["text"] == first["text"]
+        finally:
+            for sock in (a, b, english, dutch_watcher):
+                await sock.close()
+
+    run(scenario())
+
+
+def test_a_forwarded_refusal_keeps_its_message_for_translation() -> None:
+    """Another node answers a forwarded action with the refusal's message and values, so
+    the node holding the player's socket writes it in the player's language."""
+    exc = Refused(
+        "illegal_action",
+        Message(
+            "side {side} cannot double: {why}",
+            side=1,
+            why=Message("the cube is already at {value}, the highest it may go", value=64),
+        ),
+        field="x",
+    )
+    again = Refused.from_json(exc.to_json())
+    assert (again.code, again.field, again.message) == (exc.code, exc.field, exc.message)
+    assert again.message == "side 1 cannot double: the cube is already at 64, the highest it may go"
+    assert again.translated("sv") == (
+        "spelare 1 kan inte dubbla: dubbleringstärningen står redan på 64, det högsta den får nå"
+    )
+    # A node of the version before sends [code, message, field]: English, as it was.
+    assert Refused.from_json(["stale", "old words", None]).translated("fi") == "old words"
+
+
+def test_the_tutor_s_verdict_in_the_player_s_language() -> None:
+    """The tutor's sentence is written in the language of the socket it is sent to
+    (Practice.after_play passes it); the figures stay those of the verdict."""
+    from gammon.position import Position
+    from gammon.server.practice import tutor_verdict
+
+    start = Position.initial()
+    english = tutor_verdict(start, (3, 1), "8/5 6/5", 0)
+    finnish = tutor_verdict(start, (3, 1), "8/5 6/5", 0, lang="fi")
+    dutch = tutor_verdict(start, (3, 1), "8/5 6/5", 0, lang="nl")
+    assert (english["text"], finnish["text"], dutch["text"]) == (
+        "The best play.",
+        "Paras siirto.",
+        "De beste zet.",
+    )
+    assert {k: v for k, v in finnish.items() if k != "text"} == {
+        k: v for k, v in english.items() if k != "text"
+    }
