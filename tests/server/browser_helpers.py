@@ -237,15 +237,42 @@ def click_action(page: Page, action: str) -> None:
 
 
 def point_xy(page: Page, point: int) -> tuple[float, float]:
-    """Screen coordinates of a point of the board (25: the viewer's bar, 0: their tray)."""
+    """Screen coordinates of a point of the board (25: the viewer's bar, 0: their tray), the
+    whole board scrolled into view first, as a player would: the mouse clicks where it is
+    told, and on a phone Playwright's own clicks on the hints and Confirm, below the board,
+    scroll the page (once 438 px at 390x844, leaving the top points above the screen)."""
+    page.eval_on_selector("#board svg", "el => el.scrollIntoView({block: 'nearest'})")
     box = page.locator(f"#board svg [data-point='{point}'] .hit").bounding_box()
     assert box is not None, f"point {point} is not on the board"
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-def click_point(page: Page, point: int) -> None:
+def click_point(page: Page, point: int) -> tuple[float, float]:
+    """Click a point of the board where it is on the screen; the spot clicked."""
     x, y = point_xy(page, point)
     page.mouse.click(x, y)
+    return x, y
+
+
+def _what_is_at(page: Page, point: int, x: float, y: float) -> Any:
+    """For a click that did nothing: what the page has at the spot clicked now, where the
+    point is now and how far the page is scrolled (a click can land off the board when the
+    page moved, or on something over it)."""
+    return page.evaluate(
+        """([p, x, y]) => {
+          const el = document.elementFromPoint(x, y);
+          const hit = document.querySelector(`#board svg [data-point='${p}'] .hit`);
+          const r = hit && hit.getBoundingClientRect();
+          return {at: el && (el.outerHTML || '').slice(0, 120),
+                  box: r && [r.x, r.y, r.width, r.height],
+                  scroll: [window.scrollX, window.scrollY], viewport: [innerWidth, innerHeight],
+                  busy: window.gammon.view.busy, lost: window.gammon.view.lost,
+                  running: window.gammon.view.motion.anim.running,
+                  shown: window.gammon.view.motion.anim.shown,
+                  skipped: window.gammon.view.motion.anim.skipped};
+        }""",
+        [point, x, y],
+    )
 
 
 def drag_point(page: Page, source: int, target: int) -> None:
@@ -291,8 +318,15 @@ def play_move(page: Page, rng: random.Random, *, drag: bool) -> str:
         if drag:
             drag_point(page, source, target)
         else:
-            click_point(page, source)
-            assert target in destinations(page), (play["play"], source, target, _moves_made(page))
+            x, y = click_point(page, source)
+            assert target in destinations(page), (
+                play["play"],
+                source,
+                target,
+                (x, y),
+                _moves_made(page),
+                _what_is_at(page, source, x, y),
+            )
             click_point(page, target)
     confirm = page.locator(".controls [data-action=confirm]")
     assert confirm.is_enabled(), f"the moves of {play['play']} did not make a play"

@@ -17,7 +17,8 @@ def run(coro):  # type: ignore[no-untyped-def]
 
 
 async def until_my_play(sock: Socket, rng: random.Random) -> dict[str, Any]:
-    """Roll (and answer what comes) until the player has dice to play; return that state."""
+    """Roll (and answer what comes, keeping a play the tutor warns of) until the player has
+    dice to play; return that state."""
     while True:
         state = sock.state
         assert state is not None and state["status"] == "playing"
@@ -26,7 +27,12 @@ async def until_my_play(sock: Socket, rng: random.Random) -> dict[str, Any]:
             return state
         action = choose(state, rng) if actions and actions != ["resign", "forfeit"] else None
         if action is None or action["type"] == "double":
-            await sock.receive()
+            message = await sock.receive()
+            if message["type"] == "tutor" and message["take_back"]:
+                # The play chosen at random above can be a mistake (it depends on the dice):
+                # then the tutor holds the bot for the player's answer, up to two minutes on
+                # a clock the test may have stopped, and nothing comes until it is given.
+                await sock.request({"type": "keep"})
             continue
         await sock.act(action)
 
