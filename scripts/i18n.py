@@ -32,6 +32,15 @@ SOURCES: Final = (
     "gammon/cli/verify.py",
     # The browser client (static/js/i18n.js): t(), tn() and N_().
     "gammon/server/static/js/language-switch.js",
+    "gammon/server/static/js/analysis-board.js",
+    "gammon/server/static/js/board-setup.js",
+    "gammon/server/static/js/review.js",
+    "gammon/server/static/js/review-model.js",
+    "gammon/server/static/js/record.js",
+    "gammon/server/static/js/replay.js",
+    "gammon/server/static/js/tournament.js",
+    "gammon/server/static/js/tournament-text.js",
+    "gammon/server/static/js/tournament-notices.js",
 )
 #: What marks a message: a translator's methods, and ``N_`` for tables of words (Python);
 #: ``t``, ``tn`` and ``N_`` (JavaScript).
