@@ -78,6 +78,15 @@ SOURCES: Final = (
     "gammon/server/static/js/api.js",
     "gammon/server/static/js/socket.js",
     "gammon/server/static/js/util.js",
+    "gammon/server/static/js/analysis-board.js",
+    "gammon/server/static/js/board-setup.js",
+    "gammon/server/static/js/review.js",
+    "gammon/server/static/js/review-model.js",
+    "gammon/server/static/js/record.js",
+    "gammon/server/static/js/replay.js",
+    "gammon/server/static/js/tournament.js",
+    "gammon/server/static/js/tournament-text.js",
+    "gammon/server/static/js/tournament-notices.js",
 )
 #: What marks a message: a translator's methods, and ``N_`` for tables of words (Python);
 #: ``Message`` (``Message.plural`` with a count) for a message written later in its

@@ -24,17 +24,32 @@ export async function followAccount(me) {
   stop = null;
   following = me ? me.id : null;
   if (!me) return;
+  // Listen from the start: a change the player makes while the account's settings are on
+  // their way (the language, picked right after signing in) is kept and saved, not lost.
+  let loaded = false;
+  /** @type {Set<string>} */
+  const changedMeanwhile = new Set();
+  const save = () => post("/api/me/settings", { settings: settings.get() }).catch(() => {});
+  const unsubscribe = settings.subscribe((_values, changed, source) => {
+    if (source !== "player") return;
+    if (loaded) save();
+    else for (const key of changed) changedMeanwhile.add(key);
+  });
+  stop = unsubscribe;
   try {
     const saved = (await get("/api/me/settings")).settings;
     if (following !== me.id) return;
     // None saved yet: this browser's hold, and the player's first change saves them all
-    // (writing them now could undo a change made elsewhere a moment later).
-    if (Object.keys(saved).length) settings.replace(saved);
+    // (writing them now could undo a change made elsewhere a moment later). The player's
+    // changes made meanwhile win over the saved values of the same settings.
+    /** @type {Record<string, unknown>} */
+    const taken = {};
+    for (const [key, value] of Object.entries(saved)) if (!changedMeanwhile.has(key)) taken[key] = value;
+    if (Object.keys(taken).length) settings.replace(taken);
   } catch {
     // The server keeps no settings (an older one) or cannot now: this browser's hold.
   }
   if (following !== me.id) return;
-  stop = settings.subscribe((values, _changed, source) => {
-    if (source === "player") post("/api/me/settings", { settings: values }).catch(() => {});
-  });
+  loaded = true;
+  if (changedMeanwhile.size) save();
 }

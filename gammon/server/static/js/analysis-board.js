@@ -12,6 +12,8 @@ import {
   addChecker, boardLink, emptySetup, moveChecker, removeChecker, startSetup, swapSides,
 } from "./board-setup.js";
 import { BoardInput } from "./drag.js";
+import { number, percent, t, tn } from "./i18n.js";
+import { pct, signed, verdictText } from "./review-model.js";
 import { clear, h } from "./util.js";
 
 /** @typedef {import("./board-setup.js").Setup} Setup */
@@ -36,10 +38,6 @@ const POLL_MS = 500;
 const TRIALS = [36, 72, 144, 324, 648, 1296];
 const CUBES = [1, 2, 4, 8, 16, 32, 64];
 
-/** @param {number} x */
-const signed = (x) => (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(3);
-/** @param {number} x */
-const pct = (x) => `${(100 * x).toFixed(1)}%`;
 
 /**
  * @param {string} id
@@ -83,7 +81,7 @@ class AnalysisBoard {
       onUp: (from, to, dragged) => this.handEdit(from, to, dragged),
     });
     this.paste = /** @type {HTMLInputElement} */ (h("input", { id: "ab-paste", name: "position",
-      placeholder: "XGID, Position ID or Position ID:Match ID", "aria-label": "Paste a position",
+      placeholder: t("XGID, Position ID or Position ID:Match ID"), "aria-label": t("Paste a position"),
       autocomplete: "off", spellcheck: false }));
     this.pasteError = h("p", { id: "ab-paste-error", class: "error", role: "alert", hidden: true });
     this.setupError = h("p", { id: "ab-setup-error", class: "error", role: "alert", hidden: true });
@@ -92,37 +90,37 @@ class AnalysisBoard {
     this.analysis = h("div", { id: "ab-analysis", "aria-live": "polite" });
     this.rolloutEl = h("div", { id: "ab-rollout-result", "aria-live": "polite" });
     this.progress = /** @type {HTMLProgressElement} */ (h("progress", { id: "ab-progress", max: 1, value: 0,
-      hidden: true, "aria-label": "rollout progress" }));
-    this.ply = select("ab-ply", "Search depth", [["0", "0-ply (instant)"], ["1", "1-ply"], ["2", "2-ply (strongest)"]],
+      hidden: true, "aria-label": t("rollout progress") }));
+    this.ply = select("ab-ply", t("Search depth"), [["0", t("0-ply (instant)")], ["1", "1-ply"], ["2", t("2-ply (strongest)")]],
       "1", () => {});
-    this.trials = select("ab-trials", "Trials", TRIALS.map((t) => /** @type {[string, string]} */ ([String(t), `${t} trials`])),
+    this.trials = select("ab-trials", t("Trials"), TRIALS.map((n) => /** @type {[string, string]} */ ([String(n), tn("{n} trial", "{n} trials", n)])),
       "324", () => {});
     this.share = /** @type {HTMLInputElement} */ (h("input", { id: "ab-share", readonly: true,
-      "aria-label": "Link to this board", onfocus: () => this.share.select() }));
+      "aria-label": t("Link to this board"), onfocus: () => this.share.select() }));
     this.back = /** @type {HTMLButtonElement} */ (h("button", { id: "ab-back", type: "button",
-      onclick: () => this.step(-1) }, "◀ Back"));
+      onclick: () => this.step(-1) }, ("◀ " + t("Back"))));
     this.forward = /** @type {HTMLButtonElement} */ (h("button", { id: "ab-forward", type: "button",
-      onclick: () => this.step(1) }, "Forward ▶"));
+      onclick: () => this.step(1) }, (t("Forward") + " ▶")));
     main.replaceChildren(h("section", { id: "board-page", class: "board-page" },
-      h("h2", {}, "Analysis board"),
+      h("h2", {}, t("Analysis board")),
       h("div", { class: "ab-layout" },
         h("div", { class: "ab-left" }, this.boardEl,
           h("div", { class: "ab-steps" }, this.back, this.forward,
-            h("span", { class: "muted small" }, " the engine's plays, played on")),
+            h("span", { class: "muted small" }, (" " + t("the engine's plays, played on")))),
           this.ids),
         h("div", { class: "ab-side" },
           h("form", { class: "ab-paste", onsubmit: (/** @type {Event} */ e) => { e.preventDefault(); this.load(this.paste.value, true); } },
-            this.paste, h("button", { id: "ab-load", type: "submit" }, "Set up")),
+            this.paste, h("button", { id: "ab-load", type: "submit" }, t("Set up"))),
           this.pasteError,
           this.controls, this.setupError,
           h("div", { class: "ab-ask" }, this.ply,
-            h("button", { id: "ab-analyse", type: "button", class: "primary", onclick: () => this.analyse() }, "Analyse")),
+            h("button", { id: "ab-analyse", type: "button", class: "primary", onclick: () => this.analyse() }, t("Analyse"))),
           this.analysis,
           h("div", { class: "ab-ask" }, this.trials,
-            h("button", { id: "ab-rollout", type: "button", onclick: () => this.rollout() }, "Roll out")),
+            h("button", { id: "ab-rollout", type: "button", onclick: () => this.rollout() }, t("Roll out"))),
           this.progress, this.rolloutEl,
-          h("div", { class: "ab-share" }, h("label", { for: "ab-share" }, "Share: "), this.share,
-            h("button", { id: "ab-copy", type: "button", onclick: () => this.copyLink() }, "Copy link"))))));
+          h("div", { class: "ab-share" }, h("label", { for: "ab-share" }, (t("Share:") + " ")), this.share,
+            h("button", { id: "ab-copy", type: "button", onclick: () => this.copyLink() }, t("Copy link")))))));
     // A link carries an XGID; a review gives a position's text, a replay its setup.
     const given = params.setup ? readSetupParam(params.setup) : null;
     if (params.xgid || params.position) this.load(params.xgid || params.position, true);
@@ -143,7 +141,7 @@ class AnalysisBoard {
       change(next);
       this.accept(next, false);
     };
-    const die = (/** @type {number} */ i) => select(`ab-die${i + 1}`, `Die ${i + 1}`,
+    const die = (/** @type {number} */ i) => select(`ab-die${i + 1}`, t("Die {n}", { n: i + 1 }),
       [["", "–"], ...[1, 2, 3, 4, 5, 6].map((d) => /** @type {[string, string]} */ ([String(d), String(d)]))],
       s.dice ? String(s.dice[i]) : "", (v) => set((n) => {
         if (!v) {
@@ -154,46 +152,46 @@ class AnalysisBoard {
         dice[i] = Number(v);
         n.dice = dice;
       }));
-    const number = (/** @type {string} */ id, /** @type {string} */ label, /** @type {number} */ value,
+    const field = (/** @type {string} */ id, /** @type {string} */ label, /** @type {number} */ value,
       /** @type {(n: Setup, v: number) => void} */ put) => h("input", { id, type: "number", min: 0, max: 64,
       value: String(value), "aria-label": label, class: "ab-number",
       onchange: (/** @type {Event} */ e) => set((n) => put(n, Number(/** @type {HTMLInputElement} */ (e.target).value) || 0)) });
     const tools = h("div", { class: "ab-tools", hidden: !this.editing },
-      [["mine", "Player on roll (light)"], ["theirs", "Opponent (dark)"], ["remove", "Remove"]].map(([value, text]) =>
+      [["mine", t("Player on roll (light)")], ["theirs", t("Opponent (dark)")], ["remove", t("Remove")]].map(([value, text]) =>
         h("label", { class: "ab-tool" }, h("input", { type: "radio", name: "ab-tool", value,
           checked: this.tool === value, onchange: () => { this.tool = /** @type {any} */ (value); } }), ` ${text}`)),
-      h("p", { class: "muted small" }, "Tap a point to add or remove a checker, or drag one from point to point (to the tray: off)."),
+      h("p", { class: "muted small" }, t("Tap a point to add or remove a checker, or drag one from point to point (to the tray: off).")),
       h("div", { class: "ab-buttons" },
-        h("button", { id: "ab-start", type: "button", onclick: () => this.accept(startSetup(), false) }, "Starting position"),
-        h("button", { id: "ab-clear", type: "button", onclick: () => this.accept(emptySetup(), false) }, "Clear"),
-        h("button", { id: "ab-swap", type: "button", onclick: () => this.accept(swapSides(this.setup), false) }, "Swap sides")));
+        h("button", { id: "ab-start", type: "button", onclick: () => this.accept(startSetup(), false) }, t("Starting position")),
+        h("button", { id: "ab-clear", type: "button", onclick: () => this.accept(emptySetup(), false) }, t("Clear")),
+        h("button", { id: "ab-swap", type: "button", onclick: () => this.accept(swapSides(this.setup), false) }, t("Swap sides"))));
     clear(this.controls,
       h("label", { class: "ab-edit" }, h("input", { id: "ab-edit", type: "checkbox", checked: this.editing,
         onchange: (/** @type {Event} */ e) => { this.editing = /** @type {HTMLInputElement} */ (e.target).checked; this.renderControls(); } }),
-        " Set up the position by hand"),
+        " " + t("Set up the position by hand")),
       tools,
-      h("div", { class: "ab-row" }, h("span", {}, "Dice"), die(0), die(1)),
-      h("div", { class: "ab-row" }, h("span", {}, "Cube"),
-        select("ab-cube-value", "Cube value", CUBES.map((c) => /** @type {[string, string]} */ ([String(c), String(c)])), String(s.cube.value),
+      h("div", { class: "ab-row" }, h("span", {}, t("Dice")), die(0), die(1)),
+      h("div", { class: "ab-row" }, h("span", {}, t("Cube")),
+        select("ab-cube-value", t("Cube value"), CUBES.map((c) => /** @type {[string, string]} */ ([String(c), String(c)])), String(s.cube.value),
           (v) => set((n) => { n.cube.value = Number(v); })),
-        select("ab-cube-owner", "Cube owner", [["", "centred"], ["mine", "player on roll's"], ["theirs", "opponent's"]],
+        select("ab-cube-owner", t("Cube owner"), [["", t("centred")], ["mine", t("player on roll's")], ["theirs", t("opponent's")]],
           s.cube.owner || "", (v) => set((n) => {
             n.cube.owner = v === "mine" || v === "theirs" ? v : null;
             if (!n.cube.owner) n.cube.value = 1; // a centred cube shows 1
           }))),
-      h("div", { class: "ab-row" }, h("span", {}, "Match to"),
-        number("ab-length", "Match length (0: money play)", s.match.length, (n, v) => {
+      h("div", { class: "ab-row" }, h("span", {}, t("Match to")),
+        field("ab-length", t("Match length (0: money play)"), s.match.length, (n, v) => {
           n.match.length = v;
           if (!v) n.match = { length: 0, score: [0, 0], crawford: false };
         }),
-        s.match.length ? [h("span", {}, "score"),
-          number("ab-score-mine", "Score of the player on roll", s.match.score[0], (n, v) => { n.match.score[0] = v; }),
+        s.match.length ? [h("span", {}, t("score")),
+          field("ab-score-mine", t("Score of the player on roll"), s.match.score[0], (n, v) => { n.match.score[0] = v; }),
           h("span", {}, "–"),
-          number("ab-score-theirs", "Score of the opponent", s.match.score[1], (n, v) => { n.match.score[1] = v; }),
+          field("ab-score-theirs", t("Score of the opponent"), s.match.score[1], (n, v) => { n.match.score[1] = v; }),
           h("label", {}, h("input", { id: "ab-crawford", type: "checkbox", checked: s.match.crawford,
             onchange: (/** @type {Event} */ e) => set((n) => { n.match.crawford = /** @type {HTMLInputElement} */ (e.target).checked; }) }),
             " Crawford")]
-          : h("span", { class: "muted small" }, "0: money play")));
+          : h("span", { class: "muted small" }, t("0: money play"))));
   }
 
   /**
@@ -284,7 +282,7 @@ class AnalysisBoard {
     history.replaceState(null, "", boardLink(read.xgid));
     this.share.value = location.href;
     clear(this.ids, h("span", { class: "ab-xgid" }, read.xgid), h("br"),
-      `Position ID ${read.position_id} · pips ${read.pips[0]} (on roll) – ${read.pips[1]}`);
+      t("Position ID {id} · pips {mine} (on roll) – {theirs}", { id: read.position_id, mine: read.pips[0], theirs: read.pips[1] }));
     this.draw();
   }
 
@@ -322,7 +320,7 @@ class AnalysisBoard {
   async analyse() {
     const sent = this.setup;
     const ply = Number(this.ply.value);
-    clear(this.analysis, h("p", { class: "muted" }, `Thinking at ${ply}-ply…`));
+    clear(this.analysis, h("p", { class: "muted" }, t("Thinking at {ply}-ply…", { ply })));
     try {
       const { analysis } = await post("/api/board/analyse", { setup: sent, ply });
       if (this.destroyed || sent !== this.setup) return;
@@ -336,43 +334,47 @@ class AnalysisBoard {
   /** @param {any} analysis */
   showPlays(analysis) {
     const mwc = analysis.unit === "mwc";
-    const unit = mwc ? "match winning chance" : "equity (cubeless, points a game)";
+    const n = analysis.plays.length;
+    const ranked = mwc
+      ? tn("{n} play ranked at {ply}-ply by match winning chance.", "{n} plays ranked at {ply}-ply by match winning chance.", n, { ply: analysis.ply })
+      : tn("{n} play ranked at {ply}-ply by equity (cubeless, points a game).", "{n} plays ranked at {ply}-ply by equity (cubeless, points a game).", n, { ply: analysis.ply });
     clear(this.analysis,
-      h("p", { class: "small" }, `${analysis.plays.length} plays ranked at ${analysis.ply}-ply by ${unit}. `,
-        "Play one to go on from the position it leads to."),
+      h("p", { class: "small" }, (ranked + " " + t("Play one to go on from the position it leads to."))),
       h("div", { class: "table-scroll" }, h("table", { class: "ab-plays" },
-        h("thead", {}, h("tr", {}, ["#", "Play", mwc ? "MWC" : "Equity", "Loss", "Win (gammon)", ""].map((t) =>
-          h("th", { scope: "col" }, t)))),
+        h("thead", {}, h("tr", {}, ["#", t("Play"), mwc ? t("MWC") : t("Equity"), t("Loss"), t("Win (gammon)"), ""].map((head) =>
+          h("th", { scope: "col" }, head)))),
         h("tbody", {}, analysis.plays.slice(0, 12).map((/** @type {any} */ p, /** @type {number} */ i) =>
           h("tr", { class: "ab-play" },
             h("td", {}, String(i + 1)),
             h("td", { class: "notation" }, p.play),
             h("td", {}, mwc ? pct(p.mwc) : signed(p.equity)),
-            h("td", {}, i === 0 ? "" : mwc ? `−${pct(analysis.plays[0].mwc - p.mwc)}` : `−${p.loss.toFixed(3)}`),
+            h("td", {}, i === 0 ? "" : mwc ? `−${pct(analysis.plays[0].mwc - p.mwc)}` : `−${number(p.loss, 3)}`),
             h("td", {}, `${pct(p.win)} (${pct(p.win_gammon)})`),
-            h("td", {}, h("button", { type: "button", class: "ab-play-it", onclick: () => this.load(p.after, true) }, "Play"))))))));
+            h("td", {}, h("button", { type: "button", class: "ab-play-it", onclick: () => this.load(p.after, true) }, t("Play")))))))));
   }
 
   /** @param {any} analysis */
   showCube(analysis) {
     if (!analysis.cube) {
       clear(this.analysis, h("p", { id: "ab-cube-refusal" },
-        `The player on roll cannot double here: ${analysis.cube_refusal}. Set the dice to see the plays.`));
+        (t("The player on roll cannot double here: {reason}.", { reason: analysis.cube_refusal }) + " " + t("Set the dice to see the plays."))));
       return;
     }
     const c = analysis.cube;
     const mwc = c.match;
     const figure = (/** @type {number} */ x) => (mwc ? pct(x) : signed(x));
-    const unit = mwc ? "match winning chance of the player on roll" : "equity of the player on roll, cubeful, per unit of the cube";
+    const unit = mwc ? t("Figures are the match winning chance of the player on roll.")
+      : t("Figures are the equity of the player on roll, cubeful, per unit of the cube.");
     clear(this.analysis,
-      h("p", { id: "ab-cube-action", class: "ab-verdict" }, `Cube action at ${analysis.ply}-ply: ${c.action}`),
-      h("p", { class: "small" }, `Figures are the ${unit}. They win ${pct(c.win)} of the games `,
-        `(gammons ${pct(c.win_gammon)}, lose a gammon ${pct(c.lose_gammon)}).`),
+      h("p", { id: "ab-cube-action", class: "ab-verdict" },
+        t("Cube action at {ply}-ply: {action}", { ply: analysis.ply, action: verdictText(c.action) })),
+      h("p", { class: "small" }, (unit + " " + t("They win {win} of the games (gammons {gammon}, lose a gammon {lose}).",
+        { win: pct(c.win), gammon: pct(c.win_gammon), lose: pct(c.lose_gammon) }))),
       // The chances against the doubling window and the take point, in words that agree
       // with the action (the hints' own: gammon.engine.analysis.explain.cube_words).
       c.text ? h("p", { class: "small", id: "ab-cube-words" }, c.text) : null,
       h("table", { class: "ab-cube" }, h("tbody", {},
-        [["No double", c.no_double], ["Double, take", c.double_take], ["Double, pass", c.double_pass]].map(([label, x]) =>
+        [[t("No double"), c.no_double], [t("Double, take"), c.double_take], [t("Double, pass"), c.double_pass]].map(([label, x]) =>
           h("tr", {}, h("th", { scope: "row" }, String(label)), h("td", {}, figure(Number(x))))))));
   }
 
@@ -392,7 +394,7 @@ class AnalysisBoard {
           if (this.destroyed || sent !== this.setup) return;
           this.progress.value = now.done;
           if (now.state === "running") {
-            clear(this.rolloutEl, h("p", { class: "muted small" }, `Rolling out: ${now.done} of ${now.trials} trials`));
+            clear(this.rolloutEl, h("p", { class: "muted small" }, tn("Rolling out: {done} of {n} trial", "Rolling out: {done} of {n} trials", now.trials, { done: now.done })));
             this.poll = window.setTimeout(tick, POLL_MS);
           } else {
             this.showRollout(now);
@@ -412,17 +414,18 @@ class AnalysisBoard {
     this.progress.hidden = true;
     if (job.state !== "done") {
       clear(this.rolloutEl, h("p", { class: job.state === "failed" ? "error" : "muted" },
-        job.state === "failed" ? job.error : "The rollout was stopped."));
+        job.state === "failed" ? job.error : t("The rollout was stopped.")));
       return;
     }
     clear(this.rolloutEl,
-      h("p", { class: "small" }, `Rolled out ${job.results[0].trials} trials each: cubeless equity of the player on roll `,
-        "(points a game) with its 95% interval; the same position always rolls the same dice."),
+      h("p", { class: "small" }, tn("Rolled out {n} trial each: cubeless equity of the player on roll (points a game) with its {interval} interval; the same position always rolls the same dice.",
+        "Rolled out {n} trials each: cubeless equity of the player on roll (points a game) with its {interval} interval; the same position always rolls the same dice.",
+        job.results[0].trials, { interval: percent(0.95, 0) })),
       h("div", { class: "table-scroll" }, h("table", { class: "ab-rollouts" },
-        h("thead", {}, h("tr", {}, ["", "Equity", "Win", "Gammon", "Lose gammon"].map((t) => h("th", { scope: "col" }, t)))),
+        h("thead", {}, h("tr", {}, ["", t("Equity"), t("Win"), t("Gammon"), t("Lose gammon")].map((head) => h("th", { scope: "col" }, head)))),
         h("tbody", {}, job.results.map((/** @type {any} */ r) => h("tr", { class: "ab-rolled" },
-          h("td", { class: "notation" }, r.play || "Before the roll"),
-          h("td", {}, `${signed(r.equity)} ± ${r.interval.toFixed(3)}`),
+          h("td", { class: "notation" }, r.play || t("Before the roll")),
+          h("td", {}, `${signed(r.equity)} ± ${number(r.interval, 3)}`),
           h("td", {}, pct(r.win)), h("td", {}, pct(r.win_gammon)), h("td", {}, pct(r.lose_gammon))))))));
   }
 

@@ -180,3 +180,19 @@ export async function followLanguage(changed) {
 export function N_(message) {
   return message;
 }
+
+/**
+ * A translated message with an element in it: the text before the placeholder `{name}`,
+ * the element, the text after (a link or a code in the middle of a sentence, wherever the
+ * language puts it). Call it with a message from t() that leaves `{name}` unfilled.
+ * @template T
+ * @param {string} text
+ * @param {string} name the placeholder, with its braces: "{link}"
+ * @param {T} node
+ * @returns {(string | T)[]}
+ */
+export function around(text, name, node) {
+  const at = text.indexOf(name);
+  if (at < 0) return [text, " ", node];
+  return [text.slice(0, at), node, text.slice(at + name.length)];
+}

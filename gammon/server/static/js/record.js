@@ -10,6 +10,7 @@ import { setupFromReplay, setupLink } from "./board-setup.js";
 import { get } from "./api.js";
 import { BoardView } from "./board.js";
 import { plainWords, verifyGame } from "./fairdice.js";
+import { around, t, tn } from "./i18n.js";
 import { replayFrames } from "./replay.js";
 import { clear, describeSettings, h } from "./util.js";
 
@@ -65,22 +66,22 @@ class RecordView {
     this.bot = false;
     /** @type {{replay: Replay, event: import("./protocol.js").GameEvent | null}[]} */
     this.frames = [];
-    this.tabs = h("nav", { class: "game-tabs", "aria-label": "Games" });
+    this.tabs = h("nav", { class: "game-tabs", "aria-label": t("Games") });
     this.verifyEl = h("section", { class: "verify", "aria-labelledby": "verify-title" });
     /** The fair-dice check in two plain sentences, first on the page (plainWords). */
     this.plainEl = h("p", { class: "fair-plain", id: "fair-plain", role: "status" });
     this.boardEl = h("div", { class: "board-wrap replay-board" });
     this.stepEl = h("p", { class: "step", "aria-live": "polite" });
     this.boardLink = /** @type {HTMLAnchorElement} */ (h("a", { id: "step-on-board", class: "small", href: "#/board" },
-      "Open this position in the analysis board"));
-    this.logEl = h("ol", { class: "log replay-log", "aria-label": "Game log" });
+      t("Open this position in the analysis board")));
+    this.logEl = h("ol", { class: "log replay-log", "aria-label": t("Game log") });
     this.downloads = h("p", { class: "downloads" });
     this.board = new BoardView(this.boardEl);
     this.onKey = (/** @type {KeyboardEvent} */ e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
-    main.replaceChildren(h("p", { class: "muted" }, "Loading the record…"));
+    main.replaceChildren(h("p", { class: "muted" }, t("Loading the record…")));
     this.load().catch((/** @type {Error} */ err) => {
-      main.replaceChildren(h("p", { class: "error", role: "alert" }, `Cannot load table ${id}: ${err.message}`));
+      main.replaceChildren(h("p", { class: "error", role: "alert" }, t("Cannot load table {id}: {error}", { id, error: err.message })));
     });
   }
 
@@ -103,9 +104,9 @@ class RecordView {
     const games = record.games || [];
     if (!games.length) {
       this.main.replaceChildren(h("section", { class: "record" },
-        h("h1", {}, `Table ${this.id}`),
-        h("p", {}, "No game of this table is over yet: a game's seed stays secret until it ends."),
-        h("a", { href: `#/table/${this.id}`, class: "button" }, "Back to the table")));
+        h("h1", {}, t("Table {id}", { id: this.id })),
+        h("p", {}, t("No game of this table is over yet: a game's seed stays secret until it ends.")),
+        h("a", { href: `#/table/${this.id}`, class: "button" }, t("Back to the table"))));
       return;
     }
     const number = this.wanted !== null && games.some((g) => g.game.number === this.wanted)
@@ -121,24 +122,24 @@ class RecordView {
   layout(record, games) {
     clear(this.tabs,
       games.map((g) => h("button", { type: "button", dataset: { game: String(g.game.number) },
-                                     onclick: () => this.show(g.game.number) }, `Game ${g.game.number}`)));
+                                     onclick: () => this.show(g.game.number) }, t("Game {n}", { n: g.game.number }))));
     const btn = (/** @type {string} */ label, /** @type {string} */ action, /** @type {string} */ text) => h("button", { type: "button", dataset: { action }, "aria-label": text,
                                                         onclick: () => this.step(action) }, label);
     const players = (record.players || []).map((p) => p || "—").join(" – ");
     this.main.replaceChildren(h("div", { class: "record" },
-      h("header", {}, h("h1", {}, `Table ${this.id}: ${players}`), this.plainEl,
+      h("header", {}, h("h1", {}, t("Table {id}: {players}", { id: this.id, players })), this.plainEl,
         h("p", { class: "muted" }, describeSettings(record.settings || {}),
-          record.result ? ` · final score ${record.result.score.join("-")}` : ""),
-        h("p", {}, h("a", { href: `#/table/${this.id}` }, "Back to the table"), " · ",
-          h("a", { href: `#/review/${this.id}`, id: "review-link" }, "Analyse the games"))),
+          record.result ? (" · " + t("final score {score}", { score: record.result.score.join("-") })) : ""),
+        h("p", {}, h("a", { href: `#/table/${this.id}` }, t("Back to the table")), " · ",
+          h("a", { href: `#/review/${this.id}`, id: "review-link" }, t("Analyse the games")))),
       games.length > 1 ? this.tabs : null,
       h("div", { class: "record-body" },
         h("div", { class: "replay" }, this.boardEl, this.stepEl, this.boardLink,
-          h("div", { class: "controls", role: "toolbar", "aria-label": "Replay" },
-            btn("«", "first", "First position"), btn("◀", "prev", "Previous step"),
-            btn("▶", "next", "Next step"), btn("»", "last", "Last position"))),
+          h("div", { class: "controls", role: "toolbar", "aria-label": t("Replay") },
+            btn("«", "first", t("First position")), btn("◀", "prev", t("Previous step")),
+            btn("▶", "next", t("Next step")), btn("»", "last", t("Last position")))),
         h("aside", { class: "side-col" }, this.verifyEl, this.downloads,
-          h("section", { class: "log-box" }, h("h2", {}, "Moves"), this.logEl)))));
+          h("section", { class: "log-box" }, h("h2", {}, t("Moves")), this.logEl)))));
   }
 
   /** @param {number} number */
@@ -152,7 +153,7 @@ class RecordView {
     }
     const variant = (this.record.settings && this.record.settings.variant) || "standard";
     const known = this.info.variants.find((v) => v.name === variant);
-    if (!known) throw new Error(`the server does not describe the variant ${variant}`);
+    if (!known) throw new Error(t("the server does not describe the variant {variant}", { variant }));
     this.frames = replayFrames(known.board, game.game.log || []);
     this.frame = this.frames.length - 1;
     this.renderLog();
@@ -169,56 +170,56 @@ class RecordView {
     const url = URL.createObjectURL(blob);
     this.urls.push(url);
     const name = `table-${this.id}-game-${game.game.number}.json`;
-    const mat = h("span", { class: "mat" }, "Checking for a .mat file…");
+    const mat = h("span", { class: "mat" }, t("Checking for a .mat file…"));
     clear(this.downloads,
-      h("a", { href: url, download: name, class: "button" }, "Save the dice record"), " ", mat);
+      h("a", { href: url, download: name, class: "button" }, t("Save the dice record")), " ", mat);
     fetch(`/api/tables/${this.id}/mat`, { credentials: "same-origin" }).then(async (response) => {
       if (!response.ok) {
         const body = await response.json().catch(() => null);
-        mat.textContent = `No .mat file: ${(body && body.error && body.error.message) || response.status}`;
+        mat.textContent = t("No .mat file: {reason}", { reason: (body && body.error && body.error.message) || response.status });
         return;
       }
       const text = await response.text();
       const matUrl = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
       this.urls.push(matUrl);
       clear(mat, h("a", { href: matUrl, download: `table-${this.id}.mat`, class: "button", id: "mat-link" },
-        "Download the match (.mat)"));
+        t("Download the match (.mat)")));
     }).catch(() => {
-      mat.textContent = "No .mat file: the server cannot be reached.";
+      mat.textContent = t("No .mat file: the server cannot be reached.");
     });
   }
 
   /** @param {GameRecord} game */
   async verify(game) {
     const number = game.game.number;
-    clear(this.verifyEl, h("h2", { id: "verify-title" }, `Fair dice: game ${number}`),
-      h("p", { class: "verify-summary checking", id: "verify-summary" }, "Checking every roll…"));
-    this.plainEl.textContent = "Checking every roll of this game in this browser…";
+    clear(this.verifyEl, h("h2", { id: "verify-title" }, t("Fair dice: game {n}", { n: number })),
+      h("p", { class: "verify-summary checking", id: "verify-summary" }, t("Checking every roll…")));
+    this.plainEl.textContent = t("Checking every roll of this game in this browser…");
     const report = await verifyGame(game, { table: this.id, game: number, bot: this.bot });
     if (this.game !== game) return;
     const [why, checked] = plainWords(report);
     clear(this.plainEl, why, " ", h("strong", {}, checked),
       " ", h("button", { type: "button", class: "link", name: "fair-details",
-                         onclick: () => this.verifyEl.scrollIntoView() }, "The details"));
+                         onclick: () => this.verifyEl.scrollIntoView() }, t("The details")));
     const rows = report.rolls.map((r) => h("tr", { class: r.ok ? "ok" : "bad" },
       h("td", {}, String(r.index)),
       h("td", {}, r.dice.join("-")),
-      h("td", {}, `${r.entropy.length}${r.mine ? ` (${r.mine} yours)` : ""}`),
-      h("td", {}, r.ok ? "✓ verified" : `✗ ${r.problem || "not checked"}`)));
+      h("td", {}, r.mine ? t("{n} ({mine} yours)", { n: r.entropy.length, mine: r.mine }) : String(r.entropy.length)),
+      h("td", {}, r.ok ? ("✓ " + t("verified")) : "✗ " + (r.problem || t("not checked")))));
     clear(this.verifyEl,
-      h("h2", { id: "verify-title" }, `Fair dice: game ${number}`),
+      h("h2", { id: "verify-title" }, t("Fair dice: game {n}", { n: number })),
       h("p", { class: `verify-summary ${report.ok ? "ok" : "bad"}`, id: "verify-summary", role: "status" },
         report.ok ? `✓ ${report.summary}` : `✗ ${report.summary}`),
       report.problems.length > 1
         ? h("ul", { class: "problems" }, report.problems.slice(1).map((p) => h("li", {}, p))) : null,
       h("ul", { class: "notes muted small" }, report.notes.map((n) => h("li", {}, n))),
-      h("details", { class: "rolls" }, h("summary", {}, `The ${report.rolls.length} rolls`),
-        h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Dice"),
-          h("th", {}, "Entropy"), h("th", {}, "Check"))), h("tbody", {}, rows))),
-      h("p", { class: "muted small" }, "Seed ", h("code", {}, game.seed), h("br"), "Commitment ",
+      h("details", { class: "rolls" }, h("summary", {}, tn("The {n} roll", "The {n} rolls", report.rolls.length)),
+        h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("Dice")),
+          h("th", {}, t("Entropy")), h("th", {}, t("Check")))), h("tbody", {}, rows))),
+      h("p", { class: "muted small" }, (t("Seed") + " "), h("code", {}, game.seed), h("br"), (t("Commitment") + " "),
         h("code", {}, game.commitment)),
-      h("p", { class: "muted small" }, "Check it yourself: save the record and run ",
-        h("code", {}, `gammon verify record.json --commitment ${game.commitment}`), "."));
+      h("p", { class: "muted small" }, ...around(t("Check it yourself: save the record and run {command}."),
+        "{command}", h("code", {}, `gammon verify record.json --commitment ${game.commitment}`))));
   }
 
   renderLog() {
@@ -281,8 +282,9 @@ class RecordView {
       { value: replay.cube.value, owner: replay.cube.owner }));
     const total = this.frames.length - 1;
     this.stepEl.textContent = event
-      ? `Step ${this.frame} of ${total}: ${event.text || event.type} · pips ${b.pips[0]}–${b.pips[1]}`
-      : `Start of game ${this.game.game.number} · step 0 of ${total}`;
+      ? t("Step {step} of {total}: {event} · pips {mine}–{theirs}",
+        { step: this.frame, total, event: event.text || event.type, mine: b.pips[0], theirs: b.pips[1] })
+      : t("Start of game {game} · step 0 of {total}", { game: this.game.game.number, total });
     for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (this.logEl.children)) {
       const current = li.dataset.frame === String(this.frame);
       li.classList.toggle("current", current);

@@ -7,6 +7,8 @@
 // each event in the game's log (`document.logs[n].log`), which the server writes one event
 // per history entry. The board before event `i` is replay frame `i` (replay.js).
 
+import { N_, percent, signed as signedFigure, t, tn } from "./i18n.js";
+
 /** @typedef {import("./protocol.js").GameEvent} GameEvent */
 
 /**
@@ -75,6 +77,49 @@ export const SIGNS = { doubtful: "?!", bad: "?", "very bad": "??" };
 export const LUCK_SIGNS = { "very lucky": "++", lucky: "+", unlucky: "-", "very unlucky": "--" };
 
 const ANSWERS = new Set(["took", "dropped", "beavered"]);
+
+/** The marks in words (the document's values are English keys). @type {Record<string, string>} */
+const MARK_WORDS = {
+  doubtful: N_("doubtful"), bad: N_("bad"), "very bad": N_("very bad"),
+  "very lucky": N_("very lucky"), lucky: N_("lucky"), unlucky: N_("unlucky"), "very unlucky": N_("very unlucky"),
+};
+
+/**
+ * A mark ("doubtful", "very lucky") in the page's language.
+ * @param {string} mark
+ */
+export function markText(mark) {
+  return MARK_WORDS[mark] ? t(MARK_WORDS[mark]) : mark;
+}
+
+/** A cube action in words: the doubler's, and the answer (as GNU Backgammon says them). @type {Record<string, string>} */
+const CUBE_ACTIONS = {
+  "No double": N_("No double"), Double: N_("Double"), "Too good to double": N_("Too good to double"),
+  "No redouble": N_("No redouble"), Redouble: N_("Redouble"), "Too good to redouble": N_("Too good to redouble"),
+};
+/** @type {Record<string, string>} */
+const CUBE_ANSWERS = { take: N_("take"), pass: N_("pass"), beaver: N_("beaver") };
+/** What a player did at a cube decision (a review's action or response). @type {Record<string, string>} */
+const CUBE_DONE = { double: N_("double"), "no double": N_("no double"), ...CUBE_ANSWERS };
+
+/**
+ * The engine's cube verdict ("No double, take") in the page's language; a text it does not
+ * know (one the server wrote in another language already) as it is.
+ * @param {string} verdict
+ */
+export function verdictText(verdict) {
+  const found = /^(.*), (take|pass|beaver)$/.exec(verdict);
+  if (!found || !CUBE_ACTIONS[found[1]]) return verdict;
+  return t("{action}, {answer}", { action: t(CUBE_ACTIONS[found[1]]), answer: t(CUBE_ANSWERS[found[2]]) });
+}
+
+/**
+ * A cube action taken ("double", "no double", "take", "pass", "beaver") in words.
+ * @param {string} action
+ */
+export function cubeDoneText(action) {
+  return CUBE_DONE[action] ? t(CUBE_DONE[action]) : action;
+}
 
 /**
  * Where the answer to the double at `index` stands in the log (-1: not answered).
@@ -231,7 +276,8 @@ export function graphGeometry(points, { width, height, pad, xMax }) {
  * @param {number} value
  */
 export function signed(value) {
-  return `${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(3)}`;
+  const text = signedFigure(value, 3).replace("-", "−");
+  return /^[+−]/.test(text) ? text : `+${text}`; // a zero as +0.000, as before
 }
 
 /**
@@ -239,7 +285,7 @@ export function signed(value) {
  * @param {number} value
  */
 export function pct(value) {
-  return `${(100 * value).toFixed(1)}%`;
+  return percent(value, 1);
 }
 
 /**
@@ -255,7 +301,7 @@ export function showsMwc(doc) {
  * @param {{unit?: string, match_length: number}} doc
  */
 export function unitName(doc) {
-  return showsMwc(doc) ? "Match winning chance" : "Equity";
+  return showsMwc(doc) ? t("Match winning chance") : t("Equity");
 }
 
 /**
@@ -307,18 +353,23 @@ export function candidateLoss(doc, best, c) {
  *   progress: {done: number, total: number} | null, error: string | null}} job
  */
 export function waitingText(job) {
-  const atOnce = `${job.workers} ${job.workers === 1 ? "analysis runs" : "analyses run"} at a time`;
+  const atOnce = tn("{n} analysis runs at a time", "{n} analyses run at a time", job.workers);
   if (job.status === "queued") {
-    if (!job.workers) return "Queued: this server is not running analyses at the moment.";
+    if (!job.workers) return t("Queued: this server is not running analyses at the moment.");
     return job.position === 1
-      ? `Queued: yours is next (${atOnce}).`
-      : `Queued: number ${job.position} in line (${atOnce}).`;
+      ? t("Queued: yours is next ({at_once}).", { at_once: atOnce })
+      : t("Queued: number {position} in line ({at_once}).", { position: job.position, at_once: atOnce });
   }
   if (job.status === "running") {
     const p = job.progress;
-    return p && p.total ? `Analysing: step ${p.done} of ${p.total} (${Math.floor((100 * p.done) / p.total)}%).`
-      : "Analysing: starting…";
+    return p && p.total
+      ? t("Analysing: step {done} of {total} ({percent}).",
+        { done: p.done, total: p.total, percent: percent(Math.floor((100 * p.done) / p.total) / 100, 0) })
+      : t("Analysing: starting…");
   }
-  if (job.status === "failed") return `The analysis failed: ${job.error || "unknown error"}`;
+  if (job.status === "failed") {
+    const error = job.error || t("unknown error");
+    return t("The analysis failed: {error}", { error });
+  }
   return "";
 }

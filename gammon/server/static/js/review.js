@@ -10,9 +10,10 @@ import { positionLink } from "./board-setup.js";
 import { ApiError, get, post, upload } from "./api.js";
 import { BoardView } from "./board.js";
 import { replayFrames } from "./replay.js";
+import { number, percent, t } from "./i18n.js";
 import {
-  candidateLoss, decisionAt, figure, gainFigure, gameMarks, graphGeometry, graphPoints, lossFigure, mistakeIndices, pct,
-  reviewSide, signed, stepMistake, unitName, waitingText,
+  candidateLoss, cubeDoneText, decisionAt, figure, gainFigure, gameMarks, graphGeometry, graphPoints, lossFigure, markText,
+  mistakeIndices, pct, reviewSide, showsMwc, stepMistake, unitName, verdictText, waitingText,
 } from "./review-model.js";
 import { clear, h, s, wayBack } from "./util.js";
 
@@ -56,7 +57,7 @@ export function mountUpload(main, app) {
     const file = input.files && input.files[0];
     if (!file) {
       error.hidden = false;
-      error.textContent = "Choose a .mat or .sgf file first.";
+      error.textContent = t("Choose a .mat or .sgf file first.");
       return;
     }
     try {
@@ -68,10 +69,10 @@ export function mountUpload(main, app) {
     }
   };
   main.replaceChildren(h("section", { class: "upload panel" },
-    h("h1", {}, "Analyse a match"),
-    h("p", {}, "Upload a match file from GNU Backgammon, eXtreme Gammon or an online site (.mat, or GNU Backgammon's .sgf): every decision of both players is reviewed, with the teacher's explanations."),
-    app.me ? null : h("p", { class: "muted" }, "Sign in or play as a guest to upload."),
-    h("p", {}, input, " ", h("button", { type: "button", name: "upload", class: "primary", onclick: send }, "Analyse")),
+    h("h1", {}, t("Analyse a match")),
+    h("p", {}, t("Upload a match file from GNU Backgammon, eXtreme Gammon or an online site (.mat, or GNU Backgammon's .sgf): every decision of both players is reviewed, with the teacher's explanations.")),
+    app.me ? null : h("p", { class: "muted" }, t("Sign in or play as a guest to upload.")),
+    h("p", {}, input, " ", h("button", { type: "button", name: "upload", class: "primary", onclick: send }, t("Analyse"))),
     error));
   return {};
 }
@@ -105,9 +106,9 @@ class ReviewView {
     this.board = new BoardView(this.boardEl);
     this.graphEl = h("div", { class: "graph-wrap" });
     this.stepEl = h("p", { class: "step", "aria-live": "polite" });
-    this.decisionEl = h("section", { class: "decision", id: "decision", "aria-label": "Decision" });
-    this.movesEl = h("ol", { class: "log review-moves", "aria-label": "Moves" });
-    this.tabs = h("nav", { class: "game-tabs", "aria-label": "Games" });
+    this.decisionEl = h("section", { class: "decision", id: "decision", "aria-label": t("Decision") });
+    this.movesEl = h("ol", { class: "log review-moves", "aria-label": t("Moves") });
+    this.tabs = h("nav", { class: "game-tabs", "aria-label": t("Games") });
     /** The side the graph and the boards are seen from (0 or 1): the reader's seat. */
     this.viewer = 0;
     /** Whether the reader played the match (else side 0, with a switch). */
@@ -115,7 +116,7 @@ class ReviewView {
     this.sideEl = h("p", { class: "review-side", id: "review-side" });
     this.onKey = (/** @type {KeyboardEvent} */ e) => this.key(e);
     document.addEventListener("keydown", this.onKey);
-    main.replaceChildren(h("p", { class: "muted" }, "Loading the analysis…"));
+    main.replaceChildren(h("p", { class: "muted" }, t("Loading the analysis…")));
     this.load().catch((/** @type {Error} */ err) => this.fail(err));
   }
 
@@ -130,7 +131,7 @@ class ReviewView {
     if (this.destroyed) return;
     this.main.replaceChildren(h("section", { class: "review" },
       h("p", { class: "error", role: "alert", id: "review-error" }, err.message),
-      this.params.table ? wayBack([`#/record/${this.params.table}`, "Back to the record"]) : wayBack(["#/analyse", "Analyse a match"])));
+      this.params.table ? wayBack([`#/record/${this.params.table}`, t("Back to the record")]) : wayBack(["#/analyse", t("Analyse a match")])));
   }
 
   async load() {
@@ -148,7 +149,7 @@ class ReviewView {
       if (!(err instanceof ApiError) || err.code !== "no_analysis") throw err;
     }
     if (!job || job.status === "failed") {
-      if (!this.app.me) throw new Error("This table has not been analysed yet: sign in (or play as a guest) to ask for its analysis.");
+      if (!this.app.me) throw new Error(t("This table has not been analysed yet: sign in (or play as a guest) to ask for its analysis."));
       job = (await post(`/api/tables/${table}/analysis`, {})).analysis;
     }
     if (this.destroyed || !job) return;
@@ -178,18 +179,18 @@ class ReviewView {
     const names = job.names ? job.names.join(" – ") : "";
     const p = job.progress;
     this.main.replaceChildren(h("section", { class: "review waiting" },
-      h("h1", {}, `Analysis${names ? `: ${names}` : ""}`),
+      h("h1", {}, names ? t("Analysis: {names}", { names }) : t("Analysis")),
       h("p", { id: "review-status", class: `review-status ${job.status}`, role: "status" }, waitingText(job)),
       job.status === "running" && p && p.total
-        ? h("progress", { max: String(p.total), value: String(p.done), "aria-label": "Progress" }) : null,
-      h("p", { class: "muted" }, `Analysed at ${job.ply}-ply by the server's engine, apart from the games being played. Keep this page open, or come back to its link later.`),
+        ? h("progress", { max: String(p.total), value: String(p.done), "aria-label": t("Progress") }) : null,
+      h("p", { class: "muted" }, t("Analysed at {ply}-ply by the server's engine, apart from the games being played. Keep this page open, or come back to its link later.", { ply: job.ply })),
       this.shareLink(job)));
   }
 
   /** @param {Job} job */
   shareLink(job) {
     const url = `${location.origin}/#/analysis/${job.key}`;
-    return h("p", { class: "share" }, "Link to this analysis: ",
+    return h("p", { class: "share" }, (t("Link to this analysis:") + " "),
       h("input", { type: "text", readonly: true, value: url, id: "share-link", size: 48,
                    onfocus: (/** @type {FocusEvent} */ e) => /** @type {HTMLInputElement} */ (e.target).select() }));
   }
@@ -198,7 +199,7 @@ class ReviewView {
   async show(doc) {
     const info = this.app.info || await get("/api/info");
     const variant = info.variants.find((/** @type {{name: string}} */ v) => v.name === doc.variant);
-    if (!variant) throw new Error(`the server does not describe the variant ${doc.variant}`);
+    if (!variant) throw new Error(t("the server does not describe the variant {variant}", { variant: doc.variant }));
     this.doc = doc;
     this.start = variant.board;
     const seen = reviewSide(doc.names, this.app.me ? this.app.me.name : null);
@@ -212,39 +213,46 @@ class ReviewView {
   layout(doc) {
     const job = /** @type {Job} */ (this.job);
     const names = doc.names;
-    const what = doc.kind === "match" && doc.match_length ? `${doc.match_length}-point match`
-      : doc.kind === "session" ? "money session" : "game";
+    const title = doc.kind === "match" && doc.match_length
+      ? t("{first} vs {second}: {length}-point match", { first: names[0], second: names[1], length: doc.match_length })
+      : doc.kind === "session" ? t("{first} vs {second}: money session", { first: names[0], second: names[1] })
+        : t("{first} vs {second}: game", { first: names[0], second: names[1] });
     clear(this.tabs, doc.games.map((g, i) => h("button", { type: "button", dataset: { game: String(g.number) },
-      onclick: () => this.showGame(i) }, `Game ${g.number}`)));
+      onclick: () => this.showGame(i) }, t("Game {n}", { n: g.number }))));
     const btn = (/** @type {string} */ label, /** @type {string} */ action, /** @type {string} */ text) =>
       h("button", { type: "button", dataset: { action }, "aria-label": text, title: text, onclick: () => this.step(action) }, label);
     const summary = h("table", { class: "summary", id: "review-summary" },
       h("thead", {}, h("tr", {}, h("th", {}), h("th", {}, names[0]), h("th", {}, names[1]))),
       h("tbody", {}, (doc.summary || []).map((row) => h("tr", {}, h("th", {}, row[0]), h("td", {}, row[1]), h("td", {}, row[2])))));
-    const patterns = h("section", { class: "patterns", id: "review-patterns" }, h("h2", {}, "Habits to work on"),
+    const patterns = h("section", { class: "patterns", id: "review-patterns" }, h("h2", {}, t("Habits to work on")),
       (doc.patterns || []).map((found, side) => h("div", {}, h("h3", {}, names[side]),
         found.length ? h("ul", {}, found.map((p) => h("li", {}, h("b", {}, p.name), ` (${p.count}×): ${p.advice}`)))
-          : h("p", { class: "muted" }, "None of the beginners' patterns."))));
+          : h("p", { class: "muted" }, t("None of the beginners' patterns.")))));
     this.main.replaceChildren(h("div", { class: "record review" },
       h("header", {},
-        h("h1", {}, `${names[0]} vs ${names[1]}: ${what}`),
-        h("p", { class: "muted" }, `Analysed by ${doc.engine?.name ?? "gammon"} at ${doc.ply}-ply (luck at ${doc.luck_ply}-ply). Figures in ${doc.unit_words ?? unitName(doc).toLowerCase()}. Marks go by the equity lost, normalised to money: ?! doubtful (0.04), ? bad (0.08), ?? very bad (0.16); + and − lucky and unlucky rolls.`),
+        h("h1", {}, title),
+        h("p", { class: "muted" }, [
+          t("Analysed by {engine} at {ply}-ply (luck at {luck_ply}-ply).", { engine: doc.engine?.name ?? "gammon", ply: doc.ply, luck_ply: doc.luck_ply }),
+          showsMwc(doc) ? t("Figures in match winning chance.") : t("Figures in equity (points a game, per unit of the cube)."),
+          t("Marks go by the equity lost, normalised to money: ?! doubtful ({doubtful}), ? bad ({bad}), ?? very bad ({very_bad}); + and − lucky and unlucky rolls.",
+            { doubtful: number(0.04, 2), bad: number(0.08, 2), very_bad: number(0.16, 2) }),
+        ].join(" ")),
         h("p", { class: "downloads" },
-          h("a", { href: `/api/analyses/${job.key}/report.html`, download: `analysis-${job.key}.html`, class: "button", id: "report-html" }, "Download the report (HTML)"), " ",
-          h("a", { href: `/api/analyses/${job.key}/report.json`, download: `analysis-${job.key}.json`, class: "button", id: "report-json" }, "Download the analysis (JSON)"),
-          job.table !== null ? [" ", h("a", { href: `#/record/${job.table}` }, "Record and dice")] : null),
+          h("a", { href: `/api/analyses/${job.key}/report.html`, download: `analysis-${job.key}.html`, class: "button", id: "report-html" }, t("Download the report (HTML)")), " ",
+          h("a", { href: `/api/analyses/${job.key}/report.json`, download: `analysis-${job.key}.json`, class: "button", id: "report-json" }, t("Download the analysis (JSON)")),
+          job.table !== null ? [" ", h("a", { href: `#/record/${job.table}` }, t("Record and dice"))] : null),
         this.shareLink(job), this.sideEl),
       doc.games.length > 1 ? this.tabs : null,
       h("div", { class: "record-body" },
         h("div", { class: "replay" }, this.graphEl, this.boardEl, this.stepEl,
-          h("div", { class: "controls", role: "toolbar", "aria-label": "Replay" },
-            btn("«", "first", "First position"), btn("◀", "prev", "Previous step"),
-            btn("▶", "next", "Next step"), btn("»", "last", "Last position"),
-            btn("◀ ?", "prev-mistake", "Previous mistake"), btn("? ▶", "next-mistake", "Next mistake")),
+          h("div", { class: "controls", role: "toolbar", "aria-label": t("Replay") },
+            btn("«", "first", t("First position")), btn("◀", "prev", t("Previous step")),
+            btn("▶", "next", t("Next step")), btn("»", "last", t("Last position")),
+            btn("◀ ?", "prev-mistake", t("Previous mistake")), btn("? ▶", "next-mistake", t("Next mistake"))),
           this.decisionEl),
         h("aside", { class: "side-col" },
-          h("section", { class: "summary-box" }, h("h2", {}, "Summary"), summary),
-          h("section", { class: "log-box" }, h("h2", {}, "Moves"), this.movesEl),
+          h("section", { class: "summary-box" }, h("h2", {}, t("Summary")), summary),
+          h("section", { class: "log-box" }, h("h2", {}, t("Moves")), this.movesEl),
           patterns))));
   }
 
@@ -274,12 +282,12 @@ class ReviewView {
     const other = 1 - this.viewer;
     clear(this.sideEl,
       this.played && this.viewer === this.seat()
-        ? `Seen from your side (${names[this.viewer]}): the graph is your winning chance, the boards as you sat. `
+        ? (t("Seen from your side ({player}): the graph is your winning chance, the boards as you sat.", { player: names[this.viewer] }) + " ")
         : this.played
-          ? `Seen from ${names[this.viewer]}'s side, your opponent's. `
-          : `Seen from ${names[this.viewer]}'s side (the first seat: you did not play this match). `,
+          ? (t("Seen from {player}'s side, your opponent's.", { player: names[this.viewer] }) + " ")
+          : (t("Seen from {player}'s side (the first seat: you did not play this match).", { player: names[this.viewer] }) + " "),
       h("button", { type: "button", class: "link", name: "flip-side", onclick: () => this.flip() },
-        `See it from ${names[other]}'s side`));
+        t("See it from {player}'s side", { player: names[other] })));
   }
 
   /** The reader's own seat (when they played). */
@@ -312,7 +320,7 @@ class ReviewView {
       return h("li", { dataset: { index: String(i) }, class: marks.some((m) => m.kind !== "luck") ? "marked" : null },
         h("button", { type: "button", class: "link", onclick: () => this.goto(i) }, e.text || e.type),
         marks.map((m) => h("span", { class: `mark ${m.kind === "luck" ? "luck" : "mistake"} ${m.mark.replace(" ", "-")}`,
-                                      title: m.kind === "luck" ? m.mark : `${m.mark}: ${lossFigure(doc, m.loss, m.cost)}` }, ` ${m.sign}`)));
+                                      title: m.kind === "luck" ? markText(m.mark) : `${markText(m.mark)}: ${lossFigure(doc, m.loss, m.cost)}` }, ` ${m.sign}`)));
     }));
   }
 
@@ -324,20 +332,21 @@ class ReviewView {
     const points = graphPoints(game, log.length, viewer);
     const geo = graphGeometry(points, { ...GRAPH, xMax: Math.max(log.length, 1) });
     const svg = s("svg", { viewBox: `0 0 ${GRAPH.width} ${GRAPH.height}`, class: "equity-graph", id: "equity-graph",
-                           role: "img", "aria-label": `${doc.names[viewer]}'s winning chance over game ${game.number}`,
+                           role: "img", "aria-label": t("{player}'s winning chance over game {game}", { player: doc.names[viewer], game: game.number }),
                            dataset: { side: String(viewer) } });
     svg.append(s("rect", { x: 0, y: 0, width: GRAPH.width, height: GRAPH.height, class: "graph-bg" }));
     for (const level of [0, 0.5, 1]) {
       svg.append(s("line", { x1: GRAPH.pad, x2: GRAPH.width - GRAPH.pad, y1: geo.sy(level), y2: geo.sy(level),
                              class: level === 0.5 ? "graph-mid" : "graph-edge" }));
-      svg.append(s("text", { x: GRAPH.pad - 4, y: geo.sy(level) + 4, "text-anchor": "end", class: "graph-label" }, `${level * 100}%`));
+      svg.append(s("text", { x: GRAPH.pad - 4, y: geo.sy(level) + 4, "text-anchor": "end", class: "graph-label" }, percent(level, 0)));
     }
     svg.append(s("path", { d: geo.path, class: "graph-line" }));
     for (const [index, marks] of this.marks) {
       const x = geo.sx(index);
       const y = geo.sy(geo.valueAt(index));
       for (const m of marks) {
-        const label = `${doc.names[m.side]}: ${m.kind === "luck" ? m.mark : `${m.mark} (${lossFigure(doc, m.loss, m.cost)})`}`;
+        const said = m.kind === "luck" ? markText(m.mark) : markText(m.mark) + " (" + lossFigure(doc, m.loss, m.cost) + ")";
+        const label = doc.names[m.side] + ": " + said;
         if (m.kind === "luck") {
           const up = (m.mark.includes("unlucky") ? -1 : 1) * (m.side === viewer ? 1 : -1) > 0;
           const d = up ? -8 : 8;
@@ -359,7 +368,7 @@ class ReviewView {
       this.goto(marked ? Number(/** @type {HTMLElement} */ (marked).dataset.index) : geo.nearest(px));
     });
     clear(this.graphEl, svg, h("p", { class: "legend muted small" },
-      `${doc.names[viewer]}'s chance to win the game before each roll; dots: mistakes, triangles: luck. Click to go there.`));
+      t("{player}'s chance to win the game before each roll; dots: mistakes, triangles: luck. Click to go there.", { player: doc.names[viewer] })));
   }
 
   /** @param {number} index */
@@ -420,8 +429,11 @@ class ReviewView {
     this.board.render({ ...b, colors: [viewer, 1 - viewer], dice, diceMine: replay.roller === viewer, cube });
     const total = this.frames.length - 1;
     this.stepEl.textContent = next
-      ? `Step ${index} of ${total}: ${next.text || next.type} · ${doc.names[side]} to act · pips: ${doc.names[viewer]} ${b.pips[0]}, ${doc.names[1 - viewer]} ${b.pips[1]}`
-      : `End of game ${doc.games[this.gameIndex].number} · step ${total} of ${total}`;
+      ? t("Step {step} of {total}: {event} · {player} to act · pips: {first} {first_pips}, {second} {second_pips}", {
+        step: index, total, event: next.text || next.type, player: doc.names[side],
+        first: doc.names[viewer], first_pips: b.pips[0], second: doc.names[1 - viewer], second_pips: b.pips[1],
+      })
+      : t("End of game {game} · step {total} of {total}", { game: doc.games[this.gameIndex].number, total });
     for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (this.movesEl.children)) {
       const current = li.dataset.index === String(index);
       li.classList.toggle("current", current);
@@ -449,11 +461,14 @@ class ReviewView {
     const names = doc.names;
     const parts = [];
     if (checker) {
-      const heading = checker.mark ? `${checker.mark} (${lossFigure(doc, checker.loss, checker.cost)})` : "best or close to it";
-      parts.push(h("h2", {}, `${names[checker.side]} played ${checker.played} with ${checker.dice.join("-")}: ${heading}`));
+      const said = { player: names[checker.side], play: checker.played, dice: checker.dice.join("-") };
+      parts.push(h("h2", {}, checker.mark
+        ? t("{player} played {play} with {dice}: {mark} ({loss})",
+          { ...said, mark: markText(checker.mark), loss: lossFigure(doc, checker.loss, checker.cost) })
+        : t("{player} played {play} with {dice}: best or close to it", said)));
       parts.push(h("table", { class: "candidates" },
-        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, "Play"), h("th", {}, unitName(doc)), h("th", {}, "Loss"),
-          h("th", {}, "Win"), h("th", {}, "Gammon"), h("th", {}, "Lose g."))),
+        h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("Play")), h("th", {}, unitName(doc)), h("th", {}, t("Loss")),
+          h("th", {}, t("Win")), h("th", {}, t("Gammon")), h("th", {}, t("Lose g.")))),
         h("tbody", {}, checker.candidates.map((c, n) => h("tr", { class: c.play === checker.played ? "played" : null },
           h("td", {}, String(n + 1)), h("td", { class: "play" }, c.play), h("td", {}, figure(doc, c.equity, c.mwc)),
           h("td", {}, c.loss ? candidateLoss(doc, checker.candidates[0], c) : ""), h("td", {}, pct(c.chances[0])), h("td", {}, pct(c.chances[1])),
@@ -462,30 +477,36 @@ class ReviewView {
     if (cube) {
       const answerMistake = cube.taker_loss > cube.doubler_loss;
       const who = answerMistake ? 1 - cube.side : cube.side;
-      const action = answerMistake ? cube.response : cube.doubled ? "double" : "no double";
+      const action = cubeDoneText((answerMistake ? cube.response : cube.doubled ? "double" : "no double") || "");
       const mark = answerMistake ? cube.taker_mark : cube.doubler_mark;
       const loss = answerMistake ? lossFigure(doc, cube.taker_loss, cube.taker_cost) : lossFigure(doc, cube.doubler_loss, cube.doubler_cost);
-      parts.push(h("h2", {}, `Cube: ${names[who]} — ${action}${mark ? ` (${mark}, ${loss})` : ""}; right: ${cube.verdict}`));
+      const verdict = verdictText(cube.verdict);
+      parts.push(h("h2", {}, mark
+        ? t("Cube: {player} — {action} ({mark}, {loss}); right: {verdict}", { player: names[who], action, mark: markText(mark), loss, verdict })
+        : t("Cube: {player} — {action}; right: {verdict}", { player: names[who], action, verdict })));
       parts.push(h("table", { class: "candidates cube-table" }, h("tbody", {},
-        h("tr", {}, h("th", {}), h("th", {}, `${names[cube.side]}'s ${unitName(doc).toLowerCase()}`)),
-        h("tr", {}, h("th", {}, "No double"), h("td", {}, figure(doc, cube.no_double, cube.no_double_mwc))),
-        h("tr", {}, h("th", {}, "Double, take"), h("td", {}, figure(doc, cube.double_take, cube.double_take_mwc))),
-        h("tr", {}, h("th", {}, "Double, pass"), h("td", {}, figure(doc, cube.double_pass, cube.double_pass_mwc))),
-        h("tr", {}, h("th", {}, `${names[cube.side]} wins`),
-          h("td", {}, `${pct(cube.chances[0])} (gammon ${pct(cube.chances[1])}, loses a gammon ${pct(cube.chances[3])})`)))));
+        h("tr", {}, h("th", {}), h("th", {}, showsMwc(doc) ? t("{player}'s match winning chance", { player: names[cube.side] })
+          : t("{player}'s equity", { player: names[cube.side] }))),
+        h("tr", {}, h("th", {}, t("No double")), h("td", {}, figure(doc, cube.no_double, cube.no_double_mwc))),
+        h("tr", {}, h("th", {}, t("Double, take")), h("td", {}, figure(doc, cube.double_take, cube.double_take_mwc))),
+        h("tr", {}, h("th", {}, t("Double, pass")), h("td", {}, figure(doc, cube.double_pass, cube.double_pass_mwc))),
+        h("tr", {}, h("th", {}, t("{player} wins", { player: names[cube.side] })),
+          h("td", {}, t("{win} (gammon {gammon}, loses a gammon {lose})",
+            { win: pct(cube.chances[0]), gammon: pct(cube.chances[1]), lose: pct(cube.chances[3]) }))))));
     }
     if (luck && luck.mark) {
       parts.push(h("p", { class: `luck-note ${luck.luck > 0 ? "lucky" : "unlucky"}` },
-        `${names[luck.side]} rolls ${luck.dice.join("-")}: ${luck.mark} (${gainFigure(doc, luck.luck, luck.cost)})`));
+        t("{player} rolls {dice}: {mark} ({gain})",
+          { player: names[luck.side], dice: luck.dice.join("-"), mark: markText(luck.mark), gain: gainFigure(doc, luck.luck, luck.cost) })));
     }
     for (const e of explanations) parts.push(h("p", { class: "why" }, e.text));
     const where = /** @type {{position_id?: string | null, match_id?: string} | null} */ (checker || cube);
     if (where && where.position_id) {
       const text = where.match_id ? `${where.position_id}:${where.match_id}` : where.position_id;
       parts.push(h("p", { class: "small" }, h("a", { id: "decision-on-board", href: positionLink(text) },
-        "Open this position in the analysis board")));
+        t("Open this position in the analysis board"))));
     }
-    if (!parts.length) parts.push(h("p", { class: "muted" }, "No decision here (a roll, or a forced play). Step on, or jump to the next mistake."));
+    if (!parts.length) parts.push(h("p", { class: "muted" }, t("No decision here (a roll, or a forced play). Step on, or jump to the next mistake.")));
     clear(this.decisionEl, parts);
   }
 }

@@ -5,6 +5,7 @@
 // countdown, until they come to its table. The table of a watched tournament's match says
 // which tournament it belongs to (tournamentOf). Kept in this browser (localStorage).
 
+import { around, t } from "./i18n.js";
 import { Live } from "./socket.js";
 import { sounds } from "./sound.js";
 import { clear, h } from "./util.js";
@@ -201,10 +202,11 @@ class TournamentWatch {
     }
     const el = this.el;
     const left = h("strong", { class: "countdown" });
-    clear(el, h("span", {}, `Your match in ${ready.name} against ${ready.opponent} is ready. `,
-      ready.by !== null ? ["Come within ", left, " or you lose it."] : null),
+    clear(el, h("span", {},
+      t("Your match in {tournament} against {opponent} is ready.", { tournament: ready.name, opponent: ready.opponent }) + " ",
+      ready.by !== null ? around(t("Come within {time} or you lose it."), "{time}", left) : null),
       h("a", { href: `#/table/${ready.table}`, class: "button primary", id: "go-to-match",
-        onclick: () => this.show(null) }, "Play now"));
+        onclick: () => this.show(null) }, t("Play now")));
     const draw = () => {
       if (ready.by !== null) left.textContent = countdownText(ready.by - Date.now() / 1000);
     };

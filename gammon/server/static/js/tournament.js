@@ -8,8 +8,9 @@
 import { countdownText, stillIn, tournamentWatch } from "./tournament-notices.js";
 import { post } from "./api.js";
 import { ChatPanel } from "./chat.js";
+import { around, number, t } from "./i18n.js";
 import { Live } from "./socket.js";
-import { endText, lengthsText, matchText, stateText, whenText } from "./tournament-text.js";
+import { endText, lengthsText, matchText, roundText, stateText, variantText, whenText } from "./tournament-text.js";
 import { clear, h } from "./util.js";
 
 /** @typedef {import("./protocol.js").Tournament} Tournament */
@@ -29,15 +30,15 @@ export function mountTournament(main, params, app) {
 /** The browser's time zone, as the player's clock reads it. */
 function timeZone() {
   try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || "local time";
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || t("local time");
   } catch {
-    return "local time";
+    return t("local time");
   }
 }
 
 /** @param {number} seconds */
 function untilText(seconds) {
-  return seconds > 0 ? `starts in ${countdownText(seconds)}` : "starting now";
+  return seconds > 0 ? t("starts in {time}", { time: countdownText(seconds) }) : t("starting now");
 }
 
 class TournamentView {
@@ -51,9 +52,9 @@ class TournamentView {
     this.app = app;
     this.nextId = 1;
     this.el = h("div", { class: "tournament-main" },
-      h("p", { class: "muted" }, "Loading the tournament…"));
+      h("p", { class: "muted" }, t("Loading the tournament…")));
     this.errorEl = h("p", { class: "error", role: "alert", id: "tournament-error", hidden: true });
-    this.chat = new ChatPanel({ send: (m) => this.send(m), me: app.me, title: "Tournament chat" });
+    this.chat = new ChatPanel({ send: (m) => this.send(m), me: app.me, title: t("Tournament chat") });
     this.chat.el.id = "tournament-chat";
     main.replaceChildren(h("div", { class: "tournament", dataset: { tournament: String(id) } },
       this.el, this.chat.el));
@@ -66,7 +67,7 @@ class TournamentView {
     this.live = new Live(`/ws/tournaments/${id}`, {
       onMessage: (m) => this.onMessage(/** @type {ServerMessage} */ (m)),
       onFatal: (code) => clear(this.el, h("p", { class: "error", role: "alert" },
-        code === 4404 ? `There is no tournament ${id}.` : "The server closed the tournament's page.")),
+        code === 4404 ? t("There is no tournament {id}.", { id }) : t("The server closed the tournament's page."))),
     });
   }
 
@@ -102,73 +103,76 @@ class TournamentView {
     }
   }
 
-  /** @param {Tournament} t */
-  render(t) {
-    document.title = `${t.settings.name} · gammon`;
+  /** @param {Tournament} tm */
+  render(tm) {
+    document.title = `${tm.settings.name} · gammon`;
     const me = this.app.me;
-    if (stillIn(t, me)) tournamentWatch.watch(t.id); // its match's notice on every page
-    const mine = me ? t.registered.find((e) => e.user === me.id) : undefined;
+    if (stillIn(tm, me)) tournamentWatch.watch(tm.id); // its match's notice on every page
+    const mine = me ? tm.registered.find((e) => e.user === me.id) : undefined;
     const summary = {
-      id: t.id, name: t.settings.name, kind: /** @type {"scheduled" | "sit_and_go"} */ (t.settings.kind),
-      status: t.status, seats: t.settings.seats, registered: t.registered.length,
-      start_at: t.settings.start_at, lengths: t.settings.lengths, variant: t.settings.table.variant,
-      rated: t.settings.rated, satellite: t.settings.satellite, winner: t.winner ? t.winner.name : null,
+      id: tm.id, name: tm.settings.name, kind: /** @type {"scheduled" | "sit_and_go"} */ (tm.settings.kind),
+      status: tm.status, seats: tm.settings.seats, registered: tm.registered.length,
+      start_at: tm.settings.start_at, lengths: tm.settings.lengths, variant: tm.settings.table.variant,
+      rated: tm.settings.rated, satellite: tm.settings.satellite, winner: tm.winner ? tm.winner.name : null,
     };
     /** @type {import("./util.js").Child[]} */
     const buttons = [];
-    if (t.status === "registering" && me && !me.guest) {
+    if (tm.status === "registering" && me && !me.guest) {
       buttons.push(mine
-        ? h("button", { type: "button", name: "unregister", onclick: () => this.act("unregister") }, "Unregister")
-        : h("button", { type: "button", class: "primary", name: "register", onclick: () => this.act("register") }, "Register"));
-    } else if (t.status === "registering" && me && me.guest) {
-      buttons.push(h("p", { class: "muted" }, "Tournaments are for accounts: sign up to register."));
-    } else if (t.status === "registering") {
-      buttons.push(h("p", { class: "muted" }, h("a", { href: `#/login?next=${encodeURIComponent(location.hash)}` }, "Sign in"), " to register."));
+        ? h("button", { type: "button", name: "unregister", onclick: () => this.act("unregister") }, t("Unregister"))
+        : h("button", { type: "button", class: "primary", name: "register", onclick: () => this.act("register") }, t("Register")));
+    } else if (tm.status === "registering" && me && me.guest) {
+      buttons.push(h("p", { class: "muted" }, t("Tournaments are for accounts: sign up to register.")));
+    } else if (tm.status === "registering") {
+      buttons.push(h("p", { class: "muted" }, ...around(t("{link} to register."), "{link}",
+        h("a", { href: `#/login?next=${encodeURIComponent(location.hash)}` }, t("Sign in")))));
     }
-    if (t.status === "running" && mine && !mine.out) {
+    if (tm.status === "running" && mine && !mine.out) {
       buttons.push(h("button", { type: "button", name: "withdraw", onclick: () => {
-        if (window.confirm("Withdraw from the tournament? A match you are playing is lost.")) this.act("withdraw");
-      } }, "Withdraw"));
+        if (window.confirm(t("Withdraw from the tournament? A match you are playing is lost."))) this.act("withdraw");
+      } }, t("Withdraw")));
     }
     const rules = [
-      lengthsText(t.settings.lengths),
-      t.settings.table.variant,
-      t.settings.table.clock ? `clock ${Math.round(t.settings.table.clock.base_s / 60)} min + ${t.settings.table.clock.delay_s} s delay` : "",
-      `come to your match within ${Math.round(t.settings.show_up_s / 60 * 10) / 10} min or lose it`,
-      t.settings.rated ? "rated" : "unrated",
-      t.settings.bots ? `bots (${t.settings.bots}) fill empty seats` : "",
-      t.settings.satellite ? `the top ${t.settings.satellite.seats} win a seat in tournament ${t.settings.satellite.target}` : "",
+      lengthsText(tm.settings.lengths),
+      variantText(tm.settings.table.variant),
+      tm.settings.table.clock ? t("clock {minutes} min + {delay} s delay",
+        { minutes: Math.round(tm.settings.table.clock.base_s / 60), delay: tm.settings.table.clock.delay_s }) : "",
+      t("come to your match within {minutes} min or lose it", { minutes: number(Math.round(tm.settings.show_up_s / 60 * 10) / 10) }),
+      tm.settings.rated ? t("rated") : t("unrated"),
+      tm.settings.bots ? t("bots ({n}) fill empty seats", { n: tm.settings.bots }) : "",
+      tm.settings.satellite ? t("the top {seats} win a seat in tournament {target}",
+        { seats: tm.settings.satellite.seats, target: tm.settings.satellite.target }) : "",
     ].filter(Boolean).join(" · ");
     clear(this.el,
-      h("h2", { id: "tournament-title" }, t.settings.name),
+      h("h2", { id: "tournament-title" }, tm.settings.name),
       h("p", { class: "state", id: "tournament-state" }, stateText(summary)),
       h("p", { class: "muted small" }, rules),
-      t.settings.start_at !== null ? h("p", { class: "muted small", id: "start-at" },
-        `Start: ${whenText(t.settings.start_at)}, your time (${timeZone()})`,
-        t.status === "registering" ? [" · ", h("span", { dataset: { until: String(t.settings.start_at) } },
-          untilText(t.settings.start_at - Date.now() / 1000))] : null) : null,
-      t.winner ? h("p", { class: "winner-banner", id: "tournament-winner" }, `Winner: ${t.winner.name}`) : null,
-      t.status === "cancelled" ? h("p", { class: "error" }, `Cancelled: ${t.cancel_reason || ""}`) : null,
+      tm.settings.start_at !== null ? h("p", { class: "muted small", id: "start-at" },
+        t("Start: {when}, your time ({zone})", { when: whenText(tm.settings.start_at), zone: timeZone() }),
+        tm.status === "registering" ? [" · ", h("span", { dataset: { until: String(tm.settings.start_at) } },
+          untilText(tm.settings.start_at - Date.now() / 1000))] : null) : null,
+      tm.winner ? h("p", { class: "winner-banner", id: "tournament-winner" }, t("Winner: {name}", { name: tm.winner.name })) : null,
+      tm.status === "cancelled" ? h("p", { class: "error" }, t("Cancelled: {reason}", { reason: tm.cancel_reason || "" })) : null,
       h("div", { class: "actions" }, buttons), this.errorEl,
-      t.rounds.length ? this.bracket(t) : this.registered(t),
-      t.status === "finished" ? this.standings(t) : null);
+      tm.rounds.length ? this.bracket(tm) : this.registered(tm),
+      tm.status === "finished" ? this.standings(tm) : null);
   }
 
-  /** @param {Tournament} t */
-  registered(t) {
+  /** @param {Tournament} tm */
+  registered(tm) {
     return h("section", { class: "registered" },
-      h("h3", {}, `Registered (${t.registered.length}/${t.settings.seats})`),
-      t.registered.length
-        ? h("ul", { id: "registered" }, t.registered.map((e) =>
+      h("h3", {}, t("Registered ({registered}/{seats})", { registered: tm.registered.length, seats: tm.settings.seats })),
+      tm.registered.length
+        ? h("ul", { id: "registered" }, tm.registered.map((e) =>
             h("li", {}, e.bot ? e.name : h("a", { href: `#/player/${encodeURIComponent(e.name)}` }, e.name))))
-        : h("p", { class: "muted" }, "Nobody yet."));
+        : h("p", { class: "muted" }, t("Nobody yet.")));
   }
 
-  /** @param {Tournament} t */
-  bracket(t) {
-    return h("section", { class: "bracket", id: "bracket", "aria-label": "The bracket" },
-      t.rounds.map((round) => h("div", { class: "round" },
-        h("h3", {}, `${round.name[0].toUpperCase()}${round.name.slice(1)} · ${round.length} pt`),
+  /** @param {Tournament} tm */
+  bracket(tm) {
+    return h("section", { class: "bracket", id: "bracket", "aria-label": t("The bracket") },
+      tm.rounds.map((round) => h("div", { class: "round" },
+        h("h3", {}, t("{round} · {length} pt", { round: roundText(round.name), length: round.length })),
         round.matches.map((m) => this.match(m)))));
   }
 
@@ -184,10 +188,10 @@ class TournamentView {
                       title: matchText(m) },
       line(m.players[0]), line(m.players[1]),
       m.status === "ready" && m.table
-        ? h("a", { class: "watch", href: `#/table/${m.table}` }, this.plays(m) ? "Play" : "Watch")
+        ? h("a", { class: "watch", href: `#/table/${m.table}` }, this.plays(m) ? t("Play") : t("Watch"))
         : null,
       m.status === "over" && m.how && m.how !== "match" ? h("div", { class: "how muted small" }, endText(m)) : null,
-      m.status === "over" && m.table ? h("a", { class: "small", href: `#/record/${m.table}` }, "Replay") : null);
+      m.status === "over" && m.table ? h("a", { class: "small", href: `#/record/${m.table}` }, t("Replay")) : null);
   }
 
   /** @param {BracketMatch} m */
@@ -196,11 +200,11 @@ class TournamentView {
     return Boolean(me && m.players.some((p) => p && p.name === me.name));
   }
 
-  /** @param {Tournament} t */
-  standings(t) {
-    return h("section", { class: "standings" }, h("h3", {}, "Standings"),
+  /** @param {Tournament} tm */
+  standings(tm) {
+    return h("section", { class: "standings" }, h("h3", {}, t("Standings")),
       h("table", { id: "standings" },
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Place"), h("th", { scope: "col" }, "Player"))),
-        h("tbody", {}, t.standings.map((e) => h("tr", {}, h("td", {}, e.place || "–"), h("td", {}, e.name))))));
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Place")), h("th", { scope: "col" }, t("Player")))),
+        h("tbody", {}, tm.standings.map((e) => h("tr", {}, h("td", {}, e.place || "–"), h("td", {}, e.name))))));
   }
 }
