@@ -30,6 +30,8 @@ SOURCES: Final = (
     "gammon/cli/analyse.py",
     "gammon/cli/hint.py",
     "gammon/cli/verify.py",
+    "gammon/engine/analysis/explain.py",
+    "gammon/engine/analysis/patterns.py",
     # The browser client (static/js/i18n.js): t(), tn() and N_().
     "gammon/server/static/js/language-switch.js",
 )

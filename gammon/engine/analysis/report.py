@@ -56,6 +56,7 @@ from gammon.events import (
     Took,
     describe,
 )
+from gammon.i18n import SOURCE_LANGUAGE, language
 from gammon.position import Position
 from gammon.svg import board_svg
 
@@ -182,6 +183,8 @@ class Report:
     histories: tuple[tuple[Event, ...], ...] | None = None
     #: Checkers a side in the variant played (3 in hypergammon), to read Position IDs.
     checkers: int = 15
+    #: The language of the teacher's words and the habits (gammon.i18n).
+    lang: str = SOURCE_LANGUAGE
 
     @classmethod
     def build(
@@ -191,22 +194,36 @@ class Report:
         histories: Sequence[Sequence[Event]] | None = None,
         checkers: int = 15,
         threshold: float = DOUBTFUL,
+        lang: str = SOURCE_LANGUAGE,
     ) -> Report:
-        """Explain every decision that lost ``threshold`` or more, and find the patterns."""
+        """Explain every decision that lost ``threshold`` or more, and find the patterns,
+        in ``lang``."""
+        lang = language(lang)
         found = explain(
             analysis.checker,
             analysis.cube,
             analysis.names,
             threshold=threshold,
             checkers=checkers,
+            lang=lang,
         )
         return cls(
             analysis,
             tuple(found),
-            (tuple(patterns(found, 0)), tuple(patterns(found, 1))),
+            (tuple(patterns(found, 0, lang)), tuple(patterns(found, 1, lang))),
             None if histories is None else tuple(tuple(h) for h in histories),
             checkers,
+            lang,
         )
+
+    def words(self) -> dict[str, Any]:
+        """The teacher's words of the report, in its language: its explanations and each
+        side's patterns, as :meth:`to_dict` gives them (``lang`` says the language)."""
+        return {
+            "lang": self.lang,
+            "explanations": [e.to_dict() for e in self.explanations],
+            "patterns": [[p.to_dict() for p in side] for side in self.patterns],
+        }
 
     def explanations_of(self, review: CheckerReview | CubeReview) -> list[Explanation]:
         """The explanations of one reviewed decision (a cube review may have two)."""
