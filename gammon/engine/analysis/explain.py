@@ -251,7 +251,6 @@ def _facts(
     """How the board after ``played`` differs from the board after ``better``, in two lists:
     what the better play does and what the play made costs (said first), then what the
     play made has for it, each ending in why the better play is still better."""
-    t = tr.gettext
     leads: list[str] = []
     concessions: list[str] = []
     if b.hit != p.hit:
@@ -259,31 +258,56 @@ def _facts(
         lost = _pips(abs(b.pips[1] - p.pips[1]), tr)
         if b.hit > p.hit:
             leads.append(
-                t("{better} puts {more} on the bar; {played} only {fewer}.",
-                  better=better, more=more, played=played, fewer=fewer)
+                tr.gettext(
+                    "{better} puts {more} on the bar; {played} only {fewer}.",
+                    better=better,
+                    more=more,
+                    played=played,
+                    fewer=fewer,
+                )
                 if min(b.hit, p.hit)
-                else t("{better} hits, costing the opponent {pips}; {played} hits nothing.",
-                       better=better, pips=lost, played=played)
-            )  # fmt: skip
+                else tr.gettext(
+                    "{better} hits, costing the opponent {pips}; {played} hits nothing.",
+                    better=better,
+                    pips=lost,
+                    played=played,
+                )
+            )
         else:
             concessions.append(
-                t("{better} puts only {fewer} on the bar, and is still better: "
-                  "{played} puts {more} there.",
-                  better=better, fewer=fewer, played=played, more=more)
+                tr.gettext(
+                    "{better} puts only {fewer} on the bar, and is still better: "
+                    "{played} puts {more} there.",
+                    better=better,
+                    fewer=fewer,
+                    played=played,
+                    more=more,
+                )
                 if min(b.hit, p.hit)
-                else t("{better} does not hit, and is still better: {played} hits, costing the "
-                       "opponent {pips}.", better=better, played=played, pips=lost)
-            )  # fmt: skip
+                else tr.gettext(
+                    "{better} does not hit, and is still better: {played} hits, costing the "
+                    "opponent {pips}.",
+                    better=better,
+                    played=played,
+                    pips=lost,
+                )
+            )
     if p.shots > b.shots:
         leads.append(
-            t("{first}; {second}.", first=_leaves(played, p, tr),
-              second=_leaves(better, b, tr, where=True))
-        )  # fmt: skip
+            tr.gettext(
+                "{first}; {second}.",
+                first=_leaves(played, p, tr),
+                second=_leaves(better, b, tr, where=True),
+            )
+        )
     elif b.shots > p.shots:
         concessions.append(
-            t("{leaves}, and is still better: the risk is worth taking ({other}).",
-              leaves=_leaves(better, b, tr), other=_leaves(played, p, tr, where=True))
-        )  # fmt: skip
+            tr.gettext(
+                "{leaves}, and is still better: the risk is worth taking ({other}).",
+                leaves=_leaves(better, b, tr),
+                other=_leaves(played, p, tr, where=True),
+            )
+        )
     new_b = sorted(b.made - p.made - before.made)
     new_p = sorted(p.made - b.made - before.made)
     kept = before.made & (b.made - p.made)
@@ -291,69 +315,87 @@ def _facts(
     anchors_lost = {point for point in kept if point >= 19}
 
     def one_or_more(points: Iterable[int], one: str, more: str, **values: str) -> str:
+        """The message for one point or for several (``one``, ``more``: marked N_)."""
         named, count = _list(points, tr)
-        return t(one if count == 1 else more, points=named, **values)
+        return tr.gettext(one if count == 1 else more, points=named, **values)
 
     if new_b:
         made = one_or_more(
-            new_b, "{play} makes the {points}-point", "{play} makes the {points}-points",
+            new_b,
+            N_("{play} makes the {points}-point"),
+            N_("{play} makes the {points}-points"),
             play=better,
-        )  # fmt: skip
+        )
         if new_p:
             instead = one_or_more(
-                new_p, "{play} makes the {points}-point", "{play} makes the {points}-points",
+                new_p,
+                N_("{play} makes the {points}-point"),
+                N_("{play} makes the {points}-points"),
                 play=played,
-            )  # fmt: skip
-            leads.append(t("{first}; {second} instead.", first=made, second=instead))
+            )
+            leads.append(tr.gettext("{first}; {second} instead.", first=made, second=instead))
         else:
-            leads.append(t("{clause}.", clause=made))
+            leads.append(tr.gettext("{clause}.", clause=made))
     elif new_p:
         concessions.append(
             one_or_more(
                 new_p,
-                "{better} does not make the {points}-point, and is still better: {played} does.",
-                "{better} does not make the {points}-points, and is still better: {played} does.",
-                better=better, played=played,
+                N_(
+                    "{better} does not make the {points}-point, and is still better: {played} does."
+                ),
+                N_(
+                    "{better} does not make the {points}-points, and is still better: "
+                    "{played} does."
+                ),
+                better=better,
+                played=played,
             )
-        )  # fmt: skip
+        )
     if kept - anchors_lost:
         leads.append(
             one_or_more(
                 kept - anchors_lost,
-                "{played} breaks the {points}-point; {better} keeps it.",
-                "{played} breaks the {points}-points; {better} keeps it.",
-                played=played, better=better,
+                N_("{played} breaks the {points}-point; {better} keeps it."),
+                N_("{played} breaks the {points}-points; {better} keeps it."),
+                played=played,
+                better=better,
             )
-        )  # fmt: skip
+        )
     if given:
         concessions.append(
             one_or_more(
                 given,
-                "{better} gives up the {points}-point, and is still better.",
-                "{better} gives up the {points}-points, and is still better.",
+                N_("{better} gives up the {points}-point, and is still better."),
+                N_("{better} gives up the {points}-points, and is still better."),
                 better=better,
             )
-        )  # fmt: skip
+        )
     if anchors_lost:
         leads.append(
             one_or_more(
                 anchors_lost,
-                "{played} gives up the anchor on the {points}-point; {better} keeps it.",
-                "{played} gives up the anchor on the {points}-points; {better} keeps it.",
-                played=played, better=better,
+                N_("{played} gives up the anchor on the {points}-point; {better} keeps it."),
+                N_("{played} gives up the anchor on the {points}-points; {better} keeps it."),
+                played=played,
+                better=better,
             )
-        )  # fmt: skip
+        )
     if p.contact or b.contact:
         (lp, _), (lb, tb) = p.prime, b.prime
         l0 = before.prime[0]
         ends = {"top": _number(tb, tr), "bottom": _number(tb - lb + 1, tr)}
         if lp < l0 <= lb and l0 >= 3:
             leads.append(
-                t("{played} breaks your {length}-point prime; {better} keeps {kept} points in a "
-                  "row (from the {top}- to the {bottom}-point).",
-                  played=played, length=_number(l0, tr), better=better, kept=_number(lb, tr),
-                  **ends)
-            )  # fmt: skip
+                tr.gettext(
+                    "{played} breaks your {length}-point prime; {better} keeps {kept} points in a "
+                    "row (from the {top}- to the {bottom}-point).",
+                    played=played,
+                    length=_number(l0, tr),
+                    better=better,
+                    kept=_number(lb, tr),
+                    **ends,
+                )
+            )
         elif lb > lp and lb >= 3:
             leads.append(
                 tr.ngettext(
@@ -361,60 +403,100 @@ def _facts(
                     "{bottom}-point); {played} has {n} point in a row at most.",
                     "{better} builds a {length}-point prime (from the {top}- to the "
                     "{bottom}-point); {played} has {n} points in a row at most.",
-                    lp, better=better, length=_number(lb, tr), played=played, **ends,
+                    lp,
+                    better=better,
+                    length=_number(lb, tr),
+                    played=played,
+                    **ends,
                 )
-            )  # fmt: skip
+            )
         if p.back > b.back and b.contact:
             leads.append(
-                t("{better} brings {checkers} out of the opponent's home board; {played} "
-                  "leaves {back} back.", better=better,
-                  checkers=_checkers(p.back - b.back, tr), played=played,
-                  back=_checkers(p.back, tr))
-            )  # fmt: skip
+                tr.gettext(
+                    "{better} brings {checkers} out of the opponent's home board; {played} "
+                    "leaves {back} back.",
+                    better=better,
+                    checkers=_checkers(p.back - b.back, tr),
+                    played=played,
+                    back=_checkers(p.back, tr),
+                )
+            )
         elif b.back > p.back and p.contact:
             concessions.append(
-                t("{better} keeps {back} back, and is still better: {played} runs {run} from "
-                  "there.", better=better, back=_checkers(b.back, tr), played=played,
-                  run=_checkers(b.back - p.back, tr))
-            )  # fmt: skip
+                tr.gettext(
+                    "{better} keeps {back} back, and is still better: {played} runs {run} from "
+                    "there.",
+                    better=better,
+                    back=_checkers(b.back, tr),
+                    played=played,
+                    run=_checkers(b.back - p.back, tr),
+                )
+            )
     if p.tallest[0] >= _TALL and p.tallest[0] > b.tallest[0]:
         leads.append(
-            t("{played} stacks {count} checkers on the {point}-point; {better} spreads them "
-              "(at most {most} on a point).", played=played, count=_number(p.tallest[0], tr),
-              point=_number(p.tallest[1], tr), better=better,
-              most=_checkers(b.tallest[0], tr))
-        )  # fmt: skip
+            tr.gettext(
+                "{played} stacks {count} checkers on the {point}-point; {better} spreads them "
+                "(at most {most} on a point).",
+                played=played,
+                count=_number(p.tallest[0], tr),
+                point=_number(p.tallest[1], tr),
+                better=better,
+                most=_checkers(b.tallest[0], tr),
+            )
+        )
     if before.contact and p.contact != b.contact:
         if not b.contact:
             leads.append(
-                t("{better} breaks contact: a pure race in which {race}.", better=better,
-                  race=_race(b, tr))
-            )  # fmt: skip
+                tr.gettext(
+                    "{better} breaks contact: a pure race in which {race}.",
+                    better=better,
+                    race=_race(b, tr),
+                )
+            )
         else:
             concessions.append(
-                t("{better} keeps contact, and is still better: {played} breaks it, into a "
-                  "pure race in which {race}.", better=better, played=played,
-                  race=_race(p, tr))
-            )  # fmt: skip
+                tr.gettext(
+                    "{better} keeps contact, and is still better: {played} breaks it, into a "
+                    "pure race in which {race}.",
+                    better=better,
+                    played=played,
+                    race=_race(p, tr),
+                )
+            )
     elif not before.contact:
         off_b, off_p = b.off - before.off, p.off - before.off
         if off_b > off_p:
             leads.append(
-                t("{better} bears off {off}, {played} {other}.", better=better,
-                  off=_checkers(off_b, tr), played=played, other=_checkers(off_p, tr))
-            )  # fmt: skip
+                tr.gettext(
+                    "{better} bears off {off}, {played} {other}.",
+                    better=better,
+                    off=_checkers(off_b, tr),
+                    played=played,
+                    other=_checkers(off_p, tr),
+                )
+            )
         elif off_p > off_b:
             concessions.append(
-                t("{better} bears off {off}, and is still better: {played} bears off {other}.",
-                  better=better, off=_checkers(off_b, tr), played=played,
-                  other=_checkers(off_p, tr))
-            )  # fmt: skip
+                tr.gettext(
+                    "{better} bears off {off}, and is still better: {played} bears off {other}.",
+                    better=better,
+                    off=_checkers(off_b, tr),
+                    played=played,
+                    other=_checkers(off_p, tr),
+                )
+            )
         if p.pips[0] > b.pips[0]:
             leads.append(
-                t("{played} wastes {waste}: {better} leaves {left} to bear off, {played} "
-                  "{other}.", played=played, waste=_pips(p.pips[0] - b.pips[0], tr),
-                  better=better, left=_pips(b.pips[0], tr), other=_pips(p.pips[0], tr))
-            )  # fmt: skip
+                tr.gettext(
+                    "{played} wastes {waste}: {better} leaves {left} to bear off, {played} "
+                    "{other}.",
+                    played=played,
+                    waste=_pips(p.pips[0] - b.pips[0], tr),
+                    better=better,
+                    left=_pips(b.pips[0], tr),
+                    other=_pips(p.pips[0], tr),
+                )
+            )
     return leads, concessions
 
 
@@ -433,19 +515,29 @@ def _chance_facts(
         return []
     if max(steps[1:]) < _CHANCE_STEP:
         return [
-            tr.gettext("After {better} you win {win}, after {played} {other}.", better=better,
-                       win=_games(bw, 0, tr), played=played, other=_games(pw, 0, tr))
-        ]  # fmt: skip
+            tr.gettext(
+                "After {better} you win {win}, after {played} {other}.",
+                better=better,
+                win=_games(bw, 0, tr),
+                played=played,
+                other=_games(pw, 0, tr),
+            )
+        ]
     return [
         tr.gettext(
             "After {better} you win {win} ({gammons} gammons) and lose a gammon {lost} of the "
             "time; after {played} you win {other} ({other_gammons} gammons) and lose a gammon "
             "{other_lost} of the time.",
-            better=better, win=_games(bw, 0, tr), gammons=_pct(bwg, 0, tr),
-            lost=_pct(blg, 0, tr), played=played, other=_games(pw, 0, tr),
-            other_gammons=_pct(pwg, 0, tr), other_lost=_pct(plg, 0, tr),
+            better=better,
+            win=_games(bw, 0, tr),
+            gammons=_pct(bwg, 0, tr),
+            lost=_pct(blg, 0, tr),
+            played=played,
+            other=_games(pw, 0, tr),
+            other_gammons=_pct(pwg, 0, tr),
+            other_lost=_pct(plg, 0, tr),
         )
-    ]  # fmt: skip
+    ]
 
 
 def compare_plays(
@@ -456,9 +548,13 @@ def compare_plays(
     b = before.parse_play(better, dice).position
     p = before.parse_play(played, dice).position
     leads, concessions = _facts(
-        shape_of(before, mover_on_roll=True), better, shape_of(b), played, shape_of(p),
+        shape_of(before, mover_on_roll=True),
+        better,
+        shape_of(b),
+        played,
+        shape_of(p),
         translator(lang),
-    )  # fmt: skip
+    )
     return leads + concessions
 
 
@@ -572,11 +668,12 @@ def explain_checker(
         loss, unit = checker_loss(review)
         facts = [
             tr.gettext(
-                "As the engine plays the position on, {better} is better than {played} by "
-                "{loss}.", better=best.play, played=review.played,
+                "As the engine plays the position on, {better} is better than {played} by {loss}.",
+                better=best.play,
+                played=review.played,
                 loss=loss_words(loss, unit, tr.lang),
             )
-        ]  # fmt: skip
+        ]
     facts += concessions[: max(0, _MOST_FACTS - len(leads))]
     if not favours_better:
         facts += chances
@@ -684,28 +781,29 @@ def cube_model(review: CubeReview, checkers: int) -> CubeDecision | None:
 def _early_double_fact(win: float, model: CubeDecision | None, digits: int, tr: Translator) -> str:
     """Why a double was too early, in words that agree with the figures shown: below the
     window when the chances are, or else why the engine still keeps the cube."""
-    t = tr.gettext
     if model is None:
-        return t("Too early to double: the cube is worth more kept.")
+        return tr.gettext("Too early to double: the cube is worth more kept.")
     if model.doubling_point is None:
-        return t("Here doubling never gains: the cube is worth more kept.")
+        return tr.gettext("Here doubling never gains: the cube is worth more kept.")
     window = _games(model.doubling_point, digits, tr)
     if win < model.doubling_point:
-        return t(
+        return tr.gettext(
             "That is below the doubling window, which opens at {window}: too early to double; "
-            "the cube is worth more kept.", window=window,
-        )  # fmt: skip
+            "the cube is worth more kept.",
+            window=window,
+        )
     if win >= model.cash_point:
-        return t(
+        return tr.gettext(
             "By the chances alone that is past the cash point of {cash}, but as the engine "
             "plays the position on, keeping the cube is worth more: too early to double.",
             cash=_games(model.cash_point, digits, tr),
-        )  # fmt: skip
-    return t(
+        )
+    return tr.gettext(
         "By the chances alone that is inside the doubling window, which opens at {window}, "
         "but as the engine plays the position on, keeping the cube is worth more: too early "
-        "to double.", window=window,
-    )  # fmt: skip
+        "to double.",
+        window=window,
+    )
 
 
 def _missed_double_fact(
@@ -718,55 +816,64 @@ def _missed_double_fact(
     tr: Translator,
 ) -> str:
     """Why a double was missed, in words that agree with the figures shown."""
-    t = tr.gettext
     if "pass" in verdict.lower():
         if model is None:
-            return t(
+            return tr.gettext(
                 "That is past the cash point: {doubler} should double and {taker} should "
-                "pass; waiting risks losing the market.", doubler=doubler, taker=taker,
-            )  # fmt: skip
+                "pass; waiting risks losing the market.",
+                doubler=doubler,
+                taker=taker,
+            )
         cash = _games(model.cash_point, digits, tr)
         if win >= model.cash_point:
-            return t(
+            return tr.gettext(
                 "That is past the cash point of {cash}: {doubler} should double and {taker} "
                 "should pass; waiting risks losing the market.",
-                cash=cash, doubler=doubler, taker=taker,
-            )  # fmt: skip
-        return t(
+                cash=cash,
+                doubler=doubler,
+                taker=taker,
+            )
+        return tr.gettext(
             "By the chances alone that is short of the cash point ({cash}), but as the engine "
             "plays the position on, {taker} should pass a double: {doubler} should double "
-            "now; waiting risks losing the market.", cash=cash, taker=taker, doubler=doubler,
-        )  # fmt: skip
+            "now; waiting risks losing the market.",
+            cash=cash,
+            taker=taker,
+            doubler=doubler,
+        )
     if model is None:
-        return t(
+        return tr.gettext(
             "The right action was: {verdict}.", verdict=verdict_words(verdict, tr.lang).lower()
         )
     if model.doubling_point is None:
-        return t(
+        return tr.gettext(
             "By the chances alone doubling never gains here, but as the engine plays the "
-            "position on, it does: double, and {taker} should take.", taker=taker,
-        )  # fmt: skip
+            "position on, it does: double, and {taker} should take.",
+            taker=taker,
+        )
     window = {
         "low": _pct(model.doubling_point, digits, tr),
         "cash": _games(model.cash_point, digits, tr),
         "taker": taker,
     }
     if model.doubling_point <= win < model.cash_point:
-        return t(
+        return tr.gettext(
             "That is inside the doubling window ({low} to {cash}): double, and {taker} "
-            "should take.", **window,
-        )  # fmt: skip
+            "should take.",
+            **window,
+        )
     if win < model.doubling_point:
-        return t(
+        return tr.gettext(
             "By the chances alone that is below the doubling window ({low} to {cash}), but as "
             "the engine plays the position on, doubling gains: double, and {taker} should "
-            "take.", **window,
-        )  # fmt: skip
-    return t(
+            "take.",
+            **window,
+        )
+    return tr.gettext(
         "By the chances alone that is above the doubling window ({low} to {cash}), but as "
         "the engine plays the position on, doubling gains: double, and {taker} should take.",
         **window,
-    )  # fmt: skip
+    )
 
 
 def cube_words(win: float, decision: CubeDecision, lang: str = SOURCE_LANGUAGE) -> tuple[str, ...]:
@@ -775,85 +882,105 @@ def cube_words(win: float, decision: CubeDecision, lang: str = SOURCE_LANGUAGE) 
     a search decided against the chances alone, the words say so (the cube hint's text).
     """
     tr = translator(lang)
-    t = tr.gettext
     window, cash, take = decision.doubling_point, decision.cash_point, decision.take_point
     digits = _digits([(win, window), (win, cash), (1.0 - win, take)])
     if window is None:
-        place, doubles_by_chances = t("where doubling never gains"), False
+        place, doubles_by_chances = tr.gettext("where doubling never gains"), False
     elif win < window:
-        place = t(
+        place = tr.gettext(
             "below the doubling window, which opens at {window}",
             window=_games(window, digits, tr),
         )
         doubles_by_chances = False
     elif win < cash:
-        place = t(
+        place = tr.gettext(
             "inside the doubling window ({low} to {cash})",
-            low=_pct(window, digits, tr), cash=_games(cash, digits, tr),
-        )  # fmt: skip
+            low=_pct(window, digits, tr),
+            cash=_games(cash, digits, tr),
+        )
         doubles_by_chances = True
     else:
-        place = t("past the cash point of {cash}", cash=_games(cash, digits, tr))
+        place = tr.gettext("past the cash point of {cash}", cash=_games(cash, digits, tr))
         doubles_by_chances = True
-    odds = t("The doubler wins {chance}", chance=_games(win, digits, tr))
+    odds = tr.gettext("The doubler wins {chance}", chance=_games(win, digits, tr))
     if decision.doubler is DoublerVerdict.TOO_GOOD:
-        doubler = t(
+        doubler = tr.gettext(
             "{odds}, {place}, and is too good to double: playing on for the gammon is worth "
-            "more than the point the double cashes.", odds=odds, place=place,
-        )  # fmt: skip
+            "more than the point the double cashes.",
+            odds=odds,
+            place=place,
+        )
     elif doubles_by_chances == decision.doubles:
-        doubler = t("{odds}: {place}.", odds=odds, place=place)
+        doubler = tr.gettext("{odds}: {place}.", odds=odds, place=place)
     else:
-        engine = t("doubling gains") if decision.doubles else t("keeping the cube is worth more")
-        doubler = t(
+        engine = (
+            tr.gettext("doubling gains")
+            if decision.doubles
+            else tr.gettext("keeping the cube is worth more")
+        )
+        doubler = tr.gettext(
             "{odds}: by the chances alone that is {place}, but as the engine plays the "
-            "position on, {engine}.", odds=odds, place=place, engine=engine,
-        )  # fmt: skip
-    taker_wins = t("The taker wins {chance}", chance=_games(1.0 - win, digits, tr))
+            "position on, {engine}.",
+            odds=odds,
+            place=place,
+            engine=engine,
+        )
+    taker_wins = tr.gettext("The taker wins {chance}", chance=_games(1.0 - win, digits, tr))
     takes_by_chances = 1.0 - win >= take
     point = (
-        t("above the take point of {take}", take=_games(take, digits, tr))
+        tr.gettext("above the take point of {take}", take=_games(take, digits, tr))
         if takes_by_chances
-        else t("below the take point of {take}", take=_games(take, digits, tr))
+        else tr.gettext("below the take point of {take}", take=_games(take, digits, tr))
     )
     takes = decision.taker is not TakerVerdict.PASS
     if takes_by_chances == takes:
-        taker = t("{odds}: {point}.", odds=taker_wins, point=point)
+        taker = tr.gettext("{odds}: {point}.", odds=taker_wins, point=point)
     else:
-        engine = t("taking loses less than passing") if takes else t("passing loses less")
-        taker = t(
+        engine = (
+            tr.gettext("taking loses less than passing")
+            if takes
+            else tr.gettext("passing loses less")
+        )
+        taker = tr.gettext(
             "{odds}: by the chances alone that is {point}, but as the engine plays the "
-            "position on, {engine}.", odds=taker_wins, point=point, engine=engine,
-        )  # fmt: skip
+            "position on, {engine}.",
+            odds=taker_wins,
+            point=point,
+            engine=engine,
+        )
     return doubler, taker
 
 
 def _answer_fact(chances: str, take: str | None, above: bool, against: bool, tr: Translator) -> str:
     """Where the taker's chances stand against the take point (``take``, None where there
     is no model), and, ``against`` the chances, that the engine decided otherwise."""
-    t = tr.gettext
     if take is None:
         return (
-            t("{chances}: above the take point.", chances=chances)
+            tr.gettext("{chances}: above the take point.", chances=chances)
             if above
-            else t("{chances}: below the take point.", chances=chances)
+            else tr.gettext("{chances}: below the take point.", chances=chances)
         )
     if not against:
         return (
-            t("{chances}: above the take point of {take}.", chances=chances, take=take)
+            tr.gettext("{chances}: above the take point of {take}.", chances=chances, take=take)
             if above
-            else t("{chances}: below the take point of {take}.", chances=chances, take=take)
+            else tr.gettext(
+                "{chances}: below the take point of {take}.", chances=chances, take=take
+            )
         )
     if above:
-        return t(
+        return tr.gettext(
             "{chances}: above the take point of {take} by the chances alone, but as the "
             "engine plays the position on, taking loses more than passing.",
-            chances=chances, take=take,
-        )  # fmt: skip
-    return t(
+            chances=chances,
+            take=take,
+        )
+    return tr.gettext(
         "{chances}: below the take point of {take} by the chances alone, but as the engine "
-        "plays the position on, taking loses less.", chances=chances, take=take,
-    )  # fmt: skip
+        "plays the position on, taking loses less.",
+        chances=chances,
+        take=take,
+    )
 
 
 def explain_cube(
@@ -865,7 +992,6 @@ def explain_cube(
 ) -> list[Explanation]:
     """Why the cube action, or the answer to it, was wrong: chances against the thresholds."""
     tr = translator(lang)
-    t = tr.gettext
     found: list[Explanation] = []
     win, win_gammon, _, lose_gammon, _ = review.chances
     model = cube_model(review, checkers)
@@ -883,22 +1009,32 @@ def explain_cube(
     doubler, taker = names[review.side], names[1 - review.side]
     gammons = win_gammon + lose_gammon >= 0.005
     odds = (
-        t("{player} wins {chance} of the games ({gammons} gammons) and loses a gammon {lost} "
-          "of the time.", player=doubler, chance=_pct(win, digits, tr),
-          gammons=_pct(win_gammon, 0, tr), lost=_pct(lose_gammon, 0, tr))
+        tr.gettext(
+            "{player} wins {chance} of the games ({gammons} gammons) and loses a gammon {lost} "
+            "of the time.",
+            player=doubler,
+            chance=_pct(win, digits, tr),
+            gammons=_pct(win_gammon, 0, tr),
+            lost=_pct(lose_gammon, 0, tr),
+        )
         if gammons
-        else t("{player} wins {chance} of the games, with no gammons in sight.",
-               player=doubler, chance=_pct(win, digits, tr))
-    )  # fmt: skip
+        else tr.gettext(
+            "{player} wins {chance} of the games, with no gammons in sight.",
+            player=doubler,
+            chance=_pct(win, digits, tr),
+        )
+    )
     verdict = review.verdict.lower()
     if review.doubler_loss > 0.0:
         facts = [odds]
         tags: set[str] = set()
         if review.doubled and "too good" in verdict:
             facts.append(
-                t("That is too good to double: playing on for the gammon is worth more than "
-                  "the point the double cashes.")
-            )  # fmt: skip
+                tr.gettext(
+                    "That is too good to double: playing on for the gammon is worth more than "
+                    "the point the double cashes."
+                )
+            )
             tags.add("too-good")
         elif review.doubled:
             facts.append(_early_double_fact(win, model, digits, tr))
@@ -924,18 +1060,25 @@ def explain_cube(
     if review.taker_loss > 0.0 and review.response is not None:
         take_point = None if model is None else _games(model.take_point, digits, tr)
         chances = (
-            t("{player} wins {chance} of the games and loses a gammon {lost} of the time",
-              player=taker, chance=_pct(1.0 - win, digits, tr), lost=_pct(win_gammon, 0, tr))
+            tr.gettext(
+                "{player} wins {chance} of the games and loses a gammon {lost} of the time",
+                player=taker,
+                chance=_pct(1.0 - win, digits, tr),
+                lost=_pct(win_gammon, 0, tr),
+            )
             if gammons
-            else t("{player} wins {chance} of the games", player=taker,
-                   chance=_pct(1.0 - win, digits, tr))
-        )  # fmt: skip
+            else tr.gettext(
+                "{player} wins {chance} of the games",
+                player=taker,
+                chance=_pct(1.0 - win, digits, tr),
+            )
+        )
         taker_chance = 1.0 - win
         if review.response == "pass":
             above = model is None or taker_chance >= model.take_point
             facts = [
                 _answer_fact(chances, take_point, above, not above, tr),
-                t("Passing gives the game up for sure; taking loses less on average."),
+                tr.gettext("Passing gives the game up for sure; taking loses less on average."),
             ]
             tags = {"wrong-pass"}
             better = "take"
@@ -943,9 +1086,11 @@ def explain_cube(
             below = model is None or taker_chance < model.take_point
             facts = [
                 _answer_fact(chances, take_point, not below, not below, tr),
-                t("Taking risks more than the point that passing gives up, gammons included.")
+                tr.gettext(
+                    "Taking risks more than the point that passing gives up, gammons included."
+                )
                 if win_gammon >= _CHANCE_STEP
-                else t("Taking risks more than the point that passing gives up."),
+                else tr.gettext("Taking risks more than the point that passing gives up."),
             ]
             tags = {"hopeless-take"}
             better = "pass"
