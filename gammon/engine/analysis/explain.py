@@ -195,15 +195,17 @@ def _leaves(play: str, shape: Shape, tr: Translator, *, where: bool = False) -> 
     points, count = _list(shape.blots, tr)
     shots = _number(shape.shots, tr)
     if count == 1 and where:
-        message = "{play} leaves a blot on the {points}-point, where {shots} of 36 rolls hit it"
+        message = N_("{play} leaves a blot on the {points}-point, where {shots} of 36 rolls hit it")
         return tr.gettext(message, play=play, points=points, shots=shots)
     if count == 1:
-        message = "{play} leaves a blot on the {points}-point: {shots} of 36 rolls hit it"
+        message = N_("{play} leaves a blot on the {points}-point: {shots} of 36 rolls hit it")
         return tr.gettext(message, play=play, points=points, shots=shots)
     if where:
-        message = "{play} leaves blots on the {points}-points, where {shots} of 36 rolls hit one"
+        message = N_(
+            "{play} leaves blots on the {points}-points, where {shots} of 36 rolls hit one"
+        )
         return tr.gettext(message, play=play, points=points, shots=shots)
-    message = "{play} leaves blots on the {points}-points: {shots} of 36 rolls hit one"
+    message = N_("{play} leaves blots on the {points}-points: {shots} of 36 rolls hit one")
     return tr.gettext(message, play=play, points=points, shots=shots)
 
 
@@ -237,10 +239,10 @@ def _race(shape: Shape, tr: Translator) -> str:
     lead = shape.pips[1] - shape.pips[0]
     mine, theirs = _number(shape.pips[0], tr), _pips(shape.pips[1], tr)
     if lead > 0:
-        message = "you lead by {lead} ({mine} to {theirs})"
+        message = N_("you lead by {lead} ({mine} to {theirs})")
         return tr.gettext(message, lead=_pips(lead, tr), mine=mine, theirs=theirs)
     if lead < 0:
-        message = "you trail by {lead} ({mine} to {theirs})"
+        message = N_("you trail by {lead} ({mine} to {theirs})")
         return tr.gettext(message, lead=_pips(-lead, tr), mine=mine, theirs=theirs)
     return tr.gettext("the pip counts are even ({pips} each)", pips=_pips(shape.pips[0], tr))
 
