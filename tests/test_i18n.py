@@ -253,6 +253,8 @@ ALLOWED: dict[str, str] = {
     # gammon/cli/hint.py
     "no double": "a DoublerVerdict value, the key of a table of words",
     "too good to double": "a DoublerVerdict value, the key of a table of words",
+    # gammon/engine/analysis/explain.py
+    "too good": "words looked for in a verdict code (CubeReview.verdict), never shown",
     # errors of the command line: errors are not translated yet (their catalog is to come,
     # with the server's error messages, whose codes stay English)
     "cannot read {path}: {exc.strerror or exc}": "an error (UsageError, FairDiceError)",

@@ -695,51 +695,54 @@ def explain_checker(
 # -- cube decisions -----------------------------------------------------------------
 
 #: The cube's right actions as GNU Backgammon names them (CubeReview.verdict), for words.
-VERDICTS: Final = {
-    "No double, take": N_("No double, take"),
-    "No double, beaver": N_("No double, beaver"),
-    "No redouble, take": N_("No redouble, take"),
-    "No redouble, beaver": N_("No redouble, beaver"),
-    "Double, take": N_("Double, take"),
-    "Double, beaver": N_("Double, beaver"),
-    "Double, pass": N_("Double, pass"),
-    "Redouble, take": N_("Redouble, take"),
-    "Redouble, beaver": N_("Redouble, beaver"),
-    "Redouble, pass": N_("Redouble, pass"),
-    "Too good to double, take": N_("Too good to double, take"),
-    "Too good to double, pass": N_("Too good to double, pass"),
-    "Too good to redouble, take": N_("Too good to redouble, take"),
-    "Too good to redouble, pass": N_("Too good to redouble, pass"),
-}
+VERDICTS: Final = frozenset(
+    {
+        N_("No double, take"),
+        N_("No double, beaver"),
+        N_("No redouble, take"),
+        N_("No redouble, beaver"),
+        N_("Double, take"),
+        N_("Double, beaver"),
+        N_("Double, pass"),
+        N_("Redouble, take"),
+        N_("Redouble, beaver"),
+        N_("Redouble, pass"),
+        N_("Too good to double, take"),
+        N_("Too good to double, pass"),
+        N_("Too good to redouble, take"),
+        N_("Too good to redouble, pass"),
+    }
+)
 
 
 #: The marks of a decision (results.Mark) and of a roll's luck (results.LuckMark), for words.
-MARKS: Final = {
-    "doubtful": N_("doubtful"),
-    "bad": N_("bad"),
-    "very bad": N_("very bad"),
-    "very lucky": N_("very lucky"),
-    "lucky": N_("lucky"),
-    "unlucky": N_("unlucky"),
-    "very unlucky": N_("very unlucky"),
-    "take": N_("take"),
-    "pass": N_("pass"),
-    "beaver": N_("beaver"),
-}
+MARKS: Final = frozenset(
+    {
+        N_("doubtful"),
+        N_("bad"),
+        N_("very bad"),
+        N_("very lucky"),
+        N_("lucky"),
+        N_("unlucky"),
+        N_("very unlucky"),
+        N_("take"),
+        N_("pass"),
+        N_("beaver"),
+    }
+)
 
 
 def mark_words(mark: str, lang: str = SOURCE_LANGUAGE) -> str:
     """A mark ("doubtful", "very bad", "lucky"...) or an answer ("take", "pass") in
     ``lang``; an empty mark stays empty."""
-    message = MARKS.get(str(mark))
-    return str(mark) if message is None else translator(lang).gettext(message)
+    mark = str(mark)
+    return translator(lang).gettext(mark) if mark in MARKS else mark
 
 
 def verdict_words(verdict: str, lang: str = SOURCE_LANGUAGE) -> str:
     """A cube verdict ("Double, take") in ``lang``; the verdict itself where it is not one
     of :data:`VERDICTS`."""
-    message = VERDICTS.get(verdict)
-    return verdict if message is None else translator(lang).gettext(message)
+    return translator(lang).gettext(verdict) if verdict in VERDICTS else verdict
 
 
 def cube_state_of(match_id: str, side: int) -> CubeState:
