@@ -32,6 +32,7 @@ SOURCES: Final = (
     "gammon/cli/verify.py",
     "gammon/engine/analysis/explain.py",
     "gammon/engine/analysis/patterns.py",
+    "gammon/engine/analysis/summary.py",
     # The browser client (static/js/i18n.js): t(), tn() and N_().
     "gammon/server/static/js/language-switch.js",
 )

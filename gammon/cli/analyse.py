@@ -255,7 +255,7 @@ def print_report(
     table.add_column("")
     table.add_column(names[0], justify="right")
     table.add_column(names[1], justify="right")
-    for row in summary_rows(analysis.players, analysis.match_length):
+    for row in summary_rows(analysis.players, analysis.match_length, lang):
         table.add_row(*row)
     console.print(table)
     for side, found in enumerate(report.patterns):

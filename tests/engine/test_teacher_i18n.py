@@ -242,3 +242,49 @@ def test_the_cube_hints_words_marks_and_losses_in_each_language(
     for mark in ("doubtful", "bad", "very bad", "lucky", "very unlucky"):
         assert mark_words(mark, lang) not in ("", mark)
     assert mark_words("", lang) == ""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_summary_rows_carry_the_english_figures(analyses: list[Analysis], lang: str) -> None:
+    """The review's summary in each language: every row translated, the same figures
+    (signs included, as the language writes its minus), the rating's words translated."""
+    from gammon.engine.analysis.summary import summary_rows
+
+    def signed(text: str) -> list[float]:
+        text = text.replace("\u2212", "-").replace("\xa0", " ")
+        return [float(n.replace(",", ".")) for n in re.findall(r"[+-]?\d+(?:[.,]\d+)?", text)]
+
+    for analysis in analyses[::3]:
+        english = summary_rows(analysis.players, analysis.match_length)
+        translated = summary_rows(analysis.players, analysis.match_length, lang)
+        assert len(english) == len(translated)
+        for (label, *figures_en), (label_t, *figures_t) in zip(english, translated, strict=True):
+            assert label_t != label
+            for left, right in zip(figures_en, figures_t, strict=True):
+                assert signed(right) == signed(left), (left, right)
+                if "." in left:
+                    assert "." not in right, right
+        rating = translated[7][1]
+        assert rating.split("(")[1].rstrip(")") != english[7][1].split("(")[1].rstrip(")") or (
+            lang in ("sv", "nl")  # "expert" and "beginner" are Swedish and Dutch words too
+        )
+
+
+def test_the_servers_document_speaks_the_requested_language(analyses: list[Analysis]) -> None:
+    """The worker's document carries the teacher's words of every language; the API gives
+    the request's, or English where the document has none (written before)."""
+    from gammon.server.analysis_worker import in_language
+
+    analysis = analyses[0]
+    report = Report.build(analysis)
+    document = report.to_dict()
+    document["languages"] = {lang: Report.build(analysis, lang=lang).words() for lang in LANGS}
+    finnish = in_language(document, "fi")
+    assert finnish["lang"] == "fi" and "languages" not in finnish
+    assert finnish["explanations"] == document["languages"]["fi"]["explanations"]
+    assert finnish["explanations"][0]["text"] != document["explanations"][0]["text"]
+    assert finnish["games"] == document["games"]
+    english = in_language(document, "en")
+    assert english["lang"] == "en" and english["explanations"] == document["explanations"]
+    del document["languages"]
+    assert in_language(document, "nl")["lang"] == "en"
