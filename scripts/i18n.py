@@ -33,6 +33,7 @@ SOURCES: Final = (
     "gammon/engine/analysis/explain.py",
     "gammon/engine/analysis/patterns.py",
     "gammon/engine/analysis/summary.py",
+    "gammon/cli/play.py",
     # The browser client (static/js/i18n.js): t(), tn() and N_().
     "gammon/server/static/js/language-switch.js",
 )

@@ -120,7 +120,8 @@ def _pairs(
 
 def _unnamed(text: str, why: Explanation) -> str:
     """``text`` without its plays and players' names (their digits are not figures)."""
-    for name in sorted({why.played, why.better, *NAMES}, key=len, reverse=True):
+    plays = {why.played, why.better} if why.kind == "checker" else set()
+    for name in sorted({*plays, *NAMES}, key=len, reverse=True):
         text = text.replace(name, " § ")
     return text
 
