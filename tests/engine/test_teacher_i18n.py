@@ -49,8 +49,9 @@ SOURCES = ("gammon/engine/analysis/explain.py", "gammon/engine/analysis/patterns
 #: Words every language keeps as English has them (docs/TRANSLATING.md: gammon,
 #: backgammon, beaver; Norwegian and Dutch say blot, Dutch race, and pips are pips).
 KEPT = {"gammon", "gammons", "backgammon", "beaver", "blot", "blots", "race", "pips"}
-#: Words a language shares with English (Dutch "contact": het contact verbreken).
-SHARED = {"nl": {"contact"}}
+#: Words a language shares with English: the glossary's Swedish and Dutch "match", and
+#: Dutch "contact" (het contact verbreken).
+SHARED = {"sv": {"match"}, "nl": {"contact", "match"}}
 #: What the English words claim, and how each language says it.
 CLAIMS = {
     "is still better": {
