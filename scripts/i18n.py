@@ -45,6 +45,10 @@ SOURCES: Final = (
     "gammon/server/practice.py",
     "gammon/server/protocol.py",
     "gammon/server/table.py",
+    "gammon/engine/analysis/explain.py",
+    "gammon/engine/analysis/patterns.py",
+    "gammon/engine/analysis/summary.py",
+    "gammon/cli/play.py",
     # The browser client (static/js/i18n.js): t(), tn() and N_().
     "gammon/server/static/js/language-switch.js",
     "gammon/server/static/js/table.js",

@@ -255,6 +255,24 @@ ALLOWED: dict[str, str] = {
     # gammon/cli/hint.py
     "no double": "a DoublerVerdict value, the key of a table of words",
     "too good to double": "a DoublerVerdict value, the key of a table of words",
+    # gammon/engine/analysis/explain.py
+    "too good": "words looked for in a verdict code (CubeReview.verdict), never shown",
+    # gammon/cli/play.py
+    "{mark} (choose a double, 1-6)> ": "the prompt names the commands to type, which are English",
+    " the beaver": "the prompt names the commands to type, which are English",
+    "gammon play --opponent bot": "a command's name",
+    "unknown command {text}; type 'help' for the commands": "an error (IllegalActionError)",
+    "resign what? write 'resign', 'resign gammon' or 'resign backgammon', not {text}": (
+        "an error (IllegalActionError)"
+    ),
+    "choose a double by its number, as 'choose 4', not {text}": "an error (IllegalActionError)",
+    "there is no play number {word}: 'moves' lists {len(plays)} play"
+    "{'' if len(plays) == 1 else 's'}": "an error (IllegalActionError)",
+    "there is no play number {word}: no dice to play now": "an error (IllegalActionError)",
+    "argument --level: invalid choice: {level} (choose from {', '.join(SKILL_LEVELS)})": (
+        "an error (UsageError), as argparse's own"
+    ),
+    "{PROG}: input ended before the game was over": "an error, on standard error",
     # errors of the command line: errors are not translated yet (their catalog is to come,
     # with the server's error messages, whose codes stay English)
     "cannot read {path}: {exc.strerror or exc}": "an error (UsageError, FairDiceError)",

@@ -134,6 +134,7 @@ def _mistake_lines(
     report: Report, review: CheckerReview | CubeReview, width: int, t: Translator
 ) -> list[str]:
     from gammon.engine.analysis import CheckerReview
+    from gammon.engine.analysis.explain import mark_words, verdict_words
 
     names = report.analysis.names
     match = bool(report.analysis.match_length)
@@ -143,7 +144,7 @@ def _mistake_lines(
             t.gettext(
                 "Game {game}, {player} to play {die1}-{die2}: {mark} ({loss})",
                 game=review.game, player=names[review.side], die1=review.dice[0],
-                die2=review.dice[1], mark=review.mark,
+                die2=review.dice[1], mark=mark_words(review.mark, t.lang),
                 loss=_lost(t, review.loss, review.cost if match else None),
             )
         )  # fmt: skip
@@ -156,7 +157,7 @@ def _mistake_lines(
         lines.append(
             t.gettext(
                 "Game {game}, cube decision of {player}: {mark} ({loss})",
-                game=review.game, player=names[who], mark=mark,
+                game=review.game, player=names[who], mark=mark_words(mark, t.lang),
                 loss=_lost(t, loss, cost if match else None),
             )
         )  # fmt: skip
@@ -185,10 +186,12 @@ def _mistake_lines(
     else:
         action = t.gettext("double") if review.doubled else t.gettext("no double")
         if review.response:
-            action = t.gettext("{action}, {answer}", action=action, answer=review.response)
+            action = t.gettext(
+                "{action}, {answer}", action=action, answer=mark_words(review.response, t.lang)
+            )
         lines.append(
             "  " + t.gettext("Played: {action}; right: {verdict}", action=action,
-                             verdict=review.verdict)
+                             verdict=verdict_words(review.verdict, t.lang))
         )  # fmt: skip
         mwcs = (review.no_double_mwc, review.double_take_mwc, review.double_pass_mwc)
         if match and None not in mwcs:
@@ -225,8 +228,8 @@ def print_report(
 ) -> None:
     """The per-player table, their patterns, and the ``mistakes`` worst mistakes, in ``lang``.
 
-    The figures' row names, the marks, the habits' names and the teacher's explanations
-    come from :mod:`gammon.engine.analysis` in English: its catalog is its own work.
+    The habits' names and the teacher's explanations are the report's, in the language it
+    was built in (``Report.build(..., lang=)``).
     """
     from rich.console import Console
     from rich.table import Table
@@ -252,7 +255,7 @@ def print_report(
     table.add_column("")
     table.add_column(names[0], justify="right")
     table.add_column(names[1], justify="right")
-    for row in summary_rows(analysis.players, analysis.match_length):
+    for row in summary_rows(analysis.players, analysis.match_length, lang):
         table.add_row(*row)
     console.print(table)
     for side, found in enumerate(report.patterns):
@@ -338,6 +341,7 @@ def run_analyse(args: argparse.Namespace, out: TextIO) -> int:
         analysis,
         histories=series.histories,
         checkers=series.game.rules.variant.checkers,
+        lang=lang,
     )
     if args.json is not None:
         Path(args.json).write_text(report.to_json(), encoding="utf-8")

@@ -30,7 +30,7 @@ from gammon.actions import (
     Roll,
     Take,
 )
-from gammon.cli.common import Commands, UsageError, needs_extra
+from gammon.cli.common import Commands, UsageError, add_lang_option, lang_of, needs_extra
 from gammon.cli.hint import hint_text
 from gammon.cli.inputs import match_length_arg, variant_arg
 from gammon.diagram import draw
@@ -38,6 +38,7 @@ from gammon.dice import RandomDice
 from gammon.errors import GammonError, IllegalActionError
 from gammon.events import describe
 from gammon.game import Game, Phase
+from gammon.i18n import N_, translator
 from gammon.match import Match, Session
 from gammon.variants import VARIANTS, Variant, find_variant
 
@@ -60,7 +61,8 @@ _CHOICE_WORDS: Final[tuple[tuple[type[Action], str], ...]] = (
     (AcceptResignation, "accept"),
     (RejectResignation, "reject"),
 )
-_PLAY_HELP = """\
+_PLAY_HELP = N_(
+    """\
 Commands (the side named in the prompt types them):
   roll, r            roll the dice (done for you when you cannot double)
   double, d          offer the cube before rolling
@@ -76,6 +78,7 @@ Commands (the side named in the prompt types them):
   hint               the engine's best plays, or its cube advice before rolling
   help, ?            this text
   quit, q            stop playing"""
+)
 
 
 class Opponent(Protocol):
@@ -98,7 +101,7 @@ class RandomOpponent:
     Roll(side=0)
     """
 
-    name = "the random opponent"
+    name = N_("the random opponent")
 
     def __init__(self, seed: int | None = None) -> None:
         self._random = random.Random(seed)
@@ -141,7 +144,9 @@ class _Terminal:
         opponents: dict[int, Opponent],
         out: TextIO,
         inp: TextIO,
+        lang: str = "en",
     ) -> None:
+        self.tr = translator(lang)
         self.series = series
         self.opponents = opponents
         self.out = out
@@ -181,7 +186,7 @@ class _Terminal:
 
     def pips(self) -> str:
         pips = self.series.game.position_for(0).pips()
-        return f"Pip count: X {pips[0]}, O {pips[1]}"
+        return self.tr.gettext("Pip count: X {x}, O {o}", x=pips[0], o=pips[1])
 
     def prompt(self, side: int, choices: list[Action]) -> str:
         """``X (roll or double)> ``: the side to type and what it may type now."""
@@ -203,7 +208,7 @@ class _Terminal:
     def apply(self, action: Action) -> None:
         """Carry out an action in the series and tell what happened."""
         for event in self.series.apply(action):
-            self.say(describe(event, _MARKS))
+            self.say(describe(event, _MARKS, self.tr.lang))
 
     def carry_out(self, side: int, line: str) -> None:
         """Do what ``line`` says for ``side``; our errors propagate for the caller to print."""
@@ -212,7 +217,7 @@ class _Terminal:
             return
         word = words[0]
         if word in ("help", "?"):
-            self.say(_PLAY_HELP)
+            self.say(self.tr.gettext(_PLAY_HELP))
         elif word in ("quit", "q", "exit"):
             raise _Quit
         elif word in ("board", "b"):
@@ -224,7 +229,7 @@ class _Terminal:
         elif word in ("moves", "plays", "list"):
             plays = self.plays(side)
             if not plays:
-                self.say("There are no dice to play now.")
+                self.say(self.tr.gettext("There are no dice to play now."))
             for number, play in enumerate(plays, 1):
                 self.say(f"{number:>3}  {play.play}")
         else:
@@ -285,13 +290,35 @@ class _Terminal:
 
     def run(self) -> int:
         series = self.series
-        kind = f"a {series.length}-point match" if isinstance(series, Match) else "a money game"
-        against = (
-            f"{self.opponents[1].name} (O)" if 1 in self.opponents
-            else "two players at one keyboard"
-        )  # fmt: skip
-        self.say(f"gammon: {kind} of {series.game.rules.variant.name}, {against}.")
-        self.say("Type 'help' for the commands.")
+        tr = self.tr
+        variant = series.game.rules.variant.name
+        if isinstance(series, Match) and 1 in self.opponents:
+            opening = tr.ngettext(
+                "gammon: a {n}-point match of {variant}, {opponent} (O).",
+                "gammon: a {n}-point match of {variant}, {opponent} (O).",
+                series.length,
+                variant=variant,
+                opponent=tr.gettext(self.opponents[1].name),
+            )
+        elif isinstance(series, Match):
+            opening = tr.ngettext(
+                "gammon: a {n}-point match of {variant}, two players at one keyboard.",
+                "gammon: a {n}-point match of {variant}, two players at one keyboard.",
+                series.length,
+                variant=variant,
+            )
+        elif 1 in self.opponents:
+            opening = tr.gettext(
+                "gammon: a money game of {variant}, {opponent} (O).",
+                variant=variant,
+                opponent=tr.gettext(self.opponents[1].name),
+            )
+        else:
+            opening = tr.gettext(
+                "gammon: a money game of {variant}, two players at one keyboard.", variant=variant
+            )
+        self.say(opening)
+        self.say(tr.gettext("Type 'help' for the commands."))
         while True:
             game = series.game
             if game.is_over:
@@ -318,7 +345,7 @@ class _Terminal:
             try:
                 self.carry_out(side, line)
             except GammonError as exc:
-                self.say(f"Not possible: {_marks(str(exc))}")
+                self.say(self.tr.gettext("Not possible: {reason}", reason=_marks(str(exc))))
 
     def finish_game(self) -> bool:
         """Report a finished game; start the next one if the series goes on."""
@@ -326,14 +353,28 @@ class _Terminal:
         self.show_board()
         score = series.score
         if isinstance(series, Match):
-            self.say(f"Score: X {score[0]}, O {score[1]} (match to {series.length})")
+            self.say(
+                self.tr.gettext(
+                    "Score: X {x}, O {o} (match to {length})",
+                    x=score[0],
+                    o=score[1],
+                    length=series.length,
+                )
+            )
         if series.is_over:
             winner = series.winner
             if isinstance(series, Match):
-                self.say(f"{_MARKS[winner or 0]} wins the match {max(score)}-{min(score)}.")
+                self.say(
+                    self.tr.gettext(
+                        "{player} wins the match {high}-{low}.",
+                        player=_MARKS[winner or 0],
+                        high=max(score),
+                        low=min(score),
+                    )
+                )
             return False
         series.new_game()
-        self.say(f"Game {series.game_number}")
+        self.say(self.tr.gettext("Game {number}", number=series.game_number))
         return True
 
 
@@ -366,11 +407,11 @@ def run_play(args: argparse.Namespace, out: TextIO) -> int:
         opponents[1] = RandomOpponent(args.seed)
     elif args.opponent == "bot":
         opponents[1] = _bot(args.level, args.seed)
-    terminal = _Terminal(series, opponents, out, sys.stdin)
+    terminal = _Terminal(series, opponents, out, sys.stdin, lang_of(args))
     try:
         return terminal.run()
     except _Quit:
-        terminal.say("Bye.")
+        terminal.say(terminal.tr.gettext("Bye."))
         return 0
     except _InputEnded:
         print(f"{PROG}: input ended before the game was over", file=sys.stderr)
@@ -418,4 +459,5 @@ def register(commands: Commands) -> None:
         metavar="S",
         help="seed the dice (and the random opponent) to replay the same game",
     )
+    add_lang_option(play)
     play.set_defaults(run=run_play)

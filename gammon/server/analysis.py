@@ -73,6 +73,7 @@ from starlette.routing import Route
 from gammon.server.analysis_worker import (
     UploadError,
     check_upload,
+    in_language,
     init_worker,
     run_job,
     xg_as_mat,
@@ -82,6 +83,7 @@ from gammon.server.connections import LiveTable
 from gammon.server.db import AnalysisRow, now, select
 from gammon.server.ids import path_id
 from gammon.server.leases import DB_NOW
+from gammon.server.pages import requested_language
 from gammon.server.protocol import Refused
 from gammon.server.store import Store
 from gammon.server.timesource import TimeSource
@@ -813,9 +815,19 @@ def analysis_routes(
         job = await analyses.upload(name, bytes(raw), user)
         return JSONResponse({"analysis": job}, status_code=202)
 
+    def spoken(job: dict[str, Any], request: Request) -> tuple[dict[str, Any], dict[str, str]]:
+        """The job with its document's teacher's words in the request's language, and the
+        headers that say so."""
+        lang = requested_language(request)
+        if job.get("document") is not None:
+            job = {**job, "document": in_language(job["document"], lang)}
+            lang = job["document"]["lang"]
+        return job, {"Content-Language": lang, "Vary": "Accept-Language, Cookie"}
+
     async def one(request: Request) -> Response:
         key = request.path_params["key"]
-        return JSONResponse({"analysis": await analyses.get(key, document=True)})
+        job, headers = spoken(await analyses.get(key, document=True), request)
+        return JSONResponse({"analysis": job}, headers=headers)
 
     async def report_html(request: Request) -> Response:
         key = request.path_params["key"]
@@ -831,9 +843,13 @@ def analysis_routes(
         job = await analyses.get(key, document=True)
         if job["document"] is None:
             raise Refused("no_analysis", f"the analysis {key!r} is not ready")
+        job, headers = spoken(job, request)
         return JSONResponse(
             job["document"],
-            headers={"Content-Disposition": f'attachment; filename="analysis-{key}.json"'},
+            headers={
+                "Content-Disposition": f'attachment; filename="analysis-{key}.json"',
+                **headers,
+            },
         )
 
     return [

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from gammon.errors import GammonError
+from gammon.i18n import LANGUAGES, SOURCE_LANGUAGE
 
 if TYPE_CHECKING:
     from multiprocessing.queues import Queue
@@ -272,4 +273,28 @@ def _document(
     document["logs"] = _logs(loaded)
     rows = summary_rows(analysis.players, analysis.match_length)
     document["summary"] = [list(row) for row in rows]
+    # The teacher's words in every other language, for the reader's (gammon.server.analysis
+    # picks them by the request's language): explaining again is cheap, the search is done.
+    document["languages"] = {
+        lang: Report.build(
+            analysis,
+            checkers=series.game.rules.variant.checkers,
+            lang=lang,
+        ).words()
+        for lang in LANGUAGES
+        if lang != SOURCE_LANGUAGE
+    }
     return {"document": document, "html": report.to_html()}
+
+
+def in_language(document: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The review document with the teacher's words (explanations, patterns) in ``lang``
+    where the worker wrote them, else in English; ``lang`` says which (the other
+    languages' words are left out)."""
+    shown = {key: value for key, value in document.items() if key != "languages"}
+    words = (document.get("languages") or {}).get(lang)
+    if lang != SOURCE_LANGUAGE and words is not None:
+        shown.update(words)
+    else:
+        shown["lang"] = SOURCE_LANGUAGE
+    return shown

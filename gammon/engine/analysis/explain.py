@@ -43,6 +43,7 @@ from gammon.engine.cube import (
 )
 from gammon.engine.met import InvalidCubeStateError, MatchScore
 from gammon.errors import GammonError
+from gammon.i18n import N_, SOURCE_LANGUAGE, Translator, translator
 from gammon.ids import decode_match_id
 from gammon.position import Dice, Position
 
@@ -59,6 +60,10 @@ __all__ = [
     "explain_cube",
     "loss_words",
     "shape_of",
+    "MARKS",
+    "VERDICTS",
+    "mark_words",
+    "verdict_words",
 ]
 
 #: Chances that differ by less than this are not worth a sentence.
@@ -141,40 +146,81 @@ def shape_of(position: Position, *, mover_on_roll: bool = False) -> Shape:
 
 
 # -- words ----------------------------------------------------------------------------
+#
+# Every sentence is a message of the catalogs (gammon.i18n), in the language of the
+# analysis: English (the source) unless a ``lang`` is given. Figures are rounded here, as
+# the English has always shown them, and then written as the language writes numbers, so
+# that every language shows the same figures.
 
 
-def _points(points: Iterable[int]) -> str:
-    """'the 7-point', 'the 7- and 5-points', 'the 8-, 7- and 5-points'."""
-    names = [str(point) for point in sorted(points, reverse=True)]
+def _number(value: int, tr: Translator) -> str:
+    return str(value) if tr.lang == SOURCE_LANGUAGE else tr.number(value)
+
+
+def _fixed(value: float, digits: int, tr: Translator) -> str:
+    """``value`` with ``digits`` decimals: ``0.123`` (``0,123`` in Finnish)."""
+    shown = f"{value:.{digits}f}"
+    if tr.lang == SOURCE_LANGUAGE:
+        return shown
+    return tr.number(float(shown), f"0.{'0' * digits}" if digits else "0")
+
+
+def _list(points: Iterable[int], tr: Translator) -> tuple[str, int]:
+    """Points named for a sentence, highest first, and how many: ``8-, 7- and 5`` (the
+    message then says ``the {points}-points``), ``7`` for one."""
+    names = [_number(point, tr) for point in sorted(points, reverse=True)]
     if len(names) == 1:
-        return f"the {names[0]}-point"
-    return f"the {'-, '.join(names[:-1])}- and {names[-1]}-points"
+        return names[0], 1
+    listed = names[0]
+    for name in names[1:-1]:
+        # TRANSLATORS: joins points in a list ("8-, 7"); the last is joined by the next message.
+        listed = tr.gettext("{points}-, {point}", points=listed, point=name)
+    # TRANSLATORS: the last point of a list ("8-, 7- and 5"), said before "-points".
+    return tr.gettext("{points}- and {last}", points=listed, last=names[-1]), len(names)
 
 
-def _checkers(count: int) -> str:
-    return f"{count} checker{'' if count == 1 else 's'}"
+def _checkers(count: int, tr: Translator) -> str:
+    return tr.ngettext("{n} checker", "{n} checkers", count)
 
 
-def _pips(count: int) -> str:
-    return f"{count} pip{'' if count == 1 else 's'}"
+def _pips(count: int, tr: Translator) -> str:
+    return tr.ngettext("{n} pip", "{n} pips", count)
 
 
-def _exposure(shape: Shape) -> str:
-    """What a play leaves open and how often it is hit: 'a blot on the 7-point: 17 of 36 ...'."""
+def _leaves(play: str, shape: Shape, tr: Translator, *, where: bool = False) -> str:
+    """What ``play`` leaves open and how often it is hit, as a clause with ``play`` its
+    subject: '13/7 6/5 leaves a blot on the 7-point: 16 of 36 rolls hit it'."""
     if not shape.blots:
-        return "leaves no blot in reach"
-    if len(shape.blots) == 1:
-        return f"leaves a blot on {_points(shape.blots)}: {shape.shots} of 36 rolls hit it"
-    return f"leaves blots on {_points(shape.blots)}: {shape.shots} of 36 rolls hit one"
+        return tr.gettext("{play} leaves none", play=play)
+    points, count = _list(shape.blots, tr)
+    shots = _number(shape.shots, tr)
+    if count == 1 and where:
+        message = N_("{play} leaves a blot on the {points}-point, where {shots} of 36 rolls hit it")
+        return tr.gettext(message, play=play, points=points, shots=shots)
+    if count == 1:
+        message = N_("{play} leaves a blot on the {points}-point: {shots} of 36 rolls hit it")
+        return tr.gettext(message, play=play, points=points, shots=shots)
+    if where:
+        message = N_(
+            "{play} leaves blots on the {points}-points, where {shots} of 36 rolls hit one"
+        )
+        return tr.gettext(message, play=play, points=points, shots=shots)
+    message = N_("{play} leaves blots on the {points}-points: {shots} of 36 rolls hit one")
+    return tr.gettext(message, play=play, points=points, shots=shots)
 
 
-def _pct(chance: float, digits: int = 0) -> str:
-    return f"{100.0 * chance:.{digits}f}%"
+def _pct(chance: float, digits: int = 0, tr: Translator | None = None) -> str:
+    """A chance as a per cent, rounded as the English has always shown it."""
+    shown = f"{100.0 * chance:.{digits}f}"
+    if tr is None or tr.lang == SOURCE_LANGUAGE:
+        return f"{shown}%"
+    return tr.percent(float(shown) / 100.0, digits)
 
 
-def _games(chance: float, digits: int = 0) -> str:
+def _games(chance: float, digits: int = 0, tr: Translator | None = None) -> str:
     """A chance of winning the game, its unit said: '65% of the games'."""
-    return f"{_pct(chance, digits)} of the games"
+    tr = tr or translator()
+    return tr.gettext("{chance} of the games", chance=_pct(chance, digits, tr))
 
 
 def _digits(pairs: Iterable[tuple[float, float | None]]) -> int:
@@ -189,17 +235,20 @@ def _digits(pairs: Iterable[tuple[float, float | None]]) -> int:
 # -- checker plays ----------------------------------------------------------------------
 
 
-def _race(shape: Shape) -> str:
+def _race(shape: Shape, tr: Translator) -> str:
     lead = shape.pips[1] - shape.pips[0]
+    mine, theirs = _number(shape.pips[0], tr), _pips(shape.pips[1], tr)
     if lead > 0:
-        return f"you lead by {_pips(lead)} ({shape.pips[0]} to {_pips(shape.pips[1])})"
+        message = N_("you lead by {lead} ({mine} to {theirs})")
+        return tr.gettext(message, lead=_pips(lead, tr), mine=mine, theirs=theirs)
     if lead < 0:
-        return f"you trail by {_pips(-lead)} ({shape.pips[0]} to {_pips(shape.pips[1])})"
-    return f"the pip counts are even ({_pips(shape.pips[0])} each)"
+        message = N_("you trail by {lead} ({mine} to {theirs})")
+        return tr.gettext(message, lead=_pips(-lead, tr), mine=mine, theirs=theirs)
+    return tr.gettext("the pip counts are even ({pips} each)", pips=_pips(shape.pips[0], tr))
 
 
 def _facts(
-    before: Shape, better: str, b: Shape, played: str, p: Shape
+    before: Shape, better: str, b: Shape, played: str, p: Shape, tr: Translator
 ) -> tuple[list[str], list[str]]:
     """How the board after ``played`` differs from the board after ``better``, in two lists:
     what the better play does and what the play made costs (said first), then what the
@@ -207,98 +256,248 @@ def _facts(
     leads: list[str] = []
     concessions: list[str] = []
     if b.hit != p.hit:
-        more, fewer = max(b.hit, p.hit), min(b.hit, p.hit)
-        lost = abs(b.pips[1] - p.pips[1])
+        more, fewer = _checkers(max(b.hit, p.hit), tr), _checkers(min(b.hit, p.hit), tr)
+        lost = _pips(abs(b.pips[1] - p.pips[1]), tr)
         if b.hit > p.hit:
             leads.append(
-                f"{better} puts {_checkers(more)} on the bar; {played} only {_checkers(fewer)}."
-                if fewer
-                else f"{better} hits, costing the opponent {_pips(lost)}; {played} hits nothing."
+                tr.gettext(
+                    "{better} puts {more} on the bar; {played} only {fewer}.",
+                    better=better,
+                    more=more,
+                    played=played,
+                    fewer=fewer,
+                )
+                if min(b.hit, p.hit)
+                else tr.gettext(
+                    "{better} hits, costing the opponent {pips}; {played} hits nothing.",
+                    better=better,
+                    pips=lost,
+                    played=played,
+                )
             )
         else:
             concessions.append(
-                f"{better} puts only {_checkers(fewer)} on the bar, and is still better: "
-                f"{played} puts {_checkers(more)} there."
-                if fewer
-                else f"{better} does not hit, and is still better: {played} hits, costing the "
-                f"opponent {_pips(lost)}."
+                tr.gettext(
+                    "{better} puts only {fewer} on the bar, and is still better: "
+                    "{played} puts {more} there.",
+                    better=better,
+                    fewer=fewer,
+                    played=played,
+                    more=more,
+                )
+                if min(b.hit, p.hit)
+                else tr.gettext(
+                    "{better} does not hit, and is still better: {played} hits, costing the "
+                    "opponent {pips}.",
+                    better=better,
+                    played=played,
+                    pips=lost,
+                )
             )
     if p.shots > b.shots:
-        rest = "leaves none" if not b.blots else _exposure(b).replace(": ", ", where ", 1)
-        leads.append(f"{played} {_exposure(p)}; {better} {rest}.")
+        leads.append(
+            tr.gettext(
+                "{first}; {second}.",
+                first=_leaves(played, p, tr),
+                second=_leaves(better, b, tr, where=True),
+            )
+        )
     elif b.shots > p.shots:
-        rest = "leaves none" if not p.blots else _exposure(p).replace(": ", ", where ", 1)
         concessions.append(
-            f"{better} {_exposure(b)}, and is still better: the risk is worth taking "
-            f"({played} {rest})."
+            tr.gettext(
+                "{leaves}, and is still better: the risk is worth taking ({other}).",
+                leaves=_leaves(better, b, tr),
+                other=_leaves(played, p, tr, where=True),
+            )
         )
     new_b = sorted(b.made - p.made - before.made)
     new_p = sorted(p.made - b.made - before.made)
     kept = before.made & (b.made - p.made)
     given = before.made & (p.made - b.made)
     anchors_lost = {point for point in kept if point >= 19}
+
+    def one_or_more(points: Iterable[int], one: str, more: str, **values: str) -> str:
+        """The message for one point or for several (``one``, ``more``: marked N_)."""
+        named, count = _list(points, tr)
+        return tr.gettext(one if count == 1 else more, points=named, **values)
+
     if new_b:
-        instead = f"; {played} makes {_points(new_p)} instead" if new_p else ""
-        leads.append(f"{better} makes {_points(new_b)}{instead}.")
+        made = one_or_more(
+            new_b,
+            N_("{play} makes the {points}-point"),
+            N_("{play} makes the {points}-points"),
+            play=better,
+        )
+        if new_p:
+            instead = one_or_more(
+                new_p,
+                N_("{play} makes the {points}-point"),
+                N_("{play} makes the {points}-points"),
+                play=played,
+            )
+            leads.append(tr.gettext("{first}; {second} instead.", first=made, second=instead))
+        else:
+            leads.append(tr.gettext("{clause}.", clause=made))
     elif new_p:
         concessions.append(
-            f"{better} does not make {_points(new_p)}, and is still better: {played} does."
+            one_or_more(
+                new_p,
+                N_(
+                    "{better} does not make the {points}-point, and is still better: {played} does."
+                ),
+                N_(
+                    "{better} does not make the {points}-points, and is still better: "
+                    "{played} does."
+                ),
+                better=better,
+                played=played,
+            )
         )
     if kept - anchors_lost:
-        leads.append(f"{played} breaks {_points(kept - anchors_lost)}; {better} keeps it.")
+        leads.append(
+            one_or_more(
+                kept - anchors_lost,
+                N_("{played} breaks the {points}-point; {better} keeps it."),
+                N_("{played} breaks the {points}-points; {better} keeps it."),
+                played=played,
+                better=better,
+            )
+        )
     if given:
-        concessions.append(f"{better} gives up {_points(given)}, and is still better.")
+        concessions.append(
+            one_or_more(
+                given,
+                N_("{better} gives up the {points}-point, and is still better."),
+                N_("{better} gives up the {points}-points, and is still better."),
+                better=better,
+            )
+        )
     if anchors_lost:
-        leads.append(f"{played} gives up the anchor on {_points(anchors_lost)}; {better} keeps it.")
+        leads.append(
+            one_or_more(
+                anchors_lost,
+                N_("{played} gives up the anchor on the {points}-point; {better} keeps it."),
+                N_("{played} gives up the anchor on the {points}-points; {better} keeps it."),
+                played=played,
+                better=better,
+            )
+        )
     if p.contact or b.contact:
         (lp, _), (lb, tb) = p.prime, b.prime
         l0 = before.prime[0]
+        ends = {"top": _number(tb, tr), "bottom": _number(tb - lb + 1, tr)}
         if lp < l0 <= lb and l0 >= 3:
             leads.append(
-                f"{played} breaks your {l0}-point prime; {better} keeps "
-                f"{lb} points in a row (from the {tb}- to the {tb - lb + 1}-point)."
+                tr.gettext(
+                    "{played} breaks your {length}-point prime; {better} keeps {kept} points in a "
+                    "row (from the {top}- to the {bottom}-point).",
+                    played=played,
+                    length=_number(l0, tr),
+                    better=better,
+                    kept=_number(lb, tr),
+                    **ends,
+                )
             )
         elif lb > lp and lb >= 3:
             leads.append(
-                f"{better} builds a {lb}-point prime (from the {tb}- to the {tb - lb + 1}-point); "
-                f"{played} has {lp} point{'' if lp == 1 else 's'} in a row at most."
+                tr.ngettext(
+                    "{better} builds a {length}-point prime (from the {top}- to the "
+                    "{bottom}-point); {played} has {n} point in a row at most.",
+                    "{better} builds a {length}-point prime (from the {top}- to the "
+                    "{bottom}-point); {played} has {n} points in a row at most.",
+                    lp,
+                    better=better,
+                    length=_number(lb, tr),
+                    played=played,
+                    **ends,
+                )
             )
         if p.back > b.back and b.contact:
             leads.append(
-                f"{better} brings {_checkers(p.back - b.back)} out of the opponent's home "
-                f"board; {played} leaves {_checkers(p.back)} back."
+                tr.gettext(
+                    "{better} brings {checkers} out of the opponent's home board; {played} "
+                    "leaves {back} back.",
+                    better=better,
+                    checkers=_checkers(p.back - b.back, tr),
+                    played=played,
+                    back=_checkers(p.back, tr),
+                )
             )
         elif b.back > p.back and p.contact:
             concessions.append(
-                f"{better} keeps {_checkers(b.back)} back, and is still better: {played} runs "
-                f"{_checkers(b.back - p.back)} from there."
+                tr.gettext(
+                    "{better} keeps {back} back, and is still better: {played} runs {run} from "
+                    "there.",
+                    better=better,
+                    back=_checkers(b.back, tr),
+                    played=played,
+                    run=_checkers(b.back - p.back, tr),
+                )
             )
     if p.tallest[0] >= _TALL and p.tallest[0] > b.tallest[0]:
         leads.append(
-            f"{played} stacks {p.tallest[0]} checkers on the {p.tallest[1]}-point; "
-            f"{better} spreads them (at most {_checkers(b.tallest[0])} on a point)."
+            tr.gettext(
+                "{played} stacks {count} checkers on the {point}-point; {better} spreads them "
+                "(at most {most} on a point).",
+                played=played,
+                count=_number(p.tallest[0], tr),
+                point=_number(p.tallest[1], tr),
+                better=better,
+                most=_checkers(b.tallest[0], tr),
+            )
         )
     if before.contact and p.contact != b.contact:
         if not b.contact:
-            leads.append(f"{better} breaks contact: a pure race in which {_race(b)}.")
+            leads.append(
+                tr.gettext(
+                    "{better} breaks contact: a pure race in which {race}.",
+                    better=better,
+                    race=_race(b, tr),
+                )
+            )
         else:
             concessions.append(
-                f"{better} keeps contact, and is still better: {played} breaks it, into a pure "
-                f"race in which {_race(p)}."
+                tr.gettext(
+                    "{better} keeps contact, and is still better: {played} breaks it, into a "
+                    "pure race in which {race}.",
+                    better=better,
+                    played=played,
+                    race=_race(p, tr),
+                )
             )
     elif not before.contact:
         off_b, off_p = b.off - before.off, p.off - before.off
         if off_b > off_p:
-            leads.append(f"{better} bears off {_checkers(off_b)}, {played} {_checkers(off_p)}.")
+            leads.append(
+                tr.gettext(
+                    "{better} bears off {off}, {played} {other}.",
+                    better=better,
+                    off=_checkers(off_b, tr),
+                    played=played,
+                    other=_checkers(off_p, tr),
+                )
+            )
         elif off_p > off_b:
             concessions.append(
-                f"{better} bears off {_checkers(off_b)}, and is still better: {played} "
-                f"bears off {_checkers(off_p)}."
+                tr.gettext(
+                    "{better} bears off {off}, and is still better: {played} bears off {other}.",
+                    better=better,
+                    off=_checkers(off_b, tr),
+                    played=played,
+                    other=_checkers(off_p, tr),
+                )
             )
         if p.pips[0] > b.pips[0]:
             leads.append(
-                f"{played} wastes {_pips(p.pips[0] - b.pips[0])}: {better} leaves "
-                f"{_pips(b.pips[0])} to bear off, {played} {_pips(p.pips[0])}."
+                tr.gettext(
+                    "{played} wastes {waste}: {better} leaves {left} to bear off, {played} "
+                    "{other}.",
+                    played=played,
+                    waste=_pips(p.pips[0] - b.pips[0], tr),
+                    better=better,
+                    left=_pips(b.pips[0], tr),
+                    other=_pips(p.pips[0], tr),
+                )
             )
     return leads, concessions
 
@@ -308,38 +507,66 @@ def _cubeless(chances: tuple[float, float, float, float, float]) -> float:
     return 2.0 * win - 1.0 + win_gammon + win_backgammon - lose_gammon - lose_backgammon
 
 
-def _chance_facts(better: str, b: Candidate, played: str, p: Candidate) -> list[str]:
+def _chance_facts(
+    better: str, b: Candidate, played: str, p: Candidate, tr: Translator
+) -> list[str]:
     """The engine's chances after each play, in one sentence, when they differ enough."""
     (bw, bwg, _, blg, _), (pw, pwg, _, plg, _) = b.chances, p.chances
     steps = (abs(bw - pw), abs(bwg - pwg), abs(blg - plg))
     if max(steps) < _CHANCE_STEP:
         return []
     if max(steps[1:]) < _CHANCE_STEP:
-        return [f"After {better} you win {_games(bw)}, after {played} {_games(pw)}."]
+        return [
+            tr.gettext(
+                "After {better} you win {win}, after {played} {other}.",
+                better=better,
+                win=_games(bw, 0, tr),
+                played=played,
+                other=_games(pw, 0, tr),
+            )
+        ]
     return [
-        f"After {better} you win {_games(bw)} ({_pct(bwg)} gammons) and lose a gammon "
-        f"{_pct(blg)} of the time; after {played} you win {_games(pw)} ({_pct(pwg)} gammons) "
-        f"and lose a gammon {_pct(plg)} of the time."
+        tr.gettext(
+            "After {better} you win {win} ({gammons} gammons) and lose a gammon {lost} of the "
+            "time; after {played} you win {other} ({other_gammons} gammons) and lose a gammon "
+            "{other_lost} of the time.",
+            better=better,
+            win=_games(bw, 0, tr),
+            gammons=_pct(bwg, 0, tr),
+            lost=_pct(blg, 0, tr),
+            played=played,
+            other=_games(pw, 0, tr),
+            other_gammons=_pct(pwg, 0, tr),
+            other_lost=_pct(plg, 0, tr),
+        )
     ]
 
 
-def compare_plays(before: Position, dice: Dice, *, better: str, played: str) -> list[str]:
+def compare_plays(
+    before: Position, dice: Dice, *, better: str, played: str, lang: str = SOURCE_LANGUAGE
+) -> list[str]:
     """Why ``better`` beats ``played`` on the board ``before`` (mover on roll), from the boards:
     what ``better`` does and ``played`` costs first, then what ``played`` has for it."""
     b = before.parse_play(better, dice).position
     p = before.parse_play(played, dice).position
     leads, concessions = _facts(
-        shape_of(before, mover_on_roll=True), better, shape_of(b), played, shape_of(p)
+        shape_of(before, mover_on_roll=True),
+        better,
+        shape_of(b),
+        played,
+        shape_of(p),
+        translator(lang),
     )
     return leads + concessions
 
 
-def loss_words(loss: float, unit: Unit) -> str:
+def loss_words(loss: float, unit: Unit, lang: str = SOURCE_LANGUAGE) -> str:
     """A loss as the player reads it, its unit named: '0.123 in equity', '1.4% in match
     winning chance'."""
+    tr = translator(lang)
     if unit is Unit.MWC:
-        return f"{100.0 * loss:.1f}% in match winning chance"
-    return f"{loss:.3f} in equity"
+        return tr.gettext("{loss} in match winning chance", loss=_pct(loss, 1, tr))
+    return tr.gettext("{loss} in equity", loss=_fixed(loss, 3, tr))
 
 
 @dataclass(frozen=True)
@@ -416,10 +643,13 @@ def checker_loss(review: CheckerReview) -> tuple[float, Unit]:
     return review.loss, Unit.EQUITY
 
 
-def explain_checker(review: CheckerReview, *, checkers: int = 15) -> Explanation | None:
+def explain_checker(
+    review: CheckerReview, *, checkers: int = 15, lang: str = SOURCE_LANGUAGE
+) -> Explanation | None:
     """Why the play made lost against the best play; None if it was the best.
 
-    ``checkers`` is the variant's checkers a side (3 in hypergammon).
+    ``checkers`` is the variant's checkers a side (3 in hypergammon); ``lang`` the language
+    of the words (gammon.i18n).
     """
     best = review.best
     if review.loss <= 0.0 or best.play == review.played:
@@ -427,19 +657,24 @@ def explain_checker(review: CheckerReview, *, checkers: int = 15) -> Explanation
     before = _position(review.position_id, checkers)
     if before is None:
         return None
+    tr = translator(lang)
     played = next(c for c in review.candidates if c.play == review.played)
     b_pos = before.parse_play(best.play, review.dice).position
     p_pos = before.parse_play(review.played, review.dice).position
     shape0, b, p = shape_of(before, mover_on_roll=True), shape_of(b_pos), shape_of(p_pos)
-    leads, concessions = _facts(shape0, best.play, b, review.played, p)
-    chances = _chance_facts(best.play, best, review.played, played)
+    leads, concessions = _facts(shape0, best.play, b, review.played, p, tr)
+    chances = _chance_facts(best.play, best, review.played, played, tr)
     favours_better = _cubeless(best.chances) >= _cubeless(played.chances)
     facts = leads[:_MOST_FACTS] + (chances if favours_better else [])
     if not facts:  # nothing on the boards speaks for the better play: its value does
         loss, unit = checker_loss(review)
         facts = [
-            f"As the engine plays the position on, {best.play} is better than "
-            f"{review.played} by {loss_words(loss, unit)}."
+            tr.gettext(
+                "As the engine plays the position on, {better} is better than {played} by {loss}.",
+                better=best.play,
+                played=review.played,
+                loss=loss_words(loss, unit, tr.lang),
+            )
         ]
     facts += concessions[: max(0, _MOST_FACTS - len(leads))]
     if not favours_better:
@@ -458,6 +693,56 @@ def explain_checker(review: CheckerReview, *, checkers: int = 15) -> Explanation
 
 
 # -- cube decisions -----------------------------------------------------------------
+
+#: The cube's right actions as GNU Backgammon names them (CubeReview.verdict), for words.
+VERDICTS: Final = frozenset(
+    {
+        N_("No double, take"),
+        N_("No double, beaver"),
+        N_("No redouble, take"),
+        N_("No redouble, beaver"),
+        N_("Double, take"),
+        N_("Double, beaver"),
+        N_("Double, pass"),
+        N_("Redouble, take"),
+        N_("Redouble, beaver"),
+        N_("Redouble, pass"),
+        N_("Too good to double, take"),
+        N_("Too good to double, pass"),
+        N_("Too good to redouble, take"),
+        N_("Too good to redouble, pass"),
+    }
+)
+
+
+#: The marks of a decision (results.Mark) and of a roll's luck (results.LuckMark), for words.
+MARKS: Final = frozenset(
+    {
+        N_("doubtful"),
+        N_("bad"),
+        N_("very bad"),
+        N_("very lucky"),
+        N_("lucky"),
+        N_("unlucky"),
+        N_("very unlucky"),
+        N_("take"),
+        N_("pass"),
+        N_("beaver"),
+    }
+)
+
+
+def mark_words(mark: str, lang: str = SOURCE_LANGUAGE) -> str:
+    """A mark ("doubtful", "very bad", "lucky"...) or an answer ("take", "pass") in
+    ``lang``; an empty mark stays empty."""
+    mark = str(mark)
+    return translator(lang).gettext(mark) if mark in MARKS else mark
+
+
+def verdict_words(verdict: str, lang: str = SOURCE_LANGUAGE) -> str:
+    """A cube verdict ("Double, take") in ``lang``; the verdict itself where it is not one
+    of :data:`VERDICTS`."""
+    return translator(lang).gettext(verdict) if verdict in VERDICTS else verdict
 
 
 def cube_state_of(match_id: str, side: int) -> CubeState:
@@ -498,117 +783,220 @@ def cube_model(review: CubeReview, checkers: int) -> CubeDecision | None:
         return None
 
 
-def _early_double_fact(win: float, model: CubeDecision | None, digits: int) -> str:
+def _early_double_fact(win: float, model: CubeDecision | None, digits: int, tr: Translator) -> str:
     """Why a double was too early, in words that agree with the figures shown: below the
     window when the chances are, or else why the engine still keeps the cube."""
     if model is None:
-        return "Too early to double: the cube is worth more kept."
+        return tr.gettext("Too early to double: the cube is worth more kept.")
     if model.doubling_point is None:
-        return "Here doubling never gains: the cube is worth more kept."
+        return tr.gettext("Here doubling never gains: the cube is worth more kept.")
+    window = _games(model.doubling_point, digits, tr)
     if win < model.doubling_point:
-        return (
-            "That is below the doubling window, which opens at "
-            f"{_games(model.doubling_point, digits)}: "
-            "too early to double; the cube is worth more kept."
+        return tr.gettext(
+            "That is below the doubling window, which opens at {window}: too early to double; "
+            "the cube is worth more kept.",
+            window=window,
         )
     if win >= model.cash_point:
-        return (
-            "By the chances alone that is past the cash point of "
-            f"{_games(model.cash_point, digits)}, but as the engine plays the position on, "
-            "keeping the cube is worth more: too early to double."
+        return tr.gettext(
+            "By the chances alone that is past the cash point of {cash}, but as the engine "
+            "plays the position on, keeping the cube is worth more: too early to double.",
+            cash=_games(model.cash_point, digits, tr),
         )
-    return (
-        f"By the chances alone that is inside the doubling window, which opens at "
-        f"{_games(model.doubling_point, digits)}, but as the engine plays the position on, "
-        "keeping the cube is worth more: too early to double."
+    return tr.gettext(
+        "By the chances alone that is inside the doubling window, which opens at {window}, "
+        "but as the engine plays the position on, keeping the cube is worth more: too early "
+        "to double.",
+        window=window,
     )
 
 
 def _missed_double_fact(
-    win: float, model: CubeDecision | None, verdict: str, doubler: str, taker: str, digits: int
+    win: float,
+    model: CubeDecision | None,
+    verdict: str,
+    doubler: str,
+    taker: str,
+    digits: int,
+    tr: Translator,
 ) -> str:
     """Why a double was missed, in words that agree with the figures shown."""
-    if "pass" in verdict:
-        if model is None or win >= model.cash_point:
-            cash = f" of {_games(model.cash_point, digits)}" if model is not None else ""
-            return (
-                f"That is past the cash point{cash}: {doubler} should double and {taker} "
-                "should pass; waiting risks losing the market."
+    if "pass" in verdict.lower():
+        if model is None:
+            return tr.gettext(
+                "That is past the cash point: {doubler} should double and {taker} should "
+                "pass; waiting risks losing the market.",
+                doubler=doubler,
+                taker=taker,
             )
-        return (
-            "By the chances alone that is short of the cash point "
-            f"({_games(model.cash_point, digits)}), "
-            f"but as the engine plays the position on, {taker} should pass a double: "
-            f"{doubler} should double now; waiting risks losing the market."
+        cash = _games(model.cash_point, digits, tr)
+        if win >= model.cash_point:
+            return tr.gettext(
+                "That is past the cash point of {cash}: {doubler} should double and {taker} "
+                "should pass; waiting risks losing the market.",
+                cash=cash,
+                doubler=doubler,
+                taker=taker,
+            )
+        return tr.gettext(
+            "By the chances alone that is short of the cash point ({cash}), but as the engine "
+            "plays the position on, {taker} should pass a double: {doubler} should double "
+            "now; waiting risks losing the market.",
+            cash=cash,
+            taker=taker,
+            doubler=doubler,
         )
     if model is None:
-        return f"The right action was: {verdict}."
-    if model.doubling_point is None:
-        return (
-            "By the chances alone doubling never gains here, but as the engine plays the "
-            f"position on, it does: double, and {taker} should take."
+        return tr.gettext(
+            "The right action was: {verdict}.", verdict=verdict_words(verdict, tr.lang).lower()
         )
-    window = f"({_pct(model.doubling_point, digits)} to {_games(model.cash_point, digits)})"
+    if model.doubling_point is None:
+        return tr.gettext(
+            "By the chances alone doubling never gains here, but as the engine plays the "
+            "position on, it does: double, and {taker} should take.",
+            taker=taker,
+        )
+    window = {
+        "low": _pct(model.doubling_point, digits, tr),
+        "cash": _games(model.cash_point, digits, tr),
+        "taker": taker,
+    }
     if model.doubling_point <= win < model.cash_point:
-        return f"That is inside the doubling window {window}: double, and {taker} should take."
-    side = "below" if win < model.doubling_point else "above"
-    return (
-        f"By the chances alone that is {side} the doubling window {window}, but as the engine "
-        f"plays the position on, doubling gains: double, and {taker} should take."
+        return tr.gettext(
+            "That is inside the doubling window ({low} to {cash}): double, and {taker} "
+            "should take.",
+            **window,
+        )
+    if win < model.doubling_point:
+        return tr.gettext(
+            "By the chances alone that is below the doubling window ({low} to {cash}), but as "
+            "the engine plays the position on, doubling gains: double, and {taker} should "
+            "take.",
+            **window,
+        )
+    return tr.gettext(
+        "By the chances alone that is above the doubling window ({low} to {cash}), but as "
+        "the engine plays the position on, doubling gains: double, and {taker} should take.",
+        **window,
     )
 
 
-def cube_words(win: float, decision: CubeDecision) -> tuple[str, ...]:
+def cube_words(win: float, decision: CubeDecision, lang: str = SOURCE_LANGUAGE) -> tuple[str, ...]:
     """Where the doubler's chance of winning the game stands against the doubling window
     and the take point, in words that agree with ``decision``'s action and answer: where
     a search decided against the chances alone, the words say so (the cube hint's text).
     """
+    tr = translator(lang)
     window, cash, take = decision.doubling_point, decision.cash_point, decision.take_point
     digits = _digits([(win, window), (win, cash), (1.0 - win, take)])
     if window is None:
-        place, doubles_by_chances = "where doubling never gains", False
+        place, doubles_by_chances = tr.gettext("where doubling never gains"), False
     elif win < window:
-        place = f"below the doubling window, which opens at {_games(window, digits)}"
+        place = tr.gettext(
+            "below the doubling window, which opens at {window}",
+            window=_games(window, digits, tr),
+        )
         doubles_by_chances = False
     elif win < cash:
-        place = f"inside the doubling window ({_pct(window, digits)} to {_games(cash, digits)})"
+        place = tr.gettext(
+            "inside the doubling window ({low} to {cash})",
+            low=_pct(window, digits, tr),
+            cash=_games(cash, digits, tr),
+        )
         doubles_by_chances = True
     else:
-        place, doubles_by_chances = f"past the cash point of {_games(cash, digits)}", True
-    odds = f"The doubler wins {_games(win, digits)}"
+        place = tr.gettext("past the cash point of {cash}", cash=_games(cash, digits, tr))
+        doubles_by_chances = True
+    odds = tr.gettext("The doubler wins {chance}", chance=_games(win, digits, tr))
     if decision.doubler is DoublerVerdict.TOO_GOOD:
-        doubler = (
-            f"{odds}, {place}, and is too good to double: playing on for the gammon is "
-            "worth more than the point the double cashes."
+        doubler = tr.gettext(
+            "{odds}, {place}, and is too good to double: playing on for the gammon is worth "
+            "more than the point the double cashes.",
+            odds=odds,
+            place=place,
         )
     elif doubles_by_chances == decision.doubles:
-        doubler = f"{odds}: {place}."
+        doubler = tr.gettext("{odds}: {place}.", odds=odds, place=place)
     else:
-        engine = "doubling gains" if decision.doubles else "keeping the cube is worth more"
-        doubler = (
-            f"{odds}: by the chances alone that is {place}, but as the engine plays the "
-            f"position on, {engine}."
+        engine = (
+            tr.gettext("doubling gains")
+            if decision.doubles
+            else tr.gettext("keeping the cube is worth more")
         )
-    taker_wins = f"The taker wins {_games(1.0 - win, digits)}"
+        doubler = tr.gettext(
+            "{odds}: by the chances alone that is {place}, but as the engine plays the "
+            "position on, {engine}.",
+            odds=odds,
+            place=place,
+            engine=engine,
+        )
+    taker_wins = tr.gettext("The taker wins {chance}", chance=_games(1.0 - win, digits, tr))
     takes_by_chances = 1.0 - win >= take
-    side = "above" if takes_by_chances else "below"
-    point = f"{side} the take point of {_games(take, digits)}"
+    point = (
+        tr.gettext("above the take point of {take}", take=_games(take, digits, tr))
+        if takes_by_chances
+        else tr.gettext("below the take point of {take}", take=_games(take, digits, tr))
+    )
     takes = decision.taker is not TakerVerdict.PASS
     if takes_by_chances == takes:
-        taker = f"{taker_wins}: {point}."
+        taker = tr.gettext("{odds}: {point}.", odds=taker_wins, point=point)
     else:
-        engine = "taking loses less than passing" if takes else "passing loses less"
-        taker = (
-            f"{taker_wins}: by the chances alone that is {point}, but as the engine plays "
-            f"the position on, {engine}."
+        engine = (
+            tr.gettext("taking loses less than passing")
+            if takes
+            else tr.gettext("passing loses less")
+        )
+        taker = tr.gettext(
+            "{odds}: by the chances alone that is {point}, but as the engine plays the "
+            "position on, {engine}.",
+            odds=taker_wins,
+            point=point,
+            engine=engine,
         )
     return doubler, taker
 
 
+def _answer_fact(chances: str, take: str | None, above: bool, against: bool, tr: Translator) -> str:
+    """Where the taker's chances stand against the take point (``take``, None where there
+    is no model), and, ``against`` the chances, that the engine decided otherwise."""
+    if take is None:
+        return (
+            tr.gettext("{chances}: above the take point.", chances=chances)
+            if above
+            else tr.gettext("{chances}: below the take point.", chances=chances)
+        )
+    if not against:
+        return (
+            tr.gettext("{chances}: above the take point of {take}.", chances=chances, take=take)
+            if above
+            else tr.gettext(
+                "{chances}: below the take point of {take}.", chances=chances, take=take
+            )
+        )
+    if above:
+        return tr.gettext(
+            "{chances}: above the take point of {take} by the chances alone, but as the "
+            "engine plays the position on, taking loses more than passing.",
+            chances=chances,
+            take=take,
+        )
+    return tr.gettext(
+        "{chances}: below the take point of {take} by the chances alone, but as the engine "
+        "plays the position on, taking loses less.",
+        chances=chances,
+        take=take,
+    )
+
+
 def explain_cube(
-    review: CubeReview, names: Sequence[str] = ("side 0", "side 1"), *, checkers: int = 15
+    review: CubeReview,
+    names: Sequence[str] = ("side 0", "side 1"),
+    *,
+    checkers: int = 15,
+    lang: str = SOURCE_LANGUAGE,
 ) -> list[Explanation]:
     """Why the cube action, or the answer to it, was wrong: chances against the thresholds."""
+    tr = translator(lang)
     found: list[Explanation] = []
     win, win_gammon, _, lose_gammon, _ = review.chances
     model = cube_model(review, checkers)
@@ -625,26 +1013,41 @@ def explain_cube(
     )
     doubler, taker = names[review.side], names[1 - review.side]
     gammons = win_gammon + lose_gammon >= 0.005
-    odds = f"{doubler} wins {_pct(win, digits)} of the games" + (
-        f" ({_pct(win_gammon)} gammons) and loses a gammon {_pct(lose_gammon)} of the time"
+    odds = (
+        tr.gettext(
+            "{player} wins {chance} of the games ({gammons} gammons) and loses a gammon {lost} "
+            "of the time.",
+            player=doubler,
+            chance=_pct(win, digits, tr),
+            gammons=_pct(win_gammon, 0, tr),
+            lost=_pct(lose_gammon, 0, tr),
+        )
         if gammons
-        else ", with no gammons in sight"
+        else tr.gettext(
+            "{player} wins {chance} of the games, with no gammons in sight.",
+            player=doubler,
+            chance=_pct(win, digits, tr),
+        )
     )
     verdict = review.verdict.lower()
     if review.doubler_loss > 0.0:
-        facts = [odds + "."]
+        facts = [odds]
         tags: set[str] = set()
         if review.doubled and "too good" in verdict:
             facts.append(
-                "That is too good to double: playing on for the gammon is worth more "
-                "than the point the double cashes."
+                tr.gettext(
+                    "That is too good to double: playing on for the gammon is worth more than "
+                    "the point the double cashes."
+                )
             )
             tags.add("too-good")
         elif review.doubled:
-            facts.append(_early_double_fact(win, model, digits))
+            facts.append(_early_double_fact(win, model, digits, tr))
             tags.add("early-double")
         else:
-            facts.append(_missed_double_fact(win, model, verdict, doubler, taker, digits))
+            facts.append(
+                _missed_double_fact(win, model, review.verdict, doubler, taker, digits, tr)
+            )
             tags.add("missed-double")
         found.append(
             Explanation(
@@ -660,29 +1063,39 @@ def explain_cube(
             )
         )
     if review.taker_loss > 0.0 and review.response is not None:
-        take_point = f" of {_games(model.take_point, digits)}" if model is not None else ""
-        chances = f"{taker} wins {_pct(1.0 - win, digits)} of the games" + (
-            f" and loses a gammon {_pct(win_gammon)} of the time" if gammons else ""
+        take_point = None if model is None else _games(model.take_point, digits, tr)
+        chances = (
+            tr.gettext(
+                "{player} wins {chance} of the games and loses a gammon {lost} of the time",
+                player=taker,
+                chance=_pct(1.0 - win, digits, tr),
+                lost=_pct(win_gammon, 0, tr),
+            )
+            if gammons
+            else tr.gettext(
+                "{player} wins {chance} of the games",
+                player=taker,
+                chance=_pct(1.0 - win, digits, tr),
+            )
         )
         taker_chance = 1.0 - win
         if review.response == "pass":
+            above = model is None or taker_chance >= model.take_point
             facts = [
-                f"{chances}: above the take point{take_point}."
-                if model is None or taker_chance >= model.take_point
-                else f"{chances}: below the take point{take_point} by the chances alone, but "
-                "as the engine plays the position on, taking loses less.",
-                "Passing gives the game up for sure; taking loses less on average.",
+                _answer_fact(chances, take_point, above, not above, tr),
+                tr.gettext("Passing gives the game up for sure; taking loses less on average."),
             ]
             tags = {"wrong-pass"}
             better = "take"
         else:
+            below = model is None or taker_chance < model.take_point
             facts = [
-                f"{chances}: below the take point{take_point}."
-                if model is None or taker_chance < model.take_point
-                else f"{chances}: above the take point{take_point} by the chances alone, but "
-                "as the engine plays the position on, taking loses more than passing.",
-                "Taking risks more than the point that passing gives up"
-                + (", gammons included." if win_gammon >= _CHANCE_STEP else "."),
+                _answer_fact(chances, take_point, not below, not below, tr),
+                tr.gettext(
+                    "Taking risks more than the point that passing gives up, gammons included."
+                )
+                if win_gammon >= _CHANCE_STEP
+                else tr.gettext("Taking risks more than the point that passing gives up."),
             ]
             tags = {"hopeless-take"}
             better = "pass"
@@ -709,17 +1122,21 @@ def explain(
     *,
     threshold: float = DOUBTFUL,
     checkers: int = 15,
+    lang: str = SOURCE_LANGUAGE,
 ) -> list[Explanation]:
-    """Explanations of every decision that lost at least ``threshold`` (doubtful or worse)."""
+    """Explanations of every decision that lost at least ``threshold`` (doubtful or worse),
+    in ``lang``."""
     found: list[Explanation] = []
     for review in checker:
         if review.loss >= threshold:
-            explanation = explain_checker(review, checkers=checkers)
+            explanation = explain_checker(review, checkers=checkers, lang=lang)
             if explanation is not None:
                 found.append(explanation)
     for cube_review in cube:
         found += [
-            e for e in explain_cube(cube_review, names, checkers=checkers) if e.loss >= threshold
+            e
+            for e in explain_cube(cube_review, names, checkers=checkers, lang=lang)
+            if e.loss >= threshold
         ]
     found.sort(key=lambda e: (e.game, e.index, e.kind))
     return found

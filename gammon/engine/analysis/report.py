@@ -39,9 +39,9 @@ from gammon.engine.analysis.results import (
     CubeReview,
     GameAnalysis,
     Mark,
-    PlayerSummary,
     Unit,
 )
+from gammon.engine.analysis.summary import summary_rows
 from gammon.errors import GammonError
 from gammon.events import (
     Beavered,
@@ -56,6 +56,7 @@ from gammon.events import (
     Took,
     describe,
 )
+from gammon.i18n import SOURCE_LANGUAGE, language
 from gammon.position import Position
 from gammon.svg import board_svg
 
@@ -92,85 +93,6 @@ def _taker_loss(review: CubeReview, mwc: bool) -> str:
     return _loss(review.taker_loss, review.taker_cost if mwc else None)
 
 
-def summary_rows(
-    players: tuple[PlayerSummary, PlayerSummary], match_length: int
-) -> list[tuple[str, str, str]]:
-    """The per-player figures, one (label, side 0, side 1) row each, for tables in any medium.
-
-    Each figure is in the review's unit, named in its row: equity in money play
-    (normalised, per unit of the cube), match winning chance in a match; the
-    performance rating is on the error normalised to money, at any score.
-    """
-
-    def row(label: str, text: Any) -> tuple[str, str, str]:
-        return (label, text(players[0]), text(players[1]))
-
-    if match_length:
-        unit = "match winning chance"
-
-        def errors(total: float, count: int) -> str:
-            return f"{100.0 * total:.1f}% / {100.0 * total / max(count, 1):.2f}%"
-
-        checker = row(
-            f"Checker error in {unit}: total / per decision",
-            lambda p: errors(p.checker_cost, p.checker_decisions),
-        )
-        cube = row(
-            f"Cube error in {unit}: total / per decision",
-            lambda p: errors(p.cube_cost, p.cube_decisions),
-        )
-        overall = row(
-            f"Overall error in {unit} per decision (decisions)",
-            lambda p: f"{100.0 * p.cost / max(p.decisions, 1):.2f}% ({p.decisions})",
-        )
-        luck = row(
-            f"Luck in {unit}: total (lucky / unlucky rolls)",
-            lambda p: f"{100.0 * p.luck_cost:+.1f}% ({p.lucky_rolls} / {p.unlucky_rolls})",
-        )
-        result = row(f"Result in {unit}", lambda p: f"{100.0 * p.result:+.1f}%")
-        adjusted = row(
-            f"Luck-adjusted result in {unit}", lambda p: f"{100.0 * p.luck_adjusted:+.1f}%"
-        )
-    else:
-        checker = row(
-            "Checker error in equity: total / per decision",
-            lambda p: f"{p.checker_error:.3f} / {p.checker_error_rate:.4f}",
-        )
-        cube = row(
-            "Cube error in equity: total / per decision",
-            lambda p: f"{p.cube_error:.3f} / {p.cube_error_rate:.4f}",
-        )
-        overall = row(
-            "Overall error in equity per decision (decisions)",
-            lambda p: f"{p.error_rate:.4f} ({p.decisions})",
-        )
-        luck = row(
-            "Luck in equity: total (lucky / unlucky rolls)",
-            lambda p: f"{_signed(p.luck)} ({p.lucky_rolls} / {p.unlucky_rolls})",
-        )
-        result = row("Result in points", lambda p: f"{p.result:+.2f}")
-        adjusted = row("Luck-adjusted result in points", lambda p: f"{p.luck_adjusted:+.2f}")
-    return [
-        row("Checker decisions (forced)", lambda p: f"{p.checker_decisions} ({p.forced_plays})"),
-        checker,
-        row("Doubtful / bad / very bad plays", lambda p: f"{p.doubtful} / {p.bad} / {p.very_bad}"),
-        row("Cube decisions", lambda p: str(p.cube_decisions)),
-        cube,
-        row(
-            "Cube mistakes: missed / wrong doubles, wrong takes / passes",
-            lambda p: f"{p.missed_doubles} / {p.wrong_doubles}, {p.wrong_takes} / {p.wrong_passes}",
-        ),
-        overall,
-        row(
-            "Performance rating (PR, on the error normalised to money)",
-            lambda p: f"{p.rating:.1f} ({p.rating_words})",
-        ),
-        luck,
-        result,
-        adjusted,
-    ]
-
-
 @dataclass(frozen=True)
 class Report:
     """An analysis, the teacher's explanation of each mistake, and each player's patterns."""
@@ -182,6 +104,8 @@ class Report:
     histories: tuple[tuple[Event, ...], ...] | None = None
     #: Checkers a side in the variant played (3 in hypergammon), to read Position IDs.
     checkers: int = 15
+    #: The language of the teacher's words and the habits (gammon.i18n).
+    lang: str = SOURCE_LANGUAGE
 
     @classmethod
     def build(
@@ -191,22 +115,39 @@ class Report:
         histories: Sequence[Sequence[Event]] | None = None,
         checkers: int = 15,
         threshold: float = DOUBTFUL,
+        lang: str = SOURCE_LANGUAGE,
     ) -> Report:
-        """Explain every decision that lost ``threshold`` or more, and find the patterns."""
+        """Explain every decision that lost ``threshold`` or more, and find the patterns,
+        in ``lang``."""
+        lang = language(lang)
         found = explain(
             analysis.checker,
             analysis.cube,
             analysis.names,
             threshold=threshold,
             checkers=checkers,
+            lang=lang,
         )
         return cls(
             analysis,
             tuple(found),
-            (tuple(patterns(found, 0)), tuple(patterns(found, 1))),
+            (tuple(patterns(found, 0, lang)), tuple(patterns(found, 1, lang))),
             None if histories is None else tuple(tuple(h) for h in histories),
             checkers,
+            lang,
         )
+
+    def words(self) -> dict[str, Any]:
+        """The teacher's words of the report, in its language: the summary's rows, its
+        explanations and each side's patterns, as :meth:`to_dict` gives them (``lang`` says
+        the language)."""
+        rows = summary_rows(self.analysis.players, self.analysis.match_length, self.lang)
+        return {
+            "lang": self.lang,
+            "summary": [list(row) for row in rows],
+            "explanations": [e.to_dict() for e in self.explanations],
+            "patterns": [[p.to_dict() for p in side] for side in self.patterns],
+        }
 
     def explanations_of(self, review: CheckerReview | CubeReview) -> list[Explanation]:
         """The explanations of one reviewed decision (a cube review may have two)."""
