@@ -370,3 +370,38 @@ def play_list(page: Page) -> tuple[str, list[str]]:
     select = page.locator("select[name=legal-play]")
     options = select.locator("option").evaluate_all("os => os.map(o => o.value)")
     return select.input_value(), [str(o) for o in options]
+
+
+#: Every element's box against the screen: those wider than it or past its edges. The
+#: content of a box that scrolls sideways of its own (a wide table in .table-scroll) is
+#: checked as that box is; the skip link and screen-reader-only text are left out.
+_STICKING_OUT = """() => {
+  const width = window.innerWidth;
+  const inScroller = (el) => {
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if (o === "auto" || o === "scroll" || o === "hidden") {
+        return p !== document.body && p !== document.documentElement;
+      }
+    }
+    return false;
+  };
+  const out = [];
+  for (const el of document.querySelectorAll("body *")) {
+    if (el.closest(".skip, .sr-only")) continue;
+    const r = el.getBoundingClientRect();
+    if (!r.width || inScroller(el)) continue;
+    if (r.width > width + 0.5 || r.right > width + 0.5 || r.left < -0.5) {
+      const name = el.className.baseVal ?? el.className;
+      const at = `${Math.round(r.left)}..${Math.round(r.right)}`;
+      out.push(`${el.tagName.toLowerCase()}#${el.id}.${name} ${at}`);
+    }
+  }
+  return {scrollWidth: document.scrollingElement.scrollWidth, width, out: out.slice(0, 10)};
+}"""
+
+
+def sticking_out(page: Page) -> dict[str, Any]:
+    """``{"scrollWidth", "width", "out"}``: the page's width, the screen's, and up to ten
+    elements wider than the screen or past its edges (a phone's layout has none)."""
+    return dict(page.evaluate(_STICKING_OUT))

@@ -28,6 +28,7 @@ from tests.server.browser_helpers import (
     page_width,
     screenshot,
     sign_up,
+    sticking_out,
     wait_until,
 )
 from tests.server.client import ServerProcess
@@ -86,30 +87,6 @@ _WORDS = """([root, skip]) => {
   }
   if (root === "body") out.push(document.title);
   return out;
-}"""
-
-#: Elements wider than the screen or sticking out of it (a scroll container's content
-#: scrolls inside its box and is checked as its container is).
-_OVERFLOW = """() => {
-  const width = window.innerWidth;
-  const inScroller = (el) => {
-    for (let p = el.parentElement; p; p = p.parentElement) {
-      const o = getComputedStyle(p).overflowX;
-      if (o === "auto" || o === "scroll" || o === "hidden") return true;
-    }
-    return false;
-  };
-  const out = [];
-  for (const el of document.querySelectorAll("body *")) {
-    if (el.closest(".skip, .sr-only")) continue;
-    const r = el.getBoundingClientRect();
-    if (!r.width || inScroller(el)) continue;
-    if (r.right > width + 0.5 || r.left < -0.5) {
-      out.push(`${el.tagName.toLowerCase()}#${el.id}.${el.className.baseVal ?? el.className}`
-        + ` ${Math.round(r.left)}..${Math.round(r.right)}`);
-    }
-  }
-  return out.slice(0, 10);
 }"""
 
 
@@ -318,7 +295,7 @@ def test_no_english_is_left_and_nothing_is_too_wide(
         if what == "settings":
             page.click("header button[name=settings]")
             page.wait_for_selector("dialog#settings[open]")
-        out = page.evaluate(_OVERFLOW)
+        out = sticking_out(page)["out"]
         if out or page_width(page) > 390:
             wide[what] = {"scrollWidth": page_width(page), "out": out}
             screenshot(page, f"i18n-{lang}-{what}-phone.png")
@@ -342,7 +319,7 @@ def test_the_lobby_in_finnish_and_dutch_for_a_person_to_look_at(
         _lobby_in(page, lang)
         page.click("header button[name=guest]")
         page.wait_for_selector("#me:has-text('Guest-')")
-        assert page.evaluate(_OVERFLOW) == [] and page_width(page) <= width
+        assert sticking_out(page)["out"] == [] and page_width(page) <= width
         screenshot(page, f"i18n-lobby-{lang}-{where}.png")
         page.locator("form.create-form").scroll_into_view_if_needed()
         screenshot(page, f"i18n-lobby-{lang}-{where}-form.png")

@@ -24,6 +24,7 @@ from tests.server.browser_helpers import (
     new_page,
     screenshot,
     sign_up,
+    sticking_out,
     wait_until,
 )
 from tests.server.client import ServerProcess, database_url
@@ -72,28 +73,6 @@ TEXTS = """(foreign) => {
     if (el.tagName === "OPTION") out.push(el.textContent.trim());
   }
   return out;
-}"""
-
-#: What runs past the right edge of a phone's screen (inside a box of its own that scrolls
-#: sideways is fine: a wide table in .table-scroll).
-OVERFLOW = """() => {
-  const width = document.documentElement.clientWidth;
-  const scrolls = (el) => {
-    for (let a = el.parentElement; a; a = a.parentElement) {
-      const x = getComputedStyle(a).overflowX;
-      const own = a !== document.body && a !== document.documentElement;
-      if (x === "auto" || x === "scroll" || x === "hidden") return own;
-    }
-    return false;
-  };
-  const out = [];
-  for (const el of document.querySelectorAll("body *")) {
-    const box = el.getBoundingClientRect();
-    if (!box.width || box.right <= width + 1 || scrolls(el)) continue;
-    const name = `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}.${el.className}`;
-    out.push(`${name}: ${Math.round(box.right)}`);
-  }
-  return {scroll: document.scrollingElement.scrollWidth, out};
 }"""
 
 
@@ -234,8 +213,8 @@ def test_the_analysis_pages_speak_the_language(
             english.evaluate(TEXTS, FOREIGN), page.evaluate(TEXTS, FOREIGN), pages.names
         )
         assert left == [], (where, left)
-        width = page.evaluate(OVERFLOW)
-        assert width["scroll"] <= 390 and width["out"] == [], (where, width)
+        width = sticking_out(page)
+        assert width["scrollWidth"] <= 390 and width["out"] == [], (where, width)
         screenshot(page, f"i18n-{lang}-{where.split('/')[2].split('?')[0]}-phone.png")
     assert js_errors(page) == [] and js_errors(english) == []
     english.context.close()

@@ -27,6 +27,7 @@ from tests.server.browser_helpers import (
     play_move,
     screenshot,
     state,
+    sticking_out,
     turn,
     wait_for_change,
     wait_until,
@@ -83,30 +84,6 @@ _TEXTS = """() => {
   }
   out.push(document.title);
   return out;
-}"""
-
-#: Every element's box against the screen (as test_browser_phone.py checks every page).
-_OVERFLOW = """() => {
-  const width = window.innerWidth;
-  const inScroller = (el) => {
-    for (let p = el.parentElement; p; p = p.parentElement) {
-      const o = getComputedStyle(p).overflowX;
-      if (o === "auto" || o === "scroll" || o === "hidden") return true;
-    }
-    return false;
-  };
-  const out = [];
-  for (const el of document.querySelectorAll("body *")) {
-    if (el.classList.contains("skip") || el.classList.contains("sr-only")) continue;
-    const r = el.getBoundingClientRect();
-    if (!r.width || inScroller(el)) continue;
-    if (r.width > width + 0.5 || r.right > width + 0.5 || r.left < -0.5) {
-      const name = el.className.baseVal ?? el.className;
-      const at = `${Math.round(r.left)}..${Math.round(r.right)}`;
-      out.push(`${el.tagName.toLowerCase()}#${el.id}.${name} ${at}`);
-    }
-  }
-  return {scrollWidth: document.scrollingElement.scrollWidth, width, out: out.slice(0, 10)};
 }"""
 
 _WORD = re.compile(r"[^\W\d_]{4,}")
@@ -211,7 +188,7 @@ def _english_left(texts: list[str], english: list[str], names: set[str]) -> list
 
 
 def _fits(page: Page, what: str) -> None:
-    box: dict[str, Any] = page.evaluate(_OVERFLOW)
+    box: dict[str, Any] = sticking_out(page)
     assert box["scrollWidth"] <= 390, (what, box)
     assert box["out"] == [], (what, box)
 

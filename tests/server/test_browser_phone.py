@@ -26,6 +26,7 @@ from tests.server.browser_helpers import (
     new_page,
     screenshot,
     sign_up,
+    sticking_out,
     turn,
     wait_for_change,
     wait_seq,
@@ -41,31 +42,6 @@ if have_chromium():
 PHONE = (390, 844)
 DESKTOP = (1280, 800)
 MATCH_FILE = Path(__file__).resolve().parents[1] / "vectors" / "gnubg" / "bots_5pt.mat"
-
-#: Every element's box against the screen: those sticking out (a scroll container's
-#: content, which scrolls inside its box, is checked as its container is).
-_OVERFLOW = """() => {
-  const width = window.innerWidth;
-  const inScroller = (el) => {
-    for (let p = el.parentElement; p; p = p.parentElement) {
-      const o = getComputedStyle(p).overflowX;
-      if (o === "auto" || o === "scroll" || o === "hidden") return true;
-    }
-    return false;
-  };
-  const out = [];
-  for (const el of document.querySelectorAll("body *")) {
-    if (el.classList.contains("skip") || el.classList.contains("sr-only")) continue;
-    const r = el.getBoundingClientRect();
-    if (!r.width || inScroller(el)) continue;
-    if (r.width > width + 0.5 || r.right > width + 0.5 || r.left < -0.5) {
-      const name = el.className.baseVal ?? el.className;
-      const at = `${Math.round(r.left)}..${Math.round(r.right)}`;
-      out.push(`${el.tagName.toLowerCase()}#${el.id}.${name} ${at}`);
-    }
-  }
-  return {scrollWidth: document.documentElement.scrollWidth, width, out: out.slice(0, 10)};
-}"""
 
 #: The board as drawn: the smallest checker, point number and die, in screen pixels.
 _BOARD_SIZES = """() => {
@@ -94,7 +70,7 @@ def browser() -> Iterator[Browser]:
 
 def _fits(page: Page, what: str) -> None:
     """Nothing on the page is wider than the screen, or sticks out of it."""
-    found = page.evaluate(_OVERFLOW)
+    found = sticking_out(page)
     assert found["scrollWidth"] <= found["width"], (what, found)
     assert found["out"] == [], (what, found)
 
