@@ -6,6 +6,7 @@ player-facing sentence left outside a catalog in the converted modules."""
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 import sys
@@ -556,11 +557,19 @@ def _js_sentences(path: Path) -> list[tuple[int, str]]:
     return found
 
 
+@functools.cache
+def _template_messages() -> frozenset[str]:
+    """Every English text of the template (both forms of a plural), extracted once."""
+    texts: set[str] = set()
+    for m in catalogs.extract():
+        texts.update([m.id] if isinstance(m.id, str) else m.id)
+    return frozenset(texts)
+
+
 def _source_sentences(source: str) -> list[tuple[int, str]]:
     """The stray sentences of a converted module, Python or JavaScript."""
     if source.endswith(".js"):
-        messages = {m.id if isinstance(m.id, str) else m.id[0] for m in catalogs.extract()}
-        messages |= {m.id[1] for m in catalogs.extract() if not isinstance(m.id, str)}
+        messages = _template_messages()
         return [(line, text) for line, text in _js_sentences(ROOT / source)
                 if text not in messages]  # fmt: skip
     return _sentences(ROOT / source)

@@ -405,3 +405,8 @@ def sticking_out(page: Page) -> dict[str, Any]:
     """``{"scrollWidth", "width", "out"}``: the page's width, the screen's, and up to ten
     elements wider than the screen or past its edges (a phone's layout has none)."""
     return dict(page.evaluate(_STICKING_OUT))
+
+
+#: Resolves once the page has laid itself out and drawn twice (after a resize or a render):
+#: the frames, not a guess at how long that takes.
+LAID_OUT = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"

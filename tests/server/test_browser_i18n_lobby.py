@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from tests.server.browser_helpers import (
+    LAID_OUT,
     TIMEOUT_MS,
     fresh_name,
     have_chromium,
@@ -233,7 +234,8 @@ def _words_of(page: Page, what: str, name: str) -> list[str]:
     path, ready, root, skip = PAGES[what]
     page.goto(path.format(name=name))
     page.wait_for_selector(ready)
-    page.wait_for_timeout(300)  # the lists that come by socket or fetch
+    page.wait_for_load_state("networkidle")  # the lists that come by fetch
+    page.evaluate(LAID_OUT)
     words = list(page.evaluate(_WORDS, [root, skip]))
     # The fair-dice page's title is its document's (DICE.md, in English only as yet).
     return words[:-1] if what == "dice" else words

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.server.browser_helpers import (
+    LAID_OUT,
     TIMEOUT_MS,
     click_action,
     have_chromium,
@@ -218,10 +219,10 @@ def test_the_table_speaks_the_language_and_fits_a_phone(
     if lang in ("fi", "nl"):
         screenshot(page, f"i18n-table-{lang}-390.png")
         page.set_viewport_size({"width": 1280, "height": 800})
-        page.wait_for_timeout(300)
+        page.evaluate(LAID_OUT)
         screenshot(page, f"i18n-table-{lang}-1280.png")
         page.set_viewport_size({"width": 390, "height": 844})
-        page.wait_for_timeout(300)
+        page.evaluate(LAID_OUT)
 
     # The same page in English: what stays the same must be a name, a number, the
     # notation or a kept term.
