@@ -71,11 +71,14 @@ def new_page(
     width: int = 1280,
     height: int = 800,
     newcomer: bool = False,
+    locale: str | None = None,
 ) -> Page:
     """A page in a fresh browser context; ``newcomer``: a browser that has never been here
-    (the lobby's table form closed behind its button)."""
+    (the lobby's table form closed behind its button); ``locale``: the language the browser
+    speaks (its Accept-Language), Playwright's default (en-US) if not given."""
+    options: dict[str, Any] = {"locale": locale} if locale else {}
     context: BrowserContext = browser.new_context(
-        base_url=base_url, viewport={"width": width, "height": height}
+        base_url=base_url, viewport={"width": width, "height": height}, **options
     )
     context.set_default_timeout(TIMEOUT_MS)
     if not newcomer:

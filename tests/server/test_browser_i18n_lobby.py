@@ -19,7 +19,6 @@ import pytest
 
 from tests.server.browser_helpers import (
     LAID_OUT,
-    TIMEOUT_MS,
     fresh_name,
     have_chromium,
     js_errors,
@@ -96,20 +95,7 @@ def _context_page(
 ) -> Page:
     """A page in a fresh context whose browser speaks `locale` (its Accept-Language), with
     the lobby's table form open (as a returning player left it) so that its words show."""
-    context = browser.new_context(
-        base_url=server.url, viewport={"width": width, "height": height}, locale=locale
-    )
-    context.set_default_timeout(TIMEOUT_MS)
-    context.add_init_script("localStorage.setItem('gammon.lobby.create', 'open')")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on(
-        "console",
-        lambda message: errors.append(message.text) if message.type == "error" else None,
-    )
-    page.js_errors = errors  # type: ignore[attr-defined]
-    return page
+    return new_page(browser, server.url, width=width, height=height, locale=locale)
 
 
 def _lobby_in(page: Page, lang: str) -> None:
