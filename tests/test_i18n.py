@@ -289,6 +289,8 @@ ALLOWED: dict[str, str] = {
     '<html lang="en">': "markup of index.html, not words",
     '<html lang="{lang}">': "markup of index.html, not words",
     "Accept-Language, Cookie": "the names of HTTP headers (Vary)",
+    # gammon/server/auth.py
+    "not a real password": "the dummy hash's password (checked against for unknown names)",
     # the browser client (static/js)
     "name-help auth-error": "element ids (aria-describedby), not words",
     'There is no setting called "{x}" (the settings: {x}).': "a SettingsError (settings.js): "

@@ -5,7 +5,7 @@ SHA-256, so a copy of the database does not let anyone sign in. Every
 WebSocket is bound to the user of the session it was opened with: no message
 can name another user to act for.
 
->>> check_name("alice") is None, check_name("guest-1")
+>>> check_name("alice") is None, str(check_name("guest-1"))
 (True, "names starting with 'guest' or 'gammon' are reserved")
 >>> bucket = TokenBuckets(capacity=2, per_second=0.0)
 >>> bucket.take("ip", now=0.0), bucket.take("ip", now=0.0), bucket.take("ip", now=0.0)
@@ -29,6 +29,7 @@ from sqlalchemy import delete, func
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from gammon.messages import Message
 from gammon.server.db import SessionRow, User, select
 from gammon.server.names import BadName, read_name
 from gammon.server.protocol import Refused
@@ -79,27 +80,27 @@ class UserInfo:
         return cls(row.id, row.name, row.is_guest, row.is_operator, row.banned)
 
 
-def check_name(name: object) -> str | None:
+def check_name(name: object) -> Message | None:
     """Why ``name`` cannot be an account name, or None if it can: the rule of every name
     (gammon.server.names), then an account's own alphabet."""
     try:
         read_name(name, low=3, high=20)
     except BadName as exc:
-        return f"a name {exc}"
+        return Message("a name {why}", why=exc.text)
     if not isinstance(name, str) or _NAME.fullmatch(name) is None:
-        return (
+        return Message(
             "a name is 3-20 characters: the letters a-z and A-Z (no accents), the digits 0-9, "
             "'_' and '-', starting with a letter"
         )
     if name.lower().startswith(_RESERVED):
-        return "names starting with 'guest' or 'gammon' are reserved"
+        return Message("names starting with 'guest' or 'gammon' are reserved")
     return None
 
 
-def check_password(password: object) -> str | None:
+def check_password(password: object) -> Message | None:
     """Why ``password`` cannot be used, or None if it can."""
     if not isinstance(password, str) or not 8 <= len(password) <= 256:
-        return "a password is 8 to 256 characters"
+        return Message("a password is 8 to 256 characters")
     return None
 
 
@@ -187,7 +188,7 @@ class Accounts:
         assert isinstance(name, str) and isinstance(password, str)
         key = name.lower()
         if session.scalar(select(User.id).where(User.name_key == key)) is not None:
-            raise Refused("name_taken", f"the name {name!r} is taken")
+            raise Refused("name_taken", Message("the name {name} is taken", name=repr(name)))
         # The first account of a server is its operator (R13: someone must moderate).
         first = (
             session.scalar(select(func.count()).select_from(User).where(User.is_guest.is_(False)))
@@ -214,12 +215,14 @@ class Accounts:
             session.commit()
         except IntegrityError:
             session.rollback()
-            raise Refused("name_taken", f"the name {name!r} is taken") from None
+            raise Refused(
+                "name_taken", Message("the name {name} is taken", name=repr(name))
+            ) from None
         return UserInfo.from_row(row)
 
     def login(self, session: Session, name: object, password: object) -> UserInfo:
         if not isinstance(name, str) or not isinstance(password, str) or len(password) > 256:
-            raise Refused("bad_request", "'name' and 'password' must be strings")
+            raise Refused("bad_request", Message("'name' and 'password' must be strings"))
         row = session.scalar(select(User).where(User.name_key == name.lower()))
         stored = row.password_hash if row is not None and row.password_hash else _DUMMY_HASH
         try:
@@ -228,9 +231,9 @@ class Accounts:
         except (VerificationError, InvalidHashError):
             valid = False
         if not valid or row is None:
-            raise Refused("bad_credentials", "wrong name or password")
+            raise Refused("bad_credentials", Message("wrong name or password"))
         if row.banned:
-            raise Refused("banned", "this account is banned")
+            raise Refused("banned", Message("this account is banned"))
         if _HASHER.check_needs_rehash(stored):
             row.password_hash = _HASHER.hash(password)
             session.commit()
@@ -247,7 +250,9 @@ class Accounts:
                 session.rollback()
                 continue
             return UserInfo.from_row(row)
-        raise Refused("server_error", "no guest name is free; try again")  # pragma: no cover
+        raise Refused(  # pragma: no cover
+            "server_error", Message("no guest name is free; try again")
+        )
 
     def find(self, session: Session, name: str) -> UserInfo | None:
         row = session.scalar(select(User).where(User.name_key == name.lower()))

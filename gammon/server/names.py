@@ -25,6 +25,7 @@ import unicodedata
 from typing import Final
 
 from gammon.errors import GammonError
+from gammon.messages import Message
 
 __all__ = ["BadName", "read_name"]
 
@@ -34,17 +35,26 @@ REFUSED_CATEGORIES: Final = frozenset({"Cc", "Cf", "Zl", "Zp"})
 
 
 class BadName(GammonError, ValueError):
-    """A name that breaks the rule; the message says how, in words, for the player."""
+    """A name that breaks the rule; the message says how, in words, for the player (a
+    :class:`~gammon.messages.Message`, to be written in the player's language)."""
 
 
 def read_name(value: object, *, low: int, high: int) -> str:
     """``value`` as a name of ``low`` to ``high`` characters once tidied, or :class:`BadName`."""
     if not isinstance(value, str):
-        raise BadName(f"must be text, {low} to {high} characters")
+        raise BadName(Message("must be text, {low} to {high} characters", low=low, high=high))
     for char in value:
         if unicodedata.category(char) in REFUSED_CATEGORIES:
-            raise BadName(f"must not hold control characters (it holds U+{ord(char):04X})")
+            code = f"U+{ord(char):04X}"
+            raise BadName(Message("must not hold control characters (it holds {code})", code=code))
     name = " ".join(value.split())  # what is left of white space: spaces (Zs)
     if not low <= len(name) <= high:
-        raise BadName(f"must be {low} to {high} characters, not {len(name)}")
+        raise BadName(
+            Message(
+                "must be {low} to {high} characters, not {count}",
+                low=low,
+                high=high,
+                count=len(name),
+            )
+        )
     return name

@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from gammon.messages import Message
 from gammon.server.bodies import ANY, fields
 from gammon.server.protocol import Refused
 from gammon.server.timesource import TimeSource
@@ -99,7 +100,10 @@ class Pairing:
         if not isinstance(length, int) or isinstance(length, bool) or length not in LENGTHS:
             raise Refused(
                 "bad_request",
-                f"a quick match is {', '.join(map(str, LENGTHS))} points long",
+                Message(
+                    "a quick match is {lengths} points long",
+                    lengths=", ".join(map(str, LENGTHS)),
+                ),
                 field="length",
             )
         now = self.time.monotonic()
@@ -193,7 +197,7 @@ def pairing_routes(
     async def who(request: Request) -> UserInfo:
         user = await current_user(request)
         if user is None:
-            raise Refused("not_signed_in", "sign in (or play as a guest) to play a person")
+            raise Refused("not_signed_in", Message("sign in (or play as a guest) to play a person"))
         return user
 
     async def seek_or_news(request: Request) -> Response:

@@ -20,6 +20,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from gammon.messages import Message
 from gammon.server.bodies import fields
 from gammon.server.ids import path_id
 from gammon.server.protocol import Refused
@@ -64,12 +65,13 @@ class Rematches:
         table = live.table
         side = table.viewer_side(user.id) if table.seats else None
         if side is None or table.seats is None or table.seats[side].user_id != user.id:
-            raise Refused("not_a_player", "a rematch is for the two players of the match")
+            raise Refused("not_a_player", Message("a rematch is for the two players of the match"))
         if table.status != "finished":
-            raise Refused("game_not_over", "the match is not over: finish it first")
+            raise Refused("game_not_over", Message("the match is not over: finish it first"))
         if await self.hub.store.run(lambda s: table_tournament(s, table.id)) is not None:
             raise Refused(
-                "not_available", "a tournament's match has no rematch: the bracket goes on"
+                "not_available",
+                Message("a tournament's match has no rematch: the bracket goes on"),
             )
         if table.id in self.made:
             return self.message(table.id)  # both asked already: here is the table
@@ -105,12 +107,12 @@ def rematch_routes(
     async def ask(request: Request) -> Response:
         user = await current_user(request)
         if user is None:
-            raise Refused("not_signed_in", "sign in to ask for a rematch")
+            raise Refused("not_signed_in", Message("sign in to ask for a rematch"))
         table_id = path_id(request.path_params["table_id"], "table")
         fields(await body(request), {})  # the request takes no fields
         live = await rematches.hub.live_table(table_id)
         if live is None:
-            raise Refused("no_such_table", f"there is no table {table_id}")
+            raise Refused("no_such_table", Message("there is no table {table}", table=table_id))
         return JSONResponse({"rematch": await rematches.ask(live, user)})
 
     return [Route("/api/tables/{table_id}/rematch", handler(ask), methods=["POST"])]

@@ -34,7 +34,9 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from gammon.errors import InvalidRulesError, UnknownVariantError
+from gammon.i18n import N_
 from gammon.match import SeriesRules
+from gammon.messages import Message
 from gammon.rules import is_whole
 from gammon.server.names import BadName, read_name
 from gammon.server.protocol import Refused
@@ -61,34 +63,47 @@ _LIMITS: Final = {
 }
 _CLOCK_LIMITS: Final = {"base_s": (1, 36000), "delay_s": (0, 120), "increment_s": (0, 120)}
 
-#: Each setting in the players' words, for error messages (the field name goes alongside).
+#: Each setting in the players' words, for error messages (the field name goes alongside):
+#: the subject that starts the message, ``{setting}``.
 _LABELS: Final = {
-    "mode": "the mode",
-    "length": "the match length (points)",
-    "variant": "the variant",
-    "cube": "the doubling cube",
-    "max_cube": "the highest cube value",
-    "crawford": "the Crawford rule",
-    "jacoby": "the Jacoby rule",
-    "beavers": "beavers",
-    "auto_doubles": "the number of automatic doubles",
-    "max_games": "the number of games in the session",
-    "stakes": "the stakes (each side's bankroll, in points)",
-    "clock": "the clock",
-    "clock.base_s": "the clock's reserve (seconds)",
-    "clock.delay_s": "the clock's delay (seconds)",
-    "clock.increment_s": "the clock's increment (seconds)",
-    "invite": "the invited player",
-    "bot": "the bot level",
-    "rated": "rated",
-    "practice": "practice (hints and the tutor for both players)",
+    "mode": N_("The mode"),
+    "length": N_("The match length (points)"),
+    "variant": N_("The variant"),
+    "cube": N_("The doubling cube"),
+    "max_cube": N_("The highest cube value"),
+    "crawford": N_("The Crawford rule"),
+    "jacoby": N_("The Jacoby rule"),
+    "beavers": N_("Beavers"),
+    "auto_doubles": N_("The number of automatic doubles"),
+    "max_games": N_("The number of games in the session"),
+    "stakes": N_("The stakes (each side's bankroll, in points)"),
+    "clock": N_("The clock"),
+    "clock.base_s": N_("The clock's reserve (seconds)"),
+    "clock.delay_s": N_("The clock's delay (seconds)"),
+    "clock.increment_s": N_("The clock's increment (seconds)"),
+    "invite": N_("The invited player"),
+    "bot": N_("The bot level"),
+    "rated": N_("Rated"),
+    "practice": N_("Practice (hints and the tutor for both players)"),
 }
 
 
-def _bad(name: str, message: str) -> Refused:
-    """A refused setting: the message in words, ``name`` (the JSON field) for programs."""
-    label = _LABELS.get(name, repr(name))
-    return Refused("bad_settings", f"{label[0].upper()}{label[1:]} {message}", field=name)
+def _bad(name: str, template: str, **values: object) -> Refused:
+    """A refused setting: the message in words (``template``, marked with ``N_``, starts
+    with the setting's ``{setting}``), ``name`` (the JSON field) for programs."""
+    label = Message(_LABELS[name]) if name in _LABELS else Message.plain(repr(name))
+    return Refused("bad_settings", Message(template, setting=label, **values), field=name)
+
+
+class _Sentence(Message):
+    """A message of the rules library written as a sentence of its own: its first letter a
+    capital, in every language."""
+
+    __slots__ = ()
+
+    def translated(self, lang: str) -> str:
+        text = super().translated(lang)
+        return f"{text[:1].upper()}{text[1:]}"
 
 
 def _shown(value: object) -> str:
@@ -98,7 +113,13 @@ def _shown(value: object) -> str:
 
 def _whole(name: str, value: object, low: int, high: int) -> None:
     if not (is_whole(value) and low <= value <= high):  # type: ignore[operator]
-        raise _bad(name, f"must be a whole number from {low} to {high}, not {_shown(value)}")
+        raise _bad(
+            name,
+            N_("{setting} must be a whole number from {low} to {high}, not {value}"),
+            low=low,
+            high=high,
+            value=_shown(value),
+        )
 
 
 @dataclass(frozen=True)
@@ -118,21 +139,24 @@ class ClockSettings:
         if not isinstance(data, Mapping):
             raise _bad(
                 "clock",
-                'must be left out (no clock) or {"base_s": ..., "delay_s": ..., '
-                '"increment_s": ...}',
+                N_("{setting} must be left out (no clock) or {shape}"),
+                shape='{"base_s": ..., "delay_s": ..., "increment_s": ...}',
             )
         unknown = sorted(set(data) - set(_CLOCK_LIMITS))
         if unknown:
             raise _bad(
                 "clock",
-                f"has no field {_shown(unknown[0])}: its fields are base_s, delay_s and "
-                "increment_s",
+                N_(
+                    "{setting} has no field {field}: its fields are base_s, delay_s and increment_s"
+                ),
+                field=_shown(unknown[0]),
             )
         values = {"delay_s": 0, "increment_s": 0}
         values.update({k: v for k, v in data.items() if v is not None})
         if values.get("base_s") is None:
             raise _bad(
-                "clock.base_s", "must be given: each side's reserve for the match, in seconds"
+                "clock.base_s",
+                N_("{setting} must be given: each side's reserve for the match, in seconds"),
             )
         for name, (low, high) in _CLOCK_LIMITS.items():
             _whole(f"clock.{name}", values[name], low, high)
@@ -202,19 +226,24 @@ def variant_names() -> list[str]:
 def _read(data: object, *, bot_levels: Sequence[str] | None) -> TableSettings:
     """:meth:`TableSettings.from_json`; ``bot_levels`` None takes any bot level (stored rows)."""
     if not isinstance(data, Mapping):
-        raise Refused("bad_settings", "the settings must be a JSON object")
+        raise Refused("bad_settings", Message("the settings must be a JSON object"))
     unknown = sorted(set(data) - set(_SETTINGS))
     if unknown:
         raise Refused(
             "bad_settings",
-            f"there is no setting called {_shown(unknown[0])}; "
-            f"the settings are: {', '.join(_SETTINGS)}",
+            Message(
+                "there is no setting called {name}; the settings are: {settings}",
+                name=_shown(unknown[0]),
+                settings=", ".join(_SETTINGS),
+            ),
             field=str(unknown[0])[:64],
         )
     given = {k: v for k, v in data.items() if v is not None}
     mode = given.pop("mode", "match")
     if mode not in ("match", "money"):
-        raise _bad("mode", f'must be "match" or "money", not {_shown(mode)}')
+        raise _bad(
+            "mode", N_('{setting} must be "match" or "money", not {value}'), value=_shown(mode)
+        )
     series = {name: given[name] for name in SERIES_SETTINGS if name in given}
     _check_json_types(series)
     series["length"] = series.get("length", DEFAULT_RULES.length) if mode == "match" else 0
@@ -225,26 +254,46 @@ def _read(data: object, *, bot_levels: Sequence[str] | None) -> TableSettings:
         try:
             read_name(invite, low=1, high=40)  # an account's name: the rule of every name
         except BadName as exc:
-            raise _bad("invite", f"must be a user's name, which {exc}") from None
+            raise _bad(
+                "invite", N_("{setting} must be a user's name, which {why}"), why=exc.text
+            ) from None
     if bot is not None:
         if bot_levels is not None and (not isinstance(bot, str) or bot not in bot_levels):
-            known = "unset: this server has no bots"
             if bot_levels:
-                known = f"one of {', '.join(bot_levels)}"
-            raise _bad("bot", f"must be {known}, not {_shown(bot)}")
+                raise _bad(
+                    "bot",
+                    N_("{setting} must be one of {levels}, not {value}"),
+                    levels=", ".join(bot_levels),
+                    value=_shown(bot),
+                )
+            raise _bad(
+                "bot",
+                N_("{setting} must be unset: this server has no bots, not {value}"),
+                value=_shown(bot),
+            )
         if invite is not None:
             raise Refused(
                 "bad_settings",
-                "a table against the bot cannot invite a player too: "
-                'set "invite" or "bot", not both',
+                Message(
+                    "a table against the bot cannot invite a player too: "
+                    'set "invite" or "bot", not both'
+                ),
                 field="invite",
             )
     rated = given.get("rated", True)
     if not isinstance(rated, bool):
-        raise _bad("rated", f"must be true (ratings count it) or false, not {_shown(rated)}")
+        raise _bad(
+            "rated",
+            N_("{setting} must be true (ratings count it) or false, not {value}"),
+            value=_shown(rated),
+        )
     practice = given.get("practice", False)
     if not isinstance(practice, bool):
-        raise _bad("practice", f"must be true (on) or false (off), not {_shown(practice)}")
+        raise _bad(
+            "practice",
+            N_("{setting} must be true (on) or false (off), not {value}"),
+            value=_shown(practice),
+        )
     return TableSettings(
         rules,
         ClockSettings.from_json(clock) if clock is not None else None,
@@ -262,11 +311,19 @@ def _check_json_types(series: Mapping[str, Any]) -> None:
         default = getattr(DEFAULT_RULES, name)
         if isinstance(default, bool):
             if not isinstance(value, bool):
-                raise _bad(name, f"must be true (on) or false (off), not {_shown(value)}")
+                raise _bad(
+                    name,
+                    N_("{setting} must be true (on) or false (off), not {value}"),
+                    value=_shown(value),
+                )
         elif name in _LIMITS:
             _whole(name, value, *_LIMITS[name])
         elif name == "variant" and not isinstance(value, str):
-            raise _bad("variant", f"must be a variant's name, not {_shown(value)}")
+            raise _bad(
+                "variant",
+                N_("{setting} must be a variant's name, not {value}"),
+                value=_shown(value),
+            )
 
 
 def _series_rules(series: dict[str, Any], mode: str) -> SeriesRules:
@@ -274,21 +331,25 @@ def _series_rules(series: dict[str, Any], mode: str) -> SeriesRules:
     try:
         rules = SeriesRules(**series)
     except UnknownVariantError:
-        names = ", ".join(variant_names())
         raise _bad(
-            "variant", f"must be one of {names}, not {_shown(series.get('variant'))}"
+            "variant",
+            N_("{setting} must be one of {names}, not {value}"),
+            names=", ".join(variant_names()),
+            value=_shown(series.get("variant")),
         ) from None
     except InvalidRulesError as exc:
         raise _rules_refused(exc, series, mode) from None
     if not rules.variant.cube and rules.cube:
         # R14: a variant without the cube is played without it; asking for it is refused
         # rather than quietly turned off.
-        name = rules.variant.name
         if series.get("cube") is True:
             raise _bad(
                 "cube",
-                f"is not used in {name}: {name} is played without it "
-                '(leave "cube" out or set it to false)',
+                N_(
+                    "{setting} is not used in {variant}: {variant} is played without it "
+                    '(leave "cube" out or set it to false)'
+                ),
+                variant=rules.variant.name,
             )
         rules = dataclasses.replace(rules, cube=False)
     return rules
@@ -297,13 +358,32 @@ def _series_rules(series: dict[str, Any], mode: str) -> SeriesRules:
 def _rules_refused(exc: InvalidRulesError, series: Mapping[str, Any], mode: str) -> Refused:
     name = exc.setting
     if name == "max_cube":
-        return _bad(name, f"must be 2, 4, 8, 16, 32 or 64, not {_shown(series.get(name))}")
-    if mode == "match" and series.get(name):
-        # A money-play option in a match: say how to get it.
         return _bad(
             name,
-            f"{'are' if name == 'beavers' else 'is'} for money play only, "
-            'not for a match (set "mode" to "money", or leave it out)',
+            N_("{setting} must be 2, 4, 8, 16, 32 or 64, not {value}"),
+            value=_shown(series.get(name)),
         )
-    message = str(exc)
-    return Refused("bad_settings", f"{message[:1].upper()}{message[1:]}", field=name)
+    if mode == "match" and series.get(name):
+        # A money-play option in a match: say how to get it.
+        if name == "beavers":
+            return _bad(
+                name,
+                N_(
+                    "{setting} are for money play only, "
+                    'not for a match (set "mode" to "money", or leave it out)'
+                ),
+            )
+        return _bad(
+            name,
+            N_(
+                "{setting} is for money play only, "
+                'not for a match (set "mode" to "money", or leave it out)'
+            ),
+        )
+    # What the checks above leave to the rules library: its words, as a sentence.
+    why = exc.text
+    if why == Message.plain(why.template):  # words as they are: a capital, in English
+        sentence = Message.plain(f"{why.template[:1].upper()}{why.template[1:]}")
+    else:
+        sentence = _Sentence(why.template, **why.values)
+    return Refused("bad_settings", sentence, field=name)

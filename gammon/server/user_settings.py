@@ -19,6 +19,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from gammon.messages import Message
 from gammon.server.bodies import ANY, fields
 from gammon.server.db import UserSettingsRow
 from gammon.server.protocol import Refused
@@ -43,21 +44,33 @@ Endpoint = Callable[[Request], Awaitable[Response]]
 def check_settings(value: object) -> dict[str, bool | int | float | str]:
     """``value`` as settings to keep, or :class:`Refused` saying what is wrong with it."""
     if not isinstance(value, Mapping):
-        raise Refused("bad_settings", "the settings must be a JSON object", field="settings")
+        raise Refused(
+            "bad_settings", Message("the settings must be a JSON object"), field="settings"
+        )
     if len(value) > MAX_SETTINGS:
         raise Refused(
-            "bad_settings", f"at most {MAX_SETTINGS} settings, not {len(value)}", field="settings"
+            "bad_settings",
+            Message("at most {most} settings, not {count}", most=MAX_SETTINGS, count=len(value)),
+            field="settings",
         )
     kept: dict[str, bool | int | float | str] = {}
     for name, setting in value.items():
         if not isinstance(name, str) or not _NAME.fullmatch(name):
-            raise Refused("bad_settings", f"{name!r} is not a setting's name", field="settings")
+            raise Refused(
+                "bad_settings",
+                Message("{name} is not a setting's name", name=repr(name)),
+                field="settings",
+            )
         number = isinstance(setting, bool | int | float) and setting == setting  # not NaN
         word = isinstance(setting, str) and len(setting) <= _MAX_TEXT
         if not (number or word):
             raise Refused(
                 "bad_settings",
-                f"{name} must be true or false, a number or a word of at most {_MAX_TEXT} letters",
+                Message(
+                    "{name} must be true or false, a number or a word of at most {most} letters",
+                    name=name,
+                    most=_MAX_TEXT,
+                ),
                 field=f"settings.{name}",
             )
         kept[name] = setting
@@ -91,7 +104,7 @@ def settings_routes(
     async def mine(request: Request) -> Response:
         user = await current_user(request)
         if user is None:
-            raise Refused("not_signed_in", "sign in to keep your settings on your account")
+            raise Refused("not_signed_in", Message("sign in to keep your settings on your account"))
         if request.method == "GET":
             found = await store.run(lambda s: load_settings(s, user.id))
             return JSONResponse({"settings": found})

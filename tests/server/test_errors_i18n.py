@@ -66,6 +66,89 @@ def test_a_refusal_with_a_field_and_the_router_s_in_the_request_s_language(
     run(scenario())
 
 
+def test_the_refusals_of_accounts_settings_rematches_and_pairing_in_the_request_s_language(
+    server: ServerProcess,
+) -> None:
+    """One refusal of each module (auth and names, settings, user_settings, rematch,
+    pairing) in Finnish and Dutch, the code and the field the English ones'; without a
+    language, the English as before."""
+
+    async def scenario() -> None:
+        stranger = Player(server)
+        alice = await Player(server).signup()
+        try:
+            table = await alice.create(length=3)  # waiting for an opponent: no players yet
+            asks = [
+                # (who, path, body, code, field, English, Finnish, Dutch)
+                (
+                    stranger,
+                    "/api/signup",
+                    {"name": "ab", "password": "correct horse"},
+                    "bad_name",
+                    None,
+                    "a name must be 3 to 20 characters, not 2",
+                    "nimi: oltava 3\u201320 merkkiä, ei 2",
+                    "een naam moet 3 tot 20 tekens lang zijn, niet 2",
+                ),
+                (
+                    alice,
+                    "/api/tables",
+                    {"length": 0},
+                    "bad_settings",
+                    "length",
+                    "The match length (points) must be a whole number from 1 to 64, not 0",
+                    "Ottelun pituus (pisteinä): oltava kokonaisluku väliltä 1\u201364, ei 0",
+                    "De matchlengte (punten) moet een geheel getal van 1 tot 64 zijn, niet 0",
+                ),
+                (
+                    alice,
+                    "/api/me/settings",
+                    {"settings": {"sound": [1]}},
+                    "bad_settings",
+                    "settings.sound",
+                    "sound must be true or false, a number or a word of at most 32 letters",
+                    "asetuksen sound on oltava true tai false, luku tai enintään 32 kirjaimen sana",
+                    "sound moet true of false, een getal of een woord van hoogstens 32 letters "
+                    "zijn",
+                ),
+                (
+                    alice,
+                    f"/api/tables/{table}/rematch",
+                    {},
+                    "not_a_player",
+                    None,
+                    "a rematch is for the two players of the match",
+                    "uusintaottelua voivat pyytää vain ottelun kaksi pelaajaa",
+                    "een revanche is voor de twee spelers van de match",
+                ),
+                (
+                    alice,
+                    "/api/pairing",
+                    {"length": 2},
+                    "bad_request",
+                    "length",
+                    "a quick match is 1, 3, 5, 7 points long",
+                    "pikaottelun pituus on 1, 3, 5, 7 pistettä",
+                    "een snelle match is 1, 3, 5, 7 punten lang",
+                ),
+            ]
+            for who, path, body, code, field, english, finnish, dutch in asks:
+                for words, query, headers in (
+                    (english, "", {}),
+                    (finnish, "", {"Accept-Language": "fi-FI,fi;q=0.9"}),
+                    (dutch, "?lang=nl", {"Accept-Language": "fi"}),
+                ):
+                    error = _error(await who.post(path + query, body, **headers))
+                    assert error["code"] == code, (path, error)
+                    assert error.get("field") == field, (path, error)
+                    assert error["message"] == words, (path, headers, error)
+        finally:
+            await stranger.close()
+            await alice.close()
+
+    run(scenario())
+
+
 async def _socket(player: Player, table: int, **headers: str) -> Socket:
     ws = await connect(
         f"{player.server.ws_url}/ws/tables/{table}",
