@@ -366,9 +366,8 @@ ALLOWED: dict[str, str] = {
     "gammon server: the browser client is not installed; see docs/PROTOCOL.md for the API\n":
         "a page for whoever installs the server without its client",
     "banned by an operator": "a WebSocket close reason (4403), for programs",
-    # gammon/server/chat.py: the rules' names (for logs and counters), the settings' checks
-    # (for whoever runs the server), and the operators' refusals (words for operators,
-    # still English: listed in docs/TRANSLATING.md)
+    # gammon/server/chat.py: the rules' names (for logs and counters) and the settings' checks
+    # (for whoever runs the server)
     "too long": "a Rule value, for the server's logs and counters",
     "too fast": "a Rule value, for the server's logs and counters",
     "not English": "a Rule value, for the server's logs and counters",
@@ -382,18 +381,37 @@ ALLOWED: dict[str, str] = {
     "evidence_messages cannot be negative": "a check of the server's settings",
     "language must be 'en' or 'any', got {self.language}": "a check of the server's settings",
     "bad chat settings: {message}": "a check of the server's settings",
-    "kick players": "an operator's refusal (not yet translated)",
-    "readmit players": "an operator's refusal (not yet translated)",
-    "ban players": "an operator's refusal (not yet translated)",
-    "unban players": "an operator's refusal (not yet translated)",
-    "{by} is not an operator: only operators can {action}":
-        "an operator's refusal (not yet translated)",
-    "an operator cannot {action} themselves": "an operator's refusal (not yet translated)",
-    "{user} is an operator: take their operator role away first to {action} them":
-        "an operator's refusal (not yet translated)",
-    "a ban lasts a positive number of seconds, got {seconds}":
-        "an operator's refusal (not yet translated)",
-    "{user} is not banned": "an operator's refusal (not yet translated)",
+    # gammon/server/analysis.py: its database's queries, a check of the server's settings,
+    # the worker's faults (stored as the failed job's error, for whoever runs the server) and
+    # HTTP headers
+    "status IN ('queued', 'running') AND (claimed_until IS NULL OR claimed_until < {DB_NOW}) "
+    "ORDER BY id": "an SQL query",
+    "status = 'queued' AND node <> :node AND created < :before ORDER BY id LIMIT :idle":
+        "an SQL query",
+    ", status = 'queued'": "an SQL query's part",
+    "UPDATE analyses SET node = :node, claimed_until = {DB_NOW} + :ttl{status} WHERE id IN "
+    "(SELECT id FROM analyses WHERE {where} FOR UPDATE SKIP LOCKED) RETURNING id, key, "
+    "requested_by": "an SQL query",
+    "UPDATE analyses SET claimed_until = {DB_NOW} + :ttl WHERE node = :node AND status IN "
+    "('queued', 'running')": "an SQL query",
+    "UPDATE analyses SET claimed_until = {DB_NOW} - 1 WHERE node = :node AND status IN "
+    "('queued', 'running')": "an SQL query",
+    "the analysis depth is 0 to 3 ply, not {self.ply}": "a check of the server's settings",
+    "the job is no longer in the database": "a fault of the server, in the failed job's error",
+    "table {row.table_id} cannot be loaded": "a fault of the server, in the failed job's error",
+    "the analysis worker stopped unexpectedly":
+        "a fault of the server, in the failed job's error",
+    "text/html; charset=utf-8": "an HTTP header (Content-Type)",
+    'attachment; filename="analysis-{key}.html"': "an HTTP header (Content-Disposition)",
+    'attachment; filename="analysis-{key}.json"': "an HTTP header (Content-Disposition)",
+    # gammon/server/analysis_board.py
+    "the rollout failed: {exc}":
+        "a fault of the engine, in the rollout's error field (the exception's own words)",
+    # gammon/server/tournaments/
+    "tournament {live.tournament.id}: a message": "where a fault happened, for the server's log",
+    "SELECT t.id, COALESCE(MAX(a.seq), 0) FROM tournaments t LEFT JOIN tournament_actions a "
+    "ON a.tournament_id = t.id WHERE t.status IN ('registering', 'running') OR t.id > :known "
+    "GROUP BY t.id": "an SQL query",
 }
 #: The command line's help (``help=``, ``description=`` of argparse): written for the person
 #: typing the command, in English as argparse's own words around it are.

@@ -70,6 +70,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from gammon.messages import Message
 from gammon.server.analysis_worker import (
     UploadError,
     check_upload,
@@ -477,18 +478,24 @@ class Analyses:
 
     async def _check_room(self, user: UserInfo | None) -> None:
         if len(self.queue) >= MAX_QUEUED:
-            raise Refused("busy", "the analysis queue is full: try again in a few minutes")
+            raise Refused("busy", Message("the analysis queue is full: try again in a few minutes"))
         if user is None:
             return
         wait = await self.take(self.requests, str(user.id))
         if wait:
             seconds = 3600 if math.isinf(wait) else math.ceil(wait)
-            raise Refused("rate_limited", f"too many analyses asked for: try again in {seconds} s")
+            raise Refused(
+                "rate_limited",
+                Message("too many analyses asked for: try again in {seconds} s", seconds=seconds),
+            )
         mine = sum(1 for key in self.queue if self._owners.get(key) == user.id)
         if mine >= MAX_QUEUED_EACH:
             raise Refused(
                 "busy",
-                f"you already have {mine} analyses waiting: wait for them to start first",
+                Message(
+                    "you already have {mine} analyses waiting: wait for them to start first",
+                    mine=mine,
+                ),
             )
 
     # -- asking -------------------------------------------------------------------------------
@@ -500,7 +507,8 @@ class Analyses:
         games = 0 if series is None else sum(1 for game in series.games if game.is_over)
         if games == 0:
             raise Refused(
-                "game_not_over", f"no game of table {table.id} is over yet: nothing to analyse"
+                "game_not_over",
+                Message("no game of table {table} is over yet: nothing to analyse", table=table.id),
             )
         existing = await self.store.run(lambda s: _for_table(s, table.id, games, self.ply))
         if existing is not None and existing.status != "failed":
@@ -556,9 +564,7 @@ class Analyses:
     async def upload(self, filename: str, raw: bytes, user: UserInfo) -> dict[str, Any]:
         """Check an uploaded match file and queue its analysis (``bad_file`` says what is wrong)."""
         if len(raw) > MAX_UPLOAD_BYTES:
-            raise Refused(
-                "too_large", f"the file is over {MAX_UPLOAD_BYTES // 1024} KB: is it a match file?"
-            )
+            raise Refused("too_large", _too_large())
         xg = filename.lower().endswith(".xg") or raw.startswith(GDF_MAGIC)
         if xg:  # eXtreme Gammon's binary file: kept as the .mat text of its games
             try:
@@ -568,12 +574,14 @@ class Analyses:
         else:
             text = _decode(raw)
         if not text.strip():
-            raise Refused("bad_file", "the file is empty")
+            raise Refused("bad_file", Message("the file is empty"))
         if "\x00" in text:
             raise Refused(
                 "bad_file",
-                "this is not a text file: .mat and .sgf files are plain text (and .xg files "
-                "are eXtreme Gammon's, named .xg)",
+                Message(
+                    "this is not a text file: .mat and .sgf files are plain text (and .xg files "
+                    "are eXtreme Gammon's, named .xg)"
+                ),
             )
         await self._check_room(user)
         try:
@@ -582,7 +590,9 @@ class Analyses:
             raise Refused("bad_file", str(exc)) from None
         except Exception as exc:  # a reader's fault: still the file's problem for the user
             log.warning("an upload could not be read: %r", exc)
-            raise Refused("bad_file", f"the file cannot be read as a match: {exc}") from None
+            raise Refused(
+                "bad_file", Message("the file cannot be read as a match: {why}", why=str(exc))
+            ) from None
         key = secrets.token_urlsafe(12)
         sgf = filename.lower().endswith(".sgf") or text.lstrip().startswith("(;")
         source = "xg" if xg else "sgf" if sgf else "mat"
@@ -649,20 +659,26 @@ class Analyses:
     async def get(self, key: str, *, document: bool = False) -> dict[str, Any]:
         row = await self.store.run(lambda s: _row(s, key, full=document))
         if row is None:
-            raise Refused("no_analysis", f"there is no analysis {key!r}")
+            raise Refused("no_analysis", Message("there is no analysis {key}", key=repr(key)))
         return self.job_json(row, document=document)
 
     async def for_table(self, table_id: int) -> dict[str, Any]:
         row = await self.store.run(lambda s: _latest_for_table(s, table_id))
         if row is None:
-            raise Refused("no_analysis", f"table {table_id} has not been analysed")
+            raise Refused(
+                "no_analysis", Message("table {table} has not been analysed", table=table_id)
+            )
         return self.job_json(row)
 
     async def html(self, key: str) -> tuple[str, AnalysisRow]:
         row = await self.store.run(lambda s: _row(s, key, full=True))
         if row is None or row.status != "done" or row.html is None:
-            raise Refused("no_analysis", f"the analysis {key!r} is not ready")
+            raise Refused("no_analysis", Message("the analysis {key} is not ready", key=repr(key)))
         return row.html, row
+
+
+def _too_large() -> Message:
+    return Message("the file is over {kb} KB: is it a match file?", kb=MAX_UPLOAD_BYTES // 1024)
 
 
 def _decode(raw: bytes) -> str:
@@ -779,7 +795,7 @@ def analysis_routes(
         table_id = path_id(request.path_params["table_id"], "table")
         live = await live_table(table_id)
         if live is None:
-            raise Refused("no_such_table", f"there is no table {table_id}")
+            raise Refused("no_such_table", Message("there is no table {table}", table=table_id))
         return live
 
     async def table_analysis(request: Request) -> Response:
@@ -789,7 +805,9 @@ def analysis_routes(
         await body_fields(request, {})
         user = await current_user(request)
         if user is None:
-            raise Refused("not_signed_in", "sign in (or play as a guest) to ask for an analysis")
+            raise Refused(
+                "not_signed_in", Message("sign in (or play as a guest) to ask for an analysis")
+            )
         live = await table_of(request)
         job = await analyses.request_table(live, user)
         return JSONResponse({"analysis": job}, status_code=202)
@@ -797,21 +815,18 @@ def analysis_routes(
     async def upload(request: Request) -> Response:
         user = await current_user(request)
         if user is None:
-            raise Refused("not_signed_in", "sign in (or play as a guest) to upload a match")
+            raise Refused(
+                "not_signed_in", Message("sign in (or play as a guest) to upload a match")
+            )
         name = request.query_params.get("name", "")[:200]
         declared = request.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > MAX_UPLOAD_BYTES:
-            raise Refused(
-                "too_large", f"the file is over {MAX_UPLOAD_BYTES // 1024} KB: is it a match file?"
-            )
+            raise Refused("too_large", _too_large())
         raw = bytearray()
         async for chunk in request.stream():
             raw += chunk
             if len(raw) > MAX_UPLOAD_BYTES:
-                raise Refused(
-                    "too_large",
-                    f"the file is over {MAX_UPLOAD_BYTES // 1024} KB: is it a match file?",
-                )
+                raise Refused("too_large", _too_large())
         job = await analyses.upload(name, bytes(raw), user)
         return JSONResponse({"analysis": job}, status_code=202)
 
@@ -842,7 +857,7 @@ def analysis_routes(
         key = request.path_params["key"]
         job = await analyses.get(key, document=True)
         if job["document"] is None:
-            raise Refused("no_analysis", f"the analysis {key!r} is not ready")
+            raise Refused("no_analysis", Message("the analysis {key} is not ready", key=repr(key)))
         job, headers = spoken(job, request)
         return JSONResponse(
             job["document"],

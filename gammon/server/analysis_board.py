@@ -27,6 +27,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from gammon.errors import GammonError
+from gammon.messages import Message
 from gammon.position import Position
 from gammon.server.auth import TokenBuckets
 from gammon.server.bodies import ANY, fields
@@ -66,9 +67,17 @@ STATUS: Final = {"bad_setup": 400, "no_such_rollout": 404}
 REQUEST_LIMIT: Final = (20.0, 0.5)
 _SETUP_FIELDS: Final = frozenset({"mine", "theirs", "dice", "cube", "match"})
 _OWNERS: Final = {None: None, "mine": 0, "theirs": 1}
+#: The shapes of the setup's cube and match, as a program writes them (the same in every
+#: language).
+_CUBE: Final = Message(
+    "the cube must be {shape}", shape="{'value': N, 'owner': null, 'mine' or 'theirs'}"
+)
+_MATCH: Final = Message(
+    "the match must be {shape}", shape="{'length': N, 'score': [A, B], 'crawford': bool}"
+)
 
 
-def _refuse(message: str, where: str) -> Refused:
+def _refuse(message: Message, where: str) -> Refused:
     return Refused("bad_setup", message, field=where)
 
 
@@ -78,7 +87,10 @@ def _ints(value: object, count: int, where: str) -> tuple[int, ...]:
         or len(value) != count
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
-        raise _refuse(f"{where} must be a list of {count} whole numbers", where)
+        raise _refuse(
+            Message("{where} must be a list of {count} whole numbers", where=where, count=count),
+            where,
+        )
     return tuple(value)
 
 
@@ -86,34 +98,28 @@ def read_setup(data: object) -> Xgid:
     """A setup (docs/PROTOCOL.md 9.1, SETUP) as the rules library's value, or
     :class:`Refused` naming the field at fault."""
     if not isinstance(data, Mapping):
-        raise _refuse("the setup must be a JSON object", "setup")
+        raise _refuse(Message("the setup must be a JSON object"), "setup")
     unknown = sorted(set(data) - _SETUP_FIELDS)
     if unknown:
-        raise _refuse(f"the setup has no field {unknown[0]!r}", f"setup.{unknown[0]}")
+        raise _refuse(
+            Message("the setup has no field {field}", field=repr(unknown[0])), f"setup.{unknown[0]}"
+        )
     mine = _ints(data.get("mine"), 25, "setup.mine")
     theirs = _ints(data.get("theirs"), 25, "setup.theirs")
     dice = data.get("dice")
     rolled = (0, 0) if dice is None else _ints(dice, 2, "setup.dice")
     cube = data.get("cube", {"value": 1, "owner": None})
     if not isinstance(cube, Mapping) or set(cube) - {"value", "owner"}:
-        raise _refuse(
-            "the cube must be {'value': N, 'owner': null, 'mine' or 'theirs'}", "setup.cube"
-        )
+        raise _refuse(_CUBE, "setup.cube")
     value, owner = cube.get("value", 1), cube.get("owner")
     if not isinstance(value, int) or isinstance(value, bool) or owner not in _OWNERS:
-        raise _refuse(
-            "the cube must be {'value': N, 'owner': null, 'mine' or 'theirs'}", "setup.cube"
-        )
+        raise _refuse(_CUBE, "setup.cube")
     match = data.get("match", {"length": 0, "score": [0, 0], "crawford": False})
     if not isinstance(match, Mapping) or set(match) - {"length", "score", "crawford"}:
-        raise _refuse(
-            "the match must be {'length': N, 'score': [A, B], 'crawford': bool}", "setup.match"
-        )
+        raise _refuse(_MATCH, "setup.match")
     length, crawford = match.get("length", 0), match.get("crawford", False)
     if not isinstance(length, int) or isinstance(length, bool) or not isinstance(crawford, bool):
-        raise _refuse(
-            "the match must be {'length': N, 'score': [A, B], 'crawford': bool}", "setup.match"
-        )
+        raise _refuse(_MATCH, "setup.match")
     score = _ints(match.get("score", [0, 0]), 2, "setup.match.score")
     try:
         setup = Xgid(
@@ -135,8 +141,10 @@ def _checked(setup: Xgid, where: str) -> Xgid:
     (a centred cube shows 1)."""
     if setup.cube_owner is None and setup.cube_value != 1:
         raise _refuse(
-            f"a centred cube shows 1, not {setup.cube_value}: whoever took the last double "
-            "owns the cube",
+            Message(
+                "a centred cube shows 1, not {value}: whoever took the last double owns the cube",
+                value=setup.cube_value,
+            ),
             where,
         )
     try:
@@ -149,10 +157,11 @@ def _checked(setup: Xgid, where: str) -> Xgid:
     return setup
 
 
-def _plain(exc: Exception) -> str:
+def _plain(exc: GammonError) -> Message:
     """An XGID's error as the board's: the board's player never typed an XGID."""
-    text = str(exc)
-    return text[5:] if text.startswith("XGID ") else text
+    text = exc.text
+    english = text.english
+    return Message.plain(english[5:]) if english.startswith("XGID ") else text
 
 
 def read_text(text: str) -> Xgid:
@@ -161,7 +170,7 @@ def read_text(text: str) -> Xgid:
 
     text = text.strip()
     if not text:
-        raise _refuse("paste an XGID, a Position ID or a Position ID:Match ID", "text")
+        raise _refuse(Message("paste an XGID, a Position ID or a Position ID:Match ID"), "text")
     try:
         if text[:5].upper() == "XGID=" or text.count(":") >= 9:
             return _checked(parse_xgid(text), "text")
@@ -169,7 +178,7 @@ def read_text(text: str) -> Xgid:
 
         given = read_given(text, find_variant("standard"))
     except GammonError as exc:
-        raise _refuse(str(exc), "text") from None
+        raise _refuse(exc.text, "text") from None
     position, fields = given.position, given.match
     if fields is None:
         return _checked(Xgid(board=(position.mine, position.theirs)), "text")
@@ -195,7 +204,7 @@ def read_text(text: str) -> Xgid:
 def _position(setup: Xgid) -> Position:
     position = Position(*setup.board)
     if position.winner() is not None:
-        raise _refuse("one side has borne off every checker: the game is over", "setup")
+        raise _refuse(Message("one side has borne off every checker: the game is over"), "setup")
     return position
 
 
@@ -362,14 +371,20 @@ class BoardRollouts:
         if trials not in TRIALS:
             raise Refused(
                 "bad_request",
-                f"a rollout is one of {', '.join(map(str, TRIALS))} trials, not {trials}",
+                Message(
+                    "a rollout is one of {counts} trials, not {trials}",
+                    counts=", ".join(map(str, TRIALS)),
+                    trials=trials,
+                ),
                 field="trials",
             )
         for job in self.running():
             if job.owner == owner:  # a new rollout replaces the account's running one
                 self.cancel(job)
         if len(self.running()) >= MAX_RUNNING:
-            raise Refused("busy", "the server is rolling out other positions: try again soon")
+            raise Refused(
+                "busy", Message("the server is rolling out other positions: try again soon")
+            )
         position = _position(setup)
         boards: list[bytes]
         plays: list[str | None]
@@ -396,7 +411,8 @@ class BoardRollouts:
         job = self.jobs.get(job_id)
         if job is None:
             raise Refused(
-                "no_such_rollout", f"there is no rollout {job_id} (they are kept a while)"
+                "no_such_rollout",
+                Message("there is no rollout {id} (they are kept a while)", id=job_id),
             )
         return job
 
@@ -473,24 +489,29 @@ def board_routes(
     async def asker(request: Request) -> int:
         user = await current_user(request)
         if user is None:
-            raise Refused("not_signed_in", "sign in (or play as a guest) to ask the engine")
+            raise Refused(
+                "not_signed_in", Message("sign in (or play as a guest) to ask the engine")
+            )
         wait = requests.take(str(user.id))
         if wait:
             seconds = 3600 if math.isinf(wait) else math.ceil(wait)
             raise Refused(
-                "rate_limited", f"too many questions to the engine: try again in {seconds} s"
+                "rate_limited",
+                Message(
+                    "too many questions to the engine: try again in {seconds} s", seconds=seconds
+                ),
             )
         return user.id
 
     def engine_on() -> BoardRollouts:
         if rollouts is None or run is None:
-            raise Refused("not_available", "the engine is switched off on this server")
+            raise Refused("not_available", Message("the engine is switched off on this server"))
         return rollouts
 
     def setup_of(data: Mapping[str, Any]) -> Xgid:
         if "text" in data:
             if not isinstance(data["text"], str):
-                raise _refuse("text must be a string", "text")
+                raise _refuse(Message("text must be a string"), "text")
             return read_text(data["text"])
         return read_setup(data.get("setup"))
 
@@ -509,7 +530,7 @@ def board_routes(
         setup = read_setup(data.get("setup"))
         ply = data.get("ply", 0)
         if ply not in (0, 1, 2) or isinstance(ply, bool):
-            raise Refused("bad_request", "ply must be 0, 1 or 2", field="ply")
+            raise Refused("bad_request", Message("ply must be 0, 1 or 2"), field="ply")
         await asker(request)
         assert run is not None
         return JSONResponse({"analysis": await run(analyse, setup, ply, engine)})
@@ -521,7 +542,7 @@ def board_routes(
         setup = read_setup(data.get("setup"))
         trials = data.get("trials", 324)
         if not isinstance(trials, int) or isinstance(trials, bool):
-            raise Refused("bad_request", "trials must be a whole number", field="trials")
+            raise Refused("bad_request", Message("trials must be a whole number"), field="trials")
         owner = await asker(request)
         job = await jobs.start(owner, setup, trials)
         return JSONResponse({"rollout": job.fields()}, status_code=202)

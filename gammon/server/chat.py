@@ -641,9 +641,7 @@ class ChatModerator:
             )
         spans = self._matcher.spans(text)
         if spans and config.abuse == "reject":
-            return Rejected.of(
-                Rule.ABUSIVE, Message("abusive language is not allowed in the chat")
-            )
+            return Rejected.of(Rule.ABUSIVE, Message("abusive language is not allowed in the chat"))
         shown = _mask(text, spans)
         times.append(now)
         history.recent.append((now, key, shown))
@@ -743,7 +741,13 @@ class ChatModerator:
         if not keep:
             evidence = ()
         report = Report(
-            len(self._reports) + 1, reporter, target, reason, self._clock(), table, evidence,
+            len(self._reports) + 1,
+            reporter,
+            target,
+            reason,
+            self._clock(),
+            table,
+            evidence,
             message,
         )
         self._reports.append(report)
@@ -768,14 +772,22 @@ class ChatModerator:
         """Take the operator's powers back from ``user``."""
         self._operators.discard(user)
 
-    def _check_operator(self, by: str, action: str, user: str) -> None:
+    def _check_operator(self, by: str, action: Message, user: str) -> None:
         if by not in self._operators:
-            raise ChatError(f"{by} is not an operator: only operators can {action}")
+            raise ChatError(
+                Message(
+                    "{by} is not an operator: only operators can {action}", by=by, action=action
+                )
+            )
         if user == by:
-            raise ChatError(f"an operator cannot {action} themselves")
+            raise ChatError(Message("an operator cannot {action} themselves", action=action))
         if user in self._operators:
             raise ChatError(
-                f"{user} is an operator: take their operator role away first to {action} them"
+                Message(
+                    "{user} is an operator: take their operator role away first to {action} them",
+                    user=user,
+                    action=action,
+                )
             )
 
     def _emit(self, event: _E) -> _E:
@@ -790,13 +802,13 @@ class ChatModerator:
     def kick(self, by: str, user: str, table: str, reason: str = "") -> Kicked:
         """Remove ``user`` from ``table`` now; they cannot chat or sit there again until
         readmitted or the table closes."""
-        self._check_operator(by, "kick players", user)
+        self._check_operator(by, Message("kick players"), user)
         self._kicked.setdefault(table, set()).add(user)
         return self._emit(Kicked(user, table, by, reason, self._clock()))
 
     def readmit(self, by: str, user: str, table: str) -> Readmitted:
         """Let a kicked ``user`` back to ``table``."""
-        self._check_operator(by, "readmit players", user)
+        self._check_operator(by, Message("readmit players"), user)
         self._kicked.get(table, set()).discard(user)
         return self._emit(Readmitted(user, table, by, self._clock()))
 
@@ -810,9 +822,11 @@ class ChatModerator:
 
     def ban(self, by: str, user: str, reason: str = "", *, seconds: float | None = None) -> Banned:
         """Ban ``user`` from the server now, for ``seconds`` or for good."""
-        self._check_operator(by, "ban players", user)
+        self._check_operator(by, Message("ban players"), user)
         if seconds is not None and not seconds > 0:
-            raise ChatError(f"a ban lasts a positive number of seconds, got {seconds}")
+            raise ChatError(
+                Message("a ban lasts a positive number of seconds, got {seconds}", seconds=seconds)
+            )
         now = self._clock()
         until = None if seconds is None else now + seconds
         self._bans[user] = until
@@ -820,9 +834,9 @@ class ChatModerator:
 
     def unban(self, by: str, user: str) -> Unbanned:
         """Lift ``user``'s ban."""
-        self._check_operator(by, "unban players", user)
+        self._check_operator(by, Message("unban players"), user)
         if not self.is_banned(user):
-            raise ChatError(f"{user} is not banned")
+            raise ChatError(Message("{user} is not banned", user=user))
         del self._bans[user]
         return self._emit(Unbanned(user, by, self._clock()))
 

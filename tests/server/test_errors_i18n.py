@@ -271,3 +271,86 @@ def test_the_tutor_s_verdict_in_the_player_s_language() -> None:
     assert {k: v for k, v in finnish.items() if k != "text"} == {
         k: v for k, v in english.items() if k != "text"
     }
+
+
+def test_the_analysis_the_board_the_tournaments_and_the_operators_refuse_in_each_language(
+    server: ServerProcess,
+) -> None:
+    """One refusal of each: the analysis API, the analysis board, a tournament and its
+    settings, an operator's action by someone who is not one; Finnish and Dutch with the
+    English code unchanged, English without a language."""
+
+    async def scenario() -> None:
+        await (await Player(server).signup()).close()  # never the server's first account
+        ann, bob = await Player(server).signup(), await Player(server).signup()
+        try:
+
+            async def three(method: str, path: str, body: object = None) -> list[dict[str, Any]]:
+                errors = []
+                for lang in ("fi", "nl", None):
+                    headers = {"Accept-Language": lang} if lang else {}
+                    if method == "GET":
+                        response = await bob.http.get(path, headers=headers)
+                    else:
+                        response = await bob.post(path, body, **headers)
+                    errors.append(_error(response))
+                return errors
+
+            fi, nl, en = await three("GET", "/api/analyses/no-such-key")
+            assert {fi["code"], nl["code"], en["code"]} == {"no_analysis"}
+            assert en["message"] == "there is no analysis 'no-such-key'"
+            assert fi["message"] == "analyysia 'no-such-key' ei ole"
+            assert nl["message"] == "er is geen analyse 'no-such-key'"
+
+            fi, nl, en = await three("POST", "/api/board", {"setup": {"mine": [1]}})
+            assert {(e["code"], e["field"]) for e in (fi, nl, en)} == {("bad_setup", "setup.mine")}
+            assert en["message"] == "setup.mine must be a list of 25 whole numbers"
+            assert fi["message"] == "kentän setup.mine on oltava 25 kokonaisluvun lista"
+            assert nl["message"] == "setup.mine moet een lijst van 25 gehele getallen zijn"
+
+            fi, nl, en = await three("GET", "/api/tournaments/999999")
+            assert {fi["code"], nl["code"], en["code"]} == {"no_such_tournament"}
+            assert en["message"] == "there is no tournament 999999"
+            assert fi["message"] == "turnausta 999999 ei ole"
+            assert nl["message"] == "er is geen toernooi 999999"
+
+            settings = {"name": "x", "kind": "sit_and_go", "seats": 6}
+            fi, nl, en = await three("POST", "/api/tournaments", settings)
+            assert {(e["code"], e["field"]) for e in (fi, nl, en)} == {("bad_settings", "seats")}
+            assert en["message"] == "The number of seats of a Sit & Go must be 2, 4, 8 or 16, not 6"
+            assert fi["message"] == (
+                "Paikkojen määrä: Sit & Go -turnauksessa on oltava 2, 4, 8 tai 16, ei 6"
+            )
+            assert (
+                nl["message"]
+                == "Het aantal plaatsen: van een Sit & Go moet 2, 4, 8 of 16 zijn, niet 6"
+            )
+
+            # An operator's action by a player who is not one, on the lobby's socket.
+            target = ann.user["name"]  # type: ignore[index]
+            who = bob.user["name"]  # type: ignore[index]
+            expected = {
+                "fi": f"{who} ei ole ylläpitäjä: vain ylläpitäjät voivat estää pelaajia",
+                "nl": f"{who} is geen beheerder: alleen beheerders kunnen spelers verbannen",
+                None: f"{who} is not an operator: only operators can ban players",
+            }
+            for lang, message in expected.items():
+                headers = {"Accept-Language": lang} if lang else {}
+                ws = await connect(
+                    f"{server.ws_url}/ws/lobby",
+                    additional_headers={"Cookie": bob.cookie_header(), **headers},
+                    max_size=1 << 24,
+                )
+                sock = Socket(ws, server)
+                try:
+                    await sock.until(lambda m: m["type"] == "chat_history")
+                    refused = await sock.request({"type": "ban", "user": target})
+                    assert (refused["type"], refused["code"]) == ("error", "forbidden")
+                    assert refused["message"] == message
+                finally:
+                    await sock.close()
+        finally:
+            await ann.close()
+            await bob.close()
+
+    run(scenario())

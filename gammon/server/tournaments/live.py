@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 from sqlalchemy.orm import Session
 
 from gammon.actions import Forfeit
+from gammon.messages import Message
 from gammon.server.chatroom import TournamentRoom
 from gammon.server.db import TableRow, select
 from gammon.server.protocol import Refused, dumps
@@ -74,7 +75,11 @@ class _Moved(Refused):
 
     def __init__(self, tournament_id: int) -> None:
         super().__init__(
-            "server_error", f"tournament {tournament_id} moved to another server: act again"
+            "server_error",
+            Message(
+                "tournament {tournament} moved to another server: act again",
+                tournament=tournament_id,
+            ),
         )
 
 
@@ -146,7 +151,10 @@ class Tournaments:
     def get(self, tournament_id: int) -> LiveTournament:
         live = self.live.get(tournament_id)
         if live is None:
-            raise TournamentError("no_such_tournament", f"there is no tournament {tournament_id}")
+            raise TournamentError(
+                "no_such_tournament",
+                Message("there is no tournament {tournament}", tournament=tournament_id),
+            )
         return live
 
     def lobby_json(self) -> list[dict[str, Any]]:
@@ -165,24 +173,28 @@ class Tournaments:
     async def create(self, user: UserInfo, data: object) -> Tournament:
         """A new tournament; operators create any, other accounts Sit & Go's only."""
         if user.guest:
-            raise Refused("forbidden", "tournaments are for accounts: sign up to create one")
+            raise Refused(
+                "forbidden", Message("tournaments are for accounts: sign up to create one")
+            )
         settings = TournamentSettings.from_json(data, bot_levels=self.hub.bot_levels)
         if settings.kind == "scheduled" and not user.operator:
             raise Refused(
                 "forbidden",
-                "only an operator schedules tournaments; any account may start a Sit & Go",
+                Message("only an operator schedules tournaments; any account may start a Sit & Go"),
             )
         at = self.hub.time.now()
         if settings.start_at is not None and settings.start_at <= at:
             raise TournamentError(
-                "bad_settings", "The start time must be in the future", field="start_at"
+                "bad_settings", Message("The start time must be in the future"), field="start_at"
             )
         if settings.satellite is not None:
             target = self.live.get(settings.satellite.target)
             if target is None or target.tournament.status != "registering":
                 raise TournamentError(
                     "bad_settings",
-                    "The satellite's target tournament must exist and be open for registration",
+                    Message(
+                        "The satellite's target tournament must exist and be open for registration"
+                    ),
                     field="satellite.target",
                 )
         nodes = self.nodes
@@ -287,7 +299,7 @@ class Tournaments:
                 )
                 await self._reload(live)
                 raise Refused(
-                    "server_error", "the action could not be recorded; nothing changed"
+                    "server_error", Message("the action could not be recorded; nothing changed")
                 ) from None
         if self.nodes is not None:
             done = tournament.status in ("finished", "cancelled")

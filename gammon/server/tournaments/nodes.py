@@ -37,6 +37,7 @@ import orjson
 from sqlalchemy import text
 from sqlalchemy.orm import Session
 
+from gammon.messages import Message
 from gammon.server.leases import Leases
 from gammon.server.protocol import Refused
 
@@ -331,7 +332,8 @@ class TournamentNodes:
             await self.tournaments.reload(tournament_id)
             return True
         raise Refused(
-            "server_error", "the tournament's server did not answer: look at it and act again"
+            "server_error",
+            Message("the tournament's server did not answer: look at it and act again"),
         )
 
     async def _request(self, node: str, payload: dict[str, Any]) -> dict[str, Any] | None:
@@ -392,4 +394,5 @@ class TournamentNodes:
             self.tournaments.hub.faults.report(
                 f"tournament {tournament_id}: a forwarded action", exc
             )
-            return {"refused": ["server_error", "the action could not be carried out", None]}
+            failed = Refused("server_error", Message("the action could not be carried out"))
+            return {"refused": failed.to_json()}

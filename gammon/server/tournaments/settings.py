@@ -18,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeGuard
 
+from gammon.i18n import N_
+from gammon.messages import Message
 from gammon.server.names import BadName, read_name
 from gammon.server.protocol import Refused
 from gammon.server.settings import TableSettings
@@ -50,29 +52,35 @@ _FIELDS: Final = (
 )
 #: What a tournament table may set besides the length (which comes from ``lengths``).
 _TABLE_FIELDS: Final = ("variant", "cube", "max_cube", "crawford", "clock")
+#: The satellite's shape, as a program writes it (the same in every language).
+_SATELLITE: Final = '{"target": <tournament id>, "seats": 1, 2, 4 or 8}'
 
+#: Each setting's name as a refusal starts with it (capitalised: the sentence's start).
 _LABELS: Final = {
-    "name": "the name",
-    "kind": "the kind",
-    "seats": "the number of seats",
-    "min_players": "the smallest field",
-    "start_at": "the start time",
-    "registration_opens_at": "the time registration opens",
-    "lengths": "the match lengths",
-    "table": "the table settings",
-    "show_up_s": "the time to come to a match (seconds)",
-    "bots": "the bot level",
-    "bots_after_s": "the wait before bots fill the seats (seconds)",
-    "rated": "rated",
-    "satellite": "the satellite prize",
-    "satellite.target": "the satellite's target tournament",
-    "satellite.seats": "the number of seats the satellite wins",
+    "name": N_("The name"),
+    "kind": N_("The kind"),
+    "seats": N_("The number of seats"),
+    "min_players": N_("The smallest field"),
+    "start_at": N_("The start time"),
+    "registration_opens_at": N_("The time registration opens"),
+    "lengths": N_("The match lengths"),
+    "table": N_("The table settings"),
+    "show_up_s": N_("The time to come to a match (seconds)"),
+    "bots": N_("The bot level"),
+    "bots_after_s": N_("The wait before bots fill the seats (seconds)"),
+    "rated": N_("Rated"),
+    "satellite": N_("The satellite prize"),
+    "satellite.target": N_("The satellite's target tournament"),
+    "satellite.seats": N_("The number of seats the satellite wins"),
 }
 
 
-def _bad(name: str, message: str) -> TournamentError:
-    label = _LABELS.get(name, repr(name))
-    return TournamentError("bad_settings", f"{label[0].upper()}{label[1:]} {message}", field=name)
+def _bad(name: str, rule: Message) -> TournamentError:
+    """The setting ``name`` refused: its label, then what it must be (``rule``)."""
+    label = Message(_LABELS[name]) if name in _LABELS else Message.plain(repr(name))
+    return TournamentError(
+        "bad_settings", Message("{setting} {rule}", setting=label, rule=rule), field=name
+    )
 
 
 def _is_int(value: object) -> TypeGuard[int]:
@@ -127,55 +135,75 @@ class TournamentSettings:
     def from_json(cls, data: object, *, bot_levels: Sequence[str] = ()) -> TournamentSettings:
         """Read an organiser's settings; raise :class:`TournamentError` naming the field."""
         if not isinstance(data, Mapping):
-            raise TournamentError("bad_settings", "the settings must be a JSON object")
+            raise TournamentError("bad_settings", Message("the settings must be a JSON object"))
         unknown = sorted(str(k) for k in set(data) - set(_FIELDS))
         if unknown:
             raise TournamentError(
                 "bad_settings",
-                f"there is no tournament setting called {_shown(unknown[0])}; "
-                f"the settings are: {', '.join(_FIELDS)}",
+                Message(
+                    "there is no tournament setting called {name}; the settings are: {known}",
+                    name=_shown(unknown[0]),
+                    known=", ".join(_FIELDS),
+                ),
                 field=unknown[0][:64],
             )
         values = {k: v for k, v in data.items() if v is not None}
         if "name" not in values:
-            raise _bad("name", "must be given, 1 to 60 characters")
+            raise _bad("name", Message("must be given, 1 to 60 characters"))
         try:
             name = read_name(values["name"], low=1, high=60)  # the rule of every name
         except BadName as exc:
-            raise _bad("name", str(exc)) from None
+            raise _bad("name", exc.text) from None
         kind = values.get("kind", "sit_and_go")
         if kind not in KINDS:
-            raise _bad("kind", f'must be "scheduled" or "sit_and_go", not {_shown(kind)}')
+            raise _bad(
+                "kind",
+                Message('must be "scheduled" or "sit_and_go", not {value}', value=_shown(kind)),
+            )
         sit_and_go = kind == "sit_and_go"
         seats = values.get("seats", 8 if sit_and_go else 64)
         if sit_and_go and seats not in SIT_AND_GO_SEATS:
-            raise _bad("seats", f"of a Sit & Go must be 2, 4, 8 or 16, not {_shown(seats)}")
+            raise _bad(
+                "seats",
+                Message("of a Sit & Go must be 2, 4, 8 or 16, not {value}", value=_shown(seats)),
+            )
         if not (_is_int(seats) and 2 <= seats <= MAX_PLAYERS):
             raise _bad(
-                "seats", f"must be a whole number from 2 to {MAX_PLAYERS}, not {_shown(seats)}"
+                "seats",
+                Message(
+                    "must be a whole number from 2 to {most}, not {value}",
+                    most=MAX_PLAYERS,
+                    value=_shown(seats),
+                ),
             )
         min_players = values.get("min_players", seats if sit_and_go else 2)
         if not (_is_int(min_players) and 2 <= min_players <= seats):
             raise _bad(
                 "min_players",
-                f"must be a whole number from 2 to {seats}, not {_shown(min_players)}",
+                Message(
+                    "must be a whole number from 2 to {most}, not {value}",
+                    most=seats,
+                    value=_shown(min_players),
+                ),
             )
         if sit_and_go and min_players != seats:
-            raise _bad("min_players", "is the number of seats in a Sit & Go: leave it out")
+            raise _bad("min_players", Message("is the number of seats in a Sit & Go: leave it out"))
         start_at, opens = values.get("start_at"), values.get("registration_opens_at")
         if sit_and_go:
             if start_at is not None:
                 raise _bad(
                     "start_at",
-                    "is for scheduled tournaments: a Sit & Go starts when its seats are full",
+                    Message(
+                        "is for scheduled tournaments: a Sit & Go starts when its seats are full"
+                    ),
                 )
         elif not _is_time(start_at):
-            raise _bad("start_at", "must be given: seconds since 1970 (UTC)")
+            raise _bad("start_at", Message("must be given: seconds since 1970 (UTC)"))
         if opens is not None:
             if not _is_time(opens):
-                raise _bad("registration_opens_at", "must be seconds since 1970 (UTC)")
+                raise _bad("registration_opens_at", Message("must be seconds since 1970 (UTC)"))
             if start_at is not None and opens >= start_at:
-                raise _bad("registration_opens_at", "must come before the start time")
+                raise _bad("registration_opens_at", Message("must come before the start time"))
         lengths = values.get("lengths", [3])
         if _is_int(lengths):
             lengths = [lengths]
@@ -186,41 +214,53 @@ class TournamentSettings:
         ):
             raise _bad(
                 "lengths",
-                "must be a list of 1 to 8 whole numbers from 1 to 25 (points, one per round, "
-                f"the last repeating), not {_shown(lengths)}",
+                Message(
+                    "must be a list of 1 to 8 whole numbers from 1 to 25 (points, one per round, "
+                    "the last repeating), not {value}",
+                    value=_shown(lengths),
+                ),
             )
         table = _table_settings(values.get("table", {}), lengths, bot_levels)
         show_up_s = values.get("show_up_s", 300)
         if not (_is_int(show_up_s) and 10 <= show_up_s <= 3600):
             raise _bad(
-                "show_up_s", f"must be a whole number from 10 to 3600, not {_shown(show_up_s)}"
+                "show_up_s",
+                Message(
+                    "must be a whole number from 10 to 3600, not {value}", value=_shown(show_up_s)
+                ),
             )
         bots, bots_after_s = values.get("bots"), values.get("bots_after_s")
         if bots is not None:
             if not sit_and_go:
-                raise _bad("bots", "can fill the seats of a Sit & Go only")
+                raise _bad("bots", Message("can fill the seats of a Sit & Go only"))
             if bots not in bot_levels:
                 known = (
-                    f"one of {', '.join(bot_levels)}"
+                    Message("one of {levels}", levels=", ".join(bot_levels))
                     if bot_levels
-                    else "unset: this server has no bots"
+                    else Message("unset: this server has no bots")
                 )
-                raise _bad("bots", f"must be {known}, not {_shown(bots)}")
+                raise _bad(
+                    "bots", Message("must be {known}, not {value}", known=known, value=_shown(bots))
+                )
             if bots_after_s is None:
                 bots_after_s = 120
         if bots_after_s is not None:
             if bots is None:
                 raise _bad(
-                    "bots_after_s", 'needs "bots", the level of the bots that fill the seats'
+                    "bots_after_s",
+                    Message('needs "bots", the level of the bots that fill the seats'),
                 )
             if not (_is_int(bots_after_s) and 0 <= bots_after_s <= 86400):
                 raise _bad(
                     "bots_after_s",
-                    f"must be a whole number from 0 to 86400, not {_shown(bots_after_s)}",
+                    Message(
+                        "must be a whole number from 0 to 86400, not {value}",
+                        value=_shown(bots_after_s),
+                    ),
                 )
         rated = values.get("rated", True)
         if not isinstance(rated, bool):
-            raise _bad("rated", f"must be true or false, not {_shown(rated)}")
+            raise _bad("rated", Message("must be true or false, not {value}", value=_shown(rated)))
         satellite = _satellite(values.get("satellite"), seats)
         return cls(
             name=name,
@@ -287,13 +327,19 @@ def _table_settings(
     data: object, lengths: Sequence[int], bot_levels: Sequence[str]
 ) -> dict[str, Any]:
     if not isinstance(data, Mapping):
-        raise _bad("table", "must be a JSON object: variant, cube, max_cube, crawford, clock")
+        raise _bad(
+            "table", Message("must be a JSON object: variant, cube, max_cube, crawford, clock")
+        )
     unknown = sorted(str(k) for k in set(data) - set(_TABLE_FIELDS))
     if unknown:
         raise _bad(
             "table",
-            f"cannot set {_shown(unknown[0])} for a tournament's matches: "
-            f'they take {", ".join(_TABLE_FIELDS)} (the length comes from "lengths")',
+            Message(
+                "cannot set {name} for a tournament's matches: "
+                'they take {known} (the length comes from "lengths")',
+                name=_shown(unknown[0]),
+                known=", ".join(_TABLE_FIELDS),
+            ),
         )
     chosen = {k: v for k, v in data.items() if v is not None}
     chosen.setdefault("clock", dict(DEFAULT_CLOCK))
@@ -311,14 +357,21 @@ def _satellite(data: object, seats: int) -> Satellite | None:
     if data is None:
         return None
     if not isinstance(data, Mapping) or set(data) - {"target", "seats"}:
-        raise _bad("satellite", 'must be {"target": <tournament id>, "seats": 1, 2, 4 or 8}')
+        raise _bad("satellite", Message("must be {shape}", shape=_SATELLITE))
     target, won = data.get("target"), data.get("seats", 1)
     if not (_is_int(target) and target >= 1):
-        raise _bad("satellite.target", f"must be a tournament's number, not {_shown(target)}")
+        raise _bad(
+            "satellite.target",
+            Message("must be a tournament's number, not {value}", value=_shown(target)),
+        )
     if won not in (1, 2, 4, 8) or not _is_int(won) or won >= seats:
         raise _bad(
             "satellite.seats",
-            f"must be 1, 2, 4 or 8 and fewer than the seats ({seats}), not {_shown(won)}: "
-            "the winner, the finalists, the semi-finalists or the quarter-finalists qualify",
+            Message(
+                "must be 1, 2, 4 or 8 and fewer than the seats ({seats}), not {value}: "
+                "the winner, the finalists, the semi-finalists or the quarter-finalists qualify",
+                seats=seats,
+                value=_shown(won),
+            ),
         )
     return Satellite(target, won)
