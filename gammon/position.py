@@ -325,11 +325,14 @@ class Position:
         if point is not None and not 1 <= point <= 24:
             raise ValueError(f"points are numbered 1-24, got {point}")
         total = 0
-        for dice, weight in ALL_ROLLS:
-            for play in self.plays(dice):
-                if any(m.hit and (point is None or m.target == point) for m in play.moves):
-                    total += weight
-                    break
+        for (die1, die2), weight in ALL_ROLLS:
+            # The generator's raw moves (source, target, hit), not Play objects: the
+            # teacher counts shots for every blot of every play it explains.
+            _, raw, _, _ = movegen.generate(self._board, die1, die2)
+            moves = np.frombuffer(raw, dtype=np.uint8).reshape(-1, 3)
+            hit = moves[moves[:, 2] != 0, 1]
+            if hit.size if point is None else bool((hit == point).any()):
+                total += weight
         return total
 
     # -- dunder ------------------------------------------------------------

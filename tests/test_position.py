@@ -284,6 +284,29 @@ def test_shots(mine: dict[int, int], opp: dict[int, int], point: int | None, sho
     assert sum(weight for _, weight in ALL_ROLLS) == 36
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions())
+def test_shots_are_the_plain_definition(position: Position) -> None:
+    """Counted from the generator's raw moves, shots are what the plays say: the rolls
+    with a play that hits (anywhere, or on each point)."""
+
+    def plain(point: int | None) -> int:
+        return sum(
+            weight
+            for dice, weight in ALL_ROLLS
+            if any(
+                m.hit and (point is None or m.target == point)
+                for play in position.plays(dice)
+                for m in play.moves
+            )
+        )
+
+    assert position.shots() == plain(None)
+    for point in range(1, 25):
+        if position.theirs[24 - point] == 1:
+            assert position.shots(point) == plain(point)
+
+
 def test_shots_rejects_bad_points() -> None:
     with pytest.raises(ValueError, match="1-24"):
         Position.initial().shots(25)
