@@ -48,9 +48,12 @@ fi
 echo "== pytest (SQLite)"
 env -u GAMMON_TEST_DATABASE_URL pytest -n "${PYTEST_WORKERS:-auto}" -q $durations $(junit sqlite) "$@"
 if [ -n "$postgres_url" ]; then
+    # The server's own tests again on PostgreSQL; the browser tests (clients of the same
+    # server code) and the JavaScript units (no database) ran once above, on SQLite.
     echo "== pytest: the server on PostgreSQL"
     GAMMON_TEST_DATABASE_URL="$postgres_url" GAMMON_TEST_REDIS_URL="$redis_url" pytest -n "${PYTEST_WORKERS:-auto}" -q $durations $(junit postgresql) \
-        tests/server --ignore=tests/server/test_browser.py \
+        tests/server --ignore-glob='tests/server/test_browser*.py' \
+        --ignore=tests/server/test_js_units.py \
         --ignore=tests/server/test_nodes.py --ignore=tests/server/test_nodes_work.py "$@"
     # Three server processes each, with leases of 2 s: one at a time, so a busy
     # machine does not starve a node into losing its leases.
