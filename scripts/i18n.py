@@ -35,6 +35,13 @@ SOURCES: Final = (
     "gammon/rules.py",
     # The server's refusals (protocol.Refused with a Message) and the game log per viewer.
     "gammon/server/app.py",
+    "gammon/server/edge.py",
+    "gammon/server/routes/accounts.py",
+    "gammon/server/routes/tables.py",
+    "gammon/server/routes/tournaments.py",
+    "gammon/server/routes/players.py",
+    "gammon/server/routes/sockets.py",
+    "gammon/server/routes/operations.py",
     "gammon/server/bodies.py",
     "gammon/server/chat.py",
     "gammon/server/chatroom.py",

@@ -1,0 +1,162 @@
+"""The WebSockets (docs/PROTOCOL.md 2): the lobby's, a table's and a tournament's.
+
+Each opens the same way (the Origin, who is asking, bans), then reads messages until the
+socket closes; the hub (or the tournaments) answers every message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Literal
+
+from starlette.routing import WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from gammon.server.auth import SESSION_COOKIE, hash_token
+from gammon.server.connections import Connection
+from gammon.server.edge import origin_ok
+from gammon.server.ids import path_id
+from gammon.server.pages import spoken
+from gammon.server.protocol import Refused
+from gammon.server.wsprotocol import DIRECT
+
+if TYPE_CHECKING:
+    from gammon.server.edge import Edge
+    from gammon.server.timesource import TimeSource
+    from gammon.server.tournaments.live import Tournaments
+
+__all__ = ["socket_routes"]
+
+
+def socket_routes(edge: Edge, tournaments: Tournaments, time: TimeSource) -> list[WebSocketRoute]:
+    """The three WebSocket routes."""
+    hub = edge.hub
+
+    async def open_socket(websocket: WebSocket) -> Connection | None:
+        if not origin_ok(websocket):
+            await websocket.close(code=1008)
+            return None
+        token = websocket.cookies.get(SESSION_COOKIE)
+        user = await edge.current_user(websocket)
+        if user is not None and hub.is_banned(user):
+            await websocket.close(code=4403)
+            return None
+        await websocket.accept()
+        return Connection(
+            websocket,
+            user,
+            hash_token(token) if token and user else None,
+            direct=(websocket.scope.get("extensions") or {}).get(DIRECT),
+            time=time,
+            lang=spoken(websocket),
+        )
+
+    async def pump(
+        websocket: WebSocket,
+        conn: Connection,
+        join: Callable[[], Awaitable[None]],
+        handle: Callable[[str | None], Awaitable[None]],
+        where: str,
+    ) -> None:
+        """Join, then read messages until the socket closes (text frames; bytes: None).
+
+        The hub answers every message, refusals and its own faults included; an
+        exception that still gets here (a fault outside any one message) is
+        logged as one line and closes the socket with 1011 (docs/PROTOCOL.md 2).
+        """
+        writer = conn.writer = hub.spawn(conn.write_loop())
+        try:
+            await join()
+            while not conn.closed:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                await handle(message.get("text"))
+        except WebSocketDisconnect:
+            pass
+        except Exception as exc:
+            hub.faults.report(where, exc)
+            conn.close(1011, "server fault: reconnect")
+        finally:
+            conn.close(conn.close_code if conn.closed else 1000)
+            with contextlib.suppress(Exception):
+                await writer
+
+    async def socket_id(
+        websocket: WebSocket, key: str, what: Literal["table", "tournament"]
+    ) -> int | None:
+        """The path's id, or None once the socket is closed for a malformed one."""
+        try:
+            return path_id(websocket.path_params[key], what)
+        except Refused as exc:
+            await websocket.close(code=4404, reason=exc.message[:120])
+            return None
+
+    async def lobby_socket(websocket: WebSocket) -> None:
+        conn = await open_socket(websocket)
+        if conn is None:
+            return
+        try:
+            await pump(
+                websocket,
+                conn,
+                lambda: hub.join_lobby(conn),
+                lambda raw: hub.on_lobby_message(conn, raw),
+                "the lobby socket",
+            )
+        finally:
+            hub.leave_lobby(conn)
+
+    async def table_socket(websocket: WebSocket) -> None:
+        conn = await open_socket(websocket)
+        if conn is None:
+            return
+        table_id = await socket_id(websocket, "table_id", "table")
+        if table_id is None:
+            return
+        live = await hub.live_table(table_id)
+        if live is None:
+            await websocket.close(code=4404, reason=f"there is no table {table_id}")
+            return
+        if conn.user is not None and hub.moderator.is_kicked(conn.user.name, str(table_id)):
+            await websocket.close(code=4403, reason="removed from the table by an operator")
+            return
+        try:
+            await pump(
+                websocket,
+                conn,
+                lambda: hub.join_table(live, conn),
+                lambda raw: hub.on_table_message(live, conn, raw),
+                f"table {table_id}: the socket",
+            )
+        finally:
+            hub.leave_table(live, conn)
+
+    async def tournament_socket(websocket: WebSocket) -> None:
+        conn = await open_socket(websocket)
+        if conn is None:
+            return
+        number = await socket_id(websocket, "tournament_id", "tournament")
+        if number is None:
+            return
+        live = tournaments.live.get(number)
+        if live is None:
+            await websocket.close(code=4404, reason=f"there is no tournament {number}")
+            return
+        try:
+            await pump(
+                websocket,
+                conn,
+                lambda: tournaments.join_socket(live, conn),
+                lambda raw: tournaments.on_socket_message(live, conn, raw),
+                f"tournament {number}: the socket",
+            )
+        finally:
+            tournaments.leave_socket(live, conn)
+
+    return [
+        WebSocketRoute("/ws/lobby", lobby_socket),
+        WebSocketRoute("/ws/tables/{table_id}", table_socket),
+        WebSocketRoute("/ws/tournaments/{tournament_id}", tournament_socket),
+    ]
