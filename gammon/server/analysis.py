@@ -92,6 +92,7 @@ from gammon.xgfile.container import GDF_MAGIC
 
 if TYPE_CHECKING:
     from gammon.engine.cluster import RayCluster
+    from gammon.server.edge import Edge
 
 __all__ = [
     "MAX_QUEUED",
@@ -776,20 +777,12 @@ def _fail(session: Session, key: str, message: str) -> None:
 
 # -- HTTP (docs/PROTOCOL.md 9) -------------------------------------------------------------------
 
-Endpoint = Callable[[Request], Awaitable[Response]]
-Handler = Callable[[Endpoint], Endpoint]
 
 
-def analysis_routes(
-    analyses: Analyses,
-    *,
-    handler: Handler,
-    current_user: Callable[[Request], Awaitable[UserInfo | None]],
-    live_table: Callable[[int], Awaitable[LiveTable | None]],
-    body_fields: Callable[[Request, dict[str, type]], Awaitable[dict[str, Any]]],
-) -> list[Route]:
-    """The analysis endpoints, wrapped in the app's ``handler`` (refusals as JSON errors);
-    ``body_fields`` reads a JSON body's fields as the app does (gammon.server.bodies)."""
+def analysis_routes(edge: Edge, analyses: Analyses) -> list[Route]:
+    """The analysis endpoints, wrapped in the edge's ``handler`` (refusals as JSON errors)."""
+    handler, current_user, body_fields = edge.handler, edge.current_user, edge.body_fields
+    live_table = edge.hub.live_table
 
     async def table_of(request: Request) -> LiveTable:
         table_id = path_id(request.path_params["table_id"], "table")
@@ -831,7 +824,10 @@ def analysis_routes(
         return JSONResponse({"analysis": job}, status_code=202)
 
     def spoken(job: dict[str, Any], request: Request) -> tuple[dict[str, Any], dict[str, str]]:
-        """The job with its document's teacher's words in the request's language, and the
+        """
+    handler, current_user, body_fields = edge.handler, edge.current_user, edge.body_fields
+    live_table = edge.hub.live_table
+The job with its document's teacher's words in the request's language, and the
         headers that say so."""
         lang = requested_language(request)
         if job.get("document") is not None:

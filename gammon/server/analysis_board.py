@@ -37,7 +37,7 @@ from gammon.xgid import Xgid, format_xgid, parse_xgid
 
 if TYPE_CHECKING:
     from gammon.engine.cube import CubeState
-    from gammon.server.auth import UserInfo
+    from gammon.server.edge import Edge
 
 __all__ = [
     "BATCH",
@@ -471,18 +471,15 @@ def _batch(
 
 
 def board_routes(
+    edge: Edge,
     *,
-    handler: Callable[
-        [Callable[[Request], Awaitable[Response]]], Callable[[Request], Awaitable[Response]]
-    ],
-    body: Callable[[Request], Awaitable[dict[str, Any]]],
-    current_user: Callable[[Request], Awaitable[UserInfo | None]],
     run: Runner | None,
     engine: str,
     time: TimeSource | None = None,
 ) -> tuple[list[Route], BoardRollouts | None]:
     """The board's endpoints (``run``: the engine's thread, None when the engine is off),
     and its rollouts for the app to stop at shutdown."""
+    handler, body, current_user = edge.handler, edge.body, edge.current_user
     requests = TokenBuckets(*REQUEST_LIMIT, name="board_user", time=time or SystemTime())
     rollouts = BoardRollouts(run, engine) if run is not None else None
 

@@ -161,9 +161,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     edge = Edge(store, accounts, hub)
     operations = Operations(edge, db, analyses)
     board, board_rollouts = board_routes(
-        handler=edge.handler,
-        body=edge.body,
-        current_user=edge.current_user,
+        edge,
         run=hub.bots.run if hub.bots is not None else None,
         engine=hub.bots.engine.name if hub.bots is not None else "gammon",
         time=clock,
@@ -177,33 +175,17 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         *tournament_routes(edge, tournaments),
         *player_routes(edge),
         # Post-game analysis (gammon.server.analysis, docs/PROTOCOL.md 9).
-        *analysis_routes(
-            analyses,
-            handler=edge.handler,
-            current_user=edge.current_user,
-            live_table=hub.live_table,
-            body_fields=edge.body_fields,
-        ),
+        *analysis_routes(edge, analyses),
         # The analysis board (gammon.server.analysis_board, docs/PROTOCOL.md 9.1).
         *board,
         # The rule book and the dice as pages (gammon.server.pages, docs/PROTOCOL.md 1.7).
         *page_routes(edge.handler),
         # Each account's settings for the browser (gammon.server.user_settings, PROTOCOL 1.2).
-        *settings_routes(
-            store,
-            handler=edge.handler,
-            body=edge.body,
-            current_user=edge.current_user,
-            now=clock.now,
-        ),
+        *settings_routes(edge, clock.now),
         # Rematches (gammon.server.rematch, docs/PROTOCOL.md 4.6).
-        *rematch_routes(
-            Rematches(hub), handler=edge.handler, body=edge.body, current_user=edge.current_user
-        ),
+        *rematch_routes(edge, Rematches(hub)),
         # Quick pairing (gammon.server.pairing, docs/PROTOCOL.md 7.1).
-        *pairing_routes(
-            pairing, handler=edge.handler, body=edge.body, current_user=edge.current_user
-        ),
+        *pairing_routes(edge, pairing),
         *socket_routes(edge, tournaments, clock),
     ]
     if config.static is not None and config.static.is_dir():

@@ -44,9 +44,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CONTENT_SECURITY_POLICY",
+    "STATUS",
     "CsrfMiddleware",
     "Edge",
-    "Handler",
+    "Endpoint",
     "SecurityHeaders",
     "content_security_policy",
     "error_response",
@@ -55,7 +56,7 @@ __all__ = [
 ]
 
 #: A route's function: a request in, a response out.
-Handler = Callable[[Request], Awaitable[Response]]
+Endpoint = Callable[[Request], Awaitable[Response]]
 
 #: The HTTP status of each error code (docs/PROTOCOL.md 1); any other code is a 400.
 STATUS: Final = {
@@ -158,7 +159,7 @@ class Edge:
         if wait:
             raise _RateLimited(3600 if math.isinf(wait) else math.ceil(wait))
 
-    def handler(self, fn: Handler) -> Handler:
+    def handler(self, fn: Endpoint) -> Endpoint:
         """``fn`` with its refusals, rate limits and faults answered as the protocol's errors."""
 
         async def wrapped(request: Request) -> Response:

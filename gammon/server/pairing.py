@@ -28,11 +28,11 @@ from gammon.server.timesource import TimeSource
 
 if TYPE_CHECKING:
     from gammon.server.auth import UserInfo
+    from gammon.server.edge import Edge
     from gammon.server.table import Table
 
 __all__ = ["LENGTHS", "STALE_S", "Pairing", "clock_for", "pairing_routes", "window"]
 
-Endpoint = Callable[[Request], Awaitable[Response]]
 
 #: The match lengths a player may ask for.
 LENGTHS: Final = (1, 3, 5, 7)
@@ -184,15 +184,10 @@ class Pairing:
         mine.table = other.table = table.id
 
 
-def pairing_routes(
-    pairing: Pairing,
-    *,
-    handler: Callable[[Endpoint], Endpoint],
-    body: Callable[[Request], Awaitable[dict[str, Any]]],
-    current_user: Callable[[Request], Awaitable[UserInfo | None]],
-) -> list[Route]:
+def pairing_routes(edge: Edge, pairing: Pairing) -> list[Route]:
     """``POST /api/pairing`` (seek), ``GET /api/pairing`` (news), ``POST
-    /api/pairing/cancel``, each wrapped in the app's ``handler``."""
+    /api/pairing/cancel``, each wrapped in the edge's ``handler``."""
+    handler, body, current_user = edge.handler, edge.body, edge.current_user
 
     async def who(request: Request) -> UserInfo:
         user = await current_user(request)

@@ -12,7 +12,6 @@ offer is forgotten when its server restarts (the players ask again).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -29,12 +28,12 @@ from gammon.server.store import table_tournament
 if TYPE_CHECKING:
     from gammon.server.auth import UserInfo
     from gammon.server.connections import LiveTable
+    from gammon.server.edge import Edge
     from gammon.server.hub import Hub
     from gammon.server.table import Table
 
 __all__ = ["Rematches", "rematch_routes"]
 
-Endpoint = Callable[[Request], Awaitable[Response]]
 
 
 class Rematches:
@@ -95,14 +94,9 @@ class Rematches:
         return await self.hub.create_seated_table(settings, seats, creator=seats[0])
 
 
-def rematch_routes(
-    rematches: Rematches,
-    *,
-    handler: Callable[[Endpoint], Endpoint],
-    body: Callable[[Request], Awaitable[dict[str, Any]]],
-    current_user: Callable[[Request], Awaitable[UserInfo | None]],
-) -> list[Route]:
-    """``POST /api/tables/{id}/rematch``, wrapped in the app's ``handler``."""
+def rematch_routes(edge: Edge, rematches: Rematches) -> list[Route]:
+    """``POST /api/tables/{id}/rematch``, wrapped in the edge's ``handler``."""
+    handler, body, current_user = edge.handler, edge.body, edge.current_user
 
     async def ask(request: Request) -> Response:
         user = await current_user(request)

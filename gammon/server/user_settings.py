@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from starlette.requests import Request
@@ -27,8 +27,7 @@ from gammon.server.protocol import Refused
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
-    from gammon.server.auth import UserInfo
-    from gammon.server.store import Store
+    from gammon.server.edge import Edge
 
 __all__ = ["MAX_SETTINGS", "check_settings", "load_settings", "save_settings", "settings_routes"]
 
@@ -38,7 +37,6 @@ MAX_SETTINGS: Final = 32
 _NAME: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,31}")
 _MAX_TEXT: Final = 32
 
-Endpoint = Callable[[Request], Awaitable[Response]]
 
 
 def check_settings(value: object) -> dict[str, bool | int | float | str]:
@@ -91,15 +89,9 @@ def save_settings(session: Session, user_id: int, settings: Mapping[str, Any], a
         row.settings, row.updated = text, at
 
 
-def settings_routes(
-    store: Store,
-    *,
-    handler: Callable[[Endpoint], Endpoint],
-    body: Callable[[Request], Awaitable[dict[str, Any]]],
-    current_user: Callable[[Request], Awaitable[UserInfo | None]],
-    now: Callable[[], float],
-) -> list[Route]:
+def settings_routes(edge: Edge, now: Callable[[], float]) -> list[Route]:
     """``GET /api/me/settings`` and ``POST /api/me/settings {"settings": {...}}``."""
+    store, handler, body, current_user = edge.store, edge.handler, edge.body, edge.current_user
 
     async def mine(request: Request) -> Response:
         user = await current_user(request)
