@@ -43,6 +43,7 @@ __all__ = [
     "page",
     "page_routes",
     "requested_language",
+    "source",
     "translated_path",
 ]
 
@@ -57,15 +58,26 @@ PAGES: Final = {
 _TRANSLATIONS: Final = _ROOT / "docs" / "rules"
 
 
-def translated_path(name: str, lang: str) -> Path:
-    """Where the page ``name`` in ``lang`` is written (it may not be, yet).
+def translated_path(name: str, lang: str, folder: Path = _TRANSLATIONS) -> Path:
+    """Where the page ``name`` in ``lang`` is written (it may not be, yet): in ``folder``,
+    the translations' folder unless a test gives another.
 
     >>> translated_path("rules", "fi").relative_to(_ROOT).as_posix()
     'docs/rules/RULES.fi.md'
     """
     if lang == SOURCE_LANGUAGE:
         return PAGES[name]
-    return _TRANSLATIONS / f"{PAGES[name].stem}.{lang}.md"
+    return folder / f"{PAGES[name].stem}.{lang}.md"
+
+
+def source(name: str, lang: str, folder: Path = _TRANSLATIONS) -> tuple[Path, str]:
+    """The document the page ``name`` in ``lang`` is made from, and the language it is in:
+    its translation where one is written (in ``folder``), else the English original, so
+    that a language with a page still to write shows the page rather than nothing."""
+    translated = translated_path(name, lang, folder)
+    if translated.is_file():
+        return translated, lang
+    return PAGES[name], SOURCE_LANGUAGE
 
 
 @functools.cache
@@ -81,11 +93,7 @@ def page(name: str, lang: str = SOURCE_LANGUAGE) -> dict[str, Any]:
             "no_such_page",
             Message("there is no page {name} (the pages: {known})", name=repr(name), known=known),
         )
-    translated = translated_path(name, lang)
-    if translated.is_file():
-        path = translated
-    else:
-        lang = SOURCE_LANGUAGE
+    path, lang = source(name, lang)
     if not path.is_file():
         raise Refused(
             "not_available",
@@ -129,9 +137,10 @@ def requested_language(request: HTTPConnection) -> str:
         raise Refused("bad_request", str(exc), field="lang") from None
 
 
-def _in_language(body: dict[str, Any]) -> Response:
-    """The JSON reply, with the language it is in and that it varies with the header."""
-    return JSONResponse(body, headers={"Content-Language": body["lang"], "Vary": "Accept-Language"})
+def _in_language(body: dict[str, Any], vary: str = "Accept-Language") -> Response:
+    """The JSON reply, with the language it is in and what it varies with (the header; a
+    page also with the cookie of the player's choice, so no cache serves it in another's)."""
+    return JSONResponse(body, headers={"Content-Language": body["lang"], "Vary": vary})
 
 
 def page_routes(handler: Any) -> list[Route]:
@@ -140,7 +149,8 @@ def page_routes(handler: Any) -> list[Route]:
     chosen none), wrapped in the app's ``handler``."""
 
     async def one(request: Request) -> Response:
-        return _in_language(page(request.path_params["name"], requested_language(request)))
+        lang = requested_language(request)
+        return _in_language(page(request.path_params["name"], lang), "Accept-Language, Cookie")
 
     async def catalog(request: Request) -> Response:
         try:

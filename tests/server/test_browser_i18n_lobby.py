@@ -53,12 +53,14 @@ KEPT = {
 }  # fmt: skip
 #: Words a language writes as English does (its own word, not English left over): the
 #: glossary's "match" in Swedish and Dutch and "blot" in Norwegian and Dutch, "rating" as
-#: lichess's Swedish, Norwegian and Dutch say it, and plain cognates.
+#: lichess's Swedish, Norwegian and Dutch say it, "seed" and "commitment" as the Dutch
+#: fair-dice pages say them (the loan words of Dutch cryptography), and plain cognates.
 COGNATES = {
     "fi": set(),
     "sv": {"variant", "match", "rating", "normal", "start"},
     "nb": {"variant", "rating", "normal", "start", "blot"},
-    "nl": {"variant", "match", "matches", "rating", "volume", "open", "account", "blot"},
+    "nl": {"variant", "match", "matches", "rating", "volume", "open", "account", "blot", "seed",
+           "commitment"},
 }
 
 #: The page's words: every visible text node (a select's options when the select is
@@ -204,15 +206,16 @@ def _english_left(text: str, lang: str, names: list[str]) -> bool:
 
 #: The pages compared, each with what of it is compared: `root` and what to leave out.
 #: The lobby's chat (chat.js) and tournament lines (tournament-text.js) are the table side's
-#: words, and the fair-dice page's document (DICE.md) has no translations yet: their words
-#: are left out; the way back from each page is compared.
+#: words, and the fair-dice page's code (its formulas, the record's fields, the worked
+#: example) is the same in every language (tests/server/test_pages_i18n.py): they are left
+#: out; the way back from each page is compared.
 PAGES = {
     "lobby": ("/#/", "#play-title", "body", ".chat, #tournaments li, .tables tbody"),
     "signin": ("/#/login", "#auth-title", "body", ""),
     "players": ("/#/players", "#leaderboard", "body", "#leaderboard tbody"),
     "player": ("/#/player/{name}", "#profile-name", "body", ""),
     "rules": ("/#/rules", "#page-rules h1", "body", ""),
-    "dice": ("/#/dice", "#page-dice h1", "body", "#page-dice"),
+    "dice": ("/#/dice", "#page-dice h1", "body", "#page-dice pre, #page-dice code"),
 }
 
 
@@ -222,9 +225,7 @@ def _words_of(page: Page, what: str, name: str) -> list[str]:
     page.wait_for_selector(ready)
     page.wait_for_load_state("networkidle")  # the lists that come by fetch
     page.evaluate(LAID_OUT)
-    words = list(page.evaluate(_WORDS, [root, skip]))
-    # The fair-dice page's title is its document's (DICE.md, in English only as yet).
-    return words[:-1] if what == "dice" else words
+    return list(page.evaluate(_WORDS, [root, skip]))
 
 
 def _settings_words(page: Page) -> list[str]:
