@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from gammon.dice import validate_dice
+from gammon.i18n import N_, SOURCE_LANGUAGE, translator
 from gammon.ids import GameState, MatchIdFields, decode_match_id, encode_match_id
 
 if TYPE_CHECKING:
@@ -47,7 +48,13 @@ _TOP_EDGE = " +13-14-15-16-17-18------19-20-21-22-23-24-+"
 _BOTTOM_EDGE = " +12-11-10--9--8--7-------6--5--4--3--2--1-+"
 _BAR_ROW = " |                  |BAR|                  |"
 _PANEL_GAP = "     "
-_RESIGN_NAMES = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+#: The note of a resignation offered, by what is given up (a whole sentence each: Finnish
+#: inflects what is given up).
+_RESIGN_NOTES = {
+    1: N_("Resignation offered: a single game"),
+    2: N_("Resignation offered: a gammon"),
+    3: N_("Resignation offered: a backgammon"),
+}
 
 
 def _cell(count: int, row: int, mark: str) -> str:
@@ -88,6 +95,7 @@ def draw(
     names: tuple[str, str] | None = None,
     marks: tuple[str, str] = ("X", "O"),
     on_roll: int = 0,
+    lang: str = SOURCE_LANGUAGE,
 ) -> str:
     """Draw ``position`` as text, its player on roll at the bottom as ``X``.
 
@@ -104,7 +112,9 @@ def draw(
     ``match`` (a GNU Match ID or its decoded fields) adds the Match ID line
     and replaces the cube (unless ``cube`` is ``None``), score and match length
     with its own, and its dice unless ``dice`` is given; its
-    ``player_on_roll`` is the side named by ``on_roll``.
+    ``player_on_roll`` is the side named by ``on_roll``. The labels are in ``lang``
+    (the Position and Match IDs keep GNU Backgammon's names, as every language's players
+    know them).
 
     >>> from gammon.position import Position
     >>> board = draw(Position.initial(), match="QYkqASAAIAAA", names=("Ann", "Bob"))
@@ -143,6 +153,7 @@ def draw(
     if cube_owner not in (None, 0, 1):
         raise ValueError(f"cube_owner must be 0, 1 or None, got {cube_owner!r}")
 
+    t = translator(lang)
     bottom_mark, top_mark = marks
     if names is None:
         bottom_name, top_name = bottom_mark, top_mark
@@ -155,25 +166,25 @@ def draw(
     panel = [""] * 13
     panel[0], panel[12] = top_name, bottom_name
     if score is not None:
-        panel[1], panel[11] = (f"{s} point{'' if s == 1 else 's'}" for s in score[::-1])
-    panel[2], panel[10] = f"Off: {off[1]}", f"Off: {off[0]}"
+        panel[1], panel[11] = (t.ngettext("{n} point", "{n} points", s) for s in score[::-1])
+    panel[2], panel[10] = t.gettext("Off: {n}", n=off[1]), t.gettext("Off: {n}", n=off[0])
     if waiting[1]:
-        panel[3] = f"Waiting: {waiting[1]}"
+        panel[3] = t.gettext("Waiting: {n}", n=waiting[1])
     if waiting[0]:
-        panel[9] = f"Waiting: {waiting[0]}"
+        panel[9] = t.gettext("Waiting: {n}", n=waiting[0])
     if cube is not None:
-        panel[{None: 6, 0: 7, 1: 5}[cube_owner]] = f"Cube: {cube}"
+        panel[{None: 6, 0: 7, 1: 5}[cube_owner]] = t.gettext("Cube: {n}", n=cube)
     mover = marks[on_roll]
     if over:
-        note = "Game over"
+        note = t.gettext("Game over")
     elif double_offered:
-        note = f"{mover} doubles to {2 * (cube or 1)}"
+        note = t.gettext("{mark} doubles to {value}", mark=mover, value=2 * (cube or 1))
     elif resignation:
-        note = f"Resignation offered: {_RESIGN_NAMES[resignation]}"
+        note = t.gettext(_RESIGN_NOTES[resignation])
     elif dice is not None:
-        note = f"{mover} rolled {dice[0]}-{dice[1]}"
+        note = t.gettext("{mark} rolled {die1}-{die2}", mark=mover, die1=dice[0], die2=dice[1])
     else:
-        note = f"{mover} on roll"
+        note = t.gettext("{mark} on roll", mark=mover)
     panel[4 if on_roll else 8] = note
 
     bar = position.bar
@@ -181,15 +192,15 @@ def draw(
     board += [_row(_TOP_POINTS, position, (bar[1], 1), row, marks) for row in range(_ROWS)]
     board.append(_BAR_ROW)
     board += [
-        _row(_BOTTOM_POINTS, position, (bar[0], 0), row, marks)
-        for row in reversed(range(_ROWS))
+        _row(_BOTTOM_POINTS, position, (bar[0], 0), row, marks) for row in reversed(range(_ROWS))
     ]
     board.append(_BOTTOM_EDGE)
 
     if waiting == (0, 0):
         lines = [f" Position ID: {(position.swapped() if on_roll else position).id}"]
     else:
-        lines = [" Position ID: none (acey-deucey checkers still to enter)"]
+        none = t.gettext("none (acey-deucey checkers still to enter)")
+        lines = [f" Position ID: {none}"]
     if match_id is not None:
         lines.append(f" Match ID   : {match_id}")
     lines += [
@@ -197,9 +208,12 @@ def draw(
         for text, note in zip(board, panel, strict=True)
     ]
     pips = position.pips()
-    lines.append(f" Pip count  {bottom_mark}: {pips[0]}  {top_mark}: {pips[1]}")
-    if match_length:
-        lines.append(f" {match_length}-point match{' (Crawford game)' if crawford else ''}")
+    count = t.gettext("Pip count")
+    lines.append(f" {count}  {bottom_mark}: {pips[0]}  {top_mark}: {pips[1]}")
+    if match_length and crawford:
+        lines.append(" " + t.gettext("{length}-point match (Crawford game)", length=match_length))
+    elif match_length:
+        lines.append(" " + t.gettext("{length}-point match", length=match_length))
     elif match_length == 0:
-        lines.append(" Money game")
+        lines.append(" " + t.gettext("Money game"))
     return "\n".join(lines)

@@ -177,6 +177,11 @@ class Translator:
         """``message`` in this language with ``values`` filled in."""
         return self._translations.gettext(message).format(**values)
 
+    def pgettext(self, context: str, message: str, **values: Any) -> str:
+        """``message`` as said in ``context`` (a word that means two things: the move
+        list's "Beavers" and the table setting's), with ``values`` filled in."""
+        return self._translations.pgettext(context, message).format(**values)
+
     def lookup(self, message: str) -> str:
         """``message`` in this language as the catalog writes it, nothing filled in."""
         return self._translations.gettext(message)
@@ -254,6 +259,8 @@ def messages_json(lang: str) -> dict[str, Any]:
         cldr = Locale.parse(lang).plural_form
         forms = dict(sorted({cldr(n): rule(n) for n in range(1000)}.items()))
         for message in _messages(catalog):
+            if message.context:  # the browser's t() has no context: these are Python's
+                continue
             if isinstance(message.string, str):
                 messages[message.id] = message.string
             else:

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING, Final
 
+from gammon.i18n import SOURCE_LANGUAGE, translator
+
 if TYPE_CHECKING:
     from gammon.position import Position
 
@@ -66,15 +68,19 @@ def board_svg(
     *,
     dice: Sequence[int] | None = None,
     title: str | None = None,
+    lang: str = SOURCE_LANGUAGE,
 ) -> str:
     """``position`` as an SVG drawing, its player on roll at the bottom (light checkers).
 
-    ``dice`` is the roll to show; ``title`` the drawing's tooltip and accessible name.
+    ``dice`` is the roll to show; ``title`` the drawing's tooltip and accessible name; the
+    trays' words are in ``lang``.
     """
+    tr = translator(lang)
+    name = title or tr.gettext("Board")
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_WIDTH} {_HEIGHT}" '
         f'width="{_WIDTH}" height="{_HEIGHT}" role="img" class="board">',
-        f"<title>{escape(title or 'Board')}</title>",
+        f"<title>{escape(name)}</title>",
         f'<rect x="0" y="0" width="{_WIDTH}" height="{_HEIGHT}" fill="#7a5230"/>',
         f'<rect x="{_LEFT}" y="{_EDGE}" width="{_TRAY_X - _LEFT}" '
         f'height="{_HEIGHT - 2 * _EDGE}" fill="#d9c7a0"/>',
@@ -108,9 +114,10 @@ def board_svg(
         _stack(centre, bar[0], 0, False, parts)
     off = position.off
     for side, y in ((1, _EDGE + 14), (0, _HEIGHT - _EDGE - 6)):
+        words = tr.gettext("off {n}", n=off[side])
         parts.append(
             f'<text x="{_TRAY_X + 26}" y="{y}" text-anchor="middle" font-size="11" '
-            f'fill="#f4efe4">off {off[side]}</text>'
+            f'fill="#f4efe4">{escape(words)}</text>'
         )
     pips = position.pips()
     parts.append(

@@ -66,6 +66,10 @@ SOURCES: Final = (
     "gammon/engine/analysis/explain.py",
     "gammon/engine/analysis/patterns.py",
     "gammon/engine/analysis/summary.py",
+    # The review's HTML page and the boards it and the command line draw.
+    "gammon/engine/analysis/report.py",
+    "gammon/diagram.py",
+    "gammon/svg.py",
     "gammon/cli/play.py",
     # The browser client (static/js/i18n.js): t(), tn() and N_().
     "gammon/server/static/js/language-switch.js",
@@ -117,6 +121,7 @@ SOURCES: Final = (
 KEYWORDS: Final = {
     "gettext": None,
     "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
     "N_": None,
     "Message": None,
     "plural": (1, 2),

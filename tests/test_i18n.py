@@ -188,7 +188,9 @@ def test_the_browser_catalog_has_every_message_with_its_plural_categories() -> N
     for lang in TRANSLATED:
         exported = messages_json(lang)
         assert exported["lang"] == lang
-        assert len(exported["messages"]) == len([m for m in _catalog(lang) if m.id])
+        # Every message but those said in a context (Python's pgettext: the browser has none).
+        browser = [m for m in _catalog(lang) if m.id and not m.context]
+        assert len(exported["messages"]) == len(browser)
         forms = exported["messages"]["{n} game"]
         assert set(forms) == {"one", "other"}
     assert messages_json("en")["messages"] == {}
@@ -285,9 +287,7 @@ ALLOWED: dict[str, str] = {
     "(max-width: 600px)": "a CSS media query (board.js's phone layout)",
     "checker selected": "CSS classes of a checker in the board's SVG",
     "cube offered": "CSS classes of the cube in the board's SVG",
-    # gammon/server/pages.py: the index page's markup and headers
-    '<html lang="en">': "markup of index.html, not words",
-    '<html lang="{lang}">': "markup of index.html, not words",
+    # gammon/server/pages.py: the index page's headers
     "Accept-Language, Cookie": "the names of HTTP headers (Vary)",
     # gammon/server/auth.py
     "not a real password": "the dummy hash's password (checked against for unknown names)",
@@ -309,8 +309,6 @@ ALLOWED: dict[str, str] = {
     "choose a double": "a key of the table _CANNOT (its sentences are in the catalogs)",
     "accept a resignation": "a key of the table _CANNOT (its sentences are in the catalogs)",
     "reject a resignation": "a key of the table _CANNOT (its sentences are in the catalogs)",
-    "<Game {self._rules.variant.name} {self._phase} {state} cube={self._cube_value} "
-    "owner={self._cube_owner} after {len(self._history)} events>": "a repr, for programmers",
     "not an action: {action}": "a programming error: the server only passes actions",
     "a play must be a Play or its notation, got {type(play).__name__}": "a programming error",
     "the start position has {start.checkers} checkers a side, but {variant.name} is played "
@@ -404,6 +402,13 @@ ALLOWED: dict[str, str] = {
     "text/html; charset=utf-8": "an HTTP header (Content-Type)",
     'attachment; filename="analysis-{key}.html"': "an HTTP header (Content-Disposition)",
     'attachment; filename="analysis-{key}.json"': "an HTTP header (Content-Disposition)",
+    # gammon/diagram.py: the errors of a program drawing a board, and GNU Backgammon's names
+    # of its position formats, which players of every language read as they are
+    "on_roll must be 0 (the bottom side) or 1 (the top), got {on_roll}": "a programming error",
+    "cube_owner must be 0, 1 or None, got {cube_owner}": "a programming error",
+    " Position ID: {(position.swapped() if on_roll else position).id}": "a format's name",
+    " Position ID: {none}": "a format's name (its note is in the catalogs)",
+    " Match ID   : {match_id}": "a format's name",
     # gammon/server/analysis_board.py
     "the rollout failed: {exc}":
         "a fault of the engine, in the rollout's error field (the exception's own words)",
@@ -471,10 +476,18 @@ def _sentences(path: Path) -> list[tuple[int, str]]:
             text = node.value
         else:
             continue
-        words = re.findall(r"[A-Za-z]{2,}", re.sub(r"\{[^}]*\}", "", text))
+        if _STYLESHEET.fullmatch(text):
+            continue  # selectors and their rules, for the browser
+        words = re.findall(r"[A-Za-z]{2,}", re.sub(r"\{[^}]*\}", "", _TAGS.sub(" ", text)))
         if len(words) >= 2 and " " in text.strip():
             found.append((node.lineno, text))
     return found
+
+
+#: Markup in a literal (an HTML or SVG tag, its attributes): names for the browser.
+_TAGS = re.compile(r"<[^<>]*>")
+#: A literal that is a stylesheet, rules only (the HTML report's inline CSS).
+_STYLESHEET = re.compile(r"(\s*[^{}\s][^{}]*\{[^{}:]*:[^{}]*\}){3,}\s*")
 
 
 #: A JavaScript literal after one of these keys or calls is a name for the program (a CSS

@@ -127,6 +127,7 @@ def _board(report: Report, review: CheckerReview | CubeReview) -> str | None:
         match=review.match_id,
         dice=dice,
         names=(names[review.side], names[1 - review.side]),
+        lang=report.lang,
     )
 
 
@@ -346,7 +347,7 @@ def run_analyse(args: argparse.Namespace, out: TextIO) -> int:
     if args.json is not None:
         Path(args.json).write_text(report.to_json(), encoding="utf-8")
     if args.html is not None:
-        Path(args.html).write_text(report.to_html(), encoding="utf-8")
+        Path(args.html).write_text(report.to_html(), encoding="utf-8")  # in --lang, as built
     written = args.json or args.html
     print_report(report, out, 0 if written else args.mistakes, lang=lang)
     if written:

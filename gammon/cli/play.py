@@ -177,6 +177,7 @@ class _Terminal:
             cube=1 if game.rules.cube_in_play else None,
             marks=(_MARKS[viewer], _MARKS[1 - viewer]),
             on_roll=on_roll,
+            lang=self.tr.lang,
         )
 
     def show_board(self) -> None:

@@ -70,10 +70,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from gammon.i18n import SOURCE_LANGUAGE
 from gammon.messages import Message
 from gammon.server.analysis_worker import (
     UploadError,
     check_upload,
+    html_in_language,
     in_language,
     init_worker,
     run_job,
@@ -671,11 +673,13 @@ class Analyses:
             )
         return self.job_json(row)
 
-    async def html(self, key: str) -> tuple[str, AnalysisRow]:
+    async def html(self, key: str, lang: str = SOURCE_LANGUAGE) -> tuple[str, str]:
+        """The review's HTML page in ``lang`` (English where the job has none in it), and
+        the page's language."""
         row = await self.store.run(lambda s: _row(s, key, full=True))
         if row is None or row.status != "done" or row.html is None:
             raise Refused("no_analysis", Message("the analysis {key} is not ready", key=repr(key)))
-        return row.html, row
+        return html_in_language(row.document, row.html, lang)
 
 
 def _too_large() -> Message:
@@ -842,11 +846,15 @@ The job with its document's teacher's words in the request's language, and the
 
     async def report_html(request: Request) -> Response:
         key = request.path_params["key"]
-        text, _ = await analyses.html(key)
+        text, lang = await analyses.html(key, requested_language(request))
         return Response(
             text,
             media_type="text/html; charset=utf-8",
-            headers={"Content-Disposition": f'attachment; filename="analysis-{key}.html"'},
+            headers={
+                "Content-Disposition": f'attachment; filename="analysis-{key}.html"',
+                "Content-Language": lang,
+                "Vary": "Accept-Language, Cookie",
+            },
         )
 
     async def report_json(request: Request) -> Response:

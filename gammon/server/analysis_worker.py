@@ -40,6 +40,8 @@ __all__ = [
     "Loaded",
     "UploadError",
     "check_upload",
+    "html_in_language",
+    "in_language",
     "xg_as_mat",
     "init_worker",
     "load_upload",
@@ -273,18 +275,33 @@ def _document(
     document["logs"] = _logs(loaded)
     rows = summary_rows(analysis.players, analysis.match_length)
     document["summary"] = [list(row) for row in rows]
-    # The teacher's words in every other language, for the reader's (gammon.server.analysis
-    # picks them by the request's language): explaining again is cheap, the search is done.
-    document["languages"] = {
-        lang: Report.build(
+    # The teacher's words and the HTML page in every other language, for the reader's
+    # (gammon.server.analysis picks them by the request's language): explaining again is
+    # cheap, the search is done.
+    document["languages"] = {}
+    for lang in LANGUAGES:
+        if lang == SOURCE_LANGUAGE:
+            continue
+        spoken = Report.build(
             analysis,
+            histories=series.histories,
             checkers=series.game.rules.variant.checkers,
             lang=lang,
-        ).words()
-        for lang in LANGUAGES
-        if lang != SOURCE_LANGUAGE
-    }
+        )
+        document["languages"][lang] = {**spoken.words(), HTML: spoken.to_html()}
     return {"document": document, "html": report.to_html()}
+
+
+#: The key of a language's HTML page among its words in the document's ``languages``.
+HTML: Final = "html"
+
+
+def html_in_language(document: dict[str, Any] | None, english: str, lang: str) -> tuple[str, str]:
+    """The HTML page of the review in ``lang`` where the worker wrote it, else ``english``
+    (an analysis done before the pages were translated), and the page's language."""
+    words = ((document or {}).get("languages") or {}).get(lang) or {}
+    page = words.get(HTML) if lang != SOURCE_LANGUAGE else None
+    return (page, lang) if isinstance(page, str) else (english, SOURCE_LANGUAGE)
 
 
 def in_language(document: dict[str, Any], lang: str) -> dict[str, Any]:
@@ -294,7 +311,7 @@ def in_language(document: dict[str, Any], lang: str) -> dict[str, Any]:
     shown = {key: value for key, value in document.items() if key != "languages"}
     words = (document.get("languages") or {}).get(lang)
     if lang != SOURCE_LANGUAGE and words is not None:
-        shown.update(words)
+        shown.update({key: value for key, value in words.items() if key != HTML})
     else:
         shown["lang"] = SOURCE_LANGUAGE
     return shown

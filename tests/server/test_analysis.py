@@ -116,6 +116,11 @@ def test_a_bot_table_is_analysed_when_it_finishes(server: ServerProcess) -> None
             and "<svg" in html.text
             and "attachment" in html.headers["content-disposition"]
         )
+        assert "<html lang='en'>" in html.text and html.headers["content-language"] == "en"
+        # The page in the reader's language: the worker wrote one per language.
+        finnish = await human.http.get(f"/api/analyses/{job['key']}/report.html?lang=fi")
+        assert "<html lang='fi'>" in finnish.text and "Harjoiteltavaa" in finnish.text
+        assert finnish.headers["content-language"] == "fi"
         raw = await human.http.get(f"/api/analyses/{job['key']}/report.json")
         assert raw.json()["format"] == "gammon-analysis/1"
         await human.close()

@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+from gammon.i18n import SOURCE_LANGUAGE, translator
+
 __all__ = ["GraphMark", "graph_svg"]
 
 
@@ -27,11 +29,15 @@ def graph_svg(
     title: str = "Winning chances",
     width: int = 640,
     height: int = 180,
+    lang: str = SOURCE_LANGUAGE,
 ) -> str:
     """A line chart of (x, y) with y from 0 to 1 (a winning chance), and marks on it.
 
-    The line is side 0's chance; the dashed middle line is 50%.
+    The line is side 0's chance; the dashed middle line is 50%. Its levels are written as
+    ``lang`` writes per cents (``50 %`` in Finnish); ``title`` and the marks' labels come
+    written in the reader's language.
     """
+    tr = translator(lang)
     pad = 36.0
     top = max((x for x, _ in points), default=1.0)
     span = max(x_max if x_max is not None else top, 1.0)
@@ -51,9 +57,10 @@ def graph_svg(
         'stroke="#aaa" stroke-dasharray="4 3"/>',
     ]
     for level in (0.0, 0.5, 1.0):
+        label = f"{level:.0%}" if tr.lang == SOURCE_LANGUAGE else tr.percent(level, 0)
         parts.append(
             f'<text x="{pad - 4}" y="{sy(level) + 4:.1f}" text-anchor="end" font-size="10" '
-            f'fill="#555">{level:.0%}</text>'
+            f'fill="#555">{escape(label)}</text>'
         )
     if points:
         path = " ".join(f"{sx(x):.1f},{sy(y):.1f}" for x, y in points)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any, Final
 
-from gammon.engine.analysis.explain import Explanation, explain
+from gammon.engine.analysis.explain import Explanation, explain, mark_words, verdict_words
 from gammon.engine.analysis.graph import GraphMark, graph_svg
 from gammon.engine.analysis.patterns import Pattern, patterns
 from gammon.engine.analysis.results import (
@@ -41,7 +41,7 @@ from gammon.engine.analysis.results import (
     Mark,
     Unit,
 )
-from gammon.engine.analysis.summary import summary_rows
+from gammon.engine.analysis.summary import figures, summary_rows
 from gammon.errors import GammonError
 from gammon.events import (
     Beavered,
@@ -56,7 +56,7 @@ from gammon.events import (
     Took,
     describe,
 )
-from gammon.i18n import SOURCE_LANGUAGE, language
+from gammon.i18n import N_, SOURCE_LANGUAGE, Translator, language, translator
 from gammon.position import Position
 from gammon.svg import board_svg
 
@@ -64,6 +64,19 @@ __all__ = ["Report", "summary_rows"]
 
 _MARK_SIGNS: Final = {Mark.DOUBTFUL: "?!", Mark.BAD: "?", Mark.VERY_BAD: "??", Mark.NONE: ""}
 _SIDE_COLOURS: Final = ("#c0392b", "#8e44ad")
+#: How a game ended (GameAnalysis.end, an EndReason's value), for the catalogs.
+_ENDS: Final = frozenset(
+    {N_("bear-off"), N_("drop"), N_("resignation"), N_("beaver refused"), N_("forfeit"),
+     N_("time")}
+)  # fmt: skip
+#: The engines' own words (engines.base.ENGINES' summaries), for the catalogs.
+_ENGINE_SUMMARIES: Final = (
+    N_("our own nets (the default)"),
+    N_("GNU Backgammon's nets (the gnubg-nn package)"),
+    N_("Open Sage's nets (the bgsage package)"),
+)
+#: The units' names (Unit.words), for the catalogs.
+_UNITS: Final = (N_("match winning chance"), N_("equity (points a game, per unit of the cube)"))
 
 
 def _signed(value: float) -> str:
@@ -177,53 +190,76 @@ class Report:
     # -- HTML -----------------------------------------------------------------
 
     def to_html(self, title: str | None = None) -> str:
-        """One HTML page: summary, patterns, and per game a graph, the moves and the mistakes."""
+        """One HTML page: summary, patterns, and per game a graph, the moves and the mistakes,
+        in the report's language (``Report.build(..., lang=)``), its ``<html lang>`` said."""
         a = self.analysis
+        tr = translator(self.lang)
         names = a.names
-        what = (
-            f"{a.match_length}-point match" if a.kind == "match" and a.match_length
-            else "money session" if a.kind == "session" else "game"
+        if a.kind == "match" and a.match_length:
+            heading = tr.gettext(
+                "{first} vs {second}: {length}-point match",
+                first=names[0], second=names[1], length=a.match_length,
+            )  # fmt: skip
+        elif a.kind == "session":
+            message = N_("{first} vs {second}: money session")
+            heading = tr.gettext(message, first=names[0], second=names[1])
+        else:
+            heading = tr.gettext("{first} vs {second}: game", first=names[0], second=names[1])
+        heading = title or heading
+        analysed = _html(
+            tr, N_("Analysed by {engine} at {ply}-ply (luck at {luck_ply}-ply)."),
+            engine=_engine_words(a.engine.name, tr), ply=a.ply, luck_ply=a.luck_ply,
         )  # fmt: skip
-        heading = title or f"{names[0]} vs {names[1]}: {what}"
+        unit = _html(tr, N_("Figures are in {unit}."), unit=tr.gettext(a.unit.words))
+        marks = _html(
+            tr,
+            N_(
+                "Marks go by the equity lost, normalised to money so that they mean the same at "
+                "any score: ?! doubtful ({doubtful}), ? bad ({bad}), ?? very bad ({very_bad})."
+            ),
+            doubtful=figures("0.04", tr),
+            bad=figures("0.08", tr),
+            very_bad=figures("0.16", tr),
+        )
         body = [
             f"<h1>{escape(heading)}</h1>",
-            f"<p class='meta'>Analysed by {_engine_words(a.engine.name)} at {a.ply}-ply "
-            f"(luck at {a.luck_ply}-ply). Figures are in {escape(a.unit.words)}. Marks go "
-            "by the equity lost, normalised to money so that they mean the same at any "
-            "score: ?! doubtful (0.04), ? bad (0.08), ?? very bad (0.16).</p>",
-            self._summary_html(),
-            self._patterns_html(),
+            f"<p class='meta'>{analysed} {unit} {marks}</p>",
+            self._summary_html(tr),
+            self._patterns_html(tr),
         ]
         for number, game in enumerate(a.games):
             history = self.histories[number] if self.histories is not None else None
-            body.append(self._game_html(game, history))
+            body.append(self._game_html(game, history, tr))
         return (
-            "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+            f"<!DOCTYPE html>\n<html lang='{tr.lang}'><head><meta charset='utf-8'>"
             f"<title>{escape(heading)}</title><style>{_CSS}</style></head><body>"
             + "\n".join(body)
             + "</body></html>\n"
         )
 
-    def _summary_html(self) -> str:
+    def _summary_html(self, tr: Translator) -> str:
         names = self.analysis.names
         rows = "".join(
             f"<tr><th>{escape(label)}</th><td>{escape(left)}</td><td>{escape(right)}</td></tr>"
             for label, left, right in summary_rows(
-                self.analysis.players, self.analysis.match_length
+                self.analysis.players, self.analysis.match_length, tr.lang
             )
         )
+        heading = escape(tr.gettext("Summary"))
         return (
-            "<h2>Summary</h2><table class='summary'><thead><tr><th></th>"
+            f"<h2>{heading}</h2><table class='summary'><thead><tr><th></th>"
             f"<th>{escape(names[0])}</th><th>{escape(names[1])}</th></tr></thead>"
             f"<tbody>{rows}</tbody></table>"
         )
 
-    def _patterns_html(self) -> str:
-        parts = ["<h2>Habits to work on</h2>"]
+    def _patterns_html(self, tr: Translator) -> str:
+        heading = escape(tr.gettext("Habits to work on"))
+        parts = [f"<h2>{heading}</h2>"]
         for side, found in enumerate(self.patterns):
             parts.append(f"<h3>{escape(self.analysis.names[side])}</h3>")
             if not found:
-                parts.append("<p>None of the beginners' patterns.</p>")
+                none = _html(tr, N_("None of the beginners' patterns."))
+                parts.append(f"<p>{none}</p>")
                 continue
             items = "".join(
                 f"<li><b>{escape(p.name)}</b> ({p.count}x): {escape(p.advice)}</li>" for p in found
@@ -231,28 +267,43 @@ class Report:
             parts.append(f"<ul>{items}</ul>")
         return "".join(parts)
 
-    def _game_html(self, game: GameAnalysis, history: Sequence[Event] | None) -> str:
+    def _game_html(
+        self, game: GameAnalysis, history: Sequence[Event] | None, tr: Translator
+    ) -> str:
         names = self.analysis.names
         score = f"{names[0]} {game.score[0]}, {names[1]} {game.score[1]}"
         if game.winner is None:
-            result = "not finished"
+            result = tr.gettext("not finished")
         else:
-            result = f"{names[game.winner]} wins {game.points} point{'s' * (game.points != 1)}"
+            result = tr.ngettext(
+                "{player} wins {n} point", "{player} wins {n} points", game.points,
+                player=names[game.winner],
+            )  # fmt: skip
+        if game.end:
+            end = tr.gettext(game.end) if game.end in _ENDS else game.end
+            message = N_("Score before the game: {score}. {result} ({end}).")
+            said = _html(tr, message, score=score, result=result, end=end)
+        else:
+            message = N_("Score before the game: {score}. {result}.")
+            said = _html(tr, message, score=score, result=result)
+        heading = _html(tr, N_("Game {n}"), n=game.number)
         parts = [
-            f"<section id='game-{game.number}'><h2>Game {game.number}</h2>",
-            f"<p>Score before the game: {escape(score)}. {escape(result)}"
-            f"{escape(f' ({game.end})') if game.end else ''}.</p>",
-            self._graph(game, history),
+            f"<section id='game-{game.number}'><h2>{heading}</h2>",
+            f"<p>{said}</p>",
+            self._graph(game, history, tr),
         ]
         if history is not None:
-            parts.append(self._moves_html(game, history))
+            parts.append(self._moves_html(game, history, tr))
         marked = game.mistakes(DOUBTFUL)
-        parts.append(f"<h3>Marked decisions ({len(marked)})</h3>")
-        parts += [self._decision_html(review) for review in sorted(marked, key=lambda r: r.index)]
+        count = _html(tr, N_("Marked decisions ({count})"), count=len(marked))
+        parts.append(f"<h3>{count}</h3>")
+        parts += [
+            self._decision_html(review, tr) for review in sorted(marked, key=lambda r: r.index)
+        ]
         parts.append("</section>")
         return "".join(parts)
 
-    def _graph(self, game: GameAnalysis, history: Sequence[Event] | None) -> str:
+    def _graph(self, game: GameAnalysis, history: Sequence[Event] | None, tr: Translator) -> str:
         names = self.analysis.names
         mwc = self.analysis.unit is Unit.MWC
         points = [(0.0, 0.5)]
@@ -268,7 +319,7 @@ class Report:
             GraphMark(
                 float(review.index),
                 _SIDE_COLOURS[_decider(review)],
-                f"{names[_decider(review)]}: {_decision_title(review, mwc)}",
+                f"{names[_decider(review)]}: {_decision_title(review, mwc, tr)}",
             )
             for review in game.mistakes(DOUBTFUL)
         ]
@@ -276,23 +327,31 @@ class Report:
             if abs(roll.luck) >= LUCKY:
                 # Up for a roll that helped side 0, down for one that hurt it.
                 helped = (roll.luck > 0) == (roll.side == 0)
+                dice = f"{roll.dice[0]}-{roll.dice[1]}"
                 marks.append(
                     GraphMark(
                         float(roll.index),
                         "#27ae60" if roll.luck > 0 else "#7f8c8d",
-                        f"{names[roll.side]} rolls {roll.dice[0]}-{roll.dice[1]}: "
-                        f"{roll.mark} ({_loss(-roll.luck, -roll.cost if mwc else None)})",
+                        tr.gettext(
+                            "{player} rolls {dice}: {mark} ({gain})",
+                            player=names[roll.side],
+                            dice=dice,
+                            mark=mark_words(roll.mark, tr.lang),
+                            gain=figures(_loss(-roll.luck, -roll.cost if mwc else None), tr),
+                        ),
                         "up" if helped else "down",
                     )
                 )
-        legend = (
-            f"<p class='legend'>{escape(names[0])}'s winning chance before each roll. "
-            "Circles: mistakes (red "
-            f"{escape(names[0])}, purple {escape(names[1])}); triangles: big luck.</p>"
+        message = N_(
+            "{player}'s winning chance before each roll. Circles: mistakes (red {first}, "
+            "purple {second}); triangles: big luck."
         )
-        return graph_svg(points, marks, x_max=end, title=f"Game {game.number}") + legend
+        legend = _html(tr, message, player=names[0], first=names[0], second=names[1])
+        title = tr.gettext("Game {n}", n=game.number)
+        graph = graph_svg(points, marks, x_max=end, title=title, lang=tr.lang)
+        return f"{graph}<p class='legend'>{legend}</p>"
 
-    def _moves_html(self, game: GameAnalysis, history: Sequence[Event]) -> str:
+    def _moves_html(self, game: GameAnalysis, history: Sequence[Event], tr: Translator) -> str:
         """The moves two columns wide, as a .mat file shows them, each mark a link to its review."""
         names = self.analysis.names
         checker = {review.index: review for review in game.checker}
@@ -304,7 +363,7 @@ class Report:
         missed = ""
         for index, event in enumerate(history):
             if isinstance(event, Ended):
-                footer = describe(event, names)
+                footer = describe(event, names, tr.lang)
                 continue
             side = getattr(event, "side", None)
             if side is None:
@@ -314,7 +373,9 @@ class Report:
                 dice = (max(event.dice), min(event.dice))
                 review = cube.get(index)
                 if review is not None and review.doubler_mark is not Mark.NONE:
-                    missed = f"(no double{_link(review, _MARK_SIGNS[review.doubler_mark])}) "
+                    link = _link(review, _MARK_SIGNS[review.doubler_mark])
+                    words = escape(tr.gettext("no double"))
+                    missed = f"({words}{link}) "
                 continue
             if isinstance(event, Moved):
                 roll = (max(event.dice), min(event.dice))
@@ -323,14 +384,15 @@ class Report:
                     note = _link(checker[index], _MARK_SIGNS[checker[index].mark])
             elif isinstance(event, Passed):
                 closed = event.reason is PassReason.CLOSED_BOARD
-                text = "(closed out)" if closed else f"{dice[0]}{dice[1]}: (no move)"
+                no_move = tr.gettext("(no move)")
+                text = tr.gettext("(closed out)") if closed else f"{dice[0]}{dice[1]}: {no_move}"
             elif isinstance(event, Doubled):
-                text = f"Doubles => {event.value}"
+                text = tr.gettext("Doubles => {value}", value=event.value)
                 review = cube.get(index)
                 if review is not None and review.doubler_mark is not Mark.NONE:
                     note = _link(review, _MARK_SIGNS[review.doubler_mark])
             elif isinstance(event, Took | Dropped | Beavered):
-                text = {Took: "Takes", Dropped: "Drops", Beavered: "Beavers"}[type(event)]
+                text = _answer(event, tr)
                 offer = max(
                     (r for r in game.cube if r.doubled and r.index < index),
                     key=lambda r: r.index,
@@ -339,7 +401,7 @@ class Report:
                 if offer is not None and offer.taker_mark is not Mark.NONE:
                     note = _link(offer, _MARK_SIGNS[offer.taker_mark])
             else:
-                text = describe(event, names)
+                text = describe(event, names, tr.lang)
             cell = (missed if isinstance(event, Moved | Passed) else "") + escape(text) + note
             if isinstance(event, Moved | Passed):
                 missed = ""
@@ -355,55 +417,78 @@ class Report:
         )
         if footer:
             body += f"<tr><td></td><td colspan='2'>{escape(footer)}</td></tr>"
+        heading = escape(tr.gettext("Moves"))
         return (
-            "<h3>Moves</h3><table class='moves'><thead><tr><th></th>"
+            f"<h3>{heading}</h3><table class='moves'><thead><tr><th></th>"
             f"<th>{escape(names[0])}</th><th>{escape(names[1])}</th></tr></thead>"
             f"<tbody>{body}</tbody></table>"
         )
 
-    def _decision_html(self, review: CheckerReview | CubeReview) -> str:
+    def _decision_html(self, review: CheckerReview | CubeReview, tr: Translator) -> str:
         names = self.analysis.names
         mwc = self.analysis.unit is Unit.MWC
-        unit = "match winning chance" if mwc else "equity"
         side = review.side
         position = self.position(review)
         parts = [f"<div class='decision' id='{_anchor(review)}'>"]
         parts.append(
-            f"<h4>{escape(names[_decider(review)])}: {escape(_decision_title(review, mwc))}</h4>"
+            f"<h4>{escape(names[_decider(review)])}: "
+            f"{escape(_decision_title(review, mwc, tr))}</h4>"
         )
         if position is not None:
             dice = review.dice if isinstance(review, CheckerReview) else None
-            title = f"{names[side]} (light checkers) on roll"
-            parts.append(board_svg(position, dice=dice, title=title))
-            parts.append(f"<p class='legend'>{escape(title)}, moving down to the 1-point.</p>")
+            title = tr.gettext("{player} (light checkers) on roll", player=names[side])
+            parts.append(board_svg(position, dice=dice, title=title, lang=tr.lang))
+            message = N_("{player} (light checkers) on roll, moving down to the 1-point.")
+            parts.append(f"<p class='legend'>{_html(tr, message, player=names[side])}</p>")
+
+        def figure(text: str) -> str:
+            return escape(figures(text, tr))
+
         if isinstance(review, CheckerReview):
+            unit = tr.gettext("match winning chance") if mwc else tr.gettext("equity")
             rows = "".join(
                 f"<tr class='{'played' if c.play == review.played else ''}'>"
-                f"<td>{n}</td><td>{escape(c.play)}</td><td>{_figure(c.equity, c.mwc)}</td>"
-                f"<td>{'' if c.loss == 0 else _loss(c.loss, _mwc_gap(review.best, c))}</td>"
-                f"<td>{100 * c.chances[0]:.1f}%</td><td>{100 * c.chances[1]:.1f}%</td>"
-                f"<td>{100 * c.chances[3]:.1f}%</td></tr>"
+                f"<td>{n}</td><td>{escape(c.play)}</td><td>{figure(_figure(c.equity, c.mwc))}</td>"
+                f"<td>{'' if c.loss == 0 else figure(_loss(c.loss, _mwc_gap(review.best, c)))}</td>"
+                f"<td>{figure(f'{100 * c.chances[0]:.1f}%')}</td>"
+                f"<td>{figure(f'{100 * c.chances[1]:.1f}%')}</td>"
+                f"<td>{figure(f'{100 * c.chances[3]:.1f}%')}</td></tr>"
                 for n, c in enumerate(review.candidates, start=1)
             )
+            heads = "".join(
+                f"<th>{escape(head)}</th>"
+                for head in (
+                    tr.gettext("play"), unit, tr.gettext("loss"), tr.gettext("win"),
+                    tr.gettext("gammon"), tr.gettext("lose gammon"),
+                )
+            )  # fmt: skip
             parts.append(
-                f"<table class='candidates'><thead><tr><th></th><th>play</th><th>{unit}</th>"
-                "<th>loss</th><th>win</th><th>gammon</th><th>lose gammon</th></tr></thead>"
+                f"<table class='candidates'><thead><tr><th></th>{heads}</tr></thead>"
                 f"<tbody>{rows}</tbody></table>"
             )
         else:
             c = review.chances
+            whose = N_("{player}'s match winning chance") if mwc else N_("{player}'s equity")
+            chances = tr.gettext(
+                "{win} (gammon {gammon}, loses a gammon {lose})",
+                win=figures(f"{100 * c[0]:.1f}%", tr),
+                gammon=figures(f"{100 * c[1]:.1f}%", tr),
+                lose=figures(f"{100 * c[3]:.1f}%", tr),
+            )
+            wins = _html(tr, N_("{player} wins"), player=names[side])
+            right = tr.gettext("Right action")
+            cells = (
+                (tr.gettext("No double"), _figure(review.no_double, review.no_double_mwc)),
+                (tr.gettext("Double, take"), _figure(review.double_take, review.double_take_mwc)),
+                (tr.gettext("Double, pass"), _figure(review.double_pass, review.double_pass_mwc)),
+            )
             parts.append(
                 "<table class='candidates'><tbody>"
-                f"<tr><th></th><th>{names[side]}'s {unit}</th></tr>"
-                f"<tr><th>No double</th><td>{_figure(review.no_double, review.no_double_mwc)}"
-                "</td></tr>"
-                f"<tr><th>Double, take</th><td>"
-                f"{_figure(review.double_take, review.double_take_mwc)}</td></tr>"
-                f"<tr><th>Double, pass</th><td>"
-                f"{_figure(review.double_pass, review.double_pass_mwc)}</td></tr>"
-                f"<tr><th>Right action</th><td>{escape(review.verdict)}</td></tr>"
-                f"<tr><th>{escape(names[side])} wins</th><td>{100 * c[0]:.1f}% "
-                f"(gammon {100 * c[1]:.1f}%, loses a gammon {100 * c[3]:.1f}%)</td></tr>"
+                f"<tr><th></th><th>{_html(tr, whose, player=names[side])}</th></tr>"
+                + "".join(f"<tr><th>{escape(h)}</th><td>{figure(v)}</td></tr>" for h, v in cells)
+                + f"<tr><th>{escape(right)}</th>"
+                f"<td>{escape(verdict_words(review.verdict, tr.lang))}</td></tr>"
+                f"<tr><th>{wins}</th><td>{escape(chances)}</td></tr>"
                 "</tbody></table>"
             )
         for explanation in self.explanations_of(review):
@@ -425,22 +510,41 @@ def _mwc_gap(best: Candidate, candidate: Candidate) -> float | None:
     return max(0.0, best.mwc - candidate.mwc)
 
 
-def _decision_title(review: CheckerReview | CubeReview, mwc: bool) -> str:
+def _decision_title(review: CheckerReview | CubeReview, mwc: bool, tr: Translator) -> str:
     """A decision in a line: the action, its mark and its loss in the review's unit."""
     if isinstance(review, CheckerReview):
-        return (
-            f"{review.dice[0]}-{review.dice[1]} played {review.played} ({review.mark}, "
-            f"{_checker_loss(review, mwc)}); best {review.best.play}"
+        dice = f"{review.dice[0]}-{review.dice[1]}"
+        return tr.gettext(
+            "{dice} played {play} ({mark}, {loss}); best {best}",
+            dice=dice,
+            play=review.played,
+            mark=mark_words(review.mark, tr.lang),
+            loss=figures(_checker_loss(review, mwc), tr),
+            best=review.best.play,
         )
     if review.taker_loss > review.doubler_loss:
-        return (
-            f"{review.response} ({review.taker_mark}, {_taker_loss(review, mwc)}); "
-            f"right: {review.verdict}"
-        )
-    action = "double" if review.doubled else "no double"
-    return (
-        f"{action} ({review.doubler_mark}, {_doubler_loss(review, mwc)}); right: {review.verdict}"
+        action = mark_words(str(review.response), tr.lang)
+        mark, loss = review.taker_mark, _taker_loss(review, mwc)
+    else:
+        action = tr.gettext("double") if review.doubled else tr.gettext("no double")
+        mark, loss = review.doubler_mark, _doubler_loss(review, mwc)
+    return tr.gettext(
+        "{action} ({mark}, {loss}); right: {verdict}",
+        action=action,
+        mark=mark_words(mark, tr.lang),
+        loss=figures(loss, tr),
+        verdict=verdict_words(review.verdict, tr.lang),
     )
+
+
+def _answer(event: Took | Dropped | Beavered, tr: Translator) -> str:
+    """An answer to a double in the move list, as a .mat file writes it ("Beavers" there is
+    not the table setting's word)."""
+    if isinstance(event, Took):
+        return tr.pgettext("move list", "Takes")
+    if isinstance(event, Dropped):
+        return tr.pgettext("move list", "Drops")
+    return tr.pgettext("move list", "Beavers")
 
 
 def _anchor(review: CheckerReview | CubeReview) -> str:
@@ -466,9 +570,19 @@ p.why{background:#f0f6ff;border-left:4px solid #1f5fa8;padding:.4em .8em}
 """
 
 
-def _engine_words(name: str) -> str:
+def _engine_words(name: str, tr: Translator) -> str:
     """The engine that judged, as the page says it: its name and whose nets they are."""
     from gammon.engine.engines.base import ENGINES
 
     info = ENGINES.get(name)
-    return escape(name if info is None else f"{name} ({info.summary})")
+    if info is None:
+        return name
+    summary = tr.gettext(info.summary)
+    return f"{name} ({summary})"
+
+
+def _html(tr: Translator, message: str, **values: Any) -> str:
+    """``message`` in ``tr``'s language as HTML text: its words as they are (an apostrophe
+    stays one), the values filled in escaped (names are the players' own)."""
+    template = escape(tr.lookup(message), quote=False)
+    return template.format(**{key: escape(str(value)) for key, value in values.items()})

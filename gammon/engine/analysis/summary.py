@@ -13,7 +13,7 @@ from typing import Any, Final
 from gammon.engine.analysis.results import PlayerSummary
 from gammon.i18n import N_, SOURCE_LANGUAGE, Translator, translator
 
-__all__ = ["RATINGS", "summary_rows"]
+__all__ = ["RATINGS", "figures", "summary_rows"]
 
 #: The performance rating's bands in words (results.rating_words), for the catalogs.
 RATINGS: Final = (
@@ -29,7 +29,7 @@ RATINGS: Final = (
 _FIGURE: Final = re.compile(r"([+-]?)(\d+)(?:\.(\d+))?(%?)")
 
 
-def _figures(text: str, tr: Translator) -> str:
+def figures(text: str, tr: Translator) -> str:
     """The numbers of an English figure (``+1.5% (3 / 4)``) as ``tr``'s language writes them."""
     if tr.lang == SOURCE_LANGUAGE:
         return text
@@ -64,7 +64,7 @@ def summary_rows(
     tr = translator(lang)
 
     def row(label: str, text: Any) -> tuple[str, str, str]:
-        return (label, _figures(text(players[0]), tr), _figures(text(players[1]), tr))
+        return (label, figures(text(players[0]), tr), figures(text(players[1]), tr))
 
     if match_length:
 

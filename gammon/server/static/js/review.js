@@ -10,7 +10,7 @@ import { positionLink } from "./board-setup.js";
 import { ApiError, get, post, upload } from "./api.js";
 import { BoardView } from "./board.js";
 import { replayFrames } from "./replay.js";
-import { number, percent, t } from "./i18n.js";
+import { language, number, percent, t } from "./i18n.js";
 import {
   candidateLoss, cubeDoneText, decisionAt, figure, gainFigure, gameMarks, graphGeometry, graphPoints, lossFigure, markText,
   mistakeIndices, pct, reviewSide, showsMwc, stepMistake, unitName, verdictText, waitingText,
@@ -238,7 +238,7 @@ class ReviewView {
             { doubtful: number(0.04, 2), bad: number(0.08, 2), very_bad: number(0.16, 2) }),
         ].join(" ")),
         h("p", { class: "downloads" },
-          h("a", { href: `/api/analyses/${job.key}/report.html`, download: `analysis-${job.key}.html`, class: "button", id: "report-html" }, t("Download the report (HTML)")), " ",
+          h("a", { href: `/api/analyses/${job.key}/report.html?lang=${language()}`, download: `analysis-${job.key}.html`, class: "button", id: "report-html" }, t("Download the report (HTML)")), " ",
           h("a", { href: `/api/analyses/${job.key}/report.json`, download: `analysis-${job.key}.json`, class: "button", id: "report-json" }, t("Download the analysis (JSON)")),
           job.table !== null ? [" ", h("a", { href: `#/record/${job.table}` }, t("Record and dice"))] : null),
         this.shareLink(job), this.sideEl),
