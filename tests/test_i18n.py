@@ -274,6 +274,16 @@ ALLOWED: dict[str, str] = {
         "an error (UsageError), as argparse's own"
     ),
     "{PROG}: input ended before the game was over": "an error, on standard error",
+    # gammon/cli/connect/__init__.py (its printed words are in connect's other modules)
+    "gammon connect": "a command's name (MissingExtraError)",
+    "expected BASE[/DELAY[/INCREMENT]] seconds, got {text}": (
+        "argparse's error of an option (ArgumentTypeError), English as argparse's own"
+    ),
+    "expected a whole number, got {text}": "argparse's error of an option (ArgumentTypeError)",
+    "expected a number of 0 or more, got {text}": (
+        "argparse's error of an option (ArgumentTypeError)"
+    ),
+    "gammon: error: {exc}": "the prefix of every command's error line, as gammon's main writes it",
     # errors of the command line: errors are not translated yet (their catalog is to come,
     # with the server's error messages, whose codes stay English)
     "cannot read {path}: {exc.strerror or exc}": "an error (UsageError, FairDiceError)",
