@@ -67,6 +67,9 @@ SOURCES: Final = (
     "gammon/cli/connect/link.py",
     "gammon/cli/connect/screen.py",
     "gammon/cli/connect/session.py",
+    # gammon moves (gammon/cli/rules.py) and gammon rollout: the lines a player reads.
+    "gammon/cli/rules.py",
+    "gammon/cli/rollout.py",
     # The browser client (static/js/i18n.js): t(), tn() and N_().
     "gammon/server/static/js/language-switch.js",
     "gammon/server/static/js/table.js",
