@@ -34,7 +34,7 @@ _WAITING_FOR: Final = {
     "resignation offered": N_("Waiting for {player} to answer the resignation."),
     "choose double": N_("Waiting for {player} to choose a double."),
 }
-#: The game's phases (the protocol's values) as a watcher reads them.
+#: The game's phases (the protocol's values) as a watcher reads them (English: the values).
 _PHASE_WORDS: Final = {
     "opening": N_("the opening roll"),
     "roll": N_("rolling or doubling"),
@@ -424,12 +424,14 @@ class Screen:
         if phase == "over":
             return tr.gettext("Game over.")
         if state.get("you") is None:
-            shown = tr.gettext(_PHASE_WORDS[phase]) if phase in _PHASE_WORDS else phase
+            # English shows the protocol's value, as it always has; the others its words.
+            words = _PHASE_WORDS.get(phase) if tr.lang != SOURCE_LANGUAGE else None
+            shown = tr.gettext(words) if words else phase
             return tr.gettext("Watching ({phase}).", phase=shown)
         if not our_turn(state):
             if phase in _WAITING_FOR:
                 return tr.gettext(_WAITING_FOR[phase], player=theirs)
-            return tr.gettext("Waiting for {player} ({phase}).", player=theirs, phase=phase)
+            return tr.gettext("Waiting for {player} to {phase}.", player=theirs, phase=phase)
         commands = tr.gettext(" or ").join(actions)
         if "play" in actions:
             dice = game.get("dice") or ["?", "?"]
