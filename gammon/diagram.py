@@ -213,7 +213,9 @@ def draw(
     if match_length and crawford:
         lines.append(" " + t.gettext("{length}-point match (Crawford game)", length=match_length))
     elif match_length:
-        lines.append(" " + t.gettext("{length}-point match", length=match_length))
+        # At the start of a line: a context of its own, for the languages that capitalise it
+        # there and not inside a sentence (the lobby's "Alice vs Bob, 5-point match").
+        lines.append(" " + t.pgettext("diagram", "{length}-point match", length=match_length))
     elif match_length == 0:
         lines.append(" " + t.gettext("Money game"))
     return "\n".join(lines)

@@ -71,6 +71,16 @@ SOURCES: Final = (
     "gammon/diagram.py",
     "gammon/svg.py",
     "gammon/cli/play.py",
+    # The terminal client (gammon connect): what it prints around the server's own words.
+    "gammon/cli/connect/__init__.py",
+    "gammon/cli/connect/api.py",
+    "gammon/cli/connect/commands.py",
+    "gammon/cli/connect/link.py",
+    "gammon/cli/connect/screen.py",
+    "gammon/cli/connect/session.py",
+    # gammon moves (gammon/cli/rules.py) and gammon rollout: the lines a player reads.
+    "gammon/cli/rules.py",
+    "gammon/cli/rollout.py",
     # The browser client (static/js/i18n.js): t(), tn() and N_().
     "gammon/server/static/js/language-switch.js",
     "gammon/server/static/js/table.js",

@@ -236,6 +236,26 @@ def test_an_unknown_lang_is_a_usage_error(capsys: pytest.CaptureFixture[str]) ->
     assert "--lang: gammon does not speak 'klingon' (it speaks en, fi, sv, nb, nl)" in err
 
 
+@pytest.mark.parametrize("lang", ["fi", "sv", "nb", "nl"])
+def test_moves_speaks_the_language_with_the_english_figures(
+    capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """``gammon moves --lang``: the words around the table in the language, the plays and
+    the Position IDs (GNU's name for them kept) the English ones."""
+    _, english, _ = _run(capsys, "moves", "start", "31")
+    status, out, _ = _run(capsys, "moves", "start", "31", "--lang", lang)
+    assert status == 0 and out != english
+    pairs = list(zip(out.splitlines(), english.splitlines(), strict=True))
+    for mine, theirs in pairs[3:]:
+        assert mine == theirs  # the plays and their IDs
+    figures = r"[A-Za-z0-9+/]*\d[A-Za-z0-9+/]*"  # the dice, the count and the ID
+    words = {"legal", "plays", "from", "opponent", "mover", "roll", "play"}
+    for mine, theirs in pairs[:3]:
+        assert sorted(re.findall(figures, mine)) == sorted(re.findall(figures, theirs))
+        left = set(re.findall(r"[A-Za-z]+", mine.replace("position ID", ""))) & words
+        assert left == set(), (lang, mine)
+
+
 # -- no new sentence outside a catalog ------------------------------------------------------
 
 #: Literal strings in the converted modules that a player may read but that are not ours to
@@ -276,6 +296,30 @@ ALLOWED: dict[str, str] = {
         "an error (UsageError), as argparse's own"
     ),
     "{PROG}: input ended before the game was over": "an error, on standard error",
+    # gammon/cli/connect/__init__.py (its printed words are in connect's other modules)
+    "gammon connect": "a command's name (MissingExtraError)",
+    "expected BASE[/DELAY[/INCREMENT]] seconds, got {text}": (
+        "argparse's error of an option (ArgumentTypeError), English as argparse's own"
+    ),
+    "expected a whole number, got {text}": "argparse's error of an option (ArgumentTypeError)",
+    "expected a number of 0 or more, got {text}": (
+        "argparse's error of an option (ArgumentTypeError)"
+    ),
+    "gammon: error: {exc}": "the prefix of every command's error line, as gammon's main writes it",
+    # gammon/cli/rules.py and gammon/cli/rollout.py
+    "a GNU Position ID (a 'Position ID:' prefix is fine), an XGID, or 'start' for the "
+    "variant's starting position": "argparse's help (POSITION_HELP), English as the others",
+    "the variant, for its checker count and cube ({names}); default standard": (
+        "argparse's help (variant_help), English as the others"
+    ),
+    "position ID": "GNU Backgammon's name of the ID, as the board's diagram writes it",
+    "no dice given: write them after the position, as 31 or 3-1": (
+        "an error (InvalidDiceError) of the position's text, English as gammon/ids.py's"
+    ),
+    "expected a whole number of at least 1, got {text}": (
+        "argparse's error of an option (ArgumentTypeError)"
+    ),
+    "gammon rollout": "a command's name (MissingExtraError)",
     # errors of the command line: errors are not translated yet (their catalog is to come,
     # with the server's error messages, whose codes stay English)
     "cannot read {path}: {exc.strerror or exc}": "an error (UsageError, FairDiceError)",

@@ -18,9 +18,17 @@ from __future__ import annotations
 import argparse
 from typing import Final, TextIO
 
-from gammon.cli.common import Commands, add_engine_option, add_ray_option, needs_extra
+from gammon.cli.common import (
+    Commands,
+    add_engine_option,
+    add_lang_option,
+    add_ray_option,
+    lang_of,
+    needs_extra,
+)
 from gammon.cli.inputs import read_given, variant_arg
 from gammon.cli.rules import POSITION_HELP
+from gammon.i18n import translator
 from gammon.variants import find_variant
 
 __all__ = ["DEFAULT_BATCH", "DEFAULT_TRIALS", "register", "run_rollout"]
@@ -46,11 +54,12 @@ def run_rollout(args: argparse.Namespace, out: TextIO) -> int:
         from gammon.engine.cluster import connect
         from gammon.engine.engines import get_engine
         from gammon.engine.rollout import rollout
+    tr = translator(lang_of(args))
     position = read_given(args.position, args.variant).position
     evaluator = get_engine(args.engine)
     cluster = connect(args.ray)
     bar = rich.progress.Progress(
-        rich.progress.TextColumn("Rolling out"),
+        rich.progress.TextColumn(tr.gettext("Rolling out")),
         rich.progress.BarColumn(),
         rich.progress.MofNCompleteColumn(),
         rich.progress.TimeRemainingColumn(),
@@ -72,8 +81,24 @@ def run_rollout(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         if cluster is not None:
             cluster.close()
-    by = "" if evaluator.is_ours else f" (plays by the {evaluator.name} engine)"
-    print(f"{position.id}: {result}{by}", file=out)
+    e = result.evaluation
+    figures = {
+        "equity": tr.signed(e.equity, 3),
+        "margin": tr.number(1.96 * result.equity_error, "0.000"),
+        "win": tr.percent(e.win, 1),
+        "win_gammon": tr.percent(e.win_gammon, 1),
+        "lose_gammon": tr.percent(e.lose_gammon, 1),
+        "trials": result.trials,
+    }
+    # The same figures as RolloutResult's str (English, for programs), in the reader's words.
+    line = tr.gettext(
+        "equity {equity} ± {margin} (95%), win {win}, gammons {win_gammon} / {lose_gammon} "
+        "over {trials} trials",
+        **figures,
+    )
+    if not evaluator.is_ours:
+        line += tr.gettext(" (plays by the {engine} engine)", engine=evaluator.name)
+    print(f"{position.id}: {line}", file=out)
     return 0
 
 
@@ -97,4 +122,5 @@ def register(commands: Commands) -> None:
                          help="the variant of the position (default standard)")  # fmt: skip
     add_engine_option(command)
     add_ray_option(command)
+    add_lang_option(command)
     command.set_defaults(run=run_rollout)

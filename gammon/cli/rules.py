@@ -17,10 +17,11 @@ import argparse
 import json
 from typing import Any, TextIO
 
-from gammon.cli.common import Commands
+from gammon.cli.common import Commands, add_lang_option, lang_of
 from gammon.cli.inputs import ID_PREFIX, id_or_none, parse_dice, read_given, variant_arg
 from gammon.diagram import draw
 from gammon.errors import InvalidDiceError
+from gammon.i18n import translator
 from gammon.variants import VARIANTS, Variant, find_variant
 
 __all__ = ["POSITION_HELP", "register", "run_moves", "run_show", "variant_help"]
@@ -68,14 +69,26 @@ def run_moves(args: argparse.Namespace, out: TextIO) -> int:
         }
         print(json.dumps(report, indent=2), file=out)
         return 0
+    tr = translator(lang_of(args))
+    source = start_id or tr.gettext("the starting position")
+    roll = {"die1": dice[0], "die2": dice[1], "source": source}
     if plays[0].is_pass:
-        count = "no legal play"
+        print(tr.gettext("no legal play of {die1}-{die2} from {source}", **roll), file=out)
     else:
-        count = f"{len(plays)} legal play{'' if len(plays) == 1 else 's'}"
-    source = start_id or "the starting position"
-    print(f"{count} of {dice[0]}-{dice[1]} from {source}", file=out)
-    print(f"  #  {'play':<24} {'position ID':<18} position ID", file=out)
-    print(f"     {'':<24} {'(opponent on roll)':<18} (mover on roll)", file=out)
+        print(
+            tr.ngettext(
+                "{n} legal play of {die1}-{die2} from {source}",
+                "{n} legal plays of {die1}-{die2} from {source}",
+                len(plays),
+                **roll,
+            ),
+            file=out,
+        )
+    ident = "position ID"  # GNU Backgammon's name of the ID, as the board's diagram writes it
+    play_word = tr.gettext("play")
+    print(f"  #  {play_word:<24} {ident:<18} {ident}", file=out)
+    opponent, mover = tr.gettext("(opponent on roll)"), tr.gettext("(mover on roll)")
+    print(f"     {'':<24} {opponent:<18} {mover}", file=out)
     for number, play in enumerate(plays, 1):
         after = id_or_none(play.position.swapped()) or "-"
         mover = id_or_none(play.position) or "-"
@@ -118,6 +131,7 @@ def register(commands: Commands) -> None:
         help="the roll: 31, 3-1, 3,1 or 3 1 (may be left out when an XGID or Match ID has it)",
     )
     moves.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_lang_option(moves)
     moves.add_argument(
         "--variant",
         type=variant_arg,

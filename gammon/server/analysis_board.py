@@ -31,6 +31,7 @@ from gammon.messages import Message
 from gammon.position import Position
 from gammon.server.auth import TokenBuckets
 from gammon.server.bodies import ANY, fields
+from gammon.server.pages import spoken
 from gammon.server.protocol import Refused
 from gammon.server.timesource import SystemTime, TimeSource
 from gammon.xgid import Xgid, format_xgid, parse_xgid
@@ -262,9 +263,10 @@ def cube_state(setup: Xgid) -> CubeState:
     return CubeState(setup.cube_value, owner, score)
 
 
-def analyse(setup: Xgid, ply: int, engine: str) -> dict[str, Any]:
+def analyse(setup: Xgid, ply: int, engine: str, lang: str = "en") -> dict[str, Any]:
     """The ranked plays of the dice set, or without dice the cube action (the engine's
-    thread runs this): each play with the setup it leads to, for playing on."""
+    thread runs this): each play with the setup it leads to, for playing on; the cube's
+    words in ``lang``."""
     from gammon.engine.cube import double_refusal
     from gammon.engine.engines import get_engine
     from gammon.engine.hint import play_hints
@@ -285,7 +287,7 @@ def analyse(setup: Xgid, ply: int, engine: str) -> dict[str, Any]:
     if refusal is not None:
         answer["cube_refusal"] = refusal
     else:
-        answer["cube"] = cube_fields(position, state, ply, engine)
+        answer["cube"] = cube_fields(position, state, ply, engine, lang)
     return answer
 
 
@@ -530,7 +532,7 @@ def board_routes(
             raise Refused("bad_request", Message("ply must be 0, 1 or 2"), field="ply")
         await asker(request)
         assert run is not None
-        return JSONResponse({"analysis": await run(analyse, setup, ply, engine)})
+        return JSONResponse({"analysis": await run(analyse, setup, ply, engine, spoken(request))})
 
     async def start_rollout(request: Request) -> Response:
         data = await body(request)

@@ -934,7 +934,7 @@ class Hub:
     async def _hint(
         self, live: LiveTable, conn: Connection, side: int | None, message: ClientMessage
     ) -> None:
-        reply = await self.practice.hint(live.table, side, message.fields)
+        reply = await self.practice.hint(live.table, side, message.fields, conn.lang)
         if message.id is not None:
             reply["id"] = message.id
         conn.send(reply)

@@ -183,20 +183,27 @@ def _plays(
 
 
 def _cube(
-    game: Game, doubler: int, score: tuple[int, int], ply: int, engine: str = "gammon"
+    game: Game,
+    doubler: int,
+    score: tuple[int, int],
+    ply: int,
+    engine: str = "gammon",
+    lang: str = "en",
 ) -> dict[str, Any]:
     """The cube hint for ``doubler`` (on roll, or having doubled): the action and equities."""
     from gammon.engine.cube import CubeState
 
     state = CubeState.of_game(game, doubler, score)
-    return {"doubler": doubler, **cube_fields(game.position_for(doubler), state, ply, engine)}
+    position = game.position_for(doubler)
+    return {"doubler": doubler, **cube_fields(position, state, ply, engine, lang)}
 
 
 def cube_fields(
-    position: Position, state: CubeState, ply: int, engine: str = "gammon"
+    position: Position, state: CubeState, ply: int, engine: str = "gammon", lang: str = "en"
 ) -> dict[str, Any]:
     """The cube action of the player on roll of ``position`` with its figures (the
-    protocol's CUBE_HINT less ``doubler``): the hints and the analysis board."""
+    protocol's CUBE_HINT less ``doubler``): the hints and the analysis board; the words
+    (``text``) in ``lang``, the reader's."""
     from gammon.engine.analysis.explain import cube_words
     from gammon.engine.engines import get_engine
     from gammon.engine.hint import cube_hint
@@ -216,7 +223,7 @@ def cube_fields(
         "cash_point": round(d.cash_point, 4),
         # The chances against the window and the take point, in words that agree with
         # the action (gammon.engine.analysis.explain.cube_words).
-        "text": " ".join(cube_words(e.win, d)),
+        "text": " ".join(cube_words(e.win, d, lang)),
         "win": round(e.win, 4),
         "win_gammon": round(e.win_gammon, 4),
         "win_backgammon": round(e.win_backgammon, 4),
@@ -300,14 +307,14 @@ def tutor_verdict(
     )
     why = ""
     with contextlib.suppress(Exception):  # the words are a bonus; the figures are the verdict
-        explanation = explain_checker(review, checkers=position.checkers)
+        explanation = explain_checker(review, checkers=position.checkers, lang=lang)
         if explanation is not None:
             why = explanation.text
     # The words show the figure the verdict carries (rounded once), in its unit, named:
     # equity in money play, match winning chance in a match.
     unit = Unit.MWC if match else Unit.EQUITY
     shown = verdict["mwc_loss"] if match else verdict["loss"]
-    loss_text = loss_words(shown, unit)
+    loss_text = loss_words(shown, unit, lang)
     verdict["text"] = (
         words.gettext(
             "That play loses {loss}; {best} was better: {why}",
@@ -363,9 +370,10 @@ class Practice:
             self.tutors.discard((table.id, user_id))
 
     async def hint(
-        self, table: Table, side: int | None, fields: Mapping[str, Any]
+        self, table: Table, side: int | None, fields: Mapping[str, Any], lang: str = "en"
     ) -> dict[str, Any]:
-        """A hint for ``side``: ``{"seq", "ply", "plays", "cube"}`` (docs/PROTOCOL.md 4.5)."""
+        """A hint for ``side``: ``{"seq", "ply", "plays", "cube"}`` (docs/PROTOCOL.md 4.5),
+        the cube's words in ``lang`` (the asking socket's)."""
         if side is None:
             raise Refused("not_a_player", Message("hints are for the players at the table"))
         if self.bots is None:
@@ -401,9 +409,9 @@ class Practice:
             state = CubeState.of_game(game, side, score) if table.settings.is_match else None
             plays = await self.bots.run(_plays, game.position, game.dice, ply, state, engine)
         elif "double" in actions:
-            cube = await self.bots.run(_cube, game, side, score, ply, engine)
+            cube = await self.bots.run(_cube, game, side, score, ply, engine, lang)
         elif "take" in actions:
-            cube = await self.bots.run(_cube, game, 1 - side, score, ply, engine)
+            cube = await self.bots.run(_cube, game, 1 - side, score, ply, engine, lang)
         return {
             "type": "hint",
             "seq": seq,

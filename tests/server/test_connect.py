@@ -14,11 +14,15 @@ import subprocess
 import sys
 import threading
 import time
-from typing import IO, Any
+from collections.abc import Sequence
+from typing import IO, Any, Final
 
+import httpx
 import pytest
 
+from gammon.cli.connect.commands import HELP
 from gammon.cli.connect.dice import DiceRecordError, check_record, derive_dice
+from gammon.i18n import translator
 from tests.server.client import ROOT, ServerProcess, database_url
 
 #: Commands repeated until the game ends: each that does not fit the moment is refused
@@ -381,9 +385,25 @@ def test_four_terminals_play_a_sit_and_go_to_its_winner(server: ServerProcess) -
     names = [f"cup{stamp}{i}" for i in range(4)]
     players = [
         subprocess.Popen(
-            [sys.executable, "-m", "gammon.cli.connect", server.url, "--signup", "--name", name,
-             "--password", "correct horse", "--tournament", str(number), "--register", "--play"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            [
+                sys.executable,
+                "-m",
+                "gammon.cli.connect",
+                server.url,
+                "--signup",
+                "--name",
+                name,
+                "--password",
+                "correct horse",
+                "--tournament",
+                str(number),
+                "--register",
+                "--play",
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
             cwd=ROOT,
         )
         for name in names
@@ -442,3 +462,102 @@ def test_a_player_whose_input_ends_leaves_the_tournament(server: ServerProcess) 
     assert f"* left tournament {number}; come back with --tournament {number} --play" in (
         second.stdout
     )
+
+
+# -- in the player's language -----------------------------------------------------------
+
+#: What a player types (the commands, English in every language) and the names the
+#: connect's messages hold as they are: none of them is an English word left untranslated.
+_TYPED: Final = {
+    "roll", "double", "take", "drop", "beaver", "moves", "resign", "single", "gammon",
+    "backgammon", "accept", "reject", "choose", "hint", "board", "help", "quit", "forfeit",
+    "table", "tournament", "play", "text", "acey", "deucey", "name", "password",
+}  # fmt: skip
+
+
+#: The words a language writes as English does (Dutch: "de server", "de match", "chat").
+_SHARED: Final = {"nl": {"server", "match", "chat"}}
+
+
+def _connect_english() -> set[str]:
+    """The words of four letters or more of the terminal client's English messages."""
+    from babel.messages.pofile import read_po
+
+    from gammon.i18n import LOCALE_DIR
+
+    with (LOCALE_DIR / "gammon.pot").open("rb") as file:
+        template = read_po(file)
+    words: set[str] = set()
+    for message in template:
+        if message.id and any(p.startswith("gammon/cli/connect/") for p, _ in message.locations):
+            for text in [message.id] if isinstance(message.id, str) else message.id:
+                text = re.sub(r"\{\w+\}|--\w+|'[^']*'", "", text)
+                words |= {w.lower() for w in re.findall(r"[A-Za-z]{4,}", text)}
+    return words - _TYPED
+
+
+def _figures(text: str, names: Sequence[str]) -> list[int]:
+    for name in names:
+        text = text.replace(name, "")
+    return sorted(int(n) for n in re.findall(r"\d+", text))
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("fi", ("Kirjautunut: ", "Luotiin pöytä ", "== Pöytä ", "! torjuttu 'take': ", "Vihje (")),
+        ("nl", ("Aangemeld als ", "Tafel ", "== Tafel ", "! geweigerd 'take': ", "Hint (")),
+    ],
+)
+def test_connect_speaks_the_players_language(
+    server: ServerProcess, lang: str, words: tuple[str, ...]
+) -> None:
+    """``--lang``: the client's own lines in the language, the server's refusals and game log
+    in it too (the client asks in Accept-Language), the same figures as the English."""
+    from gammon.cli.connect.screen import Screen
+
+    script = "take\n1\nroll\nroll\nhint\nmoves\n99\nresign what\nhelp\nquit\n"
+    result = connect(
+        server, "--guest", "--bot", "beginner", "--match", "1", "--lang", lang, script=script
+    )
+    out = result.stdout
+    assert result.returncode == 0, (out[-3000:], result.stderr)
+    for word in words:
+        assert word in out, (word, out[:3000])
+    table = int(re.findall(r"\d+", out.split(words[1], 1)[1])[0])
+    english = httpx.get(f"{server.url}/api/tables/{table}", timeout=10).json()
+    names = [p["name"] for p in english["players"]]
+    # Every line, the board's diagram too, is in the language: no English word of the
+    # client's messages is left.
+    ours = out.splitlines()
+    text = "\n".join(ours)
+    for name in [*names, "Position ID", "Match ID"]:  # the formats keep GNU's names
+        text = text.replace(name, "")
+    english_words = _connect_english() - _SHARED.get(lang, set())
+    left = {w for w in re.findall(r"[A-Za-z]+", text) if w.lower() in english_words}
+    assert left == set(), (left, text)
+    # The game log the client printed is the server's, in the language: the English log's
+    # events with their figures.
+    help_lines = set(translator(lang).gettext(HELP).splitlines())
+    logged = [
+        line[2:]
+        for line in ours
+        if re.match(r"  [^ .]", line) and not re.match(r"\s+\d+  ", line) and line not in help_lines
+    ]
+    log = english["game"]["log"]
+    assert len(logged) == len(log) > 0
+    assert all(line != event["text"] for line, event in zip(logged, log, strict=True))
+    for line, event in zip(logged, log, strict=True):
+        assert _figures(line, names) == _figures(event["text"], names)
+    # The table's screen drawn from one state in English and in the language: line for
+    # line, the same figures, the board's diagram with its labels in the language.
+    state = httpx.get(f"{server.url}/api/tables/{table}?lang={lang}", timeout=10).json()
+    shown, in_english = (
+        Screen(table, sys.stdout, lang).render(state),
+        Screen(table, sys.stdout).render(english),
+    )
+    assert shown != in_english
+    pairs = list(zip(shown.splitlines(), in_english.splitlines(), strict=True))
+    for mine, theirs in pairs:
+        assert _figures(mine, names) == _figures(theirs, names), (mine, theirs)
+    assert any(mine != theirs for mine, theirs in pairs if re.match(r" \S", theirs))

@@ -6,6 +6,7 @@ or, on a WebSocket, the one its upgrade asked for; without one, English as befor
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 import httpx
@@ -352,5 +353,45 @@ def test_the_analysis_the_board_the_tournaments_and_the_operators_refuse_in_each
         finally:
             await ann.close()
             await bob.close()
+
+    run(scenario())
+
+
+def test_a_finnish_players_tutor_speaks_finnish_entirely(server: ServerProcess) -> None:
+    """On a real server, the tutor's warning to a socket that asked in Finnish: the sentence,
+    the loss's words and the teacher's explanation in Finnish, the loss the verdict's own."""
+    from gammon.engine.analysis.explain import loss_words
+    from gammon.engine.analysis.results import Unit
+    from tests.engine.test_teacher_i18n import english_left
+    from tests.server.test_practice import until_my_play
+
+    rng = random.Random(7)
+
+    async def scenario() -> None:
+        human = await Player(server).signup()
+        table = await human.create(length=3, bot="expert")
+        sock = await _socket(human, table, **{"Accept-Language": "fi"})
+        try:
+            assert (await sock.request({"type": "tutor", "on": True}))["type"] == "ack"
+            while True:  # until the worst play is a mistake the teacher explains
+                await until_my_play(sock, rng)
+                plays = (await sock.request({"type": "hint"}))["plays"]
+                worst = plays[-1]
+                if worst["loss"] >= 0.04:
+                    break
+                await sock.act({"type": "play", "play": plays[0]["play"]})
+                await sock.until(lambda m: m["type"] == "tutor")
+            await sock.act({"type": "play", "play": worst["play"]})
+            tutor = await sock.until(lambda m: m["type"] == "tutor")
+            assert tutor["mark"] and tutor["unit"] == "mwc" and tutor["best"] == plays[0]["play"]
+            # The loss in the verdict's unit, in Finnish words and figures ("4,7 %").
+            loss = loss_words(tutor["mwc_loss"], Unit.MWC, "fi")
+            assert loss.endswith(" ottelun voittotodennäköisyydestä")
+            assert tutor["text"].startswith(
+                f"Tämä siirto menettää {loss}; {tutor['best']} oli parempi: "
+            ), tutor["text"]
+            assert english_left(tutor["text"], "fi") == set(), tutor["text"]
+        finally:
+            await sock.close()
 
     run(scenario())

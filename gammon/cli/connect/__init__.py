@@ -34,7 +34,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from gammon.cli.common import Commands, Parser, needs_extra
+from gammon.cli.common import Commands, Parser, add_lang_option, needs_extra
 from gammon.errors import GammonError
 
 __all__ = ["main", "register", "run_connect"]
@@ -131,6 +131,7 @@ def register(commands: Commands) -> None:
         help="a clock in seconds: BASE, then a DELAY and an INCREMENT per move, e.g. 600/12",
     )
     parser.add_argument("--invite", metavar="NAME", help="only NAME may take the second seat")
+    add_lang_option(parser)
     parser.set_defaults(run=run_connect)
 
 

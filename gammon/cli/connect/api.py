@@ -10,6 +10,7 @@ import urllib.request
 from typing import Any
 
 from gammon.errors import GammonError
+from gammon.i18n import SOURCE_LANGUAGE, Translator, translator
 
 __all__ = ["ConnectError", "Http", "base_url"]
 
@@ -19,10 +20,14 @@ class ConnectError(GammonError):
 
 
 class Http:
-    """JSON over HTTP with a cookie jar and the double-submit CSRF header (PROTOCOL.md 1.1)."""
+    """JSON over HTTP with a cookie jar and the double-submit CSRF header (PROTOCOL.md 1.1).
 
-    def __init__(self, base: str) -> None:
+    Every request asks for ``lang`` in ``Accept-Language``, as a browser does, so that the
+    server's refusals and the game log arrive in the player's language."""
+
+    def __init__(self, base: str, lang: str = SOURCE_LANGUAGE) -> None:
         self.base = base
+        self.tr: Translator = translator(lang)
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
         self.csrf: str | None = None
@@ -49,36 +54,56 @@ class Http:
         )
         return self._send(request)
 
+    def headers(self) -> dict[str, str]:
+        """What every request and the WebSocket's upgrade carry: the cookies and the language."""
+        return {"Cookie": self.cookie_header(), "Accept-Language": self.tr.lang}
+
     def _send(self, request: urllib.request.Request) -> Any:
         request.add_header("Accept", "application/json")
+        request.add_header("Accept-Language", self.tr.lang)
+        tr = self.tr
         try:
             with self.opener.open(request, timeout=60) as response:
                 return json.loads(response.read() or b"null")
         except urllib.error.HTTPError as exc:
-            raise ConnectError(http_error(exc)) from None
+            raise ConnectError(http_error(exc, tr)) from None
         except urllib.error.URLError as exc:
-            raise ConnectError(f"cannot reach {self.base}: {exc.reason}") from None
+            raise ConnectError(
+                tr.gettext("cannot reach {server}: {reason}", server=self.base, reason=exc.reason)
+            ) from None
         except (OSError, json.JSONDecodeError) as exc:
-            raise ConnectError(f"{self.base} did not answer like a gammon server: {exc}") from None
+            raise ConnectError(
+                tr.gettext(
+                    "{server} did not answer like a gammon server: {reason}",
+                    server=self.base,
+                    reason=exc,
+                )
+            ) from None
 
 
-def http_error(exc: urllib.error.HTTPError) -> str:
-    """The server's message and code (PROTOCOL.md 1: every error has both)."""
+def http_error(exc: urllib.error.HTTPError, tr: Translator | None = None) -> str:
+    """The server's message (in the language asked for) and code (PROTOCOL.md 1: every
+    error has both)."""
+    tr = tr or translator()
     try:
         error = json.loads(exc.read())["error"]
         text = f"{error['message']} ({error['code']})"
     except (OSError, ValueError, KeyError, TypeError):
         text = f"HTTP {exc.code} {exc.reason}"
     retry = exc.headers.get("Retry-After") if exc.headers else None
-    return f"{text}; retry in {retry} s" if retry else text
+    return tr.gettext("{error}; retry in {seconds} s", error=text, seconds=retry) if retry else text
 
 
-def base_url(text: str) -> str:
+def base_url(text: str, tr: Translator | None = None) -> str:
     """``http://host:port`` from what the user typed (a bare ``host:port`` is fine)."""
     url = text.strip().rstrip("/")
     if "://" not in url:
         url = f"http://{url}"
     parts = urllib.parse.urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConnectError(f"not a server address: {text!r} (expected http://HOST:PORT)")
+        raise ConnectError(
+            (tr or translator()).gettext(
+                "not a server address: {text} (expected http://HOST:PORT)", text=repr(text)
+            )
+        )
     return f"{parts.scheme}://{parts.netloc}"

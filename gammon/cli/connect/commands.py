@@ -10,10 +10,13 @@ from __future__ import annotations
 from typing import Any, Final
 
 from gammon.cli.connect.link import TableLink
+from gammon.i18n import N_
 
 __all__ = ["HELP", "run_command"]
 
-HELP: Final = """\
+#: The commands are typed in English in every language; the help says what each does.
+HELP: Final = N_(
+    """\
 commands (one a line):
   roll | double | take | drop | beaver      the dice and the cube
   24/18 13/9                                 play the dice, in notation
@@ -25,6 +28,7 @@ commands (one a line):
   say TEXT                                   table chat
   board | help | quit                        show the board again, this help, leave the table
   forfeit                                    give up the match (you lose it)"""
+)
 _RESIGN_VALUES: Final = {"single": 1, "s": 1, "1": 1, "gammon": 2, "g": 2, "2": 2,
                          "backgammon": 3, "b": 3, "3": 3}  # fmt: skip
 _SIMPLE: Final = {
@@ -52,12 +56,15 @@ async def run_command(link: TableLink, line: str) -> bool:
     rest = line.strip()[len(words[0]) :].strip()
     if word in ("quit", "exit", "q"):
         link.say(
-            f"* leaving table {link.table}; it goes on at the server "
-            f"(come back with --table {link.table})"
+            link.gettext(
+                "* leaving table {table}; it goes on at the server "
+                "(come back with --table {table})",
+                table=link.table,
+            )
         )
         return False
     if word in ("help", "?"):
-        link.say(HELP)
+        link.say(link.gettext(HELP))
         return True
     if word == "board":
         if link.state is not None:
@@ -89,7 +96,9 @@ def _message(link: TableLink, word: str, words: list[str], line: str) -> dict[st
     if word == "resign":
         value = _RESIGN_VALUES.get(words[1].lower() if len(words) > 1 else "single")
         if value is None or len(words) > 2:
-            link.say("! resign what? 'resign', 'resign gammon' or 'resign backgammon'")
+            link.say(
+                link.gettext("! resign what? 'resign', 'resign gammon' or 'resign backgammon'")
+            )
             return None
         return {"type": "resign", "value": value}
     if word == "choose" and len(words) == 2 and words[1].isdigit():
@@ -97,7 +106,7 @@ def _message(link: TableLink, word: str, words: list[str], line: str) -> dict[st
     plays = _legal_plays(link)
     if word == "moves":
         if not plays:
-            link.say("! no plays to list: it is not your move")
+            link.say(link.gettext("! no plays to list: it is not your move"))
         for n, play in enumerate(plays, 1):
             link.say(f"  {n:3}  {play['play']}")
         return None
@@ -105,11 +114,23 @@ def _message(link: TableLink, word: str, words: list[str], line: str) -> dict[st
         if not plays:
             state = link.state or {}
             now = link.screen.status(state, state.get("game") or {})
-            link.say(f"! no play {line} to choose: it is not your move ({now})")
+            link.say(
+                link.gettext(
+                    "! no play {number} to choose: it is not your move ({now})",
+                    number=line,
+                    now=now,
+                )
+            )
             return None
         number = int(line)
         if not 1 <= number <= len(plays):
-            link.say(f"! there is no play {number}: choose 1 to {len(plays)}")
+            link.say(
+                link.gettext(
+                    "! there is no play {number}: choose 1 to {count}",
+                    number=number,
+                    count=len(plays),
+                )
+            )
             return None
         return {"type": "play", "play": plays[number - 1]["play"]}
     return {"type": "play", "play": line}

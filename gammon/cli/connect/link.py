@@ -18,6 +18,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 from gammon.cli.connect.api import ConnectError, Http
 from gammon.cli.connect.screen import Screen, our_turn
+from gammon.i18n import N_
 
 __all__ = ["TableLink"]
 
@@ -27,7 +28,11 @@ _ACTIONS: Final = frozenset({
     "accept_resignation", "reject_resignation", "forfeit",
 })  # fmt: skip
 #: Close codes after which reconnecting cannot help (PROTOCOL.md 2).
-_FINAL_CLOSES: Final = {4401: "signed out", 4403: "kicked or banned", 4404: "no such table"}
+_FINAL_CLOSES: Final = {
+    4401: N_("signed out"),
+    4403: N_("kicked or banned"),
+    4404: N_("no such table"),
+}
 _RECONNECT_GIVE_UP_S = 120.0
 
 
@@ -54,6 +59,10 @@ class TableLink:
     def say(self, text: str = "") -> None:
         self.screen.say(text)
 
+    def gettext(self, message: str, **values: Any) -> str:
+        """``message`` in the player's language (the screen's)."""
+        return self.screen.tr.gettext(message, **values)
+
     async def run_socket(self) -> None:
         """Keep one connection open; back off 0.5 s, 1 s, 2 s ... 10 s between tries."""
         delay = 0.5
@@ -62,7 +71,7 @@ class TableLink:
             try:
                 async with connect(
                     self.url,
-                    additional_headers={"Cookie": self.http.cookie_header()},
+                    additional_headers=self.http.headers(),
                     max_size=1 << 24,
                     open_timeout=20,
                 ) as ws:
@@ -79,7 +88,13 @@ class TableLink:
             except InvalidStatus as exc:
                 status = exc.response.status_code
                 if status in (401, 403, 404):
-                    self._fail(ConnectError(f"the server refused the WebSocket (HTTP {status})"))
+                    self._fail(
+                        ConnectError(
+                            self.gettext(
+                                "the server refused the WebSocket (HTTP {status})", status=status
+                            )
+                        )
+                    )
                     return
                 code = None
             except (TimeoutError, OSError, InvalidHandshake):
@@ -88,21 +103,40 @@ class TableLink:
                 self.ws = None
                 self._drop_pending()
             if code in _FINAL_CLOSES:
-                reason = _FINAL_CLOSES[code]
-                self._fail(ConnectError(f"the server closed the table: {reason} ({code})"))
+                reason = self.gettext(_FINAL_CLOSES[code])
+                self._fail(
+                    ConnectError(
+                        self.gettext(
+                            "the server closed the table: {reason} ({code})",
+                            reason=reason,
+                            code=code,
+                        )
+                    )
+                )
                 return
             now = time.monotonic()
             lost_since = lost_since or now
             if now - lost_since > _RECONNECT_GIVE_UP_S:
                 self._fail(
                     ConnectError(
-                        f"lost the connection to table {self.table} and could not reconnect "
-                        f"for {_RECONNECT_GIVE_UP_S:.0f} s"
+                        self.gettext(
+                            "lost the connection to table {table} and could not reconnect "
+                            "for {seconds} s",
+                            table=self.table,
+                            seconds=round(_RECONNECT_GIVE_UP_S),
+                        )
                     )
                 )
                 return
+            seconds = self.screen.tr.number(delay)
             self.say(
-                f"* connection lost{f' (code {code})' if code else ''}; reconnecting in {delay:g} s"
+                self.gettext(
+                    "* connection lost (code {code}); reconnecting in {seconds} s",
+                    code=code,
+                    seconds=seconds,
+                )
+                if code
+                else self.gettext("* connection lost; reconnecting in {seconds} s", seconds=seconds)
             )
             await asyncio.sleep(delay)
             delay = min(delay * 2, 10.0)
@@ -144,9 +178,17 @@ class TableLink:
         elif kind == "error":
             self.screen.show_error(message)
         elif kind == "hello":
-            you = (message.get("user") or {}).get("name", "nobody (watching)")
-            again = "reconnected" if self.connects > 1 else "connected"
-            self.say(f"* {again} to table {self.table} as {you}")
+            user = message.get("user") or {}
+            name = user.get("name") or self.gettext("nobody (watching)")
+            self.say(
+                self.gettext(
+                    "* reconnected to table {table} as {name}", table=self.table, name=name
+                )
+                if self.connects > 1
+                else self.gettext(
+                    "* connected to table {table} as {name}", table=self.table, name=name
+                )
+            )
         elif kind == "chat_history":
             for chat in message.get("messages") or []:
                 self.screen.show_chat(chat)
@@ -212,7 +254,9 @@ class TableLink:
             reply = {
                 "type": "error",
                 "code": "timeout",
-                "message": f"no answer from the server within {timeout:.0f} s",
+                "message": self.gettext(
+                    "no answer from the server within {seconds} s", seconds=round(timeout)
+                ),
             }
         if reply["type"] == "ack":
             if entropy is not None and game is not None and game.get("result") is None:
@@ -222,7 +266,9 @@ class TableLink:
                 await self.wait_for(lambda: (self.state or {}).get("seq", -1) >= seq)
         elif reply["type"] == "lost":
             self.say(
-                "* the connection dropped before the server answered; "
-                "the board after reconnecting shows whether it counted"
+                self.gettext(
+                    "* the connection dropped before the server answered; "
+                    "the board after reconnecting shows whether it counted"
+                )
             )
         return reply

@@ -14,15 +14,24 @@ import os
 import sys
 import threading
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
+from gammon.cli.common import lang_of
 from gammon.cli.connect.api import ConnectError, Http, base_url
 from gammon.cli.connect.commands import run_command
 from gammon.cli.connect.dice import DiceRecordError, check_record
 from gammon.cli.connect.link import TableLink
 from gammon.cli.connect.screen import Screen, lobby_line, tournament_lines
+from gammon.i18n import N_, translator
 
 __all__ = ["connect_and_play"]
+
+#: What the tournament's step did, by the step.
+_DONE: Final = {
+    "register": N_("* registered"),
+    "unregister": N_("* unregistered"),
+    "withdraw": N_("* withdrawn"),
+}
 
 
 class _DiceCheck:
@@ -59,24 +68,37 @@ class _DiceCheck:
                     only_ours=bot and state.get("you") is not None,
                 )
             except (ConnectError, DiceRecordError) as exc:
-                self.failures.append(f"game {number}: {exc}")
+                self.failures.append(
+                    link.gettext("game {number}: {reason}", number=number, reason=exc)
+                )
                 self.verified[number] = 0
-                link.say(f"Game {number} dice: NOT VERIFIED: {exc}")
+                link.say(
+                    link.gettext(
+                        "Game {number} dice: NOT VERIFIED: {reason}", number=number, reason=exc
+                    )
+                )
                 continue
             self.verified[number] = rolls
-            link.say(f"Game {number} dice: seed matches the commitment; all {rolls} rolls verified")
+            link.say(
+                link.gettext(
+                    "Game {number} dice: seed matches the commitment; all {rolls} rolls verified",
+                    number=number,
+                    rolls=rolls,
+                )
+            )
 
 
 def _sign_in(http: Http, args: argparse.Namespace, out: TextIO) -> dict[str, Any]:
     """Log in, sign up, or go on as the guest the cookie names (a new guest if none)."""
+    tr = http.tr
     me = http.get("/api/me")
     http.csrf = str(me.get("csrf")) if me.get("csrf") else None
     if args.name is not None:
         password = args.password or os.environ.get("GAMMON_PASSWORD")
         if password is None:
             if not sys.stdin.isatty():
-                raise ConnectError("--name needs --password (or GAMMON_PASSWORD)")
-            password = getpass.getpass(f"password for {args.name}: ")
+                raise ConnectError(tr.gettext("--name needs --password (or GAMMON_PASSWORD)"))
+            password = getpass.getpass(tr.gettext("password for {name}: ", name=args.name))
         path = "/api/signup" if args.signup else "/api/login"
         user = http.post(path, {"name": args.name, "password": password})["user"]
     elif me.get("user") is not None:
@@ -84,7 +106,9 @@ def _sign_in(http: Http, args: argparse.Namespace, out: TextIO) -> dict[str, Any
     else:
         user = http.post("/api/guest")["user"]
     print(
-        f"Signed in as {user['name']}{' (guest)' if user.get('guest') else ''}",
+        tr.gettext("Signed in as {name} (guest)", name=user["name"])
+        if user.get("guest")
+        else tr.gettext("Signed in as {name}", name=user["name"]),
         file=out,
         flush=True,
     )
@@ -150,7 +174,7 @@ async def _play_table(
     """Join the table if there is a free seat, play it from ``stream`` (or from ``lines``, read
     from it already), then check its dice. True when the table ended, False when the user left
     it (``quit``, or the end of the input) while it goes on."""
-    link = TableLink(http, ws_base, table_id, Screen(table_id, out))
+    link = TableLink(http, ws_base, table_id, Screen(table_id, out, http.tr.lang))
     dice = _DiceCheck(link)
     socket = asyncio.create_task(link.run_socket())
     try:
@@ -163,7 +187,12 @@ async def _play_table(
             reply = await link.request({"type": "join"})
             if reply["type"] == "error":
                 raise ConnectError(
-                    f"cannot join table {table_id}: {reply.get('message')} ({reply.get('code')})"
+                    link.gettext(
+                        "cannot join table {table}: {reason} ({code})",
+                        table=table_id,
+                        reason=reply.get("message"),
+                        code=reply.get("code"),
+                    )
                 )
         queue = lines
         if queue is None:
@@ -185,8 +214,11 @@ async def _play_table(
             line = line_task.result()
             if line is None:
                 link.say(
-                    "* end of input; the table goes on at the server "
-                    f"(come back with --table {table_id})"
+                    link.gettext(
+                        "* end of input; the table goes on at the server "
+                        "(come back with --table {table})",
+                        table=table_id,
+                    )
                 )
                 break
             if not await run_command(link, line):
@@ -197,12 +229,17 @@ async def _play_table(
             await dice.verify(dice.finished_games())
             total = sum(dice.verified.values())
             if dice.failures:
-                raise ConnectError(f"the dice did not verify: {dice.failures[0]}")
+                raise ConnectError(
+                    link.gettext("the dice did not verify: {reason}", reason=dice.failures[0])
+                )
             if dice.verified:
-                games = len(dice.verified)
                 link.say(
-                    f"Fair dice (DICE.md): all {total} rolls verified "
-                    f"in {games} game{'s' if games != 1 else ''}"
+                    link.screen.tr.ngettext(
+                        "Fair dice (DICE.md): all {rolls} rolls verified in {n} game",
+                        "Fair dice (DICE.md): all {rolls} rolls verified in {n} games",
+                        len(dice.verified),
+                        rolls=total,
+                    )
                 )
         return link.finished
     finally:
@@ -215,13 +252,14 @@ async def _play_tournament(
     http: Http, ws_base: str, number: int, user: str, out: TextIO, stream: TextIO
 ) -> int:
     """Play each of the user's matches of a tournament as it comes, until it is over for them."""
+    tr = http.tr
     lines: asyncio.Queue[str | None] = asyncio.Queue()
     _read_lines(stream, asyncio.get_running_loop(), lines)
     played: set[int] = set()
     shown = ""
     while True:
         tournament = http.get(f"/api/tournaments/{number}")["tournament"]
-        text = "\n".join(tournament_lines(tournament))
+        text = "\n".join(tournament_lines(tournament, tr))
         if text != shown:
             print(text, file=out, flush=True)
             shown = text
@@ -237,17 +275,26 @@ async def _play_tournament(
         ]
         entry = next((e for e in tournament["registered"] if e.get("name") == user), None)
         if entry is not None and entry.get("out") and not mine:
-            print(f"* you are out of the tournament ({entry['out']})", file=out)
+            print(tr.gettext("* you are out of the tournament ({why})", why=entry["out"]), file=out)
             return 0
         if mine and mine[0]["table"]:
             table = int(mine[0]["table"])
             played.add(table)
-            print(f"* your match {mine[0]['match']}: table {table}", file=out, flush=True)
+            print(
+                tr.gettext(
+                    "* your match {match}: table {table}", match=mine[0]["match"], table=table
+                ),
+                file=out,
+                flush=True,
+            )
             if not await _play_table(http, ws_base, table, user, out, stream, lines):
                 # Left (quit, or no more input): the match goes on without us, and so
                 # would every later one; come back with --play.
-                print(f"* left tournament {number}; come back with --tournament {number} "
-                      "--play", file=out, flush=True)  # fmt: skip
+                left = tr.gettext(
+                    "* left tournament {number}; come back with --tournament {number} --play",
+                    number=number,
+                )
+                print(left, file=out, flush=True)
                 return 0
             continue
         await asyncio.sleep(1.0)
@@ -256,16 +303,20 @@ async def _play_tournament(
 def _tournaments(http: Http, args: argparse.Namespace, out: TextIO, ws_base: str) -> int:
     """``--tournaments``, and ``--tournament ID`` with ``--register``, ``--unregister``,
     ``--withdraw`` or ``--play``."""
+    tr = http.tr
     if args.tournament is None:
         listed = http.get("/api/tournaments")["tournaments"]
-        print(f"{len(listed)} tournament{'' if len(listed) == 1 else 's'}", file=out)
+        print(tr.ngettext("{n} tournament", "{n} tournaments", len(listed)), file=out)
         for t in listed:
-            seats = f"{t['registered']}/{t['seats']}"
-            print(
-                f"  {t['id']:>4}  {t['name']}: {t['kind'].replace('_', ' ')}, {t['status']}, "
-                f"{seats} registered",
-                file=out,
+            described = tr.gettext(
+                "{name}: {kind}, {status}, {registered}/{seats} registered",
+                name=t["name"],
+                kind=t["kind"].replace("_", " "),
+                status=t["status"],
+                registered=t["registered"],
+                seats=t["seats"],
             )
+            print(f"  {t['id']:>4}  {described}", file=out)
         return 0
     number = int(args.tournament)
     path = f"/api/tournaments/{number}"
@@ -275,18 +326,20 @@ def _tournaments(http: Http, args: argparse.Namespace, out: TextIO, ws_base: str
                          ("withdraw", "withdraw")):  # fmt: skip
         if getattr(args, flag):
             http.post(f"{path}/{action}")
-            print(f"* {action}ed" if action != "withdraw" else "* withdrawn", file=out)
+            print(tr.gettext(_DONE[action]), file=out)
     if args.play:
         return asyncio.run(_play_tournament(http, ws_base, number, user, out, sys.stdin))
-    for line in tournament_lines(http.get(path)["tournament"]):
+    for line in tournament_lines(http.get(path)["tournament"], tr):
         print(line, file=out)
     return 0
 
 
 def connect_and_play(args: argparse.Namespace, out: TextIO) -> int:
     """Sign in, pick or make a table, and play it from standard input."""
-    base = base_url(args.url)
-    http = Http(base)
+    lang = lang_of(args)
+    base = base_url(args.url, translator(lang))
+    http = Http(base, lang)
+    tr = http.tr
     ws_base = "ws" + base[len("http") :]
     if args.tournaments or args.tournament is not None:
         return _tournaments(http, args, out, ws_base)
@@ -295,20 +348,32 @@ def connect_and_play(args: argparse.Namespace, out: TextIO) -> int:
         if args.name is not None:
             _sign_in(http, args, out)
         tables = http.get("/api/tables")["tables"]
-        print(f"{len(tables)} table{'' if len(tables) == 1 else 's'} at {base}", file=out)
+        print(tr.ngettext("{n} table at {server}", "{n} tables at {server}", len(tables),
+                          server=base), file=out)  # fmt: skip
         for summary in tables:
-            print(lobby_line(summary), file=out)
+            print(lobby_line(summary, tr), file=out)
         return 0
     user = str(_sign_in(http, args, out)["name"])
     if creating:
         summary = http.post("/api/tables", _settings(args))["table"]
         table_id = int(summary["id"])
-        print(f"Created table {table_id}: {lobby_line(summary).strip()}", file=out, flush=True)
+        print(
+            tr.gettext(
+                "Created table {table}: {summary}",
+                table=table_id,
+                summary=lobby_line(summary, tr).strip(),
+            ),
+            file=out,
+            flush=True,
+        )
     else:
         table_id = args.table
     try:
         asyncio.run(_play_table(http, ws_base, table_id, user, out, sys.stdin))
         return 0
     except KeyboardInterrupt:
-        print(f"\n* interrupted; table {table_id} goes on at the server", file=out)
+        print(
+            "\n" + tr.gettext("* interrupted; table {table} goes on at the server", table=table_id),
+            file=out,
+        )
         return 130
