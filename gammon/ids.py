@@ -32,6 +32,8 @@ import numpy as np
 from numba import njit
 
 from gammon.errors import InvalidIdError, MatchIdError, PositionIdError
+from gammon.i18n import N_
+from gammon.messages import Message
 from gammon.textkernels import literal
 
 __all__ = [
@@ -103,10 +105,7 @@ def _check_no_shared_point(mine: Sequence[int], theirs: Sequence[int], prefix: s
     """Rejects a point occupied by both sides, which no real position has."""
     for i in range(24):
         if mine[i] and theirs[23 - i]:
-            raise PositionIdError(
-                f"{prefix} has checkers of both players on one point "
-                f"(the player on roll's {i + 1}-point, the opponent's {24 - i}-point)"
-            )
+            raise PositionIdError(Message(_SHARED_POINT[prefix], mine=i + 1, theirs=24 - i))
 
 
 def encode_position_id(mine: Sequence[int], theirs: Sequence[int]) -> str:
@@ -200,8 +199,13 @@ def _check_alphabet(text: str, what: str, error: type[ValueError]) -> None:
     for i, c in enumerate(text):
         if c not in _B64_INDEX:
             raise error(
-                f"{what} has an invalid character {c!r} at position {i + 1} "
-                "(expected A-Z, a-z, 0-9, + or /)"
+                Message(
+                    "{what} has an invalid character {char} at position {index} "
+                    "(expected A-Z, a-z, 0-9, + or /)",
+                    what=what,
+                    char=repr(c),
+                    index=i + 1,
+                )
             )
 
 
@@ -225,14 +229,21 @@ def decode_position_id(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     text = text.strip()
     if len(text) != POSITION_ID_LENGTH:
         raise PositionIdError(
-            f"Position ID must be {POSITION_ID_LENGTH} characters, got {len(text)}"
+            Message(
+                "Position ID must be {length} characters, got {count}",
+                length=POSITION_ID_LENGTH,
+                count=len(text),
+            )
         )
     _check_alphabet(text, "Position ID", PositionIdError)
     last = text[-1]
     if _B64_INDEX[last] & 0x0F:
         raise PositionIdError(
-            f"Position ID cannot end in {last!r}: its last character carries only 2 bits "
-            "and must be one of A, Q, g or w"
+            Message(
+                "Position ID cannot end in {char}: its last character carries only 2 bits "
+                "and must be one of A, Q, g or w",
+                char=repr(last),
+            )
         )
     try:
         raw = base64.b64decode(text + "==", validate=True)
@@ -251,23 +262,27 @@ def decode_position_id(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
                 bit += 1
             if bit >= _KEY_BITS:
                 raise PositionIdError(
-                    "Position ID has too many checkers: its 80 bits run out before "
-                    "all 50 points and bars are described"
+                    Message(
+                        "Position ID has too many checkers: its 80 bits run out before "
+                        "all 50 points and bars are described"
+                    )
                 )
             bit += 1  # the zero that ends this point
             counts.append(n)
         sides.append(counts)
     theirs, mine = sides
-    for counts, who in ((mine, "the player on roll"), (theirs, "the opponent")):
+    for counts, too_many in zip((mine, theirs), _TOO_MANY_CHECKERS, strict=True):
         total = sum(counts)
         if total > _MAX_CHECKERS:
-            raise PositionIdError(
-                f"Position ID has {total} checkers for {who} (at most {_MAX_CHECKERS})"
-            )
+            raise PositionIdError(Message(too_many, count=total, most=_MAX_CHECKERS))
     if key >> bit:
         raise PositionIdError(
-            f"Position ID has stray 1 bits after the last point (from bit {bit + 1} of "
-            f"{_KEY_BITS}); GNU Backgammon always leaves them 0"
+            Message(
+                "Position ID has stray 1 bits after the last point (from bit {bit} of "
+                "{bits}); GNU Backgammon always leaves them 0",
+                bit=bit + 1,
+                bits=_KEY_BITS,
+            )
         )
     _check_no_shared_point(mine, theirs, "Position ID")
     return tuple(mine), tuple(theirs)
@@ -563,7 +578,13 @@ def decode_match_id(text: str) -> MatchIdFields:
     """
     text = text.strip()
     if len(text) != MATCH_ID_LENGTH:
-        raise MatchIdError(f"Match ID must be {MATCH_ID_LENGTH} characters, got {len(text)}")
+        raise MatchIdError(
+            Message(
+                "Match ID must be {length} characters, got {count}",
+                length=MATCH_ID_LENGTH,
+                count=len(text),
+            )
+        )
     _check_alphabet(text, "Match ID", MatchIdError)
     key = int.from_bytes(base64.b64decode(text, validate=True), "little")
     if key >> _USED_BITS:
@@ -594,3 +615,21 @@ def decode_match_id(text: str) -> MatchIdFields:
         score=(_get(key, _SCORE0), _get(key, _SCORE1)),
         jacoby=not _get(key, _NO_JACOBY),
     )
+
+
+#: A point held by both sides, by what was read (the player on roll's point, the opponent's).
+_SHARED_POINT: Final = {
+    "Position ID": N_(
+        "Position ID has checkers of both players on one point "
+        "(the player on roll's {mine}-point, the opponent's {theirs}-point)"
+    ),
+    "the board": N_(
+        "the board has checkers of both players on one point "
+        "(the player on roll's {mine}-point, the opponent's {theirs}-point)"
+    ),
+}
+#: Too many checkers for the player on roll, for the opponent.
+_TOO_MANY_CHECKERS: Final = (
+    N_("Position ID has {count} checkers for the player on roll (at most {most})"),
+    N_("Position ID has {count} checkers for the opponent (at most {most})"),
+)

@@ -412,6 +412,116 @@ ALLOWED: dict[str, str] = {
     "SELECT t.id, COALESCE(MAX(a.seq), 0) FROM tournaments t LEFT JOIN tournament_actions a "
     "ON a.tournament_id = t.id WHERE t.status IN ('registering', 'running') OR t.id > :known "
     "GROUP BY t.id": "an SQL query",
+    # gammon/server/tournaments/state.py: the reason a cancelled tournament keeps in its record
+    "not enough players: {len(self.registered)} registered, {settings.min_players} needed":
+        "a cancel reason, kept in the tournament's record as it is (still in English)",
+    "cancelled by the organiser":
+        "a cancel reason, kept in the record (an organiser may write one)",
+    # gammon/notation.py
+    "(no play)": "the notation of the lost turn, read and written as it is",
+    "no play": "the notation of the lost turn, read as it is",
+    "a play is written as text, got {text}": "a programming error (Game passes only text)",
+    # gammon/ids.py: the names of what was read (values of the messages) and the errors of a
+    # program encoding a board, of a Match ID's fields (still in English: TRANSLATING.md)
+    "Position ID": "a name, a value of the messages (the same in every language)",
+    "Match ID": "a name, a value of the messages (the same in every language)",
+    "the board": "a key of the table _SHARED_POINT (its sentences are in the catalogs)",
+    "the player on roll": "part of an error of a program encoding a board",
+    "the opponent": "part of an error of a program encoding a board",
+    "{board} has {total} checkers for {who} (at most {_MAX_CHECKERS})":
+        "an error of a program encoding a board",
+    "{board} for {who} must have 25 entries, got {len(side)}":
+        "an error of a program encoding a board",
+    "{board} for {who} must hold integers, got {value} at index {i}":
+        "an error of a program encoding a board",
+    "{board} for {who} has {n} checkers at index {i}": "an error of a program encoding a board",
+    "Position ID is not valid base64: {exc}": "never raised: the checks before it rule it out",
+    # gammon/ids.py (Match ID) and gammon/match.py
+    "<Match to {self.length} score={self.score} games={len(self._games)} over={self.is_over}>":
+        "a repr, for programmers",
+    "<Session net={self.net} games={len(self._games)} bankrolls={self.bankrolls} "
+    "over={self.is_over}>":
+        "a repr, for programmers",
+    "a money session starts at 0-0; only a match has a score":
+        "a series' settings, checked first by the server (server/settings.py, in the catalogs)",
+    "a {rules.length}-point match is taken up at a score of two whole numbers from 0 to "
+    "{rules.length - 1}, got {score}":
+        "a series' settings, checked first by the server (server/settings.py, in the catalogs)",
+    "table stakes are a positive whole number, or one for each side, got {stakes}":
+        "a series' settings, checked first by the server (server/settings.py, in the catalogs)",
+    "a match is played to 1 to {MAX_MATCH_LENGTH} points (0 for money play), got {length}":
+        "a series' settings, checked first by the server (server/settings.py, in the catalogs)",
+    "table stakes are for money play only, not a {length}-point match":
+        "a series' settings, checked first by the server (server/settings.py, in the catalogs)",
+    "a fixed number of games is for money play only, not a {length}-point match":
+        "a series' settings, checked first by the server (server/settings.py, in the catalogs)",
+    "a session of a fixed number of games needs at least 1, got {max_games}":
+        "a series' settings, checked first by the server (server/settings.py, in the catalogs)",
+    "{cls.__name__} cannot be played under {rules}": "a programming error",
+    "a side is 0 or 1, got {side}": "a programming error",
+    "no new game: {self._over_message()}":
+        "an error of a program running the series (the server starts each game)",
+    "no new game: game {len(self._games)} is still being played":
+        "an error of a program running the series (the server starts each game)",
+    "no game to set up: {self._over_message()}":
+        "an error of a program running the series (the server starts each game)",
+    "game {len(self._games)} has begun: only a game not begun yet is set up":
+        "an error of a program running the series (the server starts each game)",
+    "a match is played to 1 to {MAX_MATCH_LENGTH} points, got {length}":
+        "a series' settings, checked first by the server (server/settings.py, in the catalogs)",
+    "game {index + 1} cannot follow game {index}, which did not end":
+        "an error of a record being replayed",
+    "game {index + 1} cannot be played: {self._over_message()}":
+        "an error of a record being replayed",
+    "Match ID has 1 bits after bit 67 (the Jacoby flag); GNU Backgammon always leaves bits 68-72 "
+    "at 0":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+    "Match ID cube owner bits are 10, which is not 00 (player 0), 01 (player 1) or 11 (centred)":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+    "Match ID game state must be 0-4 (see GameState), got {state}":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+    "Match ID cube value must be a power of two from 1 to 32768, got {v}":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+    "Match ID cube owner must be 0, 1 or None (centred), got {self.cube_owner}":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+    "Match ID resignation must be 0 (none), 1 (single), 2 (gammon) or 3 (backgammon), got "
+    "{self.resignation}":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+    "Match ID dice must be two numbers, got {self.dice}":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+    "Match ID dice must be both 0 (not rolled) or both rolled, got {d1} and {d2}":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+    "Match ID match length must be 0 (money) to 32767, got {n}":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+    "Match ID score must be two numbers, got {self.score}":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+    "Match ID game state must be 0-4 (see GameState), got {self.game_state}":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+    "Match ID {name.replace('_', ' ')} must be 0 or 1, got {getattr(self, name)}":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+    "Match ID die must be 0 (not rolled) or 1-6, got {d}":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+    "Match ID score must be 0 to 32767, got {s}":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+    "Match ID has the Crawford flag in a money game":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+    "Match ID score {self.score[0]}-{self.score[1]} must stay below the match length {n} until "
+    "the game is over":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+    "Match ID score {self.score[0]}-{self.score[1]} has both players at or past the match length "
+    "{n}":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+    "Match ID has the Crawford flag but neither player is 1-away (score "
+    "{self.score[0]}-{self.score[1]} to {n})":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+    "Match ID has a double offered but no game started":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+    "Match ID has a resignation offered but no game started":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+    "Match ID has a double offered after the dice were rolled ({d1}{d2})":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+    "Match ID has a double offered in the Crawford game":
+        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
 }
 #: The command line's help (``help=``, ``description=`` of argparse): written for the person
 #: typing the command, in English as argparse's own words around it are.

@@ -9,9 +9,12 @@ import asyncio
 from typing import Any
 
 import httpx
+import pytest
 from websockets.asyncio.client import connect
 
+from gammon.errors import InvalidPlayError
 from gammon.messages import Message
+from gammon.position import Position
 from gammon.server.protocol import Refused
 from tests.server.client import Player, ServerProcess, Socket
 
@@ -351,6 +354,95 @@ def test_the_analysis_the_board_the_tournaments_and_the_operators_refuse_in_each
                     await sock.close()
         finally:
             await ann.close()
+            await bob.close()
+
+    run(scenario())
+
+
+def test_a_tournament_action_a_notation_play_and_a_position_id_refused_in_each_language(
+    server: ServerProcess,
+) -> None:
+    """The rules library's errors and the tournament's own refusals that reach a player: a
+    second registration, a play whose notation cannot be read (the notation reader's reason
+    inside the game's sentence) and a pasted Position ID that is not one; Finnish and Dutch
+    from the catalogs, the code and the English as before."""
+
+    async def scenario() -> None:
+        alice, bob = await Player(server).signup(), await Player(server).signup()
+        try:
+            name = bob.user["name"]  # type: ignore[index]
+
+            async def three(path: str, body: object = None) -> list[dict[str, Any]]:
+                errors = []
+                for lang in ("fi", "nl", None):
+                    headers = {"Accept-Language": lang} if lang else {}
+                    errors.append(_error(await bob.post(path, body, **headers)))
+                return errors
+
+            created = await alice.post(
+                "/api/tournaments",
+                {"name": "Words", "kind": "sit_and_go", "seats": 4, "lengths": [1, 1]},
+            )
+            number = created.json()["tournament"]["id"]
+            assert (await bob.post(f"/api/tournaments/{number}/register")).status_code == 200
+            fi, nl, en = await three(f"/api/tournaments/{number}/register")
+            assert {fi["code"], nl["code"], en["code"]} == {"already_registered"}
+            assert en["message"] == f"{name} is registered already"
+            assert fi["message"] == f"{name} on jo ilmoittautunut"
+            assert nl["message"] == f"{name} is al ingeschreven"
+
+            fi, nl, en = await three("/api/board", {"text": "4HPwATDgc/AB!A"})
+            assert {(e["code"], e["field"]) for e in (fi, nl, en)} == {("bad_setup", "text")}
+            assert en["message"] == (
+                "Position ID has an invalid character '!' at position 13 "
+                "(expected A-Z, a-z, 0-9, + or /)"
+            )
+            assert fi["message"] == (
+                "Position ID sisältää virheellisen merkin '!' kohdassa 13 "
+                "(sallitut: A-Z, a-z, 0-9, + ja /)"
+            )
+            assert nl["message"] == (
+                "Position ID heeft een ongeldig teken '!' op plaats 13 "
+                "(verwacht: A-Z, a-z, 0-9, + of /)"
+            )
+
+            # A play the notation reader cannot read, by the player on roll.
+            table = await alice.create(length=1)
+            sockets = {
+                lang: await _socket(player, table, **({"Accept-Language": lang} if lang else {}))
+                for player, lang in ((alice, "fi"), (bob, "nl"))
+            }
+            a, b = sockets["fi"], sockets["nl"]
+            try:
+                assert (await b.request({"type": "join"}))["type"] == "ack"
+                for sock in (a, b):
+                    await sock.until(lambda m: m["type"] == "state" and m["status"] == "playing")
+                by_side = {a.state["you"]: a, b.state["you"]: b}  # type: ignore[index]
+                state = await by_side[0].act({"type": "roll"})
+                mover = state["game"]["turn"]
+                d1, d2 = state["game"]["dice"]
+                roll = f"{d1}-{d2}"
+                refused = await by_side[mover].request({"type": "play", "play": "13/x"})
+                assert refused["code"] == "illegal_play"
+                english = (
+                    f"'13/x' cannot be played with {roll}: "
+                    "cannot read '13/x': 'x' is not a point (use 1-24, bar or off)"
+                )
+                expected = {
+                    a: f"siirtoa '13/x' ei voi pelata heitolla {roll}: "
+                    "kohtaa '13/x' ei voi lukea: 'x' ei ole kiila (käytä 1-24, bar tai off)",
+                    b: f"'13/x' kan niet gespeeld worden met {roll}: "
+                    "'13/x' is niet te lezen: 'x' is geen punt (gebruik 1-24, bar of off)",
+                }
+                assert refused["message"] == expected[by_side[mover]]
+                with pytest.raises(InvalidPlayError) as exc:  # the library's English, as before
+                    Position.initial().parse_play("13/x", (d1, d2))
+                assert f"'13/x' cannot be played with {roll}: {exc.value}" == english
+            finally:
+                await a.close()
+                await b.close()
+        finally:
+            await alice.close()
             await bob.close()
 
     run(scenario())
