@@ -6,13 +6,14 @@ or, on a WebSocket, the one its upgrade asked for; without one, English as befor
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from gammon.errors import InvalidPlayError
+from gammon.errors import GammonError, InvalidPlayError
 from gammon.messages import Message
 from gammon.position import Position
 from gammon.server.protocol import Refused
@@ -446,3 +447,113 @@ def test_a_tournament_action_a_notation_play_and_a_position_id_refused_in_each_l
             await bob.close()
 
     run(scenario())
+
+
+def _refusals() -> list[GammonError]:
+    """Errors of the rules library and refusals of a tournament, as the server meets them."""
+    from gammon.match import Match
+    from gammon.server.tournaments.settings import TournamentSettings
+    from gammon.server.tournaments.state import Tournament
+    from gammon.variants import find_variant
+    from gammon.written import read_given
+
+    errors: list[GammonError] = []
+    start = Position.initial()
+    for text, dice in [
+        ("6/off", (6, 5)),
+        ("24/18 24/18", (6, 5)),
+        ("13/7*", (6, 1)),
+        ("13/1", (2, 1)),
+        ("8/9", (3, 1)),
+        ("13/10 13/10 13/10", (3, 1)),
+        ("pass", (3, 1)),
+    ]:
+        with pytest.raises(GammonError) as exc:
+            start.parse_play(text, dice)
+        errors.append(exc.value)
+    for text in ("4HPwATDgc/AB!A", "4HPwATDgc", "4HPwATDgc/ABMB", "/////////////w"):
+        with pytest.raises(GammonError) as exc:
+            read_given(text, find_variant("standard"))
+        errors.append(exc.value)
+    cup = Tournament(1, TournamentSettings.from_json({"name": "C", "seats": 2}), creator_id=None,
+                     created=0.0)  # fmt: skip
+    register = {"type": "register", "user": 1, "name": "ann"}
+    cup.apply(register, actor_id=1, at=1.0)
+    for action, actor in [
+        (register, 1),
+        ({"type": "withdraw", "user": 1}, 1),
+        ({"type": "unregister", "user": 1}, 2),
+        ({"type": "start", "seed": "00"}, 1),
+        ({"type": "result", "match": 1, "winner": 1}, None),
+        ({"type": "dance"}, 1),
+    ]:
+        with pytest.raises(GammonError) as exc:
+            cup.apply(action, actor_id=actor, at=2.0)
+        errors.append(exc.value)
+    match = Match(1)
+    match.game.forfeit(0)
+    assert match.is_over
+    with pytest.raises(GammonError) as exc:
+        match.take_back(0)
+    errors.append(exc.value)
+    return errors
+
+
+#: Words a translation keeps from the English: names, the notation's and the protocol's.
+_KEPT = set(
+    [
+        "position",
+        "match",
+        "bar",
+        "bars",
+        "off",
+        "user",
+        "name",
+        "seed",
+        "start",
+        "register",
+        "withdraw",
+        "unregister",
+        "table",
+        "arrived",
+        "result",
+        "no_show",
+        "remove",
+        "cancel",
+        "add_bots",
+        "dance",
+        "type",
+        "json",
+        "gammon",
+        "backgammon",
+        "blot",
+        "pips",
+        "hex",
+        "bytes",
+        "bits",
+        "bit",
+        "over",
+    ]  # "over": Norwegian's own word too ("er over")
+)
+
+
+@pytest.mark.parametrize("lang", ["fi", "sv", "nb", "nl"])
+def test_the_rules_and_tournament_refusals_carry_the_english_figures_fully_translated(
+    lang: str,
+) -> None:
+    """Each refusal in each language: the figures of the English, none of its words left
+    (but names and the notation's words), and the English ``str()`` as it was."""
+    errors = _refusals()
+    assert str(errors[0]) == (
+        "cannot bear off: checkers still outside the home board (on 24, 13 and 8)"
+    )
+    for error in errors:
+        english, words = str(error), error.translated(lang)
+        if isinstance(error, Refused):
+            english = error.message
+        assert words != english, (lang, english)
+        assert sorted(re.findall(r"\d+", words)) == sorted(re.findall(r"\d+", english)), words
+        left = {w for w in re.findall(r"[A-Za-z_]{4,}", english) if w.lower() not in _KEPT} & set(
+            re.findall(r"[A-Za-z_]{4,}", words)
+        )
+        assert not left, (lang, words, left)
