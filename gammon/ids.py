@@ -436,10 +436,16 @@ class MatchIdFields:
         d1, d2 = self.dice
         for d in (d1, d2):
             if not 0 <= d <= 6:
-                raise MatchIdError(f"Match ID die must be 0 (not rolled) or 1-6, got {d}")
+                raise MatchIdError(
+                    Message("Match ID die must be 0 (not rolled) or 1-6, got {die}", die=d)
+                )
         if (d1 == 0) != (d2 == 0):
             raise MatchIdError(
-                f"Match ID dice must be both 0 (not rolled) or both rolled, got {d1} and {d2}"
+                Message(
+                    "Match ID dice must be both 0 (not rolled) or both rolled, got {d1} and {d2}",
+                    d1=d1,
+                    d2=d2,
+                )
             )
         n = self.match_length
         if not 0 <= n <= _MAX_15_BITS:
@@ -450,38 +456,56 @@ class MatchIdFields:
             if not 0 <= s <= _MAX_15_BITS:
                 raise MatchIdError(f"Match ID score must be 0 to 32767, got {s}")
         finished = self.game_state in _FINISHED
+        written = "-".join(map(str, self.score))
         if n == 0:
             if self.crawford:
-                raise MatchIdError("Match ID has the Crawford flag in a money game")
+                raise MatchIdError(Message("Match ID has the Crawford flag in a money game"))
         else:
             reached = [s for s in self.score if s >= n]
             if not finished and reached:
                 raise MatchIdError(
-                    f"Match ID score {self.score[0]}-{self.score[1]} must stay below the "
-                    f"match length {n} until the game is over"
+                    Message(
+                        "Match ID score {score} must stay below the match length {length} "
+                        "until the game is over",
+                        score=written,
+                        length=n,
+                    )
                 )
             if len(reached) == 2:
                 raise MatchIdError(
-                    f"Match ID score {self.score[0]}-{self.score[1]} has both players at "
-                    f"or past the match length {n}"
+                    Message(
+                        "Match ID score {score} has both players at or past the match length "
+                        "{length}",
+                        score=written,
+                        length=n,
+                    )
                 )
             if self.crawford and not finished and n - 1 not in self.score:
                 raise MatchIdError(
-                    f"Match ID has the Crawford flag but neither player is 1-away "
-                    f"(score {self.score[0]}-{self.score[1]} to {n})"
+                    Message(
+                        "Match ID has the Crawford flag but neither player is 1-away "
+                        "(score {score} to {length})",
+                        score=written,
+                        length=n,
+                    )
                 )
         if self.game_state == GameState.NO_GAME:
             if self.double_offered:
-                raise MatchIdError("Match ID has a double offered but no game started")
+                raise MatchIdError(Message("Match ID has a double offered but no game started"))
             if self.resignation:
-                raise MatchIdError("Match ID has a resignation offered but no game started")
+                raise MatchIdError(
+                    Message("Match ID has a resignation offered but no game started")
+                )
         if self.double_offered:
             if d1:
                 raise MatchIdError(
-                    f"Match ID has a double offered after the dice were rolled ({d1}{d2})"
+                    Message(
+                        "Match ID has a double offered after the dice were rolled ({dice})",
+                        dice=str(d1) + str(d2),
+                    )
                 )
             if self.crawford:
-                raise MatchIdError("Match ID has a double offered in the Crawford game")
+                raise MatchIdError(Message("Match ID has a double offered in the Crawford game"))
 
 
 def _get(key: int, field: tuple[int, int]) -> int:
@@ -589,18 +613,24 @@ def decode_match_id(text: str) -> MatchIdFields:
     key = int.from_bytes(base64.b64decode(text, validate=True), "little")
     if key >> _USED_BITS:
         raise MatchIdError(
-            "Match ID has 1 bits after bit 67 (the Jacoby flag); GNU Backgammon always "
-            "leaves bits 68-72 at 0"
+            Message(
+                "Match ID has 1 bits after bit 67 (the Jacoby flag); GNU Backgammon always "
+                "leaves bits 68-72 at 0"
+            )
         )
     owner_bits = _get(key, _CUBE_OWNER)
     if owner_bits == 2:
         raise MatchIdError(
-            "Match ID cube owner bits are 10, which is not 00 (player 0), "
-            "01 (player 1) or 11 (centred)"
+            Message(
+                "Match ID cube owner bits are 10, which is not 00 (player 0), "
+                "01 (player 1) or 11 (centred)"
+            )
         )
     state = _get(key, _GAME_STATE)
     if state > max(GameState):
-        raise MatchIdError(f"Match ID game state must be 0-4 (see GameState), got {state}")
+        raise MatchIdError(
+            Message("Match ID game state must be 0-4 (see GameState), got {state}", state=state)
+        )
     return MatchIdFields(
         cube_value=1 << _get(key, _CUBE),
         cube_owner=None if owner_bits == _CENTRED else owner_bits,

@@ -422,7 +422,7 @@ ALLOWED: dict[str, str] = {
     "no play": "the notation of the lost turn, read as it is",
     "a play is written as text, got {text}": "a programming error (Game passes only text)",
     # gammon/ids.py: the names of what was read (values of the messages) and the errors of a
-    # program encoding a board, of a Match ID's fields (still in English: TRANSLATING.md)
+    # program encoding a board or building a Match ID's fields
     "Position ID": "a name, a value of the messages (the same in every language)",
     "Match ID": "a name, a value of the messages (the same in every language)",
     "the board": "a key of the table _SHARED_POINT (its sentences are in the catalogs)",
@@ -473,55 +473,25 @@ ALLOWED: dict[str, str] = {
         "an error of a record being replayed",
     "game {index + 1} cannot be played: {self._over_message()}":
         "an error of a record being replayed",
-    "Match ID has 1 bits after bit 67 (the Jacoby flag); GNU Backgammon always leaves bits 68-72 "
-    "at 0":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
-    "Match ID cube owner bits are 10, which is not 00 (player 0), 01 (player 1) or 11 (centred)":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
-    "Match ID game state must be 0-4 (see GameState), got {state}":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
     "Match ID cube value must be a power of two from 1 to 32768, got {v}":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+        "a program's Match ID fields: a decoded Match ID cannot have it",
     "Match ID cube owner must be 0, 1 or None (centred), got {self.cube_owner}":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+        "a program's Match ID fields: a decoded Match ID cannot have it",
     "Match ID resignation must be 0 (none), 1 (single), 2 (gammon) or 3 (backgammon), got "
     "{self.resignation}":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+        "a program's Match ID fields: a decoded Match ID cannot have it",
     "Match ID dice must be two numbers, got {self.dice}":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
-    "Match ID dice must be both 0 (not rolled) or both rolled, got {d1} and {d2}":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+        "a program's Match ID fields: a decoded Match ID cannot have it",
     "Match ID match length must be 0 (money) to 32767, got {n}":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+        "a program's Match ID fields: a decoded Match ID cannot have it",
     "Match ID score must be two numbers, got {self.score}":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+        "a program's Match ID fields: a decoded Match ID cannot have it",
     "Match ID game state must be 0-4 (see GameState), got {self.game_state}":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+        "a program's Match ID fields: a decoded Match ID cannot have it",
     "Match ID {name.replace('_', ' ')} must be 0 or 1, got {getattr(self, name)}":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
-    "Match ID die must be 0 (not rolled) or 1-6, got {d}":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+        "a program's Match ID fields: a decoded Match ID cannot have it",
     "Match ID score must be 0 to 32767, got {s}":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
-    "Match ID has the Crawford flag in a money game":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
-    "Match ID score {self.score[0]}-{self.score[1]} must stay below the match length {n} until "
-    "the game is over":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
-    "Match ID score {self.score[0]}-{self.score[1]} has both players at or past the match length "
-    "{n}":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
-    "Match ID has the Crawford flag but neither player is 1-away (score "
-    "{self.score[0]}-{self.score[1]} to {n})":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
-    "Match ID has a double offered but no game started":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
-    "Match ID has a resignation offered but no game started":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
-    "Match ID has a double offered after the dice were rolled ({d1}{d2})":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
-    "Match ID has a double offered in the Crawford game":
-        "a Match ID's fields out of range (still in English: TRANSLATING.md)",
+        "a program's Match ID fields: a decoded Match ID cannot have it",
 }
 #: The command line's help (``help=``, ``description=`` of argparse): written for the person
 #: typing the command, in English as argparse's own words around it are.

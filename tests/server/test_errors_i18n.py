@@ -471,7 +471,13 @@ def _refusals() -> list[GammonError]:
         with pytest.raises(GammonError) as exc:
             start.parse_play(text, dice)
         errors.append(exc.value)
-    for text in ("4HPwATDgc/AB!A", "4HPwATDgc", "4HPwATDgc/ABMB", "/////////////w"):
+    for text in (
+        "4HPwATDgc/AB!A",
+        "4HPwATDgc",
+        "4HPwATDgc/ABMB",
+        "/////////////w",
+        "4HPwATDgc/ABMA:sAEAAAAAAAAE",  # a Match ID with the Crawford flag in money play
+    ):
         with pytest.raises(GammonError) as exc:
             read_given(text, find_variant("standard"))
         errors.append(exc.value)
@@ -533,6 +539,7 @@ _KEPT = set(
         "bits",
         "bit",
         "over",
+        "crawford",
     ]  # "over": Norwegian's own word too ("er over")
 )
 
