@@ -36,6 +36,7 @@ SOURCES: Final = (
     "gammon/match.py",
     "gammon/notation.py",
     "gammon/ids.py",
+    "gammon/position.py",
     "gammon/written.py",
     # The server's refusals (protocol.Refused with a Message) and the game log per viewer.
     "gammon/server/app.py",

@@ -436,6 +436,23 @@ ALLOWED: dict[str, str] = {
         "an error of a program encoding a board",
     "{board} for {who} has {n} checkers at index {i}": "an error of a program encoding a board",
     "Position ID is not valid base64: {exc}": "never raised: the checks before it rule it out",
+    # gammon/position.py: errors of a program building a board (a pasted Position ID is
+    # checked by gammon/ids.py first, in the catalogs)
+    "Position({list(self.mine)}, {list(self.theirs)}, waiting={self.waiting}{checkers})":
+        "a repr, for programmers",
+    "Position.from_id({self.id}, checkers={self.checkers})": "a repr, for programmers",
+    "a side has 1 to 15 checkers, got {checkers}": "an error of a program building a board",
+    "waiting must be a pair of whole numbers >= 0 (player on roll, opponent), got {waiting}":
+        "an error of a program building a board",
+    "a Position ID cannot hold acey-deucey checkers that have not entered yet":
+        "an error of a program writing a board's ID (the server never asks it)",
+    "points are numbered 1-24, got {point}": "a programming error (ValueError)",
+    "a side needs 25 counts (points 1-24 and the bar), got {len(counts)}":
+        "an error of a program building a board",
+    "checker counts must be whole numbers >= 0, got {bad}":
+        "an error of a program building a board",
+    "points are numbered 1-24 and 25 for the bar, got {point}":
+        "an error of a program building a board",
     # gammon/ids.py (Match ID) and gammon/match.py
     "<Match to {self.length} score={self.score} games={len(self._games)} over={self.is_over}>":
         "a repr, for programmers",

@@ -477,6 +477,7 @@ def _refusals() -> list[GammonError]:
         "4HPwATDgc/ABMB",
         "/////////////w",
         "4HPwATDgc/ABMA:sAEAAAAAAAAE",  # a Match ID with the Crawford flag in money play
+        "AAAAAAAAAAAAAA",  # no checker on the board: both sides have borne off
     ):
         with pytest.raises(GammonError) as exc:
             read_given(text, find_variant("standard"))
