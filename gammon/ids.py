@@ -32,6 +32,8 @@ import numpy as np
 from numba import njit
 
 from gammon.errors import InvalidIdError, MatchIdError, PositionIdError
+from gammon.i18n import N_
+from gammon.messages import Message
 from gammon.textkernels import literal
 
 __all__ = [
@@ -103,10 +105,7 @@ def _check_no_shared_point(mine: Sequence[int], theirs: Sequence[int], prefix: s
     """Rejects a point occupied by both sides, which no real position has."""
     for i in range(24):
         if mine[i] and theirs[23 - i]:
-            raise PositionIdError(
-                f"{prefix} has checkers of both players on one point "
-                f"(the player on roll's {i + 1}-point, the opponent's {24 - i}-point)"
-            )
+            raise PositionIdError(Message(_SHARED_POINT[prefix], mine=i + 1, theirs=24 - i))
 
 
 def encode_position_id(mine: Sequence[int], theirs: Sequence[int]) -> str:
@@ -200,8 +199,13 @@ def _check_alphabet(text: str, what: str, error: type[ValueError]) -> None:
     for i, c in enumerate(text):
         if c not in _B64_INDEX:
             raise error(
-                f"{what} has an invalid character {c!r} at position {i + 1} "
-                "(expected A-Z, a-z, 0-9, + or /)"
+                Message(
+                    "{what} has an invalid character {char} at position {index} "
+                    "(expected A-Z, a-z, 0-9, + or /)",
+                    what=what,
+                    char=repr(c),
+                    index=i + 1,
+                )
             )
 
 
@@ -225,14 +229,21 @@ def decode_position_id(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     text = text.strip()
     if len(text) != POSITION_ID_LENGTH:
         raise PositionIdError(
-            f"Position ID must be {POSITION_ID_LENGTH} characters, got {len(text)}"
+            Message(
+                "Position ID must be {length} characters, got {count}",
+                length=POSITION_ID_LENGTH,
+                count=len(text),
+            )
         )
     _check_alphabet(text, "Position ID", PositionIdError)
     last = text[-1]
     if _B64_INDEX[last] & 0x0F:
         raise PositionIdError(
-            f"Position ID cannot end in {last!r}: its last character carries only 2 bits "
-            "and must be one of A, Q, g or w"
+            Message(
+                "Position ID cannot end in {char}: its last character carries only 2 bits "
+                "and must be one of A, Q, g or w",
+                char=repr(last),
+            )
         )
     try:
         raw = base64.b64decode(text + "==", validate=True)
@@ -251,23 +262,27 @@ def decode_position_id(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
                 bit += 1
             if bit >= _KEY_BITS:
                 raise PositionIdError(
-                    "Position ID has too many checkers: its 80 bits run out before "
-                    "all 50 points and bars are described"
+                    Message(
+                        "Position ID has too many checkers: its 80 bits run out before "
+                        "all 50 points and bars are described"
+                    )
                 )
             bit += 1  # the zero that ends this point
             counts.append(n)
         sides.append(counts)
     theirs, mine = sides
-    for counts, who in ((mine, "the player on roll"), (theirs, "the opponent")):
+    for counts, too_many in zip((mine, theirs), _TOO_MANY_CHECKERS, strict=True):
         total = sum(counts)
         if total > _MAX_CHECKERS:
-            raise PositionIdError(
-                f"Position ID has {total} checkers for {who} (at most {_MAX_CHECKERS})"
-            )
+            raise PositionIdError(Message(too_many, count=total, most=_MAX_CHECKERS))
     if key >> bit:
         raise PositionIdError(
-            f"Position ID has stray 1 bits after the last point (from bit {bit + 1} of "
-            f"{_KEY_BITS}); GNU Backgammon always leaves them 0"
+            Message(
+                "Position ID has stray 1 bits after the last point (from bit {bit} of "
+                "{bits}); GNU Backgammon always leaves them 0",
+                bit=bit + 1,
+                bits=_KEY_BITS,
+            )
         )
     _check_no_shared_point(mine, theirs, "Position ID")
     return tuple(mine), tuple(theirs)
@@ -421,10 +436,16 @@ class MatchIdFields:
         d1, d2 = self.dice
         for d in (d1, d2):
             if not 0 <= d <= 6:
-                raise MatchIdError(f"Match ID die must be 0 (not rolled) or 1-6, got {d}")
+                raise MatchIdError(
+                    Message("Match ID die must be 0 (not rolled) or 1-6, got {die}", die=d)
+                )
         if (d1 == 0) != (d2 == 0):
             raise MatchIdError(
-                f"Match ID dice must be both 0 (not rolled) or both rolled, got {d1} and {d2}"
+                Message(
+                    "Match ID dice must be both 0 (not rolled) or both rolled, got {d1} and {d2}",
+                    d1=d1,
+                    d2=d2,
+                )
             )
         n = self.match_length
         if not 0 <= n <= _MAX_15_BITS:
@@ -435,38 +456,56 @@ class MatchIdFields:
             if not 0 <= s <= _MAX_15_BITS:
                 raise MatchIdError(f"Match ID score must be 0 to 32767, got {s}")
         finished = self.game_state in _FINISHED
+        written = "-".join(map(str, self.score))
         if n == 0:
             if self.crawford:
-                raise MatchIdError("Match ID has the Crawford flag in a money game")
+                raise MatchIdError(Message("Match ID has the Crawford flag in a money game"))
         else:
             reached = [s for s in self.score if s >= n]
             if not finished and reached:
                 raise MatchIdError(
-                    f"Match ID score {self.score[0]}-{self.score[1]} must stay below the "
-                    f"match length {n} until the game is over"
+                    Message(
+                        "Match ID score {score} must stay below the match length {length} "
+                        "until the game is over",
+                        score=written,
+                        length=n,
+                    )
                 )
             if len(reached) == 2:
                 raise MatchIdError(
-                    f"Match ID score {self.score[0]}-{self.score[1]} has both players at "
-                    f"or past the match length {n}"
+                    Message(
+                        "Match ID score {score} has both players at or past the match length "
+                        "{length}",
+                        score=written,
+                        length=n,
+                    )
                 )
             if self.crawford and not finished and n - 1 not in self.score:
                 raise MatchIdError(
-                    f"Match ID has the Crawford flag but neither player is 1-away "
-                    f"(score {self.score[0]}-{self.score[1]} to {n})"
+                    Message(
+                        "Match ID has the Crawford flag but neither player is 1-away "
+                        "(score {score} to {length})",
+                        score=written,
+                        length=n,
+                    )
                 )
         if self.game_state == GameState.NO_GAME:
             if self.double_offered:
-                raise MatchIdError("Match ID has a double offered but no game started")
+                raise MatchIdError(Message("Match ID has a double offered but no game started"))
             if self.resignation:
-                raise MatchIdError("Match ID has a resignation offered but no game started")
+                raise MatchIdError(
+                    Message("Match ID has a resignation offered but no game started")
+                )
         if self.double_offered:
             if d1:
                 raise MatchIdError(
-                    f"Match ID has a double offered after the dice were rolled ({d1}{d2})"
+                    Message(
+                        "Match ID has a double offered after the dice were rolled ({dice})",
+                        dice=str(d1) + str(d2),
+                    )
                 )
             if self.crawford:
-                raise MatchIdError("Match ID has a double offered in the Crawford game")
+                raise MatchIdError(Message("Match ID has a double offered in the Crawford game"))
 
 
 def _get(key: int, field: tuple[int, int]) -> int:
@@ -563,23 +602,35 @@ def decode_match_id(text: str) -> MatchIdFields:
     """
     text = text.strip()
     if len(text) != MATCH_ID_LENGTH:
-        raise MatchIdError(f"Match ID must be {MATCH_ID_LENGTH} characters, got {len(text)}")
+        raise MatchIdError(
+            Message(
+                "Match ID must be {length} characters, got {count}",
+                length=MATCH_ID_LENGTH,
+                count=len(text),
+            )
+        )
     _check_alphabet(text, "Match ID", MatchIdError)
     key = int.from_bytes(base64.b64decode(text, validate=True), "little")
     if key >> _USED_BITS:
         raise MatchIdError(
-            "Match ID has 1 bits after bit 67 (the Jacoby flag); GNU Backgammon always "
-            "leaves bits 68-72 at 0"
+            Message(
+                "Match ID has 1 bits after bit 67 (the Jacoby flag); GNU Backgammon always "
+                "leaves bits 68-72 at 0"
+            )
         )
     owner_bits = _get(key, _CUBE_OWNER)
     if owner_bits == 2:
         raise MatchIdError(
-            "Match ID cube owner bits are 10, which is not 00 (player 0), "
-            "01 (player 1) or 11 (centred)"
+            Message(
+                "Match ID cube owner bits are 10, which is not 00 (player 0), "
+                "01 (player 1) or 11 (centred)"
+            )
         )
     state = _get(key, _GAME_STATE)
     if state > max(GameState):
-        raise MatchIdError(f"Match ID game state must be 0-4 (see GameState), got {state}")
+        raise MatchIdError(
+            Message("Match ID game state must be 0-4 (see GameState), got {state}", state=state)
+        )
     return MatchIdFields(
         cube_value=1 << _get(key, _CUBE),
         cube_owner=None if owner_bits == _CENTRED else owner_bits,
@@ -594,3 +645,21 @@ def decode_match_id(text: str) -> MatchIdFields:
         score=(_get(key, _SCORE0), _get(key, _SCORE1)),
         jacoby=not _get(key, _NO_JACOBY),
     )
+
+
+#: A point held by both sides, by what was read (the player on roll's point, the opponent's).
+_SHARED_POINT: Final = {
+    "Position ID": N_(
+        "Position ID has checkers of both players on one point "
+        "(the player on roll's {mine}-point, the opponent's {theirs}-point)"
+    ),
+    "the board": N_(
+        "the board has checkers of both players on one point "
+        "(the player on roll's {mine}-point, the opponent's {theirs}-point)"
+    ),
+}
+#: Too many checkers for the player on roll, for the opponent.
+_TOO_MANY_CHECKERS: Final = (
+    N_("Position ID has {count} checkers for the player on roll (at most {most})"),
+    N_("Position ID has {count} checkers for the opponent (at most {most})"),
+)

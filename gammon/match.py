@@ -35,6 +35,7 @@ from gammon.errors import IllegalActionError, InvalidRulesError
 from gammon.events import EndReason, Event, GameResult, Moved
 from gammon.game import Game
 from gammon.ids import MatchIdFields, MatchIdValues, match_id_of_valid
+from gammon.messages import Message
 from gammon.position import Position
 from gammon.rules import (
     MAX_MATCH_LENGTH,
@@ -324,14 +325,19 @@ class _Series(ABC):
         and ends the series. Once a game is over, :meth:`new_game` starts the next.
         """
         if self.is_over:
-            raise IllegalActionError(f"side {action.side} cannot act: {self._over_message()}")
+            raise IllegalActionError(
+                Message("side {side} cannot act: {why}", side=action.side, why=self._over_message())
+            )
         if isinstance(action, Forfeit | OutOfTime):
             if self.game.is_over and isinstance(action, Forfeit):
                 self.new_game()
             game = self.game
             if game.is_over:  # OutOfTime between games: nobody's clock runs
                 raise IllegalActionError(
-                    f"side {action.side} cannot run out of time: no game is being played"
+                    Message(
+                        "side {side} cannot run out of time: no game is being played",
+                        side=action.side,
+                    )
                 )
             return game.forfeit(
                 action.side,
@@ -369,7 +375,9 @@ play in this game yet
         """
         refusal = self._take_back_refusal(side)
         if refusal is not None:
-            raise IllegalActionError(f"side {side} cannot take a play back: {refusal}")
+            raise IllegalActionError(
+                Message("side {side} cannot take a play back: {why}", side=side, why=refusal)
+            )
         game = self.game
         earlier = game.history[:-1]
         series = copy.copy(self)
@@ -381,7 +389,7 @@ play in this game yet
         ]
         return series
 
-    def _take_back_refusal(self, side: int) -> str | None:
+    def _take_back_refusal(self, side: int) -> Message | None:
         """Why ``side`` may not take its last play back now, in words; None if it may."""
         if side not in (0, 1) or isinstance(side, bool):
             raise IllegalActionError(f"a side is 0 or 1, got {side!r}")
@@ -389,14 +397,14 @@ play in this game yet
             return self._over_message()
         game = self.game
         if game.is_over:
-            return f"game {self.game_number} is over"
+            return Message("game {number} is over", number=self.game_number)
         history = game.history
         last = history[-1] if history else None
         if isinstance(last, Moved) and last.side == side:
             return None
         if not any(isinstance(event, Moved) and event.side == side for event in history):
-            return f"side {side} has made no play in this game yet"
-        return f"the game has gone on since side {side}'s last play"
+            return Message("side {side} has made no play in this game yet", side=side)
+        return Message("the game has gone on since side {side}'s last play", side=side)
 
     def new_game(self) -> Game:
         """Start the next game once the current one is over; returns it."""
@@ -454,7 +462,7 @@ play in this game yet
         """What the current game is worth to ``winner`` when the other side forfeits."""
 
     @abstractmethod
-    def _over_message(self) -> str: ...
+    def _over_message(self) -> Message: ...
 
 
 class Match(_Series):
@@ -532,11 +540,14 @@ class Match(_Series):
     def _paid(self, score: tuple[int, int], result: GameResult) -> int:
         return result.points
 
-    def _over_message(self) -> str:
+    def _over_message(self) -> Message:
         score = self.score
-        return (
-            f"the {self.length}-point match is over: side {self.winner} won "
-            f"{max(score)}-{min(score)}"
+        return Message(
+            "the {length}-point match is over: side {side} won {won}-{lost}",
+            length=self.length,
+            side=self.winner,
+            won=max(score),
+            lost=min(score),
         )
 
     def __repr__(self) -> str:
@@ -652,19 +663,22 @@ class Session(_Series):
         loser = result.loser  # no more than the loser has left
         return min(result.points, stakes[loser] + score[loser] - score[1 - loser])
 
-    def _over_message(self) -> str:
+    def _over_message(self) -> Message:
         bankrolls = self.bankrolls
         if self.forfeited:
             result = self.game.result
             assert result is not None
-            why = f"side {result.loser} " + (
-                "ran out of time" if result.reason is EndReason.TIME else "left"
+            why = (
+                Message("side {side} ran out of time", side=result.loser)
+                if result.reason is EndReason.TIME
+                else Message("side {side} left", side=result.loser)
             )
         elif bankrolls is not None and min(bankrolls) == 0:
-            why = f"side {bankrolls.index(0)} has lost their stake"
+            why = Message("side {side} has lost their stake", side=bankrolls.index(0))
         else:
-            why = f"all {self.max_games} games have been played"
-        return f"the session is over: {why} (net {self.net:+d} for side 0)"
+            why = Message("all {n} games have been played", n=self.max_games)
+        net = f"{self.net:+d}"
+        return Message("the session is over: {why} (net {net} for side 0)", why=why, net=net)
 
     def __repr__(self) -> str:
         return (

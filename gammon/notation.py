@@ -49,6 +49,8 @@ from numba import njit
 from gammon import movegen
 from gammon.dice import Dice, validate_dice
 from gammon.errors import IllegalPlayError, InvalidPlayError
+from gammon.i18n import N_
+from gammon.messages import Message
 from gammon.textkernels import literal, put, put_int
 
 if TYPE_CHECKING:
@@ -260,7 +262,7 @@ class _Failure(NamedTuple):
     """Why one die cannot be played; ``{die}`` in the message stands for the die."""
 
     kind: int
-    message: str
+    message: Message
     die: int = 0
 
 
@@ -274,8 +276,19 @@ class _Outcome:
     dice_left: tuple[int, ...]
 
 
-def _read_error(token: str, why: str) -> InvalidPlayError:
-    return InvalidPlayError(f"cannot read {token!r}: {why}")
+def _read_error(token: str, why: Message) -> InvalidPlayError:
+    return InvalidPlayError(Message("cannot read {token}: {why}", token=repr(token), why=why))
+
+
+def _joined(parts: Sequence[Message], separator: str = "; ") -> Message:
+    """``parts`` one after another, each in the reader's language (the separator is
+    punctuation, the same in every language)."""
+    if len(parts) == 1:
+        return parts[0]
+    names = [f"part{i}" for i in range(len(parts))]
+    return Message(
+        separator.join("{" + name + "}" for name in names), **dict(zip(names, parts, strict=True))
+    )
 
 
 def _tokenize(text: str) -> list[str]:
@@ -288,54 +301,67 @@ def _read_segment(token: str) -> tuple[_Path, int]:
     """One written segment (``13/7*/5(2)``) as a path and how many checkers take it."""
     match = _SEGMENT.fullmatch(token)
     if match is None:
-        raise _read_error(token, "brackets only hold a count, as in 6/2(2)")
+        raise _read_error(token, Message("brackets only hold a count, as in 6/2(2)"))
     count = 1
     if match["count"] is not None:
         written = match["count"]
         if not written.isdigit() or not 1 <= int(written) <= _MAX_REPEAT:
             raise _read_error(
-                token, f"the count ({written}) must be a number from 1 to {_MAX_REPEAT}"
+                token,
+                Message(
+                    "the count ({count}) must be a number from 1 to {most}",
+                    count=written,
+                    most=_MAX_REPEAT,
+                ),
             )
         count = int(written)
     parts = _SEPARATOR.split(match["body"])
     if len(parts) < 2:
-        raise _read_error(token, "a move is written from/to, as in 13/7")
+        raise _read_error(token, Message("a move is written from/to, as in 13/7"))
     points: list[int] = []
     stars: list[bool] = []
     for index, part in enumerate(parts):
         point_match = _POINT.fullmatch(part)
         negative = _NEGATIVE.match(part)
         if negative is not None:
-            raise _read_error(
-                token, f"{negative[0]} is not a point (points are 1-24, 25 the bar and 0 off)"
-            )
+            raise _read_error(token, Message(_NOT_A_NUMBERED_POINT, point=negative[0]))
         if point_match is None:
-            what = f"{part!r} is not a point" if part else "a point is missing"
-            raise _read_error(token, f"{what} (use 1-24, bar or off)")
+            why = (
+                Message(_NOT_A_POINT, point=repr(part))
+                if part
+                else Message("a point is missing (use 1-24, bar or off)")
+            )
+            raise _read_error(token, why)
         name = point_match["name"]
         if name.isdigit():
             # Long numbers are no points; int() would refuse thousands of digits.
             point = int(name) if len(name.lstrip("0")) <= 2 else BAR_POINT + 1
             if point > BAR_POINT:
-                raise _read_error(
-                    token, f"{name} is not a point (points are 1-24, 25 the bar and 0 off)"
-                )
+                raise _read_error(token, Message(_NOT_A_NUMBERED_POINT, point=name))
         elif name in _NAMES:
             point = _NAMES[name]
         else:
-            raise _read_error(token, f"{name!r} is not a point (use 1-24, bar or off)")
+            raise _read_error(token, Message(_NOT_A_POINT, point=repr(name)))
         star = bool(point_match["star"])
         if star and index == 0:
-            raise _read_error(token, "a hit mark * goes after the point landed on, as in 13/7*")
+            raise _read_error(
+                token, Message("a hit mark * goes after the point landed on, as in 13/7*")
+            )
         if star and point == OFF_POINT:
-            raise _read_error(token, "nothing can be hit off the board")
+            raise _read_error(token, Message("nothing can be hit off the board"))
         if points and point >= points[-1]:
             if point == points[-1]:
-                raise _read_error(token, f"{_point_name(point)} to itself is no move")
+                raise _read_error(
+                    token, Message("{point} to itself is no move", point=_point_name(point))
+                )
             raise _read_error(
                 token,
-                f"{_point_name(points[-1])} to {_point_name(point)} moves backwards "
-                "(checkers move to lower points, bar first and off last)",
+                Message(
+                    "{start} to {end} moves backwards "
+                    "(checkers move to lower points, bar first and off last)",
+                    start=_point_name(points[-1]),
+                    end=_point_name(point),
+                ),
             )
         points.append(point)
         stars.append(star)
@@ -408,38 +434,66 @@ def _roll_text(dice: Dice) -> str:
     return f"{max(dice)}-{min(dice)}"
 
 
-def _dice_problem(paths: Sequence[_Path], shown: Sequence[str], dice: Dice) -> str | None:
+def _dice_problem(paths: Sequence[_Path], shown: Sequence[str], dice: Dice) -> Message | None:
     """Why the dice cannot make the distances written, if they cannot (R4)."""
     pool = (dice[0],) * 4 if dice[0] == dice[1] else dice
     legs = [leg for path in paths for leg in _legs(path, path.points[0], 1)]
     roll = _roll_text(dice)
     if len(legs) > len(pool):
-        return f"{' '.join(shown)} needs at least {len(legs)} dice; the dice are {roll}"
+        return Message(
+            "{play} needs at least {count} dice; the dice are {roll}",
+            play=" ".join(shown),
+            count=len(legs),
+            roll=roll,
+        )
     for start, goal in legs:
         if not _leg_options(start, goal, pool):
             leg = f"{_point_name(start)}/{_point_name(goal)}"
             distance = start - goal
             if goal != OFF_POINT and distance <= 6:
-                return f"{leg} needs a {distance}; the dice are {roll}"
-            return f"{leg} needs {distance} pips; the dice are {roll}"
+                return Message(
+                    "{leg} needs a {distance}; the dice are {roll}",
+                    leg=leg,
+                    distance=distance,
+                    roll=roll,
+                )
+            return Message(
+                "{leg} needs {distance} pips; the dice are {roll}",
+                leg=leg,
+                distance=distance,
+                roll=roll,
+            )
     if _fits(legs, pool):
         return None
     written = " ".join(shown)
     options = [_leg_options(start, goal, pool) for start, goal in legs]
     if dice[0] == dice[1]:
         moves = sum(min(len(option) for option in leg) for leg in options)
-        return f"{written} needs {moves} moves of {dice[0]}; the dice {roll} give 4"
+        return Message(
+            "{play} needs {moves} moves of {die}; the dice {roll} give 4",
+            play=written,
+            moves=moves,
+            die=dice[0],
+            roll=roll,
+        )
     if all(len(leg) == 1 for leg in options):
         needed = sorted((die for leg in options for die in next(iter(leg))), reverse=True)
-        return f"{written} needs {'+'.join(map(str, needed))}; the dice are {roll}"
-    return f"{written} needs more than the dice {roll} give"
+        return Message(
+            "{play} needs {dice}; the dice are {roll}",
+            play=written,
+            dice="+".join(map(str, needed)),
+            roll=roll,
+        )
+    return Message("{play} needs more than the dice {roll} give", play=written, roll=roll)
 
 
 # -- one die on a scratch board ----------------------------------------------
 
 
-def _listing(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+def _listing(items: Sequence[str]) -> Message:
+    if len(items) == 1:
+        return Message.plain(items[0])
+    return Message("{items} and {last}", items=", ".join(items[:-1]), last=items[-1])
 
 
 def _step(board: bytearray, source: int, die: int) -> tuple[int, bool] | _Failure:
@@ -454,10 +508,10 @@ def _step(board: bytearray, source: int, die: int) -> tuple[int, bool] | _Failur
         elif board[_WAITING]:
             origin = _WAITING
         else:
-            return _Failure(_ORDER, "no checker of yours on the bar")
+            return _Failure(_ORDER, Message("no checker of yours on the bar"))
     else:
         if not board[source]:
-            return _Failure(_ORDER, f"no checker of yours on {source}")
+            return _Failure(_ORDER, Message(_NO_CHECKER_ON, point=source))
         origin = source
     if board[_BAR] and origin != _BAR:
         return _Failure(_ORDER, _bar_first(board[_BAR]))
@@ -465,7 +519,14 @@ def _step(board: bytearray, source: int, die: int) -> tuple[int, bool] | _Failur
     if target >= 1:
         opposing = board[_SIDE + 25 - target]
         if opposing >= 2:
-            return _Failure(_RULE, f"point {target} is blocked ({opposing} opposing checkers)")
+            return _Failure(
+                _RULE,
+                Message(
+                    "point {point} is blocked ({count} opposing checkers)",
+                    point=target,
+                    count=opposing,
+                ),
+            )
         board[origin] -= 1
         board[target] += 1
         if opposing:
@@ -473,23 +534,27 @@ def _step(board: bytearray, source: int, die: int) -> tuple[int, bool] | _Failur
             board[_SIDE + _BAR] += 1
         return target, bool(opposing)
     outside = [str(p) for p in range(24, 6, -1) if board[p]]
-    where = [f"on {_listing(outside)}"] if outside else []
+    where = [Message("on {points}", points=_listing(outside))] if outside else []
     if board[_BAR]:
-        where.append("on the bar")
+        where.append(Message("on the bar"))
     if board[_WAITING]:
-        where.append(f"{board[_WAITING]} still to enter")
+        where.append(Message("{count} still to enter", count=board[_WAITING]))
     if where:
         return _Failure(
-            _RULE, f"cannot bear off: checkers still outside the home board ({'; '.join(where)})"
+            _RULE,
+            Message(
+                "cannot bear off: checkers still outside the home board ({where})",
+                where=_joined(where),
+            ),
         )
     if target < 0:
         higher = [str(p) for p in range(source + 1, 7) if board[p]]
         if higher:
-            verb = "is" if len(higher) == 1 else "are"
             return _Failure(
                 _RULE,
-                f"a {{die}} bears off from {source} only when no checker is on a higher point "
-                f"({_listing(higher)} {verb} occupied)",
+                Message(
+                    _BEARS_OFF_ONLY_WHEN[len(higher) > 1], point=source, points=_listing(higher)
+                ),
                 die,
             )
     board[origin] -= 1
@@ -497,8 +562,12 @@ def _step(board: bytearray, source: int, die: int) -> tuple[int, bool] | _Failur
     return OFF_POINT, False
 
 
-def _bar_first(count: int) -> str:
-    return f"must enter from the bar first ({count} checker{'s' if count > 1 else ''} on the bar)"
+def _bar_first(count: int) -> Message:
+    return Message.plural(
+        "must enter from the bar first ({n} checker on the bar)",
+        "must enter from the bar first ({n} checkers on the bar)",
+        count,
+    )
 
 
 # -- the search ------------------------------------------------------------
@@ -578,7 +647,9 @@ class _Search:
                     continue
                 point, hit = result
                 if landed and path.stars[k] and not hit:
-                    message = f"there is no blot to hit on {point}: it is hit already"
+                    message = Message(
+                        "there is no blot to hit on {point}: it is hit already", point=point
+                    )
                     self.failures.append((rank, _Failure(_RULE, message)))
                     continue
                 self._visit(
@@ -592,7 +663,7 @@ class _Search:
                     detours + (not landed),
                 )
 
-    def reason(self) -> str | None:
+    def reason(self) -> Message | None:
         """The most telling failure, as the player meant the text.
 
         A broken rule tells more than a wrong order of moves (7/5 before
@@ -604,14 +675,19 @@ class _Search:
         if not self.failures:
             return None
         worst = max(rank for rank, _ in self.failures)
-        dice: dict[str, list[int]] = {}
+        dice: dict[Message, list[int]] = {}
         for rank, failure in self.failures:
             if rank == worst:
                 used = dice.setdefault(failure.message, [])
                 if failure.die not in used:
                     used.append(failure.die)
-        return "; ".join(
-            message.format(die=" or a ".join(map(str, used))) for message, used in dice.items()
+        return _joined(
+            [
+                Message(message.template, **message.values, die=_either(used))
+                if "{die}" in message.template
+                else message
+                for message, used in dice.items()
+            ]
         )
 
 
@@ -688,10 +764,12 @@ def parse_play(position: Position, text: str, dice: Dice) -> Play:
         if plays[0].is_pass:
             return plays[0]
         example = plays[0]
-        raise IllegalPlayError(f"cannot pass while a legal play exists, e.g. {example}")
+        raise IllegalPlayError(
+            Message("cannot pass while a legal play exists, e.g. {example}", example=str(example))
+        )
     paths, shown = _read(text)
     if not paths:
-        raise InvalidPlayError(f"cannot read {text!r}: no moves in it")
+        raise _read_error(text, Message("no moves in it"))
     written = " ".join(shown)
     board = position._board
     _check_sources(paths, board)
@@ -702,7 +780,7 @@ def parse_play(position: Position, text: str, dice: Dice) -> Play:
     for path in paths:
         for point, star in zip(path.points, path.stars, strict=True):
             if star and not board[_SIDE + 25 - point]:
-                raise IllegalPlayError(f"there is no blot to hit on {point}")
+                raise IllegalPlayError(Message("there is no blot to hit on {point}", point=point))
     problem = _dice_problem(paths, shown, dice)
     if problem is not None:
         raise IllegalPlayError(problem)
@@ -724,7 +802,7 @@ def parse_play(position: Position, text: str, dice: Dice) -> Play:
     if search.outcomes:
         raise IllegalPlayError(_forced_play(search.outcomes, written, plays, legal, dice))
     reason = search.reason()
-    raise IllegalPlayError(reason or f"{written} is not a legal play of {_roll_text(dice)}")
+    raise IllegalPlayError(reason or _not_legal(written, dice))
 
 
 def _check_sources(paths: Sequence[_Path], board: bytes) -> None:
@@ -734,15 +812,19 @@ def _check_sources(paths: Sequence[_Path], board: bytes) -> None:
     for point, moved in starts.items():
         have = board[_BAR] + board[_WAITING] if point == BAR_POINT else board[point]
         if moved > have + lands[point]:
-            where = "the bar" if point == BAR_POINT else str(point)
+            bar = point == BAR_POINT
             if not have:
-                raise IllegalPlayError(f"no checker of yours on {where}")
-            raise IllegalPlayError(
-                f"{moved} checkers move from {where} but you have only {have} there"
-            )
+                raise IllegalPlayError(
+                    Message("no checker of yours on the bar")
+                    if bar
+                    else Message(_NO_CHECKER_ON, point=point)
+                )
+            raise IllegalPlayError(Message(_MOVE_FROM[bar], moved=moved, point=point, have=have))
 
 
-def _ambiguity(paths: Sequence[_Path], shown: Sequence[str], outcomes: Sequence[_Outcome]) -> str:
+def _ambiguity(
+    paths: Sequence[_Path], shown: Sequence[str], outcomes: Sequence[_Outcome]
+) -> Message:
     """Which written path allows routes that hit different blots, and what they are."""
     for i, path in enumerate(paths):
         routes = list(dict.fromkeys(outcome.routes[i] for outcome in outcomes))
@@ -757,12 +839,17 @@ def _ambiguity(paths: Sequence[_Path], shown: Sequence[str], outcomes: Sequence[
                     for route in routes
                 )
             )
-            return (
-                f"{path} is ambiguous: {_listing(ways)} hit different blots; "
-                f"write the landing you mean, e.g. {ways[0]}"
+            return Message(
+                "{path} is ambiguous: {ways} hit different blots; "
+                "write the landing you mean, e.g. {example}",
+                path=str(path),
+                ways=_listing(ways),
+                example=ways[0],
             )
     plays = [_format(outcome.moves) for outcome in outcomes]
-    return f"{' '.join(shown)} is ambiguous: it could be {_listing(plays)}"
+    return Message(
+        "{play} is ambiguous: it could be {plays}", play=" ".join(shown), plays=_listing(plays)
+    )
 
 
 def _forced_play(
@@ -771,7 +858,7 @@ def _forced_play(
     plays: Sequence[Play],
     legal: dict[bytes, Play],
     dice: Dice,
-) -> str:
+) -> Message:
     """Why moves that are legal die by die are not a legal play: R5, forced play."""
     most = len(plays[0].moves)
     used = max(len(outcome.moves) for outcome in outcomes.values())
@@ -783,22 +870,68 @@ def _forced_play(
             if completed is None:
                 continue
             if high != low:
-                return (
-                    f"{written} is not the whole turn: must use both dice; "
-                    f"the {outcome.dice_left[0]} is still to play, e.g. {completed}"
+                return Message(
+                    "{play} is not the whole turn: must use both dice; "
+                    "the {die} is still to play, e.g. {example}",
+                    play=written,
+                    die=outcome.dice_left[0],
+                    example=str(completed),
                 )
-            left = most - used
-            return (
-                f"{written} is not the whole turn: must use as many dice as possible ({most}); "
-                f"{left} more {high}{'s' if left > 1 else ''} to play, e.g. {completed}"
+            return Message.plural(
+                "{play} is not the whole turn: must use as many dice as possible ({most}); "
+                "{n} more {die} to play, e.g. {example}",
+                "{play} is not the whole turn: must use as many dice as possible ({most}); "
+                "{n} more {die}s to play, e.g. {example}",
+                most - used,
+                play=written,
+                most=most,
+                die=high,
+                example=str(completed),
             )
         example = _example(plays, candidates[0][1].moves)
         if high != low:
-            return f"must use both dice: e.g. {example} uses both"
-        return f"must use as many dice as possible ({most}): e.g. {example} uses {most}"
+            return Message("must use both dice: e.g. {example} uses both", example=str(example))
+        return Message(
+            "must use as many dice as possible ({most}): e.g. {example} uses {most}",
+            most=most,
+            example=str(example),
+        )
     if used == most == 1 and high != low:
         example = _example(plays, candidates[0][1].moves)
-        return (
-            f"must play the higher die ({high}) when only one die can be played, e.g. {example}"
+        return Message(
+            "must play the higher die ({die}) when only one die can be played, e.g. {example}",
+            die=high,
+            example=str(example),
         )
-    return f"{written} is not a legal play of {_roll_text(dice)}"
+    return _not_legal(written, dice)
+
+
+def _not_legal(written: str, dice: Dice) -> Message:
+    return Message("{play} is not a legal play of {roll}", play=written, roll=_roll_text(dice))
+
+
+def _either(dice: Sequence[int]) -> Message:
+    """The dice one message stands for: "6", "6 or a 5" (after "a")."""
+    if len(dice) == 1:
+        return Message.plain(str(dice[0]))
+    return Message("{dice} or a {die}", dice=_either(dice[:-1]), die=dice[-1])
+
+
+#: The messages said in more than one place.
+_NOT_A_POINT: Final = N_("{point} is not a point (use 1-24, bar or off)")
+_NOT_A_NUMBERED_POINT: Final = N_("{point} is not a point (points are 1-24, 25 the bar and 0 off)")
+_NO_CHECKER_ON: Final = N_("no checker of yours on {point}")
+_MOVE_FROM: Final = {
+    False: N_("{moved} checkers move from {point} but you have only {have} there"),
+    True: N_("{moved} checkers move from the bar but you have only {have} there"),
+}
+_BEARS_OFF_ONLY_WHEN: Final = {
+    False: N_(
+        "a {die} bears off from {point} only when no checker is on a higher point "
+        "({points} is occupied)"
+    ),
+    True: N_(
+        "a {die} bears off from {point} only when no checker is on a higher point "
+        "({points} are occupied)"
+    ),
+}

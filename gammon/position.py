@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 from numba import njit
@@ -23,7 +23,9 @@ from gammon import movegen
 from gammon.diagram import draw
 from gammon.dice import ALL_ROLLS, Dice, validate_dice
 from gammon.errors import InvalidPositionError
+from gammon.i18n import N_
 from gammon.ids import decode_position_id, position_id_of_board
+from gammon.messages import Message
 from gammon.notation import parse_play
 from gammon.play import Play, _Batch
 from gammon.svg import board_svg
@@ -100,9 +102,8 @@ class Position:
                     f"checker counts must be whole numbers >= 0, got {bad!r}"
                 )
             if on_board > checkers:
-                who = "player on roll" if side == 0 else "opponent"
                 raise InvalidPositionError(
-                    f"the {who} has {on_board} checkers, more than the {checkers} of a side"
+                    Message(_TOO_MANY[side], count=on_board, checkers=checkers)
                 )
             board[base + 1 : base + 26] = bytes(counts)
             board[base + _WAITING] = waiting[side]
@@ -110,11 +111,14 @@ class Position:
         for point in range(1, 25):
             if board[point] and board[_SIDE + 25 - point]:
                 raise InvalidPositionError(
-                    f"both sides have checkers on the same point "
-                    f"(point {point} of the player on roll)"
+                    Message(
+                        "both sides have checkers on the same point "
+                        "(point {point} of the player on roll)",
+                        point=point,
+                    )
                 )
         if board[_OFF] == checkers and board[_SIDE + _OFF] == checkers:
-            raise InvalidPositionError("both sides have borne off every checker")
+            raise InvalidPositionError(Message("both sides have borne off every checker"))
         self._board = bytes(board)
 
     @classmethod
@@ -360,3 +364,10 @@ class Position:
 
     def __str__(self) -> str:
         return draw(self)
+
+
+#: Too many checkers for the player on roll, for the opponent.
+_TOO_MANY: Final = (
+    N_("the player on roll has {count} checkers, more than the {checkers} of a side"),
+    N_("the opponent has {count} checkers, more than the {checkers} of a side"),
+)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from gammon.errors import InvalidDiceError, PositionIdError
 from gammon.ids import MatchIdFields, decode_match_id
+from gammon.messages import Message
 from gammon.position import Dice, Position, validate_dice
 from gammon.variants import Variant, find_variant
 from gammon.xgid import parse_xgid
@@ -42,7 +43,10 @@ def parse_dice(text: str) -> Dice:
     found = _DICE.fullmatch(text)
     if found is None:
         raise InvalidDiceError(
-            f"dice must be two numbers from 1 to 6 written 31, 3-1, 3,1 or '3 1', got {text!r}"
+            Message(
+                "dice must be two numbers from 1 to 6 written 31, 3-1, 3,1 or '3 1', got {text}",
+                text=repr(text),
+            )
         )
     return validate_dice((int(found.group(1)), int(found.group(2))))
 
@@ -75,7 +79,9 @@ def read_given(text: str, variant: Variant) -> GivenPosition:
     """A position with the dice, cube and score its Match ID or XGID carries."""
     text = ID_PREFIX.sub("", text).strip()
     if not text:
-        raise PositionIdError("no position given: expected a Position ID, an XGID or 'start'")
+        raise PositionIdError(
+            Message("no position given: expected a Position ID, an XGID or 'start'")
+        )
     if text.lower() in _START_WORDS:
         return GivenPosition(Position.initial(variant))
     if text[:5].upper() == "XGID=" or text.count(":") >= 9:

@@ -33,6 +33,11 @@ SOURCES: Final = (
     # The rules' refusals that reach players through the server (gammon.messages.Message).
     "gammon/game.py",
     "gammon/rules.py",
+    "gammon/match.py",
+    "gammon/notation.py",
+    "gammon/ids.py",
+    "gammon/position.py",
+    "gammon/written.py",
     # The server's refusals (protocol.Refused with a Message) and the game log per viewer.
     "gammon/server/app.py",
     "gammon/server/edge.py",
@@ -63,6 +68,7 @@ SOURCES: Final = (
     "gammon/server/tournaments/live.py",
     "gammon/server/tournaments/nodes.py",
     "gammon/server/tournaments/settings.py",
+    "gammon/server/tournaments/state.py",
     "gammon/engine/analysis/explain.py",
     "gammon/engine/analysis/patterns.py",
     "gammon/engine/analysis/summary.py",

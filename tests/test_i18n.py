@@ -461,6 +461,103 @@ ALLOWED: dict[str, str] = {
     "SELECT t.id, COALESCE(MAX(a.seq), 0) FROM tournaments t LEFT JOIN tournament_actions a "
     "ON a.tournament_id = t.id WHERE t.status IN ('registering', 'running') OR t.id > :known "
     "GROUP BY t.id": "an SQL query",
+    # gammon/server/tournaments/state.py: the reason a cancelled tournament keeps in its record
+    "not enough players: {len(self.registered)} registered, {settings.min_players} needed":
+        "a cancel reason, kept in the tournament's record as it is (still in English)",
+    "cancelled by the organiser":
+        "a cancel reason, kept in the record (an organiser may write one)",
+    # gammon/notation.py
+    "(no play)": "the notation of the lost turn, read and written as it is",
+    "no play": "the notation of the lost turn, read as it is",
+    "a play is written as text, got {text}": "a programming error (Game passes only text)",
+    # gammon/ids.py: the names of what was read (values of the messages) and the errors of a
+    # program encoding a board or building a Match ID's fields
+    "Position ID": "a name, a value of the messages (the same in every language)",
+    "Match ID": "a name, a value of the messages (the same in every language)",
+    "the board": "a key of the table _SHARED_POINT (its sentences are in the catalogs)",
+    "the player on roll": "part of an error of a program encoding a board",
+    "the opponent": "part of an error of a program encoding a board",
+    "{board} has {total} checkers for {who} (at most {_MAX_CHECKERS})":
+        "an error of a program encoding a board",
+    "{board} for {who} must have 25 entries, got {len(side)}":
+        "an error of a program encoding a board",
+    "{board} for {who} must hold integers, got {value} at index {i}":
+        "an error of a program encoding a board",
+    "{board} for {who} has {n} checkers at index {i}": "an error of a program encoding a board",
+    "Position ID is not valid base64: {exc}": "never raised: the checks before it rule it out",
+    # gammon/position.py: errors of a program building a board (a pasted Position ID is
+    # checked by gammon/ids.py first, in the catalogs)
+    "Position({list(self.mine)}, {list(self.theirs)}, waiting={self.waiting}{checkers})":
+        "a repr, for programmers",
+    "Position.from_id({self.id}, checkers={self.checkers})": "a repr, for programmers",
+    "a side has 1 to 15 checkers, got {checkers}": "an error of a program building a board",
+    "waiting must be a pair of whole numbers >= 0 (player on roll, opponent), got {waiting}":
+        "an error of a program building a board",
+    "a Position ID cannot hold acey-deucey checkers that have not entered yet":
+        "an error of a program writing a board's ID (the server never asks it)",
+    "points are numbered 1-24, got {point}": "a programming error (ValueError)",
+    "a side needs 25 counts (points 1-24 and the bar), got {len(counts)}":
+        "an error of a program building a board",
+    "checker counts must be whole numbers >= 0, got {bad}":
+        "an error of a program building a board",
+    "points are numbered 1-24 and 25 for the bar, got {point}":
+        "an error of a program building a board",
+    # gammon/ids.py (Match ID) and gammon/match.py
+    "<Match to {self.length} score={self.score} games={len(self._games)} over={self.is_over}>":
+        "a repr, for programmers",
+    "<Session net={self.net} games={len(self._games)} bankrolls={self.bankrolls} "
+    "over={self.is_over}>":
+        "a repr, for programmers",
+    "a money session starts at 0-0; only a match has a score":
+        "a series' settings, checked first by the server (server/settings.py, in the catalogs)",
+    "a {rules.length}-point match is taken up at a score of two whole numbers from 0 to "
+    "{rules.length - 1}, got {score}":
+        "a series' settings, checked first by the server (server/settings.py, in the catalogs)",
+    "table stakes are a positive whole number, or one for each side, got {stakes}":
+        "a series' settings, checked first by the server (server/settings.py, in the catalogs)",
+    "a match is played to 1 to {MAX_MATCH_LENGTH} points (0 for money play), got {length}":
+        "a series' settings, checked first by the server (server/settings.py, in the catalogs)",
+    "table stakes are for money play only, not a {length}-point match":
+        "a series' settings, checked first by the server (server/settings.py, in the catalogs)",
+    "a fixed number of games is for money play only, not a {length}-point match":
+        "a series' settings, checked first by the server (server/settings.py, in the catalogs)",
+    "a session of a fixed number of games needs at least 1, got {max_games}":
+        "a series' settings, checked first by the server (server/settings.py, in the catalogs)",
+    "{cls.__name__} cannot be played under {rules}": "a programming error",
+    "a side is 0 or 1, got {side}": "a programming error",
+    "no new game: {self._over_message()}":
+        "an error of a program running the series (the server starts each game)",
+    "no new game: game {len(self._games)} is still being played":
+        "an error of a program running the series (the server starts each game)",
+    "no game to set up: {self._over_message()}":
+        "an error of a program running the series (the server starts each game)",
+    "game {len(self._games)} has begun: only a game not begun yet is set up":
+        "an error of a program running the series (the server starts each game)",
+    "a match is played to 1 to {MAX_MATCH_LENGTH} points, got {length}":
+        "a series' settings, checked first by the server (server/settings.py, in the catalogs)",
+    "game {index + 1} cannot follow game {index}, which did not end":
+        "an error of a record being replayed",
+    "game {index + 1} cannot be played: {self._over_message()}":
+        "an error of a record being replayed",
+    "Match ID cube value must be a power of two from 1 to 32768, got {v}":
+        "a program's Match ID fields: a decoded Match ID cannot have it",
+    "Match ID cube owner must be 0, 1 or None (centred), got {self.cube_owner}":
+        "a program's Match ID fields: a decoded Match ID cannot have it",
+    "Match ID resignation must be 0 (none), 1 (single), 2 (gammon) or 3 (backgammon), got "
+    "{self.resignation}":
+        "a program's Match ID fields: a decoded Match ID cannot have it",
+    "Match ID dice must be two numbers, got {self.dice}":
+        "a program's Match ID fields: a decoded Match ID cannot have it",
+    "Match ID match length must be 0 (money) to 32767, got {n}":
+        "a program's Match ID fields: a decoded Match ID cannot have it",
+    "Match ID score must be two numbers, got {self.score}":
+        "a program's Match ID fields: a decoded Match ID cannot have it",
+    "Match ID game state must be 0-4 (see GameState), got {self.game_state}":
+        "a program's Match ID fields: a decoded Match ID cannot have it",
+    "Match ID {name.replace('_', ' ')} must be 0 or 1, got {getattr(self, name)}":
+        "a program's Match ID fields: a decoded Match ID cannot have it",
+    "Match ID score must be 0 to 32767, got {s}":
+        "a program's Match ID fields: a decoded Match ID cannot have it",
 }
 #: The command line's help (``help=``, ``description=`` of argparse): written for the person
 #: typing the command, in English as argparse's own words around it are.

@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from typing import Any
 
 import httpx
+import pytest
 from websockets.asyncio.client import connect
 
+from gammon.errors import GammonError, InvalidPlayError
 from gammon.messages import Message
+from gammon.position import Position
 from gammon.server.protocol import Refused
 from tests.server.client import Player, ServerProcess, Socket
 
@@ -395,3 +399,210 @@ def test_a_finnish_players_tutor_speaks_finnish_entirely(server: ServerProcess) 
             await sock.close()
 
     run(scenario())
+
+
+def test_a_tournament_action_a_notation_play_and_a_position_id_refused_in_each_language(
+    server: ServerProcess,
+) -> None:
+    """The rules library's errors and the tournament's own refusals that reach a player: a
+    second registration, a play whose notation cannot be read (the notation reader's reason
+    inside the game's sentence) and a pasted Position ID that is not one; Finnish and Dutch
+    from the catalogs, the code and the English as before."""
+
+    async def scenario() -> None:
+        alice, bob = await Player(server).signup(), await Player(server).signup()
+        try:
+            name = bob.user["name"]  # type: ignore[index]
+
+            async def three(path: str, body: object = None) -> list[dict[str, Any]]:
+                errors = []
+                for lang in ("fi", "nl", None):
+                    headers = {"Accept-Language": lang} if lang else {}
+                    errors.append(_error(await bob.post(path, body, **headers)))
+                return errors
+
+            created = await alice.post(
+                "/api/tournaments",
+                {"name": "Words", "kind": "sit_and_go", "seats": 4, "lengths": [1, 1]},
+            )
+            number = created.json()["tournament"]["id"]
+            assert (await bob.post(f"/api/tournaments/{number}/register")).status_code == 200
+            fi, nl, en = await three(f"/api/tournaments/{number}/register")
+            assert {fi["code"], nl["code"], en["code"]} == {"already_registered"}
+            assert en["message"] == f"{name} is registered already"
+            assert fi["message"] == f"{name} on jo ilmoittautunut"
+            assert nl["message"] == f"{name} is al ingeschreven"
+
+            fi, nl, en = await three("/api/board", {"text": "4HPwATDgc/AB!A"})
+            assert {(e["code"], e["field"]) for e in (fi, nl, en)} == {("bad_setup", "text")}
+            assert en["message"] == (
+                "Position ID has an invalid character '!' at position 13 "
+                "(expected A-Z, a-z, 0-9, + or /)"
+            )
+            assert fi["message"] == (
+                "Position ID sisältää virheellisen merkin '!' kohdassa 13 "
+                "(sallitut: A-Z, a-z, 0-9, + ja /)"
+            )
+            assert nl["message"] == (
+                "Position ID heeft een ongeldig teken '!' op plaats 13 "
+                "(verwacht: A-Z, a-z, 0-9, + of /)"
+            )
+
+            # A play the notation reader cannot read, by the player on roll.
+            table = await alice.create(length=1)
+            sockets = {
+                lang: await _socket(player, table, **({"Accept-Language": lang} if lang else {}))
+                for player, lang in ((alice, "fi"), (bob, "nl"))
+            }
+            a, b = sockets["fi"], sockets["nl"]
+            try:
+                assert (await b.request({"type": "join"}))["type"] == "ack"
+                for sock in (a, b):
+                    await sock.until(lambda m: m["type"] == "state" and m["status"] == "playing")
+                by_side = {a.state["you"]: a, b.state["you"]: b}  # type: ignore[index]
+                state = await by_side[0].act({"type": "roll"})
+                mover = state["game"]["turn"]
+                d1, d2 = state["game"]["dice"]
+                roll = f"{d1}-{d2}"
+                refused = await by_side[mover].request({"type": "play", "play": "13/x"})
+                assert refused["code"] == "illegal_play"
+                english = (
+                    f"'13/x' cannot be played with {roll}: "
+                    "cannot read '13/x': 'x' is not a point (use 1-24, bar or off)"
+                )
+                expected = {
+                    a: f"siirtoa '13/x' ei voi pelata heitolla {roll}: "
+                    "kohtaa '13/x' ei voi lukea: 'x' ei ole kiila (käytä 1-24, bar tai off)",
+                    b: f"'13/x' kan niet gespeeld worden met {roll}: "
+                    "'13/x' is niet te lezen: 'x' is geen punt (gebruik 1-24, bar of off)",
+                }
+                assert refused["message"] == expected[by_side[mover]]
+                with pytest.raises(InvalidPlayError) as exc:  # the library's English, as before
+                    Position.initial().parse_play("13/x", (d1, d2))
+                assert f"'13/x' cannot be played with {roll}: {exc.value}" == english
+            finally:
+                await a.close()
+                await b.close()
+        finally:
+            await alice.close()
+            await bob.close()
+
+    run(scenario())
+
+
+def _refusals() -> list[GammonError]:
+    """Errors of the rules library and refusals of a tournament, as the server meets them."""
+    from gammon.match import Match
+    from gammon.server.tournaments.settings import TournamentSettings
+    from gammon.server.tournaments.state import Tournament
+    from gammon.variants import find_variant
+    from gammon.written import read_given
+
+    errors: list[GammonError] = []
+    start = Position.initial()
+    for text, dice in [
+        ("6/off", (6, 5)),
+        ("24/18 24/18", (6, 5)),
+        ("13/7*", (6, 1)),
+        ("13/1", (2, 1)),
+        ("8/9", (3, 1)),
+        ("13/10 13/10 13/10", (3, 1)),
+        ("pass", (3, 1)),
+    ]:
+        with pytest.raises(GammonError) as exc:
+            start.parse_play(text, dice)
+        errors.append(exc.value)
+    for text in (
+        "4HPwATDgc/AB!A",
+        "4HPwATDgc",
+        "4HPwATDgc/ABMB",
+        "/////////////w",
+        "4HPwATDgc/ABMA:sAEAAAAAAAAE",  # a Match ID with the Crawford flag in money play
+        "AAAAAAAAAAAAAA",  # no checker on the board: both sides have borne off
+    ):
+        with pytest.raises(GammonError) as exc:
+            read_given(text, find_variant("standard"))
+        errors.append(exc.value)
+    cup = Tournament(1, TournamentSettings.from_json({"name": "C", "seats": 2}), creator_id=None,
+                     created=0.0)  # fmt: skip
+    register = {"type": "register", "user": 1, "name": "ann"}
+    cup.apply(register, actor_id=1, at=1.0)
+    for action, actor in [
+        (register, 1),
+        ({"type": "withdraw", "user": 1}, 1),
+        ({"type": "unregister", "user": 1}, 2),
+        ({"type": "start", "seed": "00"}, 1),
+        ({"type": "result", "match": 1, "winner": 1}, None),
+        ({"type": "dance"}, 1),
+    ]:
+        with pytest.raises(GammonError) as exc:
+            cup.apply(action, actor_id=actor, at=2.0)
+        errors.append(exc.value)
+    match = Match(1)
+    match.game.forfeit(0)
+    assert match.is_over
+    with pytest.raises(GammonError) as exc:
+        match.take_back(0)
+    errors.append(exc.value)
+    return errors
+
+
+#: Words a translation keeps from the English: names, the notation's and the protocol's.
+_KEPT = set(
+    [
+        "position",
+        "match",
+        "bar",
+        "bars",
+        "off",
+        "user",
+        "name",
+        "seed",
+        "start",
+        "register",
+        "withdraw",
+        "unregister",
+        "table",
+        "arrived",
+        "result",
+        "no_show",
+        "remove",
+        "cancel",
+        "add_bots",
+        "dance",
+        "type",
+        "json",
+        "gammon",
+        "backgammon",
+        "blot",
+        "pips",
+        "hex",
+        "bytes",
+        "bits",
+        "bit",
+        "over",
+        "crawford",
+    ]  # "over": Norwegian's own word too ("er over")
+)
+
+
+@pytest.mark.parametrize("lang", ["fi", "sv", "nb", "nl"])
+def test_the_rules_and_tournament_refusals_carry_the_english_figures_fully_translated(
+    lang: str,
+) -> None:
+    """Each refusal in each language: the figures of the English, none of its words left
+    (but names and the notation's words), and the English ``str()`` as it was."""
+    errors = _refusals()
+    assert str(errors[0]) == (
+        "cannot bear off: checkers still outside the home board (on 24, 13 and 8)"
+    )
+    for error in errors:
+        english, words = str(error), error.translated(lang)
+        if isinstance(error, Refused):
+            english = error.message
+        assert words != english, (lang, english)
+        assert sorted(re.findall(r"\d+", words)) == sorted(re.findall(r"\d+", english)), words
+        left = {w for w in re.findall(r"[A-Za-z_]{4,}", english) if w.lower() not in _KEPT} & set(
+            re.findall(r"[A-Za-z_]{4,}", words)
+        )
+        assert not left, (lang, words, left)

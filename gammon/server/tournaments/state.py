@@ -43,6 +43,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeGuard
 
+from gammon.i18n import N_
+from gammon.messages import Message
 from gammon.server.tournaments.bracket import bracket_size, draw, round_count, round_name
 from gammon.server.tournaments.errors import TournamentError
 from gammon.server.tournaments.settings import TournamentSettings
@@ -215,7 +217,9 @@ class Tournament:
         for match in self.matches:
             if match.number == number:
                 return match
-        raise TournamentError("unknown_match", f"this tournament has no match {number}")
+        raise TournamentError(
+            "unknown_match", Message("this tournament has no match {number}", number=number)
+        )
 
     def match_of_table(self, table_id: int) -> BracketMatch | None:
         for match in self.matches:
@@ -391,17 +395,22 @@ class Tournament:
         seats); ``operator`` marks an operator acting.
         """
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-            raise TournamentError("bad_message", 'an action is a JSON object with a "type"')
+            raise TournamentError(
+                "bad_message", Message('an action is a JSON object with a "type"')
+            )
         kind = action["type"]
         handler = _HANDLERS.get(kind)
         if handler is None:
             raise TournamentError(
                 "unknown_type",
-                f"there is no tournament action {str(kind)[:40]!r}; the actions are: "
-                f"{', '.join(_HANDLERS)}",
+                Message(
+                    "there is no tournament action {action}; the actions are: {actions}",
+                    action=repr(str(kind)[:40]),
+                    actions=", ".join(_HANDLERS),
+                ),
             )
         if kind in SERVER_ACTIONS and actor_id is not None:
-            raise TournamentError("forbidden", "only the server itself takes this action")
+            raise TournamentError("forbidden", Message("only the server itself takes this action"))
         events: list[dict[str, Any]] = []
         # Each handler checks everything before it changes anything.
         handler(self, action, actor_id, operator, at, events)
@@ -422,24 +431,32 @@ class Tournament:
         user, name = action.get("user"), action.get("name")
         source = action.get("qualified_from")
         if not _is_int(user) or not (isinstance(name, str) and 0 < len(name) <= 40):
-            raise TournamentError("bad_message", 'register needs "user" (a number) and "name"')
+            raise TournamentError(
+                "bad_message", Message('register needs "user" (a number) and "name"')
+            )
         if source is not None and (not _is_int(source) or actor_id is not None):
-            raise TournamentError("forbidden", "only the server seats a satellite's qualifiers")
+            raise TournamentError(
+                "forbidden", Message("only the server seats a satellite's qualifiers")
+            )
         if actor_id is not None and actor_id != user and not operator:
-            raise TournamentError("forbidden", "players register themselves")
+            raise TournamentError("forbidden", Message("players register themselves"))
         self._check_registering("register")
         settings = self.settings
         opens = settings.registration_opens_at
         if opens is not None and at < opens and source is None:
-            raise TournamentError("not_open_yet", "registration has not opened yet")
+            raise TournamentError("not_open_yet", Message("registration has not opened yet"))
         if settings.start_at is not None and at >= settings.start_at:
-            raise TournamentError("too_late", "registration closed at the start time")
+            raise TournamentError("too_late", Message("registration closed at the start time"))
         if self.entry_of_user(user) is not None:
-            raise TournamentError("already_registered", f"{name} is registered already")
+            raise TournamentError(
+                "already_registered", Message("{name} is registered already", name=name)
+            )
         # A satellite's seat is a promise: it goes past the field's limit of a scheduled
         # tournament (a Sit & Go has its seats and no more).
         if self.full and not (source is not None and settings.kind == "scheduled"):
-            raise TournamentError("full", f"all {settings.seats} seats are taken")
+            raise TournamentError(
+                "full", Message("all {seats} seats are taken", seats=settings.seats)
+            )
         entry = Entry(self._next_no, user, name, qualified_from=source)
         self._add(entry, at)
         events.append({"type": "registered", **entry.to_json()})
@@ -461,11 +478,13 @@ class Tournament:
     ) -> None:
         user = _own_user(action, "unregister", actor_id, operator)
         if self.status == "running":
-            raise TournamentError("not_registering", "the tournament has started: withdraw instead")
+            raise TournamentError(
+                "not_registering", Message("the tournament has started: withdraw instead")
+            )
         self._check_registering("unregister")
         entry = self.entry_of_user(user)
         if entry is None:
-            raise TournamentError("not_registered", "that player is not registered")
+            raise TournamentError("not_registered", Message("that player is not registered"))
         self._drop_registration(entry, events, "unregistered")
 
     def _drop_registration(self, entry: Entry, events: list[dict[str, Any]], kind: str) -> None:
@@ -478,8 +497,7 @@ class Tournament:
         if self.status != "registering":
             raise TournamentError(
                 "not_registering",
-                f"cannot {what}: the tournament has "
-                f"{'started' if self.status == 'running' else self.status}",
+                Message(_CANNOT[what], why=Message(_HAS[self.status])),
             )
 
     def _add_bots(
@@ -492,7 +510,9 @@ class Tournament:
     ) -> None:
         bots_at = self._bots_at()
         if bots_at is None or at < bots_at:
-            raise TournamentError("not_due", "bots fill the seats only after the announced wait")
+            raise TournamentError(
+                "not_due", Message("bots fill the seats only after the announced wait")
+            )
         level = self.settings.bots
         assert level is not None
         added = []
@@ -521,19 +541,23 @@ class Tournament:
         seed = action.get("seed")
         if not (isinstance(seed, str) and _SEED.fullmatch(seed)):
             raise TournamentError(
-                "bad_message", 'start needs "seed": 1 to 64 bytes in lower-case hex'
+                "bad_message", Message('start needs "seed": 1 to 64 bytes in lower-case hex')
             )
         if actor_id is not None and not operator:
-            raise TournamentError("forbidden", "a tournament starts by itself, or by an operator")
+            raise TournamentError(
+                "forbidden", Message("a tournament starts by itself, or by an operator")
+            )
         self._check_registering("start")
         settings = self.settings
         if actor_id is None:
             if settings.kind == "scheduled":
                 assert settings.start_at is not None
                 if at < settings.start_at:
-                    raise TournamentError("not_due", "the start time has not come")
+                    raise TournamentError("not_due", Message("the start time has not come"))
             elif not self.full:
-                raise TournamentError("not_due", "a Sit & Go starts when its seats are full")
+                raise TournamentError(
+                    "not_due", Message("a Sit & Go starts when its seats are full")
+                )
         if len(self.registered) < settings.min_players:
             self.status = "cancelled"
             self.cancel_reason = (
@@ -655,15 +679,14 @@ class Tournament:
     def _running_match(self, action: Mapping[str, Any]) -> BracketMatch:
         number = action.get("match")
         if not _is_int(number):
-            raise TournamentError("bad_message", '"match" must be a match number')
+            raise TournamentError("bad_message", Message('"match" must be a match number'))
         if self.status != "running":
-            raise TournamentError("not_running", f"the tournament is {self.status}")
+            raise TournamentError("not_running", Message(_IS[self.status]))
         match = self.match(number)
         if match.status != "ready":
             raise TournamentError(
                 "match_not_ready" if match.status == "waiting" else "match_over",
-                f"match {number} is "
-                f"{'waiting for its players' if match.status == 'waiting' else 'over'}",
+                Message(_MATCH_IS[match.status], number=number),
             )
         return match
 
@@ -680,9 +703,12 @@ class Tournament:
         match = self._running_match(action)
         table = action.get("table")
         if not _is_int(table):
-            raise TournamentError("bad_message", '"table" must be a table number')
+            raise TournamentError("bad_message", Message('"table" must be a table number'))
         if match.table is not None:
-            raise TournamentError("illegal_action", f"match {match.number} has its table already")
+            raise TournamentError(
+                "illegal_action",
+                Message("match {number} has its table already", number=match.number),
+            )
         match.table = table
         events.append({"type": "table", "match": match.number, "table": table})
 
@@ -698,9 +724,12 @@ class Tournament:
         entry = action.get("entry")
         slot = match.slot_of(entry) if _is_int(entry) else None
         if slot is None:
-            raise TournamentError("not_in_match", f"that entry does not play match {match.number}")
+            raise TournamentError(
+                "not_in_match",
+                Message("that entry does not play match {number}", number=match.number),
+            )
         if match.arrived[slot]:
-            raise TournamentError("illegal_action", "that player has come already")
+            raise TournamentError("illegal_action", Message("that player has come already"))
         match.arrived[slot] = True
         events.append({"type": "arrived", "match": match.number, "entry": match.players[slot]})
 
@@ -715,9 +744,14 @@ class Tournament:
         match = self._running_match(action)
         winner, how = action.get("winner"), action.get("how", "played")
         if not _is_int(winner) or match.slot_of(winner) is None:
-            raise TournamentError("not_in_match", f"the winner must play match {match.number}")
+            raise TournamentError(
+                "not_in_match",
+                Message("the winner must play match {number}", number=match.number),
+            )
         if not (isinstance(how, str) and _HOW.fullmatch(how)):
-            raise TournamentError("bad_message", '"how" must be a short word (played, time...)')
+            raise TournamentError(
+                "bad_message", Message('"how" must be a short word (played, time...)')
+            )
         self._decide(match, winner, how, at, events)
 
     def _no_show(
@@ -731,9 +765,9 @@ class Tournament:
         match = self._running_match(action)
         deadline = self.show_up_deadline(match)
         if deadline is None:
-            raise TournamentError("illegal_action", "both players came to the match")
+            raise TournamentError("illegal_action", Message("both players came to the match"))
         if at < deadline:
-            raise TournamentError("not_due", "the players still have time to come")
+            raise TournamentError("not_due", Message("the players still have time to come"))
         present = [p for p, came in zip(match.players, match.arrived, strict=True) if came]
         self._decide(match, present[0] if present else None, "no_show", at, events, out="no_show")
 
@@ -750,7 +784,7 @@ class Tournament:
         user = _own_user(action, "withdraw", actor_id, operator)
         if self.status == "registering":
             raise TournamentError(
-                "not_running", "the tournament has not started: unregister instead"
+                "not_running", Message("the tournament has not started: unregister instead")
             )
         entry = self._entry_in_play(user)
         self._leave(entry, "withdrew", at, events)
@@ -766,13 +800,13 @@ class Tournament:
         """The operator takes a player out (R13: the operator has the last word)."""
         user = action.get("user")
         if not _is_int(user):
-            raise TournamentError("bad_message", 'remove needs "user" (a number)')
+            raise TournamentError("bad_message", Message('remove needs "user" (a number)'))
         if not operator:
-            raise TournamentError("forbidden", "only an operator removes a player")
+            raise TournamentError("forbidden", Message("only an operator removes a player"))
         if self.status == "registering":
             entry = self.entry_of_user(user)
             if entry is None:
-                raise TournamentError("not_registered", "that player is not registered")
+                raise TournamentError("not_registered", Message("that player is not registered"))
             entry.out = "removed"
             self._drop_registration(entry, events, "removed")
             return
@@ -781,13 +815,16 @@ class Tournament:
 
     def _entry_in_play(self, user: int) -> Entry:
         if self.status != "running":
-            raise TournamentError("not_running", f"the tournament is {self.status}")
+            raise TournamentError("not_running", Message(_IS[self.status]))
         entry = self.entry_of_user(user)
         if entry is None:
-            raise TournamentError("not_registered", "that player is not in this tournament")
+            raise TournamentError(
+                "not_registered", Message("that player is not in this tournament")
+            )
         if entry.out is not None:
             raise TournamentError(
-                "illegal_action", f"{entry.name} is out of the tournament already"
+                "illegal_action",
+                Message("{name} is out of the tournament already", name=entry.name),
             )
         return entry
 
@@ -816,17 +853,17 @@ class Tournament:
     ) -> None:
         reason = action.get("reason", "cancelled by the organiser")
         if not (isinstance(reason, str) and 0 < len(reason) <= 200):
-            raise TournamentError("bad_message", '"reason" must be a short text')
+            raise TournamentError("bad_message", Message('"reason" must be a short text'))
         creator_may = (
             actor_id is not None and actor_id == self.creator_id and self.status == "registering"
         )
         if not (operator or creator_may):
             raise TournamentError(
                 "forbidden",
-                "only an operator (or its creator, before the start) cancels a tournament",
+                Message("only an operator (or its creator, before the start) cancels a tournament"),
             )
         if self.status not in ("registering", "running"):
-            raise TournamentError("illegal_action", f"the tournament is {self.status} already")
+            raise TournamentError("illegal_action", Message(_ALREADY[self.status]))
         tables = [m.table for m in self.matches if m.status == "ready" and m.table is not None]
         self.status = "cancelled"
         self.cancel_reason = reason
@@ -853,7 +890,43 @@ def _own_user(action: Mapping[str, Any], verb: str, actor_id: int | None, operat
     """The ``user`` an action names, who must be the actor unless an operator acts."""
     user = action.get("user")
     if not _is_int(user):
-        raise TournamentError("bad_message", f'{verb} needs "user" (a number)')
+        raise TournamentError(
+            "bad_message", Message('{action} needs "user" (a number)', action=verb)
+        )
     if actor_id is not None and actor_id != user and not operator:
-        raise TournamentError("forbidden", f"players {verb} themselves")
+        raise TournamentError("forbidden", Message(_THEMSELVES[verb]))
     return int(user)
+
+
+#: The refusals of an action that needs the registration open, by the action, and why not,
+#: by the tournament's status.
+_CANNOT: Final = {
+    "register": N_("cannot register: {why}"),
+    "unregister": N_("cannot unregister: {why}"),
+    "start": N_("cannot start: {why}"),
+}
+_HAS: Final = {
+    "running": N_("the tournament has started"),
+    "finished": N_("the tournament has finished"),
+    "cancelled": N_("the tournament has cancelled"),
+}
+#: The tournament's status, as a refusal says it.
+_IS: Final = {
+    "registering": N_("the tournament is registering"),
+    "running": N_("the tournament is running"),
+    "finished": N_("the tournament is finished"),
+    "cancelled": N_("the tournament is cancelled"),
+}
+_ALREADY: Final = {
+    "finished": N_("the tournament is finished already"),
+    "cancelled": N_("the tournament is cancelled already"),
+}
+_MATCH_IS: Final = {
+    "waiting": N_("match {number} is waiting for its players"),
+    "over": N_("match {number} is over"),
+}
+#: An action on one's own entry that another player may not take for one.
+_THEMSELVES: Final = {
+    "unregister": N_("players unregister themselves"),
+    "withdraw": N_("players withdraw themselves"),
+}
