@@ -503,11 +503,6 @@ ALLOWED: dict[str, str] = {
     "points are numbered 1-24 and 25 for the bar, got {point}":
         "an error of a program building a board",
     # gammon/ids.py (Match ID) and gammon/match.py
-    "<Match to {self.length} score={self.score} games={len(self._games)} over={self.is_over}>":
-        "a repr, for programmers",
-    "<Session net={self.net} games={len(self._games)} bankrolls={self.bankrolls} "
-    "over={self.is_over}>":
-        "a repr, for programmers",
     "a money session starts at 0-0; only a match has a score":
         "a series' settings, checked first by the server (server/settings.py, in the catalogs)",
     "a {rules.length}-point match is taken up at a score of two whole numbers from 0 to "
