@@ -192,6 +192,12 @@ class Translator:
         text = self._translations.ngettext(singular, plural, n)
         return text.format(n=self.number(n), **values)
 
+    def npgettext(self, context: str, singular: str, plural: str, n: int, **values: Any) -> str:
+        """The form for the count ``n`` of a message said in ``context`` (the diagram's
+        "5-point match" at a line's start, capitalised where a language does so there)."""
+        text = self._translations.npgettext(context, singular, plural, n)
+        return text.format(n=self.number(n), **values)
+
     def number(self, value: float, pattern: str = "#,##0.###") -> str:
         """``value`` written as this language writes numbers (a CLDR decimal pattern)."""
         from babel.numbers import format_decimal

@@ -138,6 +138,7 @@ KEYWORDS: Final = {
     "gettext": None,
     "ngettext": (1, 2),
     "pgettext": ((1, "c"), 2),
+    "npgettext": ((1, "c"), 2, 3),
     "N_": None,
     "Message": None,
     "plural": (1, 2),

@@ -196,9 +196,10 @@ class Report:
         tr = translator(self.lang)
         names = a.names
         if a.kind == "match" and a.match_length:
-            heading = tr.gettext(
-                "{first} vs {second}: {length}-point match",
-                first=names[0], second=names[1], length=a.match_length,
+            heading = tr.ngettext(
+                "{first} vs {second}: {n}-point match",
+                "{first} vs {second}: {n}-point match",
+                a.match_length, first=names[0], second=names[1],
             )  # fmt: skip
         elif a.kind == "session":
             message = N_("{first} vs {second}: money session")

@@ -10,7 +10,7 @@ import { positionLink } from "./board-setup.js";
 import { ApiError, get, post, upload } from "./api.js";
 import { BoardView } from "./board.js";
 import { replayFrames } from "./replay.js";
-import { language, number, percent, t } from "./i18n.js";
+import { language, number, percent, t, tn } from "./i18n.js";
 import {
   candidateLoss, cubeDoneText, decisionAt, figure, gainFigure, gameMarks, graphGeometry, graphPoints, lossFigure, markText,
   mistakeIndices, pct, reviewSide, showsMwc, stepMistake, unitName, verdictText, waitingText,
@@ -214,7 +214,7 @@ class ReviewView {
     const job = /** @type {Job} */ (this.job);
     const names = doc.names;
     const title = doc.kind === "match" && doc.match_length
-      ? t("{first} vs {second}: {length}-point match", { first: names[0], second: names[1], length: doc.match_length })
+      ? tn("{first} vs {second}: {n}-point match", "{first} vs {second}: {n}-point match", doc.match_length, { first: names[0], second: names[1] })
       : doc.kind === "session" ? t("{first} vs {second}: money session", { first: names[0], second: names[1] })
         : t("{first} vs {second}: game", { first: names[0], second: names[1] });
     clear(this.tabs, doc.games.map((g, i) => h("button", { type: "button", dataset: { game: String(g.number) },
