@@ -78,7 +78,37 @@ class MatchIdError(InvalidIdError):
 
 
 class XgidError(InvalidIdError):
-    """A malformed eXtreme Gammon XGID string."""
+    """A malformed eXtreme Gammon XGID string, or values no XGID can hold.
+
+    Raised with what is wrong *without* the word XGID (``XgidError(Message("turn must be
+    1 (bottom) or -1 (top), got {turn}", turn="0"))``): :attr:`text` and ``str()`` put
+    "XGID" before it, for whoever pasted one; :attr:`reason` is it alone, for the analysis
+    board, whose player may have set the position up by hand and never typed an XGID.
+    Why not cut "XGID " off the text where it is shown: each language writes the prefix
+    its own way ("XGID: ..."), so only the message itself can give the words without it.
+
+    >>> exc = XgidError(Message("turn must be 1 (bottom) or -1 (top), got {turn}", turn="0"))
+    >>> print(exc)
+    XGID turn must be 1 (bottom) or -1 (top), got 0
+    >>> exc.reason.english
+    'turn must be 1 (bottom) or -1 (top), got 0'
+    >>> exc.translated("fi")
+    'XGID: vuoron on oltava 1 (alempi) tai -1 (ylempi), ei 0'
+    """
+
+    def __str__(self) -> str:
+        return self.text.english
+
+    @property
+    def reason(self) -> Message:
+        """What is wrong, without the word XGID."""
+        if len(self.args) == 1:
+            return Message.of(self.args[0])
+        return Message.plain(Exception.__str__(self))
+
+    @property
+    def text(self) -> Message:
+        return Message("XGID {why}", why=self.reason)
 
 
 class InvalidPlayError(GammonError, ValueError):

@@ -50,9 +50,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 from gammon.errors import XgidError
+from gammon.i18n import N_
 from gammon.ids import side_counts
+from gammon.messages import Message
 
 __all__ = [
     "BOTTOM",
@@ -85,9 +88,10 @@ class CubeAction(StrEnum):
     RACCOON = "R"
 
 
-def _power_of_two(value: int, what: str) -> None:
+def _power_of_two(value: int, not_one: str) -> None:
+    """Refuses a cube that is not 1, 2, 4 ... 32768, saying so in ``not_one`` (a message)."""
     if not (1 <= value <= 1 << _MAX_CUBE_EXPONENT and value & (value - 1) == 0):
-        raise XgidError(f"XGID {what} must be a power of two from 1 to 32768, got {value}")
+        raise XgidError(Message(not_one, value=value))
 
 
 @dataclass(frozen=True)
@@ -135,16 +139,19 @@ class Xgid:
 
     def __post_init__(self) -> None:
         if len(self.board) != 2:
-            raise XgidError(
-                f"XGID board must be a pair (mine, theirs), got {len(self.board)} sides"
-            )
-        mine = side_counts(self.board[0], "the player on roll", XgidError, "XGID board")
-        theirs = side_counts(self.board[1], "the opponent", XgidError, "XGID board")
+            raise XgidError(f"board must be a pair (mine, theirs), got {len(self.board)} sides")
+        # (XgidError's str() puts "XGID " before "board ...": see gammon.errors.XgidError.)
+        mine = side_counts(self.board[0], "the player on roll", XgidError, "board")
+        theirs = side_counts(self.board[1], "the opponent", XgidError, "board")
         for i in range(24):
             if mine[i] and theirs[23 - i]:
                 raise XgidError(
-                    "XGID has checkers of both players on one point (the player on "
-                    f"roll's {i + 1}-point, the opponent's {24 - i}-point)"
+                    Message(
+                        "has checkers of both players on one point (the player on roll's "
+                        "{mine}-point, the opponent's {theirs}-point)",
+                        mine=i + 1,
+                        theirs=24 - i,
+                    )
                 )
         object.__setattr__(self, "board", (mine, theirs))
         object.__setattr__(self, "dice", tuple(self.dice))
@@ -153,7 +160,7 @@ class Xgid:
             object.__setattr__(self, "cube_action", CubeAction(self.cube_action))
         except ValueError:
             raise XgidError(
-                f"XGID cube action must be '', 'D', 'B' or 'R', got {self.cube_action!r}"
+                f"cube action must be '', 'D', 'B' or 'R', got {self.cube_action!r}"
             ) from None
         self._check()
 
@@ -161,76 +168,123 @@ class Xgid:
         """Raises :class:`XgidError` for fields no game can produce."""
         if self.player_on_roll not in (BOTTOM, TOP):
             raise XgidError(
-                f"XGID player on roll must be BOTTOM (0) or TOP (1), got {self.player_on_roll!r}"
+                f"player on roll must be BOTTOM (0) or TOP (1), got {self.player_on_roll!r}"
             )
-        _power_of_two(self.cube_value, "cube value")
-        _power_of_two(self.max_cube, "max cube")
+        _power_of_two(
+            self.cube_value, N_("cube value must be a power of two from 1 to 32768, got {value}")
+        )
+        _power_of_two(
+            self.max_cube, N_("max cube must be a power of two from 1 to 32768, got {value}")
+        )
         if self.cube_value > self.max_cube:
             raise XgidError(
-                f"XGID cube value {self.cube_value} is above the max cube {self.max_cube}"
+                Message(
+                    "cube value {value} is above the max cube {most}",
+                    value=self.cube_value,
+                    most=self.max_cube,
+                )
             )
         if self.cube_owner not in (0, 1, None):
             raise XgidError(
-                "XGID cube owner must be 0 (player on roll), 1 (opponent) or None "
+                "cube owner must be 0 (player on roll), 1 (opponent) or None "
                 f"(centred), got {self.cube_owner!r}"
             )
         if len(self.dice) != 2:
-            raise XgidError(f"XGID dice must be two numbers, got {self.dice!r}")
+            raise XgidError(f"dice must be two numbers, got {self.dice!r}")
         d1, d2 = self.dice
         if (d1, d2) != (0, 0) and not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-            raise XgidError(f"XGID dice must be (0, 0) or two numbers 1-6, got ({d1}, {d2})")
+            raise XgidError(
+                Message("dice must be (0, 0) or two numbers 1-6, got ({d1}, {d2})", d1=d1, d2=d2)
+            )
         action = self.cube_action
         if action is not CubeAction.NONE and d1:
             raise XgidError(
-                f"XGID cannot have both dice ({d1}{d2}) and a pending cube action ({action.value})"
+                Message(
+                    "cannot have both dice ({d1}{d2}) and a pending cube action ({action})",
+                    d1=d1,
+                    d2=d2,
+                    action=action.value,
+                )
             )
         if len(self.score) != 2:
-            raise XgidError(f"XGID score must be two numbers, got {self.score!r}")
+            raise XgidError(f"score must be two numbers, got {self.score!r}")
         for s in self.score:
             if s < 0:
-                raise XgidError(f"XGID score must not be negative, got {s}")
+                raise XgidError(Message("score must not be negative, got {score}", score=s))
         n = self.match_length
         if n < 0:
-            raise XgidError(f"XGID match length must be 0 (money) or more, got {n}")
+            raise XgidError(
+                Message("match length must be 0 (money) or more, got {length}", length=n)
+            )
         if n:
             for s in self.score:
                 if s >= n:
-                    raise XgidError(f"XGID score {s} is not below the match length {n}")
+                    raise XgidError(
+                        Message(
+                            "score {score} is not below the match length {length}",
+                            score=s,
+                            length=n,
+                        )
+                    )
             if self.jacoby or self.beaver:
-                raise XgidError("XGID Jacoby and beaver rules apply only to money play")
+                raise XgidError(Message("Jacoby and beaver rules apply only to money play"))
             if self.crawford and n - 1 not in self.score:
                 raise XgidError(
-                    f"XGID has the Crawford flag but neither player is 1-away "
-                    f"(score {self.score[0]}-{self.score[1]} to {n})"
+                    Message(
+                        "has the Crawford flag but neither player is 1-away "
+                        "(score {mine}-{theirs} to {length})",
+                        mine=self.score[0],
+                        theirs=self.score[1],
+                        length=n,
+                    )
                 )
         elif self.crawford:
-            raise XgidError("XGID has the Crawford flag in money play")
+            raise XgidError(Message("has the Crawford flag in money play"))
         if action is not CubeAction.NONE and self.crawford:
-            raise XgidError("XGID has a cube action in the Crawford game")
+            raise XgidError(Message("has a cube action in the Crawford game"))
         if self.crawford and (self.cube_value != 1 or self.cube_owner is not None):
-            owner = {None: "centred", 0: "owned by the player on roll", 1: "owned by the opponent"}
-            raise XgidError(
-                f"XGID has the cube at {self.cube_value}, {owner[self.cube_owner]}, in the "
-                "Crawford game; the Crawford game is played without the cube"
-            )
+            raise XgidError(Message(_CRAWFORD_CUBE[self.cube_owner], value=self.cube_value))
         if action is CubeAction.DOUBLE and self.cube_owner == 1:
             raise XgidError(
-                "XGID has a double by the player on roll but the opponent owns the cube"
+                Message("has a double by the player on roll but the opponent owns the cube")
             )
         if action in (CubeAction.BEAVER, CubeAction.RACCOON) and n:
-            raise XgidError(f"XGID has a {action.name.lower()} in match play (money only)")
+            raise XgidError(Message(_MONEY_ONLY[action]))
 
 
-def _int_field(text: str, what: str) -> int:
+#: A cube in the Crawford game, by its owner (centred, the player on roll, the opponent).
+_CRAWFORD_CUBE: Final = {
+    None: N_(
+        "has the cube at {value}, centred, in the Crawford game; "
+        "the Crawford game is played without the cube"
+    ),
+    0: N_(
+        "has the cube at {value}, owned by the player on roll, in the Crawford game; "
+        "the Crawford game is played without the cube"
+    ),
+    1: N_(
+        "has the cube at {value}, owned by the opponent, in the Crawford game; "
+        "the Crawford game is played without the cube"
+    ),
+}
+#: A beaver or a raccoon in match play.
+_MONEY_ONLY: Final = {
+    CubeAction.BEAVER: N_("has a beaver in match play (money only)"),
+    CubeAction.RACCOON: N_("has a raccoon in match play (money only)"),
+}
+
+
+def _int_field(text: str, not_an_integer: str) -> int:
+    """``text`` as an integer, or the message ``not_an_integer`` naming the field."""
     if not _INT.fullmatch(text):
-        raise XgidError(f"XGID {what} must be an integer, got {text!r}")
+        raise XgidError(Message(not_an_integer, text=repr(text)))
     return int(text)
 
 
 def _read_position(text: str) -> tuple[list[int], list[int]]:
     """Returns (bottom, top) boards, each from its owner's side."""
     if len(text) != 26:
-        raise XgidError(f"XGID position must be 26 characters, got {len(text)}")
+        raise XgidError(Message("position must be 26 characters, got {count}", count=len(text)))
     bottom = [0] * _POINTS
     top = [0] * _POINTS
     for i, c in enumerate(text):
@@ -239,26 +293,40 @@ def _read_position(text: str) -> tuple[list[int], list[int]]:
         if "A" <= c <= "P":
             if i == 0:
                 raise XgidError(
-                    f"XGID position character 1 is the top player's bar and cannot hold "
-                    f"bottom (uppercase) checkers, got {c!r}"
+                    Message(
+                        "position character 1 is the top player's bar and cannot hold "
+                        "bottom (uppercase) checkers, got {char}",
+                        char=repr(c),
+                    )
                 )
             bottom[24 if i == 25 else i - 1] = ord(c) - ord("A") + 1
         elif "a" <= c <= "p":
             if i == 25:
                 raise XgidError(
-                    f"XGID position character 26 is the bottom player's bar and cannot "
-                    f"hold top (lowercase) checkers, got {c!r}"
+                    Message(
+                        "position character 26 is the bottom player's bar and cannot "
+                        "hold top (lowercase) checkers, got {char}",
+                        char=repr(c),
+                    )
                 )
             top[24 if i == 0 else 24 - i] = ord(c) - ord("a") + 1
         else:
             raise XgidError(
-                f"XGID position has an invalid character {c!r} at position {i + 1} "
-                "(expected '-', A-P or a-p)"
+                Message(
+                    "position has an invalid character {char} at position {index} "
+                    "(expected '-', A-P or a-p)",
+                    char=repr(c),
+                    index=i + 1,
+                )
             )
-    for side, who in ((bottom, "the bottom player"), (top, "the top player")):
+    too_many = (
+        N_("has {count} checkers for the bottom player (at most {most})"),
+        N_("has {count} checkers for the top player (at most {most})"),
+    )
+    for side, message in zip((bottom, top), too_many, strict=True):
         total = sum(side)
         if total > _MAX_CHECKERS:
-            raise XgidError(f"XGID has {total} checkers for {who} (at most {_MAX_CHECKERS})")
+            raise XgidError(Message(message, count=total, most=_MAX_CHECKERS))
     return bottom, top
 
 
@@ -289,27 +357,51 @@ def parse_xgid(text: str) -> Xgid:
     Traceback (most recent call last):
     ...
     gammon.errors.XgidError: XGID must have 10 fields separated by ':', got 9
+
+    The error's :attr:`~gammon.errors.XgidError.reason` says what is wrong without the
+    word XGID, for a board set up by hand (the analysis board's):
+
+    >>> try:
+    ...     parse_xgid("-b----E-C---eE---c-e----B-:0:0:1:00:5:0:0:5:10")
+    ... except XgidError as exc:
+    ...     print(exc.translated("nl"))
+    ...     print(exc.reason.translated("nl"))
+    XGID: de stand 5 ligt niet onder de matchlengte 5
+    de stand 5 ligt niet onder de matchlengte 5
     """
     text = text.strip()
     if text[:5].upper() == "XGID=":
         text = text[5:]
     parts = text.split(":")
     if len(parts) != _FIELDS:
-        raise XgidError(f"XGID must have {_FIELDS} fields separated by ':', got {len(parts)}")
+        raise XgidError(
+            Message(
+                "must have {fields} fields separated by ':', got {count}",
+                fields=_FIELDS,
+                count=len(parts),
+            )
+        )
     pos, cube, owner, turn, dice, s1, s2, rules, length, max_cube = parts
     bottom, top = _read_position(pos)
 
-    cube_exp = _int_field(cube, "cube exponent")
-    max_exp = _int_field(max_cube, "max cube exponent")
-    for value, what in ((cube_exp, "cube exponent"), (max_exp, "max cube exponent")):
+    cube_exp = _int_field(cube, N_("cube exponent must be an integer, got {text}"))
+    max_exp = _int_field(max_cube, N_("max cube exponent must be an integer, got {text}"))
+    for value, out_of_range in (
+        (cube_exp, N_("cube exponent must be 0 to {most}, got {value}")),
+        (max_exp, N_("max cube exponent must be 0 to {most}, got {value}")),
+    ):
         if not 0 <= value <= _MAX_CUBE_EXPONENT:
-            raise XgidError(f"XGID {what} must be 0 to {_MAX_CUBE_EXPONENT}, got {value}")
-    owner_n = _int_field(owner, "cube owner")
+            raise XgidError(Message(out_of_range, most=_MAX_CUBE_EXPONENT, value=value))
+    owner_n = _int_field(owner, N_("cube owner must be an integer, got {text}"))
     if owner_n not in (-1, 0, 1):
-        raise XgidError(f"XGID cube owner must be 1 (bottom), 0 (centred) or -1 (top), got {owner}")
-    turn_n = _int_field(turn, "turn")
+        raise XgidError(
+            Message(
+                "cube owner must be 1 (bottom), 0 (centred) or -1 (top), got {owner}", owner=owner
+            )
+        )
+    turn_n = _int_field(turn, N_("turn must be an integer, got {text}"))
     if turn_n not in (-1, 1):
-        raise XgidError(f"XGID turn must be 1 (bottom) or -1 (top), got {turn}")
+        raise XgidError(Message("turn must be 1 (bottom) or -1 (top), got {turn}", turn=turn))
 
     action = CubeAction.NONE
     dice_pair = (0, 0)
@@ -318,17 +410,26 @@ def parse_xgid(text: str) -> Xgid:
     elif re.fullmatch(r"00|[1-6][1-6]", dice):
         dice_pair = (int(dice[0]), int(dice[1]))
     else:
-        raise XgidError(f"XGID dice must be '00', two digits 1-6, 'D', 'B' or 'R', got {dice!r}")
+        raise XgidError(
+            Message(
+                "dice must be '00', two digits 1-6, 'D', 'B' or 'R', got {dice}", dice=repr(dice)
+            )
+        )
 
-    bottom_score = _int_field(s1, "bottom player's score")
-    top_score = _int_field(s2, "top player's score")
-    rules_n = _int_field(rules, "Crawford/Jacoby field")
-    match_length = _int_field(length, "match length")
+    bottom_score = _int_field(s1, N_("bottom player's score must be an integer, got {text}"))
+    top_score = _int_field(s2, N_("top player's score must be an integer, got {text}"))
+    rules_n = _int_field(rules, N_("Crawford/Jacoby field must be an integer, got {text}"))
+    match_length = _int_field(length, N_("match length must be an integer, got {text}"))
     if match_length > 0 and rules_n not in (0, 1):
-        raise XgidError(f"XGID Crawford field must be 0 or 1 in match play, got {rules}")
+        raise XgidError(
+            Message("Crawford field must be 0 or 1 in match play, got {rules}", rules=rules)
+        )
     if match_length <= 0 and rules_n not in (0, 1, 2, 3):
         raise XgidError(
-            f"XGID Jacoby/beaver field must be 0-3 in money play (1 Jacoby + 2 beaver), got {rules}"
+            Message(
+                "Jacoby/beaver field must be 0-3 in money play (1 Jacoby + 2 beaver), got {rules}",
+                rules=rules,
+            )
         )
 
     on_roll = BOTTOM if turn_n == 1 else TOP

@@ -36,6 +36,8 @@ SOURCES: Final = (
     "gammon/match.py",
     "gammon/notation.py",
     "gammon/ids.py",
+    "gammon/xgid.py",
+    "gammon/errors.py",
     "gammon/position.py",
     "gammon/written.py",
     # The server's refusals (protocol.Refused with a Message) and the game log per viewer.

@@ -553,6 +553,21 @@ ALLOWED: dict[str, str] = {
         "a program's Match ID fields: a decoded Match ID cannot have it",
     "Match ID score must be 0 to 32767, got {s}":
         "a program's Match ID fields: a decoded Match ID cannot have it",
+    # gammon/xgid.py: an Xgid a program builds with values of the wrong shape (a pasted XGID
+    # and the analysis board's setup, which checks each field's shape first, cannot have them)
+    "board must be a pair (mine, theirs), got {len(self.board)} sides":
+        "an Xgid built by a program with a board of the wrong shape",
+    "player on roll must be BOTTOM (0) or TOP (1), got {self.player_on_roll}":
+        "an Xgid built by a program: a parsed XGID's turn is checked first, in the catalogs",
+    "cube owner must be 0 (player on roll), 1 (opponent) or None (centred), got "
+    "{self.cube_owner}":
+        "an Xgid built by a program: a parsed XGID's and the board's owners are checked first",
+    "dice must be two numbers, got {self.dice}":
+        "an Xgid built by a program with dice of the wrong shape",
+    "score must be two numbers, got {self.score}":
+        "an Xgid built by a program with a score of the wrong shape",
+    "cube action must be '', 'D', 'B' or 'R', got {self.cube_action}":
+        "an Xgid built by a program: a parsed XGID's dice field is checked first, in the catalogs",
 }
 #: The command line's help (``help=``, ``description=`` of argparse): written for the person
 #: typing the command, in English as argparse's own words around it are.

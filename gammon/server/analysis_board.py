@@ -26,7 +26,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from gammon.errors import GammonError
+from gammon.errors import GammonError, XgidError
 from gammon.messages import Message
 from gammon.position import Position
 from gammon.server.auth import TokenBuckets
@@ -159,10 +159,14 @@ def _checked(setup: Xgid, where: str) -> Xgid:
 
 
 def _plain(exc: GammonError) -> Message:
-    """An XGID's error as the board's: the board's player never typed an XGID."""
-    text = exc.text
-    english = text.english
-    return Message.plain(english[5:]) if english.startswith("XGID ") else text
+    """An XGID's error as the board's, for a setup the player never typed as an XGID (set
+    up by hand, or pasted as a Position ID): what is wrong, without the word XGID.
+
+    The error's own message without it (:attr:`gammon.errors.XgidError.reason`), not its
+    text with a prefix cut off: each language writes the prefix its own way, so only the
+    message can say it without one, in every language.
+    """
+    return exc.reason if isinstance(exc, XgidError) else exc.text
 
 
 def read_text(text: str) -> Xgid:

@@ -490,6 +490,55 @@ def test_a_tournament_action_a_notation_play_and_a_position_id_refused_in_each_l
     run(scenario())
 
 
+def test_an_xgid_s_errors_on_the_analysis_board_in_each_language(server: ServerProcess) -> None:
+    """The XGID checks' refusals on the analysis board (gammon/xgid.py), posted as the
+    Position ID above is: a position the player never typed as an XGID (a Position ID with
+    its Match ID, a setup made by hand) is refused without the word XGID in every language;
+    a pasted XGID is named, as the player wrote it; the English as before."""
+
+    async def scenario() -> None:
+        bob = await Player(server).signup()
+        try:
+
+            async def three(body: object) -> list[dict[str, Any]]:
+                errors = []
+                for lang in ("fi", "nl", None):
+                    headers = {"Accept-Language": lang} if lang else {}
+                    errors.append(_error(await bob.post("/api/board", body, **headers)))
+                return errors
+
+            # A Match ID with the cube at 2048, above the XGID's highest cube (1024).
+            fi, nl, en = await three({"text": "4HPwATDgc/ABMA:CwEAAAAAAAAE"})
+            assert {(e["code"], e["field"]) for e in (fi, nl, en)} == {("bad_setup", "text")}
+            assert en["message"] == "cube value 2048 is above the max cube 1024"
+            assert fi["message"] == (
+                "tuplauskuution arvo 2048 on suurempi kuin suurin sallittu arvo 1024"
+            )
+            assert nl["message"] == (
+                "de waarde 2048 van de verdubbelingskubus ligt boven de hoogst toegestane, 1024"
+            )
+
+            start = [0] * 5 + [5, 0, 3] + [0] * 4 + [5] + [0] * 10 + [2, 0]
+            fi, nl, en = await three({"setup": {"mine": start, "theirs": start, "dice": [7, 1]}})
+            assert {(e["code"], e["field"]) for e in (fi, nl, en)} == {("bad_setup", "setup")}
+            assert en["message"] == "dice must be (0, 0) or two numbers 1-6, got (7, 1)"
+            assert fi["message"] == "noppien on oltava (0, 0) tai kaksi lukua 1\u20136, ei (7, 1)"
+            assert nl["message"] == (
+                "de dobbelstenen moeten (0, 0) of twee getallen 1-6 zijn, niet (7, 1)"
+            )
+
+            turn_0 = "XGID=-b----E-C---eE---c-e----B-:0:0:0:00:0:0:0:0:10"  # 0: no one's turn
+            fi, nl, en = await three({"text": turn_0})
+            assert {(e["code"], e["field"]) for e in (fi, nl, en)} == {("bad_setup", "text")}
+            assert en["message"] == "XGID turn must be 1 (bottom) or -1 (top), got 0"
+            assert fi["message"] == "XGID: vuoron on oltava 1 (alempi) tai -1 (ylempi), ei 0"
+            assert nl["message"] == "XGID: de beurt moet 1 (onder) of -1 (boven) zijn, niet 0"
+        finally:
+            await bob.close()
+
+    run(scenario())
+
+
 def _refusals() -> list[GammonError]:
     """Errors of the rules library and refusals of a tournament, as the server meets them."""
     from gammon.match import Match
