@@ -211,15 +211,15 @@ def draw(
     count = t.gettext("Pip count")
     lines.append(f" {count}  {bottom_mark}: {pips[0]}  {top_mark}: {pips[1]}")
     if match_length and crawford:
-        crawford = t.ngettext(
+        length_line = t.ngettext(
             "{n}-point match (Crawford game)", "{n}-point match (Crawford game)", match_length
         )
-        lines.append(" " + crawford)
+        lines.append(" " + length_line)
     elif match_length:
         # At the start of a line: a context of its own, for the languages that capitalise it
         # there and not inside a sentence (the lobby's "Alice vs Bob, 5-point match").
-        match = t.npgettext("diagram", "{n}-point match", "{n}-point match", match_length)
-        lines.append(" " + match)
+        length_line = t.npgettext("diagram", "{n}-point match", "{n}-point match", match_length)
+        lines.append(" " + length_line)
     elif match_length == 0:
         lines.append(" " + t.gettext("Money game"))
     return "\n".join(lines)
