@@ -83,7 +83,7 @@ class ChatRoom:
         moderator: chat.ChatModerator,
         *,
         lobby: set[Connection],
-        close_user: Callable[[int, int, str], None],
+        close_user: Callable[[int, int, str | Message], None],
         forfeit: Callable[[LiveTable, int, int], Awaitable[None]],
         time: TimeSource | None = None,
     ) -> None:
@@ -266,12 +266,12 @@ class ChatRoom:
                 self.moderator.follow_kick(name, str(live.table.id))
                 for other in list(live.conns):
                     if other.user is not None and other.user.id == user_id:
-                        other.close(4403, "removed from the table by an operator")
+                        other.close(4403, Message("removed from the table by an operator"))
             return
         self.moderator.follow(name, until, banned=kind == "ban")
         self.accounts.forget_user(user_id)
         if kind == "ban":
-            self._close_user(user_id, 4403, "banned by an operator")
+            self._close_user(user_id, 4403, Message("banned by an operator"))
 
     async def _report(
         self, conn: Connection, user: UserInfo, table_key: str | None, fields: dict[str, Any]
@@ -336,7 +336,7 @@ class ChatRoom:
                 self.relay_moderation("kick", target.id, target.name, None, str(live.table.id))
             for other in list(live.conns):
                 if other.user is not None and other.user.id == target.id:
-                    other.close(4403, "removed from the table by an operator")
+                    other.close(4403, Message("removed from the table by an operator"))
             side = live.table.side_of(target.id)
             if side is not None and live.table.status == "playing":
                 await self._forfeit(live, side, user.id)
@@ -348,7 +348,7 @@ class ChatRoom:
             if banned.until is None:
                 await self.store.run(lambda s: set_banned(s, target.id, True))
             self.accounts.forget_user(target.id)
-            self._close_user(target.id, 4403, "banned by an operator")
+            self._close_user(target.id, 4403, Message("banned by an operator"))
             if self.relay_moderation is not None:
                 self.relay_moderation("ban", target.id, target.name, banned.until, None)
         elif kind == "unban":

@@ -63,6 +63,7 @@ from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from gammon.errors import GammonError
+from gammon.messages import Message
 from gammon.server.auth import TokenBuckets
 from gammon.server.connections import LiveTable
 from gammon.server.db import Action, GameRow
@@ -1025,7 +1026,7 @@ class RedisCluster(Cluster):
             if data["node"] != self.node:
                 self.hub.accounts.forget_session(data["hash"])
                 self.hub.sockets.close_user(
-                    data["user_id"], 4401, "signed out", session_hash=data["hash"]
+                    data["user_id"], 4401, Message("signed out"), session_hash=data["hash"]
                 )
         elif "release_bot" in data:
             self.hub.practice.release(int(data["release_bot"]), here_only=True)

@@ -60,6 +60,19 @@ MAX_REFUSALS: Final = 200
 FAULT_LOG_INTERVAL_S: Final = 60.0
 
 
+#: The most a WebSocket close frame's reason holds: 123 bytes of UTF-8 (RFC 6455, 5.5).
+MAX_CLOSE_REASON_BYTES: Final = 123
+
+
+def close_reason(reason: str | Message, lang: str) -> str:
+    """``reason`` in ``lang``, cut to what a close frame carries (whole characters)."""
+    text = reason.translated(lang) if isinstance(reason, Message) else reason
+    data = text.encode()
+    if len(data) <= MAX_CLOSE_REASON_BYTES:
+        return text
+    return data[:MAX_CLOSE_REASON_BYTES].decode(errors="ignore")
+
+
 class FaultLog:
     """Unexpected exceptions in the sockets' loops, logged one line at a time, rate-limited.
 
@@ -212,12 +225,14 @@ class Connection:
         block must not await."""
         return _NOT_HELD if self.direct is None else _Held(self.direct)
 
-    def close(self, code: int, reason: str = "") -> None:
+    def close(self, code: int, reason: str | Message = "") -> None:
+        """Close after what is queued; a :class:`Message` reason in this socket's language
+        (the browser shows the reason of a close for good to the player)."""
         if self.closed:
             return
         self.closed = True
         self.close_code = code
-        self.close_reason = reason
+        self.close_reason = close_reason(reason, self.lang)
         self.queue.put_nowait(None)
 
     async def write_loop(self) -> None:
@@ -261,14 +276,16 @@ class Sockets:
                     self.by_user.pop(conn.user.id, None)
 
     def close_user(
-        self, user_id: int, code: int, reason: str, *, session_hash: str | None = None
+        self, user_id: int, code: int, reason: str | Message, *, session_hash: str | None = None
     ) -> None:
         """Close a user's sockets (all, or one session's): sign-out, kick, ban."""
         for conn in list(self.by_user.get(user_id, ())):
             if session_hash is None or conn.session_hash == session_hash:
                 conn.close(code, reason)
 
-    async def close_all(self, code: int, reason: str, *, timeout: float | None = None) -> None:
+    async def close_all(
+        self, code: int, reason: str | Message, *, timeout: float | None = None
+    ) -> None:
         """Close every socket; with ``timeout``, wait that long for the closes to go out."""
         writers = []
         for conn in list(self.all):

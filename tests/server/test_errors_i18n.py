@@ -655,3 +655,38 @@ def test_the_rules_and_tournament_refusals_carry_the_english_figures_fully_trans
             re.findall(r"[A-Za-z_]{4,}", words)
         )
         assert not left, (lang, words, left)
+
+
+def test_a_socket_closed_for_good_says_why_in_its_language(server: ServerProcess) -> None:
+    """The reason of a close the browser shows the player (4401 signed out, 4404 no such
+    table) comes in the language of the socket's upgrade; without one, English as before."""
+    from websockets.exceptions import ConnectionClosed
+
+    async def closed_with(ws: Any) -> tuple[int, str]:
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                await asyncio.wait_for(ws.recv(), 30)
+        assert closed.value.rcvd is not None
+        return closed.value.rcvd.code, closed.value.rcvd.reason
+
+    async def scenario() -> None:
+        player = await Player(server).signup()
+        table = await player.create(length=1)
+        finnish = await _socket(player, table, **{"Accept-Language": "fi"})
+        english = await _socket(player, table)
+        await player.post("/api/logout")
+        assert await closed_with(finnish.ws) == (4401, "kirjauduttu ulos")
+        assert await closed_with(english.ws) == (4401, "signed out")
+        for path, dutch in (
+            ("/ws/tables/999999", "er is geen tafel 999999"),
+            ("/ws/tournaments/999999", "er is geen toernooi 999999"),
+        ):
+            async with connect(
+                f"{server.ws_url}{path}", additional_headers={"Accept-Language": "nl"}
+            ) as ws:
+                assert await closed_with(ws) == (4404, dutch)
+        async with connect(f"{server.ws_url}/ws/tables/999999") as ws:
+            assert await closed_with(ws) == (4404, "there is no table 999999")
+        await player.close()
+
+    run(scenario())

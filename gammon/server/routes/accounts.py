@@ -95,7 +95,9 @@ def account_routes(
         user = await edge.current_user(request)
         await store.run(lambda s: accounts.end_session(s, token))
         if user is not None and token:
-            hub.sockets.close_user(user.id, 4401, "signed out", session_hash=hash_token(token))
+            hub.sockets.close_user(
+                user.id, 4401, Message("signed out"), session_hash=hash_token(token)
+            )
             await hub.cluster.signed_out(user.id, hash_token(token))
             hub.moderator.forget(user.name)
         response = JSONResponse({"user": None})

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Literal
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from gammon.messages import Message
 from gammon.server.auth import SESSION_COOKIE, hash_token
-from gammon.server.connections import Connection
+from gammon.server.connections import Connection, close_reason
 from gammon.server.edge import origin_ok
 from gammon.server.ids import path_id
 from gammon.server.pages import spoken
@@ -83,14 +84,18 @@ def socket_routes(edge: Edge, tournaments: Tournaments, time: TimeSource) -> lis
             with contextlib.suppress(Exception):
                 await writer
 
+    async def refuse(websocket: WebSocket, conn: Connection, code: int, why: Message) -> None:
+        """Close for good, saying why in the socket's language (the browser shows it)."""
+        await websocket.close(code=code, reason=close_reason(why, conn.lang))
+
     async def socket_id(
-        websocket: WebSocket, key: str, what: Literal["table", "tournament"]
+        websocket: WebSocket, conn: Connection, key: str, what: Literal["table", "tournament"]
     ) -> int | None:
         """The path's id, or None once the socket is closed for a malformed one."""
         try:
             return path_id(websocket.path_params[key], what)
         except Refused as exc:
-            await websocket.close(code=4404, reason=exc.message[:120])
+            await refuse(websocket, conn, 4404, exc.text)
             return None
 
     async def lobby_socket(websocket: WebSocket) -> None:
@@ -112,15 +117,16 @@ def socket_routes(edge: Edge, tournaments: Tournaments, time: TimeSource) -> lis
         conn = await open_socket(websocket)
         if conn is None:
             return
-        table_id = await socket_id(websocket, "table_id", "table")
+        table_id = await socket_id(websocket, conn, "table_id", "table")
         if table_id is None:
             return
         live = await hub.live_table(table_id)
         if live is None:
-            await websocket.close(code=4404, reason=f"there is no table {table_id}")
+            why = Message("there is no table {table}", table=table_id)
+            await refuse(websocket, conn, 4404, why)
             return
         if conn.user is not None and hub.moderator.is_kicked(conn.user.name, str(table_id)):
-            await websocket.close(code=4403, reason="removed from the table by an operator")
+            await refuse(websocket, conn, 4403, Message("removed from the table by an operator"))
             return
         try:
             await pump(
@@ -137,12 +143,13 @@ def socket_routes(edge: Edge, tournaments: Tournaments, time: TimeSource) -> lis
         conn = await open_socket(websocket)
         if conn is None:
             return
-        number = await socket_id(websocket, "tournament_id", "tournament")
+        number = await socket_id(websocket, conn, "tournament_id", "tournament")
         if number is None:
             return
         live = tournaments.live.get(number)
         if live is None:
-            await websocket.close(code=4404, reason=f"there is no tournament {number}")
+            why = Message("there is no tournament {tournament}", tournament=number)
+            await refuse(websocket, conn, 4404, why)
             return
         try:
             await pump(
