@@ -573,7 +573,7 @@ class Analyses:
             try:
                 text = await asyncio.to_thread(xg_as_mat, raw)
             except UploadError as exc:
-                raise Refused("bad_file", str(exc)) from None
+                raise Refused("bad_file", exc.text) from None
         else:
             text = _decode(raw)
         if not text.strip():
@@ -590,7 +590,7 @@ class Analyses:
         try:
             summary = await asyncio.to_thread(check_upload, filename, text)
         except UploadError as exc:
-            raise Refused("bad_file", str(exc)) from None
+            raise Refused("bad_file", exc.text) from None
         except Exception as exc:  # a reader's fault: still the file's problem for the user
             log.warning("an upload could not be read: %r", exc)
             raise Refused(

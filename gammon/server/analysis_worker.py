@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from gammon.errors import GammonError
-from gammon.i18n import LANGUAGES, SOURCE_LANGUAGE
+from gammon.i18n import LANGUAGES, N_, SOURCE_LANGUAGE
+from gammon.messages import Message
 
 if TYPE_CHECKING:
     from multiprocessing.queues import Queue
@@ -116,7 +117,7 @@ def _format_of(filename: str, text: str) -> str:
 def load_upload(filename: str, text: str) -> Loaded:
     """Read and replay an uploaded .mat or .sgf file; :class:`UploadError` says what is wrong."""
     if not text.strip():
-        raise UploadError("the file is empty")
+        raise UploadError(Message("the file is empty"))
     kind = _format_of(filename, text)
     try:
         if kind == "sgf":
@@ -130,10 +131,16 @@ def load_upload(filename: str, text: str) -> Loaded:
             parsed = read_mat(text)
             loaded = Loaded(replay_mat(parsed), parsed.names)
     except GammonError as exc:
-        what = "GNU Backgammon .sgf" if kind == "sgf" else ".mat"
-        raise UploadError(f"this is not a {what} match file we can read: {exc}") from None
+        # The reader's reason inside: a rule's in the reader's language, a format's own
+        # (line numbers, the format's terms) in English.
+        message = (
+            N_("this is not a GNU Backgammon .sgf match file we can read: {why}")
+            if kind == "sgf"
+            else N_("this is not a .mat match file we can read: {why}")
+        )
+        raise UploadError(Message(message, why=exc.text)) from None
     if not any(game.history for game in loaded.series.games):
-        raise UploadError("the file holds no moves to analyse")
+        raise UploadError(Message("the file holds no moves to analyse"))
     return loaded
 
 
@@ -148,7 +155,9 @@ def xg_as_mat(raw: bytes) -> str:
         read = read_xg(raw)
         return write_mat(replay_xg(read), names=read.parsed.names)
     except GammonError as exc:
-        raise UploadError(f"this is not an eXtreme Gammon .xg file we can read: {exc}") from None
+        raise UploadError(
+            Message("this is not an eXtreme Gammon .xg file we can read: {why}", why=exc.text)
+        ) from None
 
 
 def check_upload(filename: str, text: str) -> dict[str, Any]:
@@ -157,8 +166,12 @@ def check_upload(filename: str, text: str) -> dict[str, Any]:
     total = _steps(loaded.series.histories)
     if total > MAX_STEPS:
         raise UploadError(
-            f"the match is too long to analyse here: {total} steps, at most {MAX_STEPS} "
-            "(analyse it with `gammon analyse` on your own computer)"
+            Message(
+                "the match is too long to analyse here: {total} steps, at most {limit} "
+                "(analyse it with `gammon analyse` on your own computer)",
+                total=total,
+                limit=MAX_STEPS,
+            )
         )
     rules = loaded.series.rules
     return {

@@ -1189,7 +1189,8 @@ class RedisCluster(Cluster):
                 await self.catch_up(live)  # the record is still on its way: read the log
             return applied
         raise Refused(
-            "server_error", "the table's server did not answer: look at the state and act again"
+            "server_error",
+            Message("the table's server did not answer: look at the state and act again"),
         )
 
     async def _request(self, node: str, payload: dict[str, Any]) -> dict[str, Any] | None:

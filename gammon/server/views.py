@@ -30,6 +30,7 @@ from typing import Any, Final
 from gammon.clock import Clock
 from gammon.game import Phase
 from gammon.match import Match
+from gammon.messages import Message
 from gammon.play import Play
 from gammon.server.plays_text import legal_plays_text, state_boards_text
 from gammon.server.protocol import Refused, board_json, dumps, log_entry_in, play_json
@@ -525,10 +526,14 @@ def summary_json(table: Table, spectators: int = 0) -> dict[str, Any]:
 def game_record(table: Table, number: int) -> dict[str, Any]:
     """Game ``number``'s fair-dice record (R13); only once that game is over."""
     if table.series is None or not 1 <= number <= table.game_number:
-        raise Refused("no_such_game", f"table {table.id} has no game {number}")
+        missing = Message("table {table} has no game {number}", table=table.id, number=number)
+        raise Refused("no_such_game", missing)
     game = table.series.games[number - 1]
     if not game.is_over:
-        raise Refused("game_not_over", f"game {number} is still being played: its seed is secret")
+        raise Refused(
+            "game_not_over",
+            Message("game {number} is still being played: its seed is secret", number=number),
+        )
     return table.game_dice[number - 1].record(
         game={
             "number": number,
