@@ -690,3 +690,52 @@ def test_a_socket_closed_for_good_says_why_in_its_language(server: ServerProcess
         await player.close()
 
     run(scenario())
+
+
+def test_an_upload_that_cannot_be_read_is_refused_in_the_request_s_language(
+    server: ServerProcess,
+) -> None:
+    """A file that is not a match, a broken .sgf, and a .mat whose play breaks the rules:
+    the sentence in the reader's language; the format's own reason inside (its line, its
+    terms) as the format's reader writes it, with the same figures."""
+    from pathlib import Path
+
+    one_point = (Path(__file__).resolve().parents[1] / "vectors" / "one_point.mat").read_text()
+    illegal = one_point.replace("8/5 6/5", "8/2 6/2", 1)
+    assert illegal != one_point
+
+    async def refused(player: Player, name: str, body: bytes, lang: str) -> dict[str, Any]:
+        response = await player.http.post(
+            f"/api/analyses?name={name}",
+            content=body,
+            headers={
+                "X-CSRF-Token": await player.csrf(),
+                "Content-Type": "application/octet-stream",
+                "Accept-Language": lang,
+            },
+        )
+        return _error(response)
+
+    async def scenario() -> None:
+        player = await Player(server).guest()
+        try:
+            cases = [
+                ("notes.mat", b"dear diary\n"),
+                ("broken.sgf", b"(;FF[4]GM[6]"),
+                ("bad.mat", illegal.encode()),
+            ]
+            for name, body in cases:
+                english = await refused(player, name, body, "en")
+                finnish = await refused(player, name, body, "fi")
+                dutch = await refused(player, name, body, "nl")
+                assert english["code"] == finnish["code"] == dutch["code"] == "bad_file"
+                assert english["message"].startswith("this is not a "), english
+                assert finnish["message"].startswith("tämä ei ole "), finnish
+                assert dutch["message"].startswith("dit is geen "), dutch
+                # The same reason inside, read as each language writes it: its figures kept.
+                figures = re.findall(r"\d+", english["message"])
+                assert re.findall(r"\d+", finnish["message"]) == figures, finnish
+        finally:
+            await player.close()
+
+    run(scenario())
