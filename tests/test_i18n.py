@@ -256,6 +256,19 @@ def test_moves_speaks_the_language_with_the_english_figures(
         assert left == set(), (lang, mine)
 
 
+@pytest.mark.parametrize("lang", ["fi", "nl"])
+def test_show_draws_the_board_in_the_language(
+    capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """``gammon show --lang``: the diagram's labels in the language, its figures the same."""
+    _, english, _ = _run(capsys, "show", "start", "--dice", "31")
+    status, out, _ = _run(capsys, "show", "start", "--dice", "31", "--lang", lang)
+    assert status == 0 and out != english
+    assert translator(lang).gettext("Pip count") in out
+    for mine, theirs in zip(out.splitlines(), english.splitlines(), strict=True):
+        assert re.findall(r"\d+", mine) == re.findall(r"\d+", theirs), (mine, theirs)
+
+
 # -- no new sentence outside a catalog ------------------------------------------------------
 
 #: Literal strings in the converted modules that a player may read but that are not ours to

@@ -100,8 +100,9 @@ def run_show(args: argparse.Namespace, out: TextIO) -> int:
     """Draw the position, with the score, cube and dice its Match ID or XGID carries."""
     given = read_given(args.position, args.variant)
     dice = parse_dice(args.dice) if args.dice else given.dice
+    lang = lang_of(args)
     if given.match is not None:
-        text = draw(given.position, match=given.match, dice=dice)
+        text = draw(given.position, match=given.match, dice=dice, lang=lang)
     else:
         text = draw(
             given.position,
@@ -110,6 +111,7 @@ def run_show(args: argparse.Namespace, out: TextIO) -> int:
             cube_owner=given.cube_owner,
             score=given.score,
             match_length=given.match_length,
+            lang=lang,
         )
     print(text, file=out)
     return 0
@@ -156,4 +158,5 @@ def register(commands: Commands) -> None:
         metavar="V",
         help=variant_help(),
     )
+    add_lang_option(show)
     show.set_defaults(run=run_show)
