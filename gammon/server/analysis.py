@@ -64,7 +64,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from sqlalchemy import text, update
+from sqlalchemy import delete, text, update
 from sqlalchemy.orm import Session, defer
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -75,7 +75,6 @@ from gammon.messages import Message
 from gammon.server.analysis_worker import (
     UploadError,
     check_upload,
-    html_in_language,
     in_language,
     init_worker,
     run_job,
@@ -83,7 +82,7 @@ from gammon.server.analysis_worker import (
 )
 from gammon.server.auth import TokenBuckets, UserInfo
 from gammon.server.connections import LiveTable
-from gammon.server.db import AnalysisRow, now, select
+from gammon.server.db import AnalysisPageRow, AnalysisRow, now, select
 from gammon.server.ids import path_id
 from gammon.server.leases import DB_NOW
 from gammon.server.pages import requested_language
@@ -437,8 +436,8 @@ class Analyses:
             except BrokenProcessPool:
                 self._pool = None  # a worker died (killed, out of memory): a fresh pool next time
                 raise RuntimeError("the analysis worker stopped unexpectedly") from None
-            document, html = result["document"], result["html"]
-            await self.store.write(lambda s: _save(s, key, document, html))
+            document, html, pages = result["document"], result["html"], result["pages"]
+            await self.store.write(lambda s: _save(s, key, document, html, pages))
             self.completed += 1
         except asyncio.CancelledError:
             raise
@@ -676,10 +675,10 @@ class Analyses:
     async def html(self, key: str, lang: str = SOURCE_LANGUAGE) -> tuple[str, str]:
         """The review's HTML page in ``lang`` (English where the job has none in it), and
         the page's language."""
-        row = await self.store.run(lambda s: _row(s, key, full=True))
-        if row is None or row.status != "done" or row.html is None:
+        found = await self.store.run(lambda s: _page(s, key, lang))
+        if found is None:
             raise Refused("no_analysis", Message("the analysis {key} is not ready", key=repr(key)))
-        return html_in_language(row.document, row.html, lang)
+        return found
 
 
 def _too_large() -> Message:
@@ -763,12 +762,40 @@ def _start(session: Session, key: str, node: str | None) -> bool:
     return bool(session.execute(query).rowcount)  # type: ignore[attr-defined]
 
 
-def _save(session: Session, key: str, document: dict[str, Any], html: str) -> None:
+def _save(
+    session: Session, key: str, document: dict[str, Any], html: str, pages: dict[str, str]
+) -> None:
     session.execute(
         update(AnalysisRow)
         .where(AnalysisRow.key == key)
         .values(status="done", document=document, html=html, finished=now(), error=None)
     )
+    analysis_id = session.scalars(select(AnalysisRow.id).where(AnalysisRow.key == key)).one()
+    session.execute(delete(AnalysisPageRow).where(AnalysisPageRow.analysis_id == analysis_id))
+    session.add_all(
+        AnalysisPageRow(analysis_id=analysis_id, lang=lang, html=page)
+        for lang, page in sorted(pages.items())
+    )
+
+
+def _page(session: Session, key: str, lang: str) -> tuple[str, str] | None:
+    """The done job's HTML page in ``lang`` and its language: English where the job has
+    no page in ``lang`` (one analysed before the pages were translated); None: not done."""
+    query = select(AnalysisRow.id, AnalysisRow.html).where(
+        AnalysisRow.key == key, AnalysisRow.status == "done"
+    )
+    row = session.execute(query).first()
+    if row is None or row.html is None:
+        return None
+    if lang != SOURCE_LANGUAGE:
+        page = session.scalars(
+            select(AnalysisPageRow.html).where(
+                AnalysisPageRow.analysis_id == row.id, AnalysisPageRow.lang == lang
+            )
+        ).first()
+        if page is not None:
+            return page, lang
+    return row.html, SOURCE_LANGUAGE
 
 
 def _fail(session: Session, key: str, message: str) -> None:

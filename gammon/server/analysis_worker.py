@@ -41,7 +41,6 @@ __all__ = [
     "Loaded",
     "UploadError",
     "check_upload",
-    "html_in_language",
     "in_language",
     "xg_as_mat",
     "init_worker",
@@ -223,7 +222,8 @@ def run_job(
     progress: Callable[[int, int], None] | None = None,
     engine: str = "gammon",
 ) -> dict[str, Any]:
-    """Analyse one match: the review document (JSON-ready) and the HTML report.
+    """Analyse one match: the review document (JSON-ready), the HTML report and its pages
+    in the other languages (``{"document", "html", "pages": {lang: html}}``).
 
     ``engine`` names whose nets judge (:func:`gammon.engine.engines.get_engine`); the
     document says which (``"engine": {"name", "ply"}``).
@@ -273,7 +273,8 @@ def run_job(
 def _document(
     source: dict[str, Any], analysis: Analysis, loaded: Loaded | None = None
 ) -> dict[str, Any]:
-    """The review document and the HTML page of an analysis of ``source``'s match."""
+    """The review document and the HTML pages (English, and by language) of an analysis of
+    ``source``'s match."""
     from gammon.engine.analysis.report import Report, summary_rows
 
     loaded = loaded or _series(source)
@@ -288,10 +289,11 @@ def _document(
     document["logs"] = _logs(loaded)
     rows = summary_rows(analysis.players, analysis.match_length)
     document["summary"] = [list(row) for row in rows]
-    # The teacher's words and the HTML page in every other language, for the reader's
-    # (gammon.server.analysis picks them by the request's language): explaining again is
-    # cheap, the search is done.
+    # The teacher's words in every other language in the document, and the HTML page in
+    # each beside it (gammon.server.analysis keeps the pages in rows of their own and picks
+    # by the request's language): explaining again is cheap, the search is done.
     document["languages"] = {}
+    pages: dict[str, str] = {}
     for lang in LANGUAGES:
         if lang == SOURCE_LANGUAGE:
             continue
@@ -301,20 +303,9 @@ def _document(
             checkers=series.game.rules.variant.checkers,
             lang=lang,
         )
-        document["languages"][lang] = {**spoken.words(), HTML: spoken.to_html()}
-    return {"document": document, "html": report.to_html()}
-
-
-#: The key of a language's HTML page among its words in the document's ``languages``.
-HTML: Final = "html"
-
-
-def html_in_language(document: dict[str, Any] | None, english: str, lang: str) -> tuple[str, str]:
-    """The HTML page of the review in ``lang`` where the worker wrote it, else ``english``
-    (an analysis done before the pages were translated), and the page's language."""
-    words = ((document or {}).get("languages") or {}).get(lang) or {}
-    page = words.get(HTML) if lang != SOURCE_LANGUAGE else None
-    return (page, lang) if isinstance(page, str) else (english, SOURCE_LANGUAGE)
+        document["languages"][lang] = spoken.words()
+        pages[lang] = spoken.to_html()
+    return {"document": document, "html": report.to_html(), "pages": pages}
 
 
 def in_language(document: dict[str, Any], lang: str) -> dict[str, Any]:
@@ -324,7 +315,7 @@ def in_language(document: dict[str, Any], lang: str) -> dict[str, Any]:
     shown = {key: value for key, value in document.items() if key != "languages"}
     words = (document.get("languages") or {}).get(lang)
     if lang != SOURCE_LANGUAGE and words is not None:
-        shown.update({key: value for key, value in words.items() if key != HTML})
+        shown.update(words)
     else:
         shown["lang"] = SOURCE_LANGUAGE
     return shown

@@ -341,6 +341,19 @@ class AnalysisRow(Base):
     runs: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
+class AnalysisPageRow(Base):
+    """A review's HTML page in a language besides English (migration 0009): a row of its
+    own, read only when that page is asked for, so the review's document stays small."""
+
+    __tablename__ = "analysis_pages"
+    __table_args__ = (UniqueConstraint("analysis_id", "lang"),)
+
+    id: Mapped[int] = mapped_column(_Id, primary_key=True, autoincrement=True)
+    analysis_id: Mapped[int] = mapped_column(ForeignKey("analyses.id"))
+    lang: Mapped[str] = mapped_column(String(8))
+    html: Mapped[str] = mapped_column(Text)
+
+
 class TableLease(Base):
     """Which node runs a table, until when, under which fence (gammon.server.cluster).
 

@@ -27,7 +27,7 @@ from gammon.game import Game
 from gammon.match import Match
 from gammon.matfile import write_mat
 from gammon.position import Position
-from gammon.server.analysis_worker import html_in_language, in_language
+from gammon.server.analysis_worker import in_language
 from tests.engine.test_analysis import _finish
 from tests.engine.test_report import well_formed
 
@@ -159,21 +159,20 @@ def test_the_board_diagram_speaks_each_language(lang: str) -> None:
     assert spoken.splitlines()[-1].strip() == money[lang]
 
 
-def test_the_server_serves_the_page_in_the_readers_language() -> None:
-    """The worker keeps each language's page with that language's words; the reader's is
-    served, English where a job has none (one analysed before), and the review's JSON never
-    carries the pages."""
+def test_the_review_document_in_the_readers_language() -> None:
+    """The worker keeps each language's words in the document (its pages are rows of their
+    own: tests/server/test_analysis_pages.py); the reader's are shown, English where a job
+    has none in that language, and the other languages' words are left out."""
     document = {
         "lang": "en",
-        "explanations": [],
-        "languages": {"fi": {"lang": "fi", "explanations": [], "html": "<p>suomeksi</p>"}},
+        "explanations": [{"text": "English"}],
+        "languages": {"fi": {"lang": "fi", "explanations": [{"text": "suomeksi"}]}},
     }
-    assert html_in_language(document, "<p>English</p>", "fi") == ("<p>suomeksi</p>", "fi")
-    assert html_in_language(document, "<p>English</p>", "sv") == ("<p>English</p>", "en")
-    assert html_in_language(document, "<p>English</p>", "en") == ("<p>English</p>", "en")
-    assert html_in_language(None, "<p>English</p>", "fi") == ("<p>English</p>", "en")
     shown = in_language(document, "fi")
-    assert shown["lang"] == "fi" and "html" not in shown and "languages" not in shown
+    assert shown["lang"] == "fi" and shown["explanations"] == [{"text": "suomeksi"}]
+    assert "languages" not in shown
+    english = in_language(document, "sv")
+    assert english["lang"] == "en" and english["explanations"] == [{"text": "English"}]
 
 
 def test_analyse_writes_the_html_page_in_lang(
