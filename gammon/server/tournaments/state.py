@@ -908,7 +908,7 @@ _CANNOT: Final = {
 _HAS: Final = {
     "running": N_("the tournament has started"),
     "finished": N_("the tournament has finished"),
-    "cancelled": N_("the tournament has cancelled"),
+    "cancelled": N_("the tournament has been cancelled"),
 }
 #: The tournament's status, as a refusal says it.
 _IS: Final = {
