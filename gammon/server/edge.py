@@ -225,8 +225,8 @@ def origin_ok(conn: HTTPConnection) -> bool:
     return origin == f"{scheme}://{host}"
 
 
-class CsrfMiddleware:
-    """Double-submit CSRF cookie: set it on every answer; check it on every POST under /api/."""
+class _HttpMiddleware:
+    """An ASGI middleware of HTTP requests; WebSockets and the lifespan pass through."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -235,6 +235,16 @@ class CsrfMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        await self.http(scope, receive, send)
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raise NotImplementedError
+
+
+class CsrfMiddleware(_HttpMiddleware):
+    """Double-submit CSRF cookie: set it on every answer; check it on every POST under /api/."""
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope)
         cookie = request.cookies.get(CSRF_COOKIE)
         if request.method not in ("GET", "HEAD", "OPTIONS") and scope["path"].startswith("/api/"):
@@ -304,17 +314,10 @@ def content_security_policy(scope: Scope) -> str:
     return CONTENT_SECURITY_POLICY.format(sockets=sockets).replace("'self' ;", "'self';")
 
 
-class SecurityHeaders:
+class SecurityHeaders(_HttpMiddleware):
     """Content-Security-Policy (and nosniff) on every HTML page the server sends."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def send_with_headers(message: ASGIMessage) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))

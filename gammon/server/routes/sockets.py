@@ -53,14 +53,15 @@ def socket_routes(edge: Edge, tournaments: Tournaments, time: TimeSource) -> lis
             lang=spoken(websocket),
         )
 
-    async def pump(
+    async def serve(
         websocket: WebSocket,
         conn: Connection,
         join: Callable[[], Awaitable[None]],
         handle: Callable[[str | None], Awaitable[None]],
+        leave: Callable[[], None],
         where: str,
     ) -> None:
-        """Join, then read messages until the socket closes (text frames; bytes: None).
+        """Join, read messages until the socket closes (text frames; bytes: None), leave.
 
         The hub answers every message, refusals and its own faults included; an
         exception that still gets here (a fault outside any one message) is
@@ -80,9 +81,12 @@ def socket_routes(edge: Edge, tournaments: Tournaments, time: TimeSource) -> lis
             hub.faults.report(where, exc)
             conn.close(1011, "server fault: reconnect")
         finally:
-            conn.close(conn.close_code if conn.closed else 1000)
-            with contextlib.suppress(Exception):
-                await writer
+            try:
+                conn.close(conn.close_code if conn.closed else 1000)
+                with contextlib.suppress(Exception):
+                    await writer
+            finally:
+                leave()
 
     async def refuse(websocket: WebSocket, conn: Connection, code: int, why: Message) -> None:
         """Close for good, saying why in the socket's language (the browser shows it)."""
@@ -102,16 +106,14 @@ def socket_routes(edge: Edge, tournaments: Tournaments, time: TimeSource) -> lis
         conn = await open_socket(websocket)
         if conn is None:
             return
-        try:
-            await pump(
-                websocket,
-                conn,
-                lambda: hub.join_lobby(conn),
-                lambda raw: hub.on_lobby_message(conn, raw),
-                "the lobby socket",
-            )
-        finally:
-            hub.leave_lobby(conn)
+        await serve(
+            websocket,
+            conn,
+            lambda: hub.join_lobby(conn),
+            lambda raw: hub.on_lobby_message(conn, raw),
+            lambda: hub.leave_lobby(conn),
+            "the lobby socket",
+        )
 
     async def table_socket(websocket: WebSocket) -> None:
         conn = await open_socket(websocket)
@@ -128,16 +130,14 @@ def socket_routes(edge: Edge, tournaments: Tournaments, time: TimeSource) -> lis
         if conn.user is not None and hub.moderator.is_kicked(conn.user.name, str(table_id)):
             await refuse(websocket, conn, 4403, Message("removed from the table by an operator"))
             return
-        try:
-            await pump(
-                websocket,
-                conn,
-                lambda: hub.join_table(live, conn),
-                lambda raw: hub.on_table_message(live, conn, raw),
-                f"table {table_id}: the socket",
-            )
-        finally:
-            hub.leave_table(live, conn)
+        await serve(
+            websocket,
+            conn,
+            lambda: hub.join_table(live, conn),
+            lambda raw: hub.on_table_message(live, conn, raw),
+            lambda: hub.leave_table(live, conn),
+            f"table {table_id}: the socket",
+        )
 
     async def tournament_socket(websocket: WebSocket) -> None:
         conn = await open_socket(websocket)
@@ -151,16 +151,14 @@ def socket_routes(edge: Edge, tournaments: Tournaments, time: TimeSource) -> lis
             why = Message("there is no tournament {tournament}", tournament=number)
             await refuse(websocket, conn, 4404, why)
             return
-        try:
-            await pump(
-                websocket,
-                conn,
-                lambda: tournaments.join_socket(live, conn),
-                lambda raw: tournaments.on_socket_message(live, conn, raw),
-                f"tournament {number}: the socket",
-            )
-        finally:
-            tournaments.leave_socket(live, conn)
+        await serve(
+            websocket,
+            conn,
+            lambda: tournaments.join_socket(live, conn),
+            lambda raw: tournaments.on_socket_message(live, conn, raw),
+            lambda: tournaments.leave_socket(live, conn),
+            f"tournament {number}: the socket",
+        )
 
     return [
         WebSocketRoute("/ws/lobby", lobby_socket),
