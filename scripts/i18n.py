@@ -68,7 +68,6 @@ SOURCES: Final = (
     "gammon/server/analysis.py",
     "gammon/server/analysis_worker.py",
     "gammon/server/views.py",
-    "gammon/server/cluster.py",
     "gammon/server/analysis_board.py",
     "gammon/server/tournaments/live.py",
     "gammon/server/tournaments/nodes.py",

@@ -401,12 +401,8 @@ ALLOWED: dict[str, str] = {
     "the file {path} was replaced since the server started": "/readyz's checks, for operators",
     "the file {path} is gone (deleted or moved)": "/readyz's checks, for operators",
     "server going away": "a WebSocket close reason (123 bytes at most), for programs",
-    "signed out": "a WebSocket close reason, for programs",
     "server fault: reconnect": "a WebSocket close reason, for programs",
     "too slow: reconnect": "a WebSocket close reason, for programs",
-    "there is no table {table_id}": "a WebSocket close reason (4404), for programs",
-    "there is no tournament {number}": "a WebSocket close reason (4404), for programs",
-    "removed from the table by an operator": "a WebSocket close reason (4403), for programs",
     "a lobby message": "where a fault happened, for the server's log",
     "table {live.table.id}: a message": "where a fault happened, for the server's log",
     "the lobby socket": "where a fault happened, for the server's log",
@@ -420,7 +416,6 @@ ALLOWED: dict[str, str] = {
     'attachment; filename="table-{table.id}.mat"': "an HTTP header (Content-Disposition)",
     "gammon server: the browser client is not installed; see docs/PROTOCOL.md for the API\n":
         "a page for whoever installs the server without its client",
-    "banned by an operator": "a WebSocket close reason (4403), for programs",
     # gammon/server/chat.py: the rules' names (for logs and counters) and the settings' checks
     # (for whoever runs the server)
     "too long": "a Rule value, for the server's logs and counters",

@@ -69,7 +69,7 @@ from gammon.server.connections import LiveTable
 from gammon.server.db import Action, GameRow
 from gammon.server.leases import Leases
 from gammon.server.logs import first_line, safe_url
-from gammon.server.protocol import Refused
+from gammon.server.protocol import FORWARD_FAILED, FORWARD_UNANSWERED, Refused
 from gammon.server.store import Store
 from gammon.server.table import Applied, Changes, Table
 
@@ -1188,10 +1188,7 @@ class RedisCluster(Cluster):
             if live.table.seq < applied.seq and table_id not in self.owned:
                 await self.catch_up(live)  # the record is still on its way: read the log
             return applied
-        raise Refused(
-            "server_error",
-            Message("the table's server did not answer: look at the state and act again"),
-        )
+        raise Refused("server_error", FORWARD_UNANSWERED)
 
     async def _request(self, node: str, payload: dict[str, Any]) -> dict[str, Any] | None:
         """Send one action to its owner and wait for the answer; None: no answer (it may
@@ -1225,5 +1222,5 @@ class RedisCluster(Cluster):
             reply["refused"] = exc.to_json()
         except Exception as exc:
             self.hub.faults.report(f"table {table_id}: a forwarded action", exc)
-            reply["refused"] = ["server_error", "the action could not be carried out", None]
+            reply["refused"] = Refused("server_error", FORWARD_FAILED).to_json()
         await self.publish(_NODE + data["from"], reply)

@@ -58,6 +58,12 @@ __all__ = [
 
 #: The largest client message the server reads (docs/PROTOCOL.md, section 2).
 MAX_MESSAGE_BYTES: Final = 16384
+#: What a player hears when the node running their table did not carry out an action
+#: forwarded to it (several nodes, gammon.server.cluster): no answer, or a fault there.
+FORWARD_UNANSWERED: Final = Message(
+    "the table's server did not answer: look at the state and act again"
+)
+FORWARD_FAILED: Final = Message("the action could not be carried out")
 
 #: What a client may ask for with ``{"type": "hello", "features": [...]}`` (docs/PROTOCOL.md 2.2).
 FEATURES: Final = frozenset({"log_delta", "games_delta"})
