@@ -75,7 +75,7 @@ def _nodes(kind: str, count: int) -> list[Node]:
 
 class Holder(Protocol):
     """A node's leases and the fences it holds: :class:`Node`, or a runner that keeps them
-    (gammon.server.tournaments.nodes.TournamentNodes)."""
+    (gammon.server.nodes.RedisNodes.kind)."""
 
     leases: Leases
     owned: dict[int, int]
