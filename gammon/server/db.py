@@ -373,7 +373,7 @@ class TableLease(Base):
 
 class TournamentLease(Base):
     """Which node runs a tournament, until when, under which fence: a table's lease's twin
-    (:class:`TableLease`), for :mod:`gammon.server.tournaments.nodes`."""
+    (:class:`TableLease`), for :mod:`gammon.server.nodes`."""
 
     __tablename__ = "tournament_leases"
 
