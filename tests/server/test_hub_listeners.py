@@ -20,7 +20,7 @@ class _Store:
     def __init__(self) -> None:
         self.appended: list[int] = []
 
-    async def append(self, table_id: int, applied: Any) -> None:
+    async def append(self, table_id: int, applied: Any, check: Any = None) -> None:
         self.appended.append(applied.seq)
 
     async def run(self, query: Any) -> Any:
