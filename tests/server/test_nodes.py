@@ -779,7 +779,8 @@ def test_a_forwarded_action_asked_again_after_its_commit_is_acknowledged_not_sta
                 node: str, rid: str, retry: bool, request: str = "the-tests-request"
             ) -> dict[str, Any]:
                 message = {
-                    "rid": rid, "from": "the-test", "t": table, "action": {"type": "roll"},
+                    "rid": rid, "from": "the-test", "k": "table", "t": table,
+                    "action": {"type": "roll"},
                     "side": side, "actor_id": player.user["id"],  # type: ignore[index]
                     "entropy": "ab" * 32, "expect_seq": seq, "hold_bot": False,
                     "request_id": request, "retry": retry,
@@ -800,12 +801,12 @@ def test_a_forwarded_action_asked_again_after_its_commit_is_acknowledged_not_sta
 
             first_owner = owner()
             first = await forward(first_owner, "try-1", retry=False)
-            assert first["applied"]["seq"] == seq + 1, first
+            assert first["record"]["seq"] == seq + 1, first
             # Its answer lost: asked again, pinned to the seq it was meant for.
             again = await forward(first_owner, "try-2", retry=True)
             assert "refused" not in again, again
-            assert again["applied"]["seq"] == seq + 1
-            assert again["applied"]["entropy"] == first["applied"]["entropy"] == "ab" * 32
+            assert again["record"]["seq"] == seq + 1
+            assert again["record"]["entropy"] == first["record"]["entropy"] == "ab" * 32
             # The owner is killed; the other node takes the table over from the log and
             # answers the next try from the log too.
             nodes[0].kill()
@@ -824,7 +825,7 @@ def test_a_forwarded_action_asked_again_after_its_commit_is_acknowledged_not_sta
 
             third = await waiting.until(asked, what="the new owner's answer")
             assert "refused" not in third, third
-            assert third["applied"]["seq"] == seq + 1
+            assert third["record"]["seq"] == seq + 1
             # Applied once: one roll, with the request's entropy, and nothing after it.
             log = nodes.log(table)
             assert [s for s, _ in log] == list(range(1, seq + 2))
