@@ -57,6 +57,7 @@ import orjson
 from sqlalchemy.orm import Session
 
 from gammon.errors import GammonError
+from gammon.messages import Message
 from gammon.server.auth import TokenBuckets
 from gammon.server.leases import FenceCheck, Leases
 from gammon.server.logs import first_line, safe_url
@@ -248,6 +249,8 @@ class _Kind:
     #: Whether a later try of a forwarded request is pinned to the seq the log was at
     #: before the first (a table's; a tournament's seq moves on by itself).
     pin_retries: bool
+    #: What a sender is told when the owner never answered (in the kind's words).
+    unanswered: Message
     #: The logs this node runs, and the fence of each one's lease.
     owned: dict[int, int] = field(default_factory=dict)
     #: Logs created here whose commit (and so lease) is not yet known to be done.
@@ -275,9 +278,11 @@ class Nodes:
         unfinished: tuple[str, ...],
         follow_all: bool = False,
         pin_retries: bool = True,
+        unanswered: Message = FORWARD_UNANSWERED,
     ) -> None:
         """Say what a kind of log is (before :meth:`start`): its lease table and key column,
-        the table of its logs and the statuses that need an owner, and its part."""
+        the table of its logs and the statuses that need an owner, its part, and what a
+        sender is told when the owner never answered."""
 
     def owns(self, key: LogKey) -> bool:
         return True
@@ -466,6 +471,7 @@ class RedisNodes(Nodes):
         unfinished: tuple[str, ...],
         follow_all: bool = False,
         pin_retries: bool = True,
+        unanswered: Message = FORWARD_UNANSWERED,
     ) -> None:
         table, column = leases
         self._kinds[kind] = _Kind(
@@ -476,6 +482,7 @@ class RedisNodes(Nodes):
             part,
             follow_all,
             pin_retries,
+            unanswered,
         )
 
     def kind(self, name: str) -> _Kind:
@@ -875,7 +882,7 @@ class RedisNodes(Nodes):
                 raise Refused.from_json(reply["refused"])
             record: dict[str, Any] = reply["record"]
             return record
-        raise Refused("server_error", FORWARD_UNANSWERED)
+        raise Refused("server_error", kind.unanswered)
 
     async def _request(self, node: str, payload: dict[str, Any]) -> dict[str, Any] | None:
         """Send one request to its owner and wait for the answer; None: no answer (it may

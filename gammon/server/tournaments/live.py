@@ -113,6 +113,7 @@ class Tournaments:
             unfinished=("registering", "running"),
             follow_all=True,  # every node's pages and lobby show every tournament
             pin_retries=False,  # a tournament's seq moves on by itself (its timers)
+            unanswered=Message("the tournament's server did not answer: look at it and act again"),
         )
 
     # -- start -------------------------------------------------------------------------------
