@@ -35,6 +35,11 @@ started N times, docs/DEPLOY.md 9):
 Besides the logs, the nodes share channels (chat, moderation, sessions, presence, the
 lobby: :meth:`Nodes.subscribe`, :meth:`Nodes.publish`, each named after
 ``gammon:{database}:``) and token buckets (:meth:`Nodes.take`, by Redis's clock).
+
+(Past 600 lines: leases, forwarding, records and the channels share one connection, one
+listening loop and one view of what this node runs, and each of them is the reason for
+another; the single node's no-op interface is a third of it. The Redis plumbing (the
+outbox, the listening loop) is what moves out first when it grows.)
 """
 
 from __future__ import annotations

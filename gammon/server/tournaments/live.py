@@ -15,6 +15,9 @@ that runs the tournament, commits it, and hands the change to :meth:`Tournaments
 made and ended, a full Sit & Go started, satellites' seats). On several nodes
 (:mod:`gammon.server.nodes`) one node runs each tournament under a lease, and every other
 node keeps a replica, which reads the log again at each of the runner's records.
+
+(A little past 600 lines: the tournament's life on the server, its tables, timers,
+recovery and socket room, in one place; the room is the first part to move out.)
 """
 
 from __future__ import annotations
