@@ -14,8 +14,9 @@ the shared one (``gammon serve --database postgresql://... --redis redis://...``
 started N times, docs/DEPLOY.md 9):
 
 - **Ownership.** Each unfinished log is run by one node at a time, the holder of its
-  lease (``table_leases``, ``tournament_leases``: :mod:`gammon.server.leases`), renewed
-  for all of a node's logs every third of its time to live. Only the owner applies
+  lease (``table_leases``, ``tournament_leases``: :mod:`gammon.server.leases`), which is
+  live while its node's own lease (``node_leases``) is: one row a node renews alone
+  every third of its time to live, however many logs it runs. Only the owner applies
   actions, runs the clocks and the bots.
 - **Fencing.** The owner's append checks the lease's node and fence in the transaction
   that writes it (:meth:`Nodes.fence`), so once another node has taken a log over, the
@@ -64,7 +65,7 @@ from sqlalchemy.orm import Session
 from gammon.errors import GammonError
 from gammon.messages import Message
 from gammon.server.auth import TokenBuckets
-from gammon.server.leases import FenceCheck, Leases
+from gammon.server.leases import FenceCheck, Leases, NodeLease
 from gammon.server.logs import first_line, safe_url
 from gammon.server.protocol import FORWARD_FAILED, FORWARD_UNANSWERED, Refused
 from gammon.server.store import Store
@@ -436,6 +437,8 @@ class RedisNodes(Nodes):
         #: them, and two servers on one Redis (Redis's channels ignore its database
         #: numbers) never hear each other.
         self.prefix = f"gammon:{store.db.engine.url.database}:"
+        #: This node's own lease: every lease of it, of every kind, lives by it.
+        self.lease = NodeLease(self.node, ttl)
         self._kinds: dict[str, _Kind] = {}
         self._handlers: dict[str, Callable[[dict[str, Any]], None]] = {}
         self._pubsub: PubSub | None = None
@@ -574,10 +577,10 @@ class RedisNodes(Nodes):
             await self.store.run(lambda session: kind.leases.release(session, thing, fence))
 
     async def _renew(self, kind: _Kind) -> None:
-        """Extend every lease of this node of one kind in one statement; the logs it lost are
-        given up, and a lease of this node's that it forgot is run again."""
+        """Read which logs of one kind this node holds (its own lease was just renewed): the
+        ones it lost are given up, and a lease of this node's that it forgot is run again."""
         before = dict(kind.owned)
-        held = await self.store.run(kind.leases.renew)
+        held = await self.store.run(kind.leases.held)
         for thing in kind.leases.lost(before, held, kind.owned):
             await self.lost((kind.name, thing))
         for thing in held.keys() - kind.owned.keys() - kind.created.keys():
@@ -594,10 +597,14 @@ class RedisNodes(Nodes):
                 await self.take_over((kind.name, thing))
 
     async def _renew_loop(self) -> None:
-        """Renew this node's leases (and say it lives) every third of their time: on its own,
-        so that taking over a dead node's many logs never delays it."""
+        """Renew this node's lease (and say it lives) every third of its time: on its own, so
+        that taking over a dead node's many logs never delays it; then see what it holds."""
         while True:
             await asyncio.sleep(self.ttl / 3)
+            try:
+                await self.store.run(self.lease.renew)  # one row, however many logs
+            except Exception as exc:
+                await self.failed("renewing this node's lease", exc)
             for kind in list(self._kinds.values()):
                 try:
                     await self._renew(kind)
@@ -653,6 +660,7 @@ class RedisNodes(Nodes):
         if every:
             await self._pubsub.psubscribe(*every)
         self._tasks.append(asyncio.ensure_future(self._listen(self._pubsub)))
+        await self.store.run(self.lease.renew)  # live before it takes anything
         for ready in self.on_listening:
             await ready()
         await self._sweep_all()
@@ -667,12 +675,11 @@ class RedisNodes(Nodes):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
-        # Hand the logs back at once rather than after the leases' time.
+        # Hand the logs back at once rather than after the lease's time: one row.
         for kind in self._kinds.values():
-            if kind.owned:
-                kind.owned.clear()
-                with contextlib.suppress(Exception):
-                    await self.store.run(kind.leases.hand_back)
+            kind.owned.clear()
+        with contextlib.suppress(Exception):
+            await self.store.run(self.lease.hand_back)
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()  # type: ignore[no-untyped-call]

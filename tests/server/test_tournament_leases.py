@@ -59,10 +59,10 @@ def _register(store: Store, node: RedisNodes, tournament: Tournament, user: int)
         return True
 
 
-def _expire(session: Session, tournament_id: int) -> None:
+def _expire(session: Session, node: RedisNodes) -> None:
+    """The node's own lease runs out (it was paused past it): so do all its leases."""
     session.execute(
-        text("UPDATE tournament_leases SET expires_at = 0 WHERE tournament_id = :t"),
-        {"t": tournament_id},
+        text("UPDATE node_leases SET expires_at = 0 WHERE node = :node"), {"node": node.node}
     )
     session.commit()
 
@@ -79,7 +79,7 @@ def test_a_live_tournament_lease_is_not_taken_and_a_stale_runner_is_fenced(store
     assert not _take(store, b, number)  # a's lease is live
     assert _register(store, nodes[0], made, 1)
     with store.db.session() as session:
-        _expire(session, number)
+        _expire(session, nodes[0])
     assert _take(store, b, number)
     assert b.owned[number] == a.owned[number] + 1
     # a, paused past its lease, wakes up and appends: refused, the log does not move.
