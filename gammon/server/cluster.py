@@ -18,8 +18,11 @@ the same for tables and tournaments); this module is what the tables need beside
   (read whole at start and every minute) and builds its lobby from it. An owner writes
   its entries again when Redis answers after an outage (it may have restarted empty) and
   at each whole read of the hash where the hash lacks one of them.
-- **Presence.** Who is connected to which table through each node (``presence``: at each
-  change, and whole with each renewal, which also says the node lives).
+- **Presence.** Who is connected to a table through each node goes on the table's own
+  channel (``presence:{id}``), heard only by the nodes that run or watch the table; a
+  node that begins to hear a table asks the others there to say who they have. Which
+  nodes live comes from their leases (``node_leases``, read at each sweep), not from
+  messages every node hears.
 - **The chat's relays.** Chat lines go out on ``chat``, operators' and users' decisions
   on ``moderation``, ended sessions on ``sessions``.
 
@@ -54,7 +57,8 @@ log = logging.getLogger("gammon.server")
 _CHAT: Final = "chat"
 _MODERATION: Final = "moderation"
 _SESSIONS: Final = "sessions"
-_PRESENCE: Final = "presence"
+#: Each table's presence channel (``presence:{id}``): heard by its owner and its watchers.
+_PRESENCE: Final = "presence:"
 _LOBBY: Final = "lobby"
 #: How often a node reads the whole lobby hash again (entries it missed, a restarted Redis).
 LOBBY_RELOAD_S: Final = 60.0
@@ -88,6 +92,9 @@ class Cluster:
     def present(self, live: LiveTable) -> None:
         """Who is connected to the table here changed: tell the other nodes."""
 
+    def opened(self, live: LiveTable) -> None:
+        """A table made here, which this node runs: hear who is at it elsewhere."""
+
     async def loaded(self, live: LiveTable) -> None:
         """The hub read a table it does not run into memory: follow its owner's records."""
 
@@ -111,10 +118,11 @@ class RedisCluster(Cluster):
         self.ttl = nodes.ttl
         #: The tables whose records this node follows for a replica, and since when.
         self.watched: dict[int, float] = {}
-        #: Who is connected to which table through each other node, and when each node
-        #: was last heard of (a node not heard of for three lease times is taken as gone).
+        #: Who is connected to which table through each other node, for the tables this
+        #: node hears (those it runs or watches: each table's own presence channel), and
+        #: the nodes alive (their leases, read at each sweep).
         self._presence: dict[str, dict[int, tuple[frozenset[int], int]]] = {}
-        self._heard: dict[str, float] = {}
+        self._alive: frozenset[str] = frozenset()
         #: Every table's lobby entry, as the owners wrote them (a copy of the hash).
         self.entries: dict[int, dict[str, Any]] = {}
         #: Entries of this node's tables waiting to be written, and the last ones written.
@@ -132,11 +140,11 @@ class RedisCluster(Cluster):
         nodes.subscribe(_CHAT, self._on_chat)
         nodes.subscribe(_MODERATION, self._on_moderation)
         nodes.subscribe(_SESSIONS, self._on_session)
-        nodes.subscribe(_PRESENCE, self._on_presence)
+        nodes.subscribe_numbered(_PRESENCE, self._on_presence)
         nodes.subscribe(_LOBBY, self._on_entry)
         nodes.on_listening.append(self._read_entries)
         nodes.after_outage.append(self._after_outage)
-        nodes.heartbeats.append(self._heartbeat)
+        nodes.after_outage.append(self._present_again)
         hub.chat.relay = self._chat_out
         hub.chat.relay_moderation = self._moderation_out
         hub.chat.take_shared = nodes.take
@@ -152,6 +160,7 @@ class RedisCluster(Cluster):
     async def adopt(self, thing: int, run_here: Callable[[], None]) -> None:
         self.watched.pop(thing, None)  # this node makes the records now
         await self.hub.adopt(thing, run_here)
+        await self._hear(thing)
 
     async def demote(self, thing: int) -> None:
         self._written.pop(thing, None)  # the new owner writes its entry now
@@ -180,8 +189,11 @@ class RedisCluster(Cluster):
             self.hub.practice.release(thing, here_only=True)
 
     async def sweep(self) -> None:
-        """Bring the replicas up to the log, and read the whole lobby now and then."""
+        """Bring the replicas up to the log, see which nodes live, hear the presence of the
+        tables this node runs or watches, and read the whole lobby now and then."""
         await self._resync()
+        await self._live_nodes()
+        await self._hear_the_right_tables()
         if time.monotonic() - self._entries_read >= LOBBY_RELOAD_S:
             await self._read_entries()
 
@@ -202,6 +214,7 @@ class RedisCluster(Cluster):
     async def _follow(self, table_id: int) -> None:
         self.watched[table_id] = time.monotonic()
         await self.nodes.follow(_key(table_id))
+        await self._hear(table_id)
 
     async def _drop(self, table_id: int) -> None:
         """Stop following a table no socket here is at, and forget the replica (unless it
@@ -350,63 +363,95 @@ class RedisCluster(Cluster):
     # -- presence --------------------------------------------------------------------------
 
     def present(self, live: LiveTable) -> None:
+        """Who is connected to the table here changed: the nodes hearing its presence
+        channel (its owner, and the nodes watching it) are told."""
         users = sorted({c.user.id for c in live.conns if c.user is not None})
         anonymous = sum(1 for c in live.conns if c.user is None)
-        message = {"node": self.nodes.node, "t": live.table.id, "users": users,
-                   "anonymous": anonymous}  # fmt: skip
-        self.nodes.publish_soon(_PRESENCE, message)
+        message = {"node": self.nodes.node, "users": users, "anonymous": anonymous}
+        self.nodes.publish_soon(_PRESENCE + str(live.table.id), message)
 
-    async def _heartbeat(self) -> None:
-        """Say this node lives, with everyone connected to a table through it (and how many
-        watch without signing in)."""
-        watched = [(table_id, live) for table_id, live in self.hub.tables.items() if live.conns]
-        tables = {
-            str(table_id): sorted({c.user.id for c in live.conns if c.user is not None})
-            for table_id, live in watched
+    def opened(self, live: LiveTable) -> None:
+        self.hub.spawn(self._hear(live.table.id))
+
+    async def _hear(self, table_id: int) -> None:
+        """Hear the table's presence channel (this node runs it, or watches it), and ask the
+        nodes with someone at it to say so (this node was not listening before)."""
+        channel = _PRESENCE + str(table_id)
+        if channel in self.nodes.listening:
+            return
+        await self.nodes.listen(channel)
+        self.nodes.publish_soon(channel, {"node": self.nodes.node, "ask": 1})
+
+    async def _hear_the_right_tables(self) -> None:
+        """Hear the presence of the tables this node runs or watches, and of no other."""
+        wanted = {
+            _PRESENCE + str(table_id)
+            for table_id, live in self.hub.tables.items()
+            if live.table.status in ("open", "playing")
+            and (table_id in self.owned or table_id in self.watched or live.conns)
         }
-        anonymous = {
-            str(table_id): count
-            for table_id, live in watched
-            if (count := sum(1 for c in live.conns if c.user is None))
-        }
-        message = {"node": self.nodes.node, "tables": tables, "anonymous": anonymous}
-        await self.nodes.publish(_PRESENCE, message)
+        for channel in [c for c in self.nodes.listening if c.startswith(_PRESENCE)]:
+            if channel not in wanted:
+                await self.nodes.unlisten(channel)
+                table_id = int(channel.removeprefix(_PRESENCE))
+                for tables in self._presence.values():
+                    tables.pop(table_id, None)
+        for channel in wanted - self.nodes.listening:
+            await self._hear(int(channel.removeprefix(_PRESENCE)))
+
+    async def _live_nodes(self) -> None:
+        """Which nodes live, from their leases: the presence of a node gone is forgotten,
+        and the tables it was at here see their watchers change."""
+        alive = await self.nodes.live_nodes()
+        gone = set(self._presence) - alive
+        self._alive = alive
+        for node in gone:
+            for table_id in self._presence.pop(node, {}):
+                self._presence_changed(table_id)
 
     def watching(self, table_id: int) -> tuple[frozenset[int], int]:
         """The users at the table through the other living nodes, and the anonymous ones."""
-        alive = time.monotonic() - 3 * self.ttl
         users: set[int] = set()
         anonymous = 0
         for node, tables in self._presence.items():
-            if self._heard.get(node, 0.0) >= alive and table_id in tables:
+            if node in self._alive and table_id in tables:
                 there, count = tables[table_id]
                 users |= there
                 anonymous += count
         return frozenset(users), anonymous
 
-    def _on_presence(self, data: dict[str, Any]) -> None:
-        node = data["node"]
-        self._heard[node] = time.monotonic()
-        tables = self._presence.setdefault(node, {})
-        if "tables" in data:
-            anonymous = data.get("anonymous", {})
-            heard = {
-                int(t): (frozenset(users), int(anonymous.get(t, 0)))
-                for t, users in data["tables"].items()
-            }
-            changed = {t for t in set(tables) | set(heard) if tables.get(t) != heard.get(t)}
-            tables.clear()
-            tables.update(heard)
-        else:
-            table_id = int(data["t"])
-            tables[table_id] = (frozenset(data["users"]), int(data.get("anonymous", 0)))
-            changed = {table_id}
-        for table_id in changed:
-            live = self.hub.tables.get(table_id)
+    def _on_presence(self, table_id: int, data: dict[str, Any]) -> None:
+        live = self.hub.tables.get(table_id)
+        if "ask" in data:  # a node began to listen: say who is here
             if live is not None and live.conns:
-                self.hub.broadcast_state(live)
-            if live is not None and table_id in self.owned:
-                self.publish_entry(live)  # its spectators elsewhere changed
+                self.present(live)
+            return
+        node = str(data["node"])
+        self._alive = self._alive | {node}  # it speaks: it lives (until a sweep says not)
+        heard = (frozenset(data["users"]), int(data.get("anonymous", 0)))
+        tables = self._presence.setdefault(node, {})
+        if heard == (frozenset(), 0):
+            tables.pop(table_id, None)
+        else:
+            tables[table_id] = heard
+        self._presence_changed(table_id)
+
+    def _presence_changed(self, table_id: int) -> None:
+        live = self.hub.tables.get(table_id)
+        if live is not None and live.conns:
+            self.hub.broadcast_state(live)
+        if live is not None and table_id in self.owned:
+            self.publish_entry(live)  # its spectators elsewhere changed
+
+    async def _present_again(self) -> None:
+        """After an outage: what this node heard may be stale, and what it said may be lost."""
+        for table_id, live in list(self.hub.tables.items()):
+            if live.conns:
+                self.present(live)
+            if _PRESENCE + str(table_id) in self.nodes.listening:
+                self.nodes.publish_soon(
+                    _PRESENCE + str(table_id), {"node": self.nodes.node, "ask": 1}
+                )
 
     # -- the chat's relays -----------------------------------------------------------------
 

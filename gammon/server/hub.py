@@ -382,6 +382,7 @@ class Hub:
         """A new table is committed: in memory, in the lobby, its clock and bot going."""
         self.nodes.created(_key(table.id))
         live = self.install(table)
+        self.cluster.opened(live)
         self.cluster.publish_entry(live)
         self._schedule(live)
         self.lobby_changed()

@@ -80,6 +80,13 @@ class NodeLease:
         )
         session.commit()
 
+    def live_nodes(self, session: Session) -> list[str]:
+        """The nodes whose own lease is live now (this one's among them while it renews)."""
+        rows = session.execute(
+            text(f"SELECT node FROM node_leases WHERE expires_at >= {DB_NOW}")
+        ).scalars()
+        return [str(node) for node in rows]
+
     def hand_back(self, session: Session) -> None:
         """A node stopping: its lease expires now, and with it every lease naming it, for
         the others to take at once rather than after the leases' time."""

@@ -332,6 +332,22 @@ class Nodes:
     def subscribe(self, channel: str, handler: Callable[[dict[str, Any]], None]) -> None:
         """Hear the other nodes' messages on ``channel`` (before :meth:`start`)."""
 
+    def subscribe_numbered(
+        self, prefix: str, handler: Callable[[int, dict[str, Any]], None]
+    ) -> None:
+        """Hear the other nodes' messages on the channels ``{prefix}{number}`` this node
+        listens to (:meth:`listen`), with the number (before :meth:`start`)."""
+
+    async def listen(self, channel: str) -> None:
+        """Start hearing ``channel`` (one of a :meth:`subscribe_numbered` prefix's)."""
+
+    async def unlisten(self, channel: str) -> None:
+        """Stop hearing ``channel``."""
+
+    async def live_nodes(self) -> frozenset[str]:
+        """The nodes whose own lease is live now (the database's word)."""
+        return frozenset({self.node})
+
     async def publish(self, channel: str, message: dict[str, Any]) -> int:
         """Send ``message`` to the nodes listening on ``channel``; how many heard it."""
         return 0
@@ -441,6 +457,9 @@ class RedisNodes(Nodes):
         self.lease = NodeLease(self.node, ttl)
         self._kinds: dict[str, _Kind] = {}
         self._handlers: dict[str, Callable[[dict[str, Any]], None]] = {}
+        self._numbered: dict[str, Callable[[int, dict[str, Any]], None]] = {}
+        #: The numbered channels this node listens to now (:meth:`listen`).
+        self.listening: set[str] = set()
         self._pubsub: PubSub | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         self._pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -459,8 +478,6 @@ class RedisNodes(Nodes):
         #: Called once the subscription hears Redis again after losing it (the lobby's
         #: entries are written and read again: Redis may have restarted empty).
         self.after_outage: list[Callable[[], Coroutine[Any, Any, None]]] = []
-        #: Called at each renewal, after the leases (a node's presence says it lives).
-        self.heartbeats: list[Callable[[], Awaitable[None]]] = []
         #: Called once at start, when the node listens and before it first sweeps (the
         #: lobby's entries are read).
         self.on_listening: list[Callable[[], Awaitable[None]]] = []
@@ -597,8 +614,8 @@ class RedisNodes(Nodes):
                 await self.take_over((kind.name, thing))
 
     async def _renew_loop(self) -> None:
-        """Renew this node's lease (and say it lives) every third of its time: on its own, so
-        that taking over a dead node's many logs never delays it; then see what it holds."""
+        """Renew this node's lease (which says it lives) every third of its time: on its own,
+        so that taking over a dead node's many logs never delays it; then see what it holds."""
         while True:
             await asyncio.sleep(self.ttl / 3)
             try:
@@ -610,11 +627,6 @@ class RedisNodes(Nodes):
                     await self._renew(kind)
                 except Exception as exc:
                     await self.failed(f"renewing the {kind.name} leases", exc)
-            for heartbeat in self.heartbeats:
-                try:
-                    await heartbeat()
-                except Exception as exc:
-                    await self.failed("saying this node lives", exc)
 
     async def _sweep_loop(self) -> None:
         """Take over the logs nobody runs, then each kind's own look around."""
@@ -654,7 +666,7 @@ class RedisNodes(Nodes):
                 f"cannot reach Redis at {safe_url(self.redis_url)}: {first_line(exc)}"
             ) from None
         self._pubsub = self.redis.pubsub()
-        channels = [_NODE + self.node, *self._handlers]
+        channels = [_NODE + self.node, *self._handlers, *self.listening]
         await self._pubsub.subscribe(*(self.prefix + name for name in channels))
         every = [self.prefix + kind.name + ":*" for kind in self._kinds.values() if kind.follow_all]
         if every:
@@ -742,6 +754,26 @@ class RedisNodes(Nodes):
     def subscribe(self, channel: str, handler: Callable[[dict[str, Any]], None]) -> None:
         self._handlers[channel] = handler
 
+    def subscribe_numbered(
+        self, prefix: str, handler: Callable[[int, dict[str, Any]], None]
+    ) -> None:
+        self._numbered[prefix] = handler
+
+    async def listen(self, channel: str) -> None:
+        if channel not in self.listening:
+            self.listening.add(channel)
+            if self._pubsub is not None:
+                await self._pubsub.subscribe(self.prefix + channel)
+
+    async def unlisten(self, channel: str) -> None:
+        if channel in self.listening:
+            self.listening.discard(channel)
+            if self._pubsub is not None:
+                await self._pubsub.unsubscribe(self.prefix + channel)
+
+    async def live_nodes(self) -> frozenset[str]:
+        return frozenset(await self.store.run(self.lease.live_nodes))
+
     async def publish(self, channel: str, message: dict[str, Any]) -> int:
         """Publish on one of the server's channels (the name after :attr:`prefix`), with
         the other messages of the moment in one pipeline (:class:`Outbox`); how many
@@ -789,9 +821,15 @@ class RedisNodes(Nodes):
             self._on_node_message(data)
             return
         name, _, number = channel.partition(":")
+        if not number.isdigit():
+            return
         kind = self._kinds.get(name)
-        if kind is not None and number.isdigit():
+        if kind is not None:
             self._on_record(kind, int(number), data)
+            return
+        numbered = self._numbered.get(name + ":")
+        if numbered is not None and data.get("node") != self.node:
+            numbered(int(number), data)
 
     def _on_node_message(self, data: dict[str, Any]) -> None:
         if "rid" in data and "from" in data:
