@@ -199,8 +199,13 @@ async def presence_now(
 
 
 def _line(what: str, before: float, now: float, unit: str) -> str:
-    ratio = f"{before / now:,.0f}x less" if now > 0 else "-"
-    return f"  {what:<28} before {before:>14,.1f} {unit:<8} now {now:>12,.1f} {unit:<8} {ratio}"
+    if now <= 0 or before <= 0:
+        ratio = "-"
+    elif now <= before:
+        ratio = f"{before / now:,.1f}x less"
+    else:
+        ratio = f"{now / before:,.1f}x more"
+    return f"  {what:<28} before {before:>14,.3f} {unit:<8} now {now:>12,.3f} {unit:<8} {ratio}"
 
 
 def main(argv: list[str] | None = None) -> int:
