@@ -93,7 +93,7 @@ class ServerConfig:
     migrate: bool = True
     #: Several nodes: the Redis that carries their messages (None: this process alone).
     redis: str | None = None
-    #: Several nodes: how long a table's lease lasts without renewal (gammon.server.cluster).
+    #: Several nodes: how long a lease lasts without renewal (gammon.server.nodes).
     lease_ttl_s: float = 5.0
     #: For tests: the game's time stands still until ``POST /api/test/time`` moves it
     #: (gammon.server.timesource.ManualTime); never for a site people play on.
@@ -114,11 +114,11 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     store = Store(db)
     clock: ManualTime | SystemTime = ManualTime() if config.manual_time else SystemTime()
     accounts = Accounts(clock)
-    cluster = None
+    nodes = None
     if config.redis is not None:
-        from gammon.server.cluster import RedisCluster
+        from gammon.server.nodes import RedisNodes
 
-        cluster = RedisCluster(store, config.redis, ttl=config.lease_ttl_s)
+        nodes = RedisNodes(store, config.redis, ttl=config.lease_ttl_s)
     hub = Hub(
         store,
         accounts,
@@ -127,7 +127,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         message_rate=config.message_rate,
         open_table_expiry_s=config.open_table_expiry_s,
         bot_table_idle_s=config.bot_table_idle_s,
-        cluster=cluster,
+        nodes=nodes,
         time=clock,
         chance=SystemChance() if config.dice_seed is None else SeededChance(config.dice_seed),
         moderator=ChatModerator(
@@ -144,9 +144,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         ply=config.analysis_ply,
         engine=config.engine,
         ray=config.analysis_ray,
-        node=cluster.node if cluster is not None else None,
+        node=nodes.node if nodes is not None else None,
         claim_ttl=config.lease_ttl_s,
-        take=hub.cluster.take,
+        take=hub.nodes.take,
         time=clock,
     )
     hub.listen("finished", lambda event: analyses.table_finished(event.live))
@@ -206,6 +206,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         store.start()
         await hub.start()
         await tournaments.start()
+        await hub.join_nodes()  # several nodes: tables and tournaments are taken over now
         await analyses.start()
         _tune_gc()
         try:
@@ -214,7 +215,6 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             if board_rollouts is not None:
                 board_rollouts.stop()
             tournaments.stop()
-            await tournaments.close()
             analyses.stop()
             await analyses.release()
             await hub.stop()

@@ -18,16 +18,20 @@ import contextlib
 import logging
 import math
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from gammon.messages import Message
 from gammon.server.auth import UserInfo
 from gammon.server.db import now
 from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused, dumps, error_json, loads
-from gammon.server.table import Table
+from gammon.server.table import Applied, Table
 from gammon.server.timesource import SystemTime, Timer, TimeSource
 from gammon.server.views import TableView
+
+if TYPE_CHECKING:
+    from gammon.server.runner import Runner
 
 __all__ = [
     "BURST",
@@ -298,10 +302,10 @@ class Sockets:
 
 @dataclass(eq=False)
 class LiveTable:
-    """A table in memory: its lock (one action at a time), its sockets, its timer and bot."""
+    """A table in memory: its runner (the table's state, its lock, acting and following:
+    gammon.server.runner), its sockets, its timer and bot."""
 
-    table: Table
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    runner: Runner[Table, Applied]
     conns: set[Connection] = field(default_factory=set)
     timer: Timer | None = None
     bot_task: asyncio.Task[None] | None = None
@@ -310,6 +314,16 @@ class LiveTable:
     #: memory): with its last action, what says a table against the bot was left.
     seen: float = field(default_factory=now)
     _view: TableView | None = None
+
+    @property
+    def table(self) -> Table:
+        """The table as it stands (a reload puts a new one in its runner)."""
+        return self.runner.state
+
+    @property
+    def lock(self) -> asyncio.Lock:
+        """One action at a time (the bot holds it while it reads the game)."""
+        return self.runner.lock
 
     @property
     def view(self) -> TableView:
@@ -321,6 +335,33 @@ class LiveTable:
     def side(self, conn: Connection) -> int | None:
         """The side ``conn``'s user sees the table from (None: a spectator)."""
         return self.table.viewer_side(conn.user.id) if conn.user is not None else None
+
+
+@dataclass
+class Acknowledgement:
+    """A socket waiting for its action's ``ack`` (docs/PROTOCOL.md 2): the runner's
+    :class:`~gammon.server.runner.Answer` for a table's socket."""
+
+    conn: Connection
+    message_id: object = None
+    #: When the action was read (``time.monotonic``), and who hears how long it took
+    #: until its state was queued for every socket (``/metrics``).
+    received: float | None = None
+    observe: Callable[[float], None] | None = None
+
+    def acknowledge(self, seq: int) -> None:
+        ack: dict[str, Any] = {"type": "ack", "seq": seq}
+        if self.message_id is not None:
+            ack["id"] = self.message_id
+        self.conn.send(ack)
+
+    @contextlib.contextmanager
+    def together(self) -> Iterator[None]:
+        """The ack and the actor's state: one socket write."""
+        with self.conn.together():
+            yield
+        if self.received is not None and self.observe is not None:
+            self.observe(time.monotonic() - self.received)
 
 
 # -- answering a message that is not carried out ------------------------------------------

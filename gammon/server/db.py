@@ -354,13 +354,27 @@ class AnalysisPageRow(Base):
     html: Mapped[str] = mapped_column(Text)
 
 
+class NodeLease(Base):
+    """How long a node lives without renewing (gammon.server.nodes): every table and
+    tournament lease naming the node is live while this row is.
+
+    ``expires_at`` is in seconds since the epoch by the database's clock, so the nodes'
+    clocks need not agree; the node renews its row alone, one row per renewal however many
+    tables it runs (migration 0010).
+    """
+
+    __tablename__ = "node_leases"
+
+    node: Mapped[str] = mapped_column(String(64), primary_key=True)
+    expires_at: Mapped[float] = mapped_column(Float)
+
+
 class TableLease(Base):
-    """Which node runs a table, until when, under which fence (gammon.server.cluster).
+    """Which node runs a table, under which fence (gammon.server.nodes).
 
     ``fence`` grows by one at each change of owner; the owner's every append checks it
     in the same transaction, so a node that lost the table can never write to it again.
-    ``expires_at`` is in seconds since the epoch by the database's clock, so the nodes'
-    clocks need not agree.
+    The lease is live while its node's (:class:`NodeLease`) is.
     """
 
     __tablename__ = "table_leases"
@@ -368,19 +382,17 @@ class TableLease(Base):
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), primary_key=True)
     node: Mapped[str] = mapped_column(String(64), index=True)
     fence: Mapped[int] = mapped_column(BigInteger)
-    expires_at: Mapped[float] = mapped_column(Float)
 
 
 class TournamentLease(Base):
-    """Which node runs a tournament, until when, under which fence: a table's lease's twin
-    (:class:`TableLease`), for :mod:`gammon.server.tournaments.nodes`."""
+    """Which node runs a tournament, under which fence: a table's lease's twin
+    (:class:`TableLease`), for :mod:`gammon.server.nodes`."""
 
     __tablename__ = "tournament_leases"
 
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
     node: Mapped[str] = mapped_column(String(64), index=True)
     fence: Mapped[int] = mapped_column(BigInteger)
-    expires_at: Mapped[float] = mapped_column(Float)
 
 
 class Database:

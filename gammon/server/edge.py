@@ -155,7 +155,7 @@ class Edge:
 
     async def limited(self, buckets: TokenBuckets, key: str) -> None:
         """Take a token of ``key`` from ``buckets`` (on every node), or refuse the request."""
-        wait = await self.hub.cluster.take(buckets, key)
+        wait = await self.hub.nodes.take(buckets, key)
         if wait:
             raise _RateLimited(3600 if math.isinf(wait) else math.ceil(wait))
 

@@ -2,15 +2,17 @@
 
 Everything here runs on the event loop except the database (see
 :mod:`gammon.server.store`) and the engine (:mod:`gammon.server.bots`, one
-thread of its own, so a bot thinking never holds up another table). An action
-goes: check (rules library) -> append to the log and commit -> acknowledge ->
-broadcast the new state; a table's actions are taken one at a time under its
-lock. The sockets themselves are :mod:`gammon.server.connections`; the chat,
-with its moderation, is :mod:`gammon.server.chatroom`. With several nodes
-(:mod:`gammon.server.cluster`) a table is run by one of them: an action at a table
-another node runs goes there, and this node keeps a copy that follows that node's
-records only while one of its sockets is at the table; the lobby then comes from the
-entries every node writes for its own tables (:meth:`Hub.lobby_entry`).
+thread of its own, so a bot thinking never holds up another table). Each table
+in memory has a runner (:mod:`gammon.server.runner`): an action goes socket ->
+runner (check, append to the log and commit, acknowledge) -> :meth:`Hub._changed`,
+the one place for what follows a change of a table (broadcast, the lobby, timers,
+the bot, ratings, listeners, moderation), here and on replicas alike. The sockets
+themselves are :mod:`gammon.server.connections`; the chat, with its moderation, is
+:mod:`gammon.server.chatroom`. With several nodes (:mod:`gammon.server.nodes`) a table
+is run by one of them: an action at a table another node runs goes there, and this node
+keeps a copy that follows that node's records only while one of its sockets is at the
+table (:mod:`gammon.server.cluster`); the lobby then comes from the entries every node
+writes for its own tables (:meth:`Hub.lobby_entry`).
 
 (Past 600 lines, for now: the tables' life cycle in one place (acting, broadcast,
 timers, expiry, the lobby and the listeners that tournaments and analyses hang on).
@@ -26,7 +28,7 @@ import logging
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from gammon.actions import Forfeit, OutOfTime
 from gammon.messages import Message
@@ -35,9 +37,10 @@ from gammon.server.auth import Accounts, UserInfo
 from gammon.server.bots import Bots, EngineChoice
 from gammon.server.chance import Chance, SystemChance
 from gammon.server.chatroom import CHAT_MESSAGES, ChatRoom, TournamentRoom
-from gammon.server.cluster import ROUTE_TRIES, Cluster, NotOwner, Request
+from gammon.server.cluster import Cluster, RedisCluster
 from gammon.server.connections import (
     RATE,
+    Acknowledgement,
     AlreadyAnswered,
     Connection,
     FaultLog,
@@ -50,6 +53,7 @@ from gammon.server.connections import (
 )
 from gammon.server.fairdice import SEED_BYTES
 from gammon.server.metrics import ACTION_BUCKETS, Histogram
+from gammon.server.nodes import LogKey, Nodes, RedisNodes, Request
 from gammon.server.players import all_ratings
 from gammon.server.practice import TAKE_BACK, Practice, can_take_back
 from gammon.server.protocol import (
@@ -62,11 +66,16 @@ from gammon.server.protocol import (
     parse_message,
 )
 from gammon.server.ratings import BOT_RATINGS
+from gammon.server.runner import Committed, Runner
 from gammon.server.settings import TableSettings
-from gammon.server.store import Fenced, Store, create_table, load_table, load_unfinished
+from gammon.server.store import Store, create_table, load_unfinished
 from gammon.server.table import Applied, Seat, Table
+from gammon.server.table_log import ENDED, TableLog
 from gammon.server.timesource import SystemTime, TimeSource
 from gammon.server.views import summary_json
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 __all__ = ["TABLE_MOMENTS", "Hub", "TableEvent", "TableMoment"]
 
@@ -115,7 +124,7 @@ class Hub:
         message_rate: float = RATE,
         open_table_expiry_s: float = OPEN_TABLE_EXPIRY_S,
         bot_table_idle_s: float = BOT_TABLE_IDLE_S,
-        cluster: Cluster | None = None,
+        nodes: Nodes | None = None,
         time: TimeSource | None = None,
         chance: Chance | None = None,
     ) -> None:
@@ -124,8 +133,8 @@ class Hub:
         #: The game's time (clocks, expiries, rate limits): the system's, or a test's
         #: (gammon.server.timesource).
         self.time: TimeSource = time if time is not None else SystemTime()
-        #: The other nodes (gammon.server.cluster); the default is this node alone.
-        self.cluster = cluster if cluster is not None else Cluster()
+        #: The other nodes (gammon.server.nodes); the default is this node alone.
+        self.nodes = nodes if nodes is not None else Nodes()
         #: An open table nobody has joined after this long is cancelled.
         self.open_table_expiry_s = open_table_expiry_s
         #: A table against the bot with no action and its human away this long is forfeited.
@@ -138,10 +147,15 @@ class Hub:
         self.bots = Bots(engine) if bots else None
         #: Hints, the tutor and take-backs (R15).
         self.practice = Practice(self.bots, self.time)
-        self.practice.release_elsewhere = self.cluster.release_bot
+        self.practice.release_elsewhere = lambda table_id: self.nodes.tell(
+            _key(table_id), {"release_bot": 1}
+        )
         if self.bots is not None:
             self.bots.gate = self.practice.gate
         self.tables: dict[int, LiveTable] = {}
+        #: How a table's runner applies, appends and reads back its actions, its new games
+        #: seeded by the server's chance.
+        self.table_log = TableLog(store, lambda: self.chance.token_bytes(SEED_BYTES))
         self.lobby: set[Connection] = set()
         self.chat = ChatRoom(
             store,
@@ -177,6 +191,11 @@ class Hub:
         self.ratings: dict[int, float] = {}
         #: What the lobby lists besides tables (the tournaments, when they are running).
         self.lobby_extras: Callable[[], dict[str, Any]] | None = None
+        #: The tables' part on several nodes: replicas, the lobby's entries, presence, the
+        #: chat's relays (gammon.server.cluster); nothing on one node alone.
+        self.cluster: Cluster = (
+            RedisCluster(self.nodes, self) if isinstance(self.nodes, RedisNodes) else Cluster()
+        )
 
     def listen(self, moment: TableMoment, listener: Callable[[TableEvent], None]) -> None:
         """Call ``listener`` at each ``moment`` of every table (:data:`TABLE_MOMENTS`).
@@ -213,25 +232,28 @@ class Hub:
     async def start(self) -> None:
         """Rebuild every unfinished table from its log and set its clock and bot going.
 
-        With several nodes the tables come as this node takes them over (the cluster's
-        sweep), and replicas as its sockets open them.
+        With several nodes the tables come as this node takes them over (the nodes'
+        sweep, once :meth:`join_nodes` starts it), and replicas as its sockets open them.
         """
-        tables = [] if self.cluster.shared else await self.store.run(load_unfinished)
+        tables = [] if self.nodes.shared else await self.store.run(load_unfinished)
         at = self.time.now()
         for table in tables:
             table.resume(at)
-            live = self._live(table)
-            self.tables[table.id] = live
+            live = self.install(table)
             self._schedule(live)
         await self.chat.load()
         self.ratings = await self.store.run(all_ratings)
-        await self.cluster.start(self)
         if self.bots is not None:
             self._spawn(self.bots.run(self.bots.warm_up))
         self._spawn(asyncio.to_thread(plays_text.warm_up))
         self._spawn(self._expiry_loop())
-        self.started = True
         log.info("recovered %d unfinished tables", len(tables))
+
+    async def join_nodes(self) -> None:
+        """Start hearing the other nodes and take over the logs nobody runs (tables and
+        tournaments together: after the tournaments are read); then the server is ready."""
+        await self.nodes.start(self.faults.report, self._spawn)
+        self.started = True
 
     async def going_away(self, timeout: float = 2.0) -> None:
         """Close every socket with 1001 (the server is going away) and let the closes go out.
@@ -243,7 +265,7 @@ class Hub:
 
     async def stop(self) -> None:
         self.started = False
-        await self.cluster.stop()
+        await self.nodes.stop()
         for live in self.tables.values():
             if live.timer is not None:
                 live.timer.cancel()
@@ -303,16 +325,11 @@ class Hub:
 
         creator = Seat(user.id, user.name)
         table = await self.store.write(
-            lambda s: self.cluster.created(
+            lambda s: self._created(
                 s, create_table(s, settings, creator, at=at, invite_id=invite_id, seats=seats)
             )
         )
-        live = self._live(table)
-        self.tables[table.id] = live
-        await self.cluster.table_created(table.id)
-        self.cluster.publish_entry(live)
-        self._schedule(live)
-        self.lobby_changed()
+        self._opened(table)
         log.info(
             "table %s: created by %s",
             table.id,
@@ -346,20 +363,29 @@ class Hub:
         or two players paired by gammon.server.pairing."""
         at = self.time.now()
         table = await self.store.write(
-            lambda s: self.cluster.created(
+            lambda s: self._created(
                 s,
                 create_table(
                     s, settings, creator, at=at, invite_id=None, seats=seats, tournament=tournament
                 ),
             )
         )
-        live = self._live(table)
-        self.tables[table.id] = live
-        await self.cluster.table_created(table.id)
+        self._opened(table)
+        return table
+
+    def _created(self, session: Session, table: Table) -> Table:
+        """A table being created in ``session`` (not committed): this node runs it."""
+        self.nodes.acquire(session, _key(table.id))
+        return table
+
+    def _opened(self, table: Table) -> None:
+        """A new table is committed: in memory, in the lobby, its clock and bot going."""
+        self.nodes.created(_key(table.id))
+        live = self.install(table)
+        self.cluster.opened(live)
         self.cluster.publish_entry(live)
         self._schedule(live)
         self.lobby_changed()
-        return table
 
     async def live_table(self, table_id: int) -> LiveTable | None:
         """The table in memory, rebuilt from the database if it is not (a finished one)."""
@@ -371,11 +397,10 @@ class Hub:
             pending = asyncio.get_running_loop().create_future()
             self._table_loads[table_id] = pending
             try:
-                table = await self.store.run(lambda s: load_table(s, table_id))
+                table = await self.table_log.load(table_id, None)
                 live = self.tables.get(table_id)
                 if live is None and table is not None:
-                    live = self._live(table)
-                    self.tables[table_id] = live
+                    live = self.install(table)
                     self._evict_finished()
                     await self.cluster.loaded(live)
                 pending.set_result(live)
@@ -420,117 +445,71 @@ class Hub:
     ) -> Applied:
         """Check, record, acknowledge and broadcast one action (docs/PROTOCOL.md 4).
 
-        With several nodes, an action at a table another node runs is carried out there
-        (:meth:`Cluster.route`), and acknowledged here. ``hold_bot``: a play the tutor
+        The table's runner carries it out (gammon.server.runner), on the node that runs the
+        table, and :meth:`_changed` does what follows. ``hold_bot``: a play the tutor
         judges, after which the bot waits while it may be taken back.
         """
-        request = Request(action, side, actor_id, entropy, expect_seq, hold_bot)
-        if not self.cluster.shared:
-            return await self.act_here(live, request, conn, message_id, received)
-        for _ in range(ROUTE_TRIES):
-            if not self.cluster.owns(live.table.id):
-                routed = await self.cluster.route(live, request)
-                if isinstance(routed, Applied):
-                    if conn is not None:
-                        self._ack(conn, routed, message_id)
-                    return routed
-                request = routed
-            with contextlib.suppress(NotOwner):
-                return await self.act_here(live, request, conn, message_id, received)
-        raise Refused("server_error", Message("the table moved between servers: act again"))
+        request = Request(
+            action, side=side, actor_id=actor_id, entropy=entropy, expect_seq=expect_seq,
+            hold_bot=hold_bot,
+        )  # fmt: skip
+        answer = None
+        if conn is not None:
+            answer = Acknowledgement(conn, message_id, received, self._observe_latency)
+        return await live.runner.act(request, answer)
 
-    @staticmethod
-    def _ack(conn: Connection, applied: Applied, message_id: object) -> None:
-        """Tell the sender that its action is committed, as ``seq`` (docs/PROTOCOL.md 2)."""
-        ack: dict[str, Any] = {"type": "ack", "seq": applied.seq}
-        if message_id is not None:
-            ack["id"] = message_id
-        conn.send(ack)
+    def _observe_latency(self, elapsed: float) -> None:
+        self.latencies.append(elapsed)
+        self.action_seconds.observe(elapsed)
 
-    async def act_here(
-        self,
-        live: LiveTable,
-        request: Request,
-        conn: Connection | None = None,
-        message_id: object = None,
-        received: float | None = None,
-    ) -> Applied:
-        """:meth:`act` on this node, which runs the table (else :class:`NotOwner`)."""
-        action, side, actor_id = request.action, request.side, request.actor_id
-        async with live.lock:
-            table = live.table
-            if self.cluster.shared and not self.cluster.owns(table.id):
-                raise NotOwner
-            if request.request_id is not None:
-                done = await self.cluster.done_before(table.id, request)
-                if done is not None:  # an earlier try of this request was committed
-                    if conn is not None:
-                        self._ack(conn, done, message_id)
-                    return done
-            table.check_seq(request.expect_seq)
-            was_status = table.status
-            applied = table.apply(
-                action, side=side, actor_id=actor_id, at=self.time.now(), entropy=request.entropy
-            )
-            applied.request = request.request_id
-            try:
-                fence = self.cluster.fence_check(table.id)
-                # Committed even if this wait is cancelled (Store.append): no shield needed.
-                await (
-                    self.store.append(table.id, applied)
-                    if fence is None
-                    else self.store.append(table.id, applied, fence)
-                )
-            except Fenced:
-                await self.cluster.lost(table.id)
-                raise NotOwner from None
-            except Exception:
-                log.exception(
-                    "table %s: action %s not recorded; rebuilding",
-                    table.id,
-                    applied.seq,
-                    extra={"table_id": table.id, "seq": applied.seq, "user_id": actor_id},
-                )
-                await self._reload(live)
-                raise Refused(
-                    "server_error", Message("the action could not be recorded; nothing changed")
-                ) from None
+    def _changed(self, live: LiveTable, change: Committed[Table, Applied]) -> None:
+        """Everything that follows a change of a table: the one place, for an action
+        committed here, a record followed as a replica, and a table read again.
+
+        Every socket at the table gets its state; where the table runs, its clock and bot
+        are set, and its lobby entry is written; a change of status reaches the lobby and
+        the listeners (:meth:`listen`), a finished table its players' ratings, and an
+        ended one closes its moderation and may leave memory.
+        """
+        table, applied, here = change.state, change.applied, change.here
+        self.broadcast_state(live)
+        if applied is None:  # read again: taken over, stood down, or a commit failed
+            if here:
+                self._schedule(live)
+                self.cluster.publish_entry(live)
+            self.lobby_changed()
+            return
+        kind = applied.action["type"]
+        changed = table.status != change.before
+        request = change.request
+        if here:
             self.actions += 1
-            self.action_counts[action["type"]] += 1
-            await self.cluster.committed(live, applied)
-            if conn is not None:
-                with conn.together():  # the ack and the actor's state: one socket write
-                    self._ack(conn, applied, message_id)
-                    self.broadcast_state(live)
-            else:
-                self.broadcast_state(live)
-            if received is not None:
-                elapsed = time.monotonic() - received
-                self.latencies.append(elapsed)
-                self.action_seconds.observe(elapsed)
-            if request.hold_bot and can_take_back(table, side):
+            self.action_counts[kind] += 1
+            if request is not None and request.hold_bot and can_take_back(table, request.side):
                 self.practice.hold(live)  # before the bot starts (_schedule)
             self._schedule(live)
-            if table.status != was_status:
+            if changed:
                 log.info(
                     "table %s: %s",
                     table.id,
                     table.status,
                     extra={"table_id": table.id, "status": table.status, "seq": applied.seq,
-                           "user_id": actor_id, "action": action["type"]},
+                           "user_id": applied.actor_id, "action": kind},
                 )  # fmt: skip
-            if table.status != was_status or action["type"] == "start":
+        if changed or kind == "start":
+            if here:
                 self.cluster.publish_entry(live)
-                self.lobby_changed()
+            self.lobby_changed()
+            if here:
                 self._tell("status", live)
-                if table.status == "finished" and table.seats is not None:
-                    self._spawn(self._refresh_ratings(table))
-            if table.status == "finished" and was_status != "finished":
+        if changed and table.status == "finished":
+            if table.seats is not None:
+                self._spawn(self._refresh_ratings(table))
+            if here:
                 self._tell("finished", live)
-            if table.status in ("finished", "cancelled"):
-                self.moderator.close_table(str(table.id))
-                self._evict_finished()  # a busy server keeps only the recent ones in memory
-            return applied
+        if changed and table.status in ENDED:
+            self.moderator.close_table(str(table.id))
+            self._evict_finished()  # a busy server keeps only the recent ones in memory
 
     async def _refresh_ratings(self, table: Table) -> None:
         """The lobby's ratings of a finished table's players (rated in the commit that ended it)."""
@@ -551,57 +530,33 @@ class Hub:
             return BOT_RATINGS.get(bot)
         return self.ratings.get(user_id) if user_id is not None else None
 
-    async def adopt(self, table_id: int) -> LiveTable | None:
+    # -- several nodes: taking a table over and standing down (gammon.server.cluster) -------
+
+    async def adopt(self, table_id: int, run_here: Callable[[], None]) -> None:
         """This node runs the table now (it took the lease): rebuild it from its log, which
         has every action the last owner committed, and start its clock and bot."""
-        table = await self.store.run(lambda s: load_table(s, table_id))
-        if table is None:
-            return None
-        table.resume(self.time.now())
         live = self.tables.get(table_id)
+        if live is not None:
+            await live.runner.adopt(run_here)
+            return
+        table = await self.table_log.load(table_id, self.time.now())
+        run_here()
+        if table is None:
+            return
+        live = self.tables.get(table_id)  # a socket may have read it meanwhile
         if live is None:
-            live = self.tables[table_id] = self._live(table)
-        else:
-            live.table = table
-        self.broadcast_state(live)
-        self._schedule(live)
-        self.cluster.publish_entry(live)
-        self.lobby_changed()
-        return live
-
-    def ended_elsewhere(self, live: LiveTable) -> None:
-        """A table another node ran has ended: this node's lobby ratings, kicks and memory
-        follow, as they do where it ran (:meth:`act_here`)."""
-        table = live.table
-        if table.status == "finished" and table.seats is not None:
-            self._spawn(self._refresh_ratings(table))
-        self.moderator.close_table(str(table.id))
-        self._evict_finished()
+            live = self.install(table)
+        live.runner.replace(table, here=True)
 
     async def demote(self, live: LiveTable) -> None:
-        """Another node runs the table now: stop its clock and bot here, keep it as a replica."""
+        """Another node runs the table now: stop its clock and bot here, keep it as a replica
+        (as the database has it: an action here may not have been committed)."""
         if live.timer is not None:
             live.timer.cancel()
             live.timer = None
         if live.bot_task is not None and live.bot_task is not asyncio.current_task():
             live.bot_task.cancel()
-        await self._reload(live)
-
-    async def reload(self, live: LiveTable) -> None:
-        """A replica as the database has it (it missed a record of the table's owner)."""
-        table = await self.store.run(lambda s: load_table(s, live.table.id))
-        if table is None or self.cluster.owns(table.id):
-            return  # this node took the table over meanwhile: its own copy is the newer
-        live.table = table
-        self.broadcast_state(live)
-
-    async def _reload(self, live: LiveTable) -> None:
-        """After a failed commit: the table as the database has it."""
-        table = await self.store.run(lambda s: load_table(s, live.table.id))
-        if table is not None:
-            table.resume(self.time.now())
-            live.table = table
-        self.broadcast_state(live)
+        await live.runner.restore()
 
     def state_for(self, live: LiveTable, viewer: int | None, lang: str = "en") -> dict[str, Any]:
         connected, spectators = self._watchers(live, {c: live.side(c) for c in live.conns})
@@ -672,7 +627,7 @@ class Hub:
             live.timer.cancel()
             live.timer = None
         table = live.table
-        if not self.cluster.owns(table.id):
+        if not self.nodes.owns(_key(table.id)):
             return  # its owner runs its clock and bot
         deadlines = [
             d
@@ -692,10 +647,21 @@ class Hub:
         ):
             live.bot_task = self._spawn(self.bots.play(live, self.act))
 
-    def _live(self, table: Table) -> LiveTable:
-        """A table in memory, its new games seeded by the server's chance."""
-        table.new_seed = lambda: self.chance.token_bytes(SEED_BYTES)
-        return LiveTable(table)
+    def install(self, table: Table) -> LiveTable:
+        """Put ``table`` in memory, with a runner of its own (its new games seeded by the
+        server's chance)."""
+        table.new_seed = self.table_log.new_seed
+        live: LiveTable
+        runner: Runner[Table, Applied] = Runner(
+            self.table_log,
+            table,
+            nodes=self.nodes,
+            time=self.time,
+            spawn=self._spawn,
+            on_change=lambda change: self._changed(live, change),
+        )
+        live = self.tables[table.id] = LiveTable(runner)
+        return live
 
     async def _on_timer(self, live: LiveTable) -> None:
         table = live.table
@@ -737,7 +703,7 @@ class Hub:
         """
         for live in list(self.tables.values()):
             table = live.table
-            if not self.cluster.owns(table.id):
+            if not self.nodes.owns(_key(table.id)):
                 continue
             if table.status == "open":
                 if at - table.created >= self.open_table_expiry_s:
@@ -766,7 +732,7 @@ class Hub:
     async def join_table(self, live: LiveTable, conn: Connection) -> None:
         """Send what a new table connection needs: hello, chat history, the state."""
         table_id = live.table.id
-        if self.cluster.shared and table_id not in self.tables:
+        if self.nodes.shared and table_id not in self.tables:
             # Its replica was dropped after the last socket left (a page reloaded): again.
             self.tables[table_id] = live
             await self.cluster.loaded(live)
@@ -796,7 +762,7 @@ class Hub:
 
     def _spectators_changed(self, live: LiveTable) -> None:
         """Someone came or went: the lobby entry's spectators follow (where the table runs)."""
-        if self.cluster.shared and self.cluster.owns(live.table.id):
+        if self.nodes.shared and self.nodes.owns(_key(live.table.id)):
             self.cluster.publish_entry(live)
 
     async def on_table_message(self, live: LiveTable, conn: Connection, raw: str | None) -> None:
@@ -966,7 +932,7 @@ class Hub:
             entries = [entry for live in self.tables.values() if (entry := self.lobby_entry(live))]
         else:
             mine = {table_id: self.lobby_entry(live) for table_id, live in self.tables.items()
-                    if self.cluster.owns(table_id)}  # fmt: skip
+                    if self.nodes.owns(_key(table_id))}  # fmt: skip
             entries = [entry for table_id, entry in shared.items() if table_id not in mine]
             entries += [entry for entry in mine.values() if entry is not None]
         tables = []
@@ -1043,3 +1009,8 @@ class Hub:
             pass
         except Exception as exc:
             answer_fault(conn, self.faults, where, exc, message_id)
+
+
+def _key(table_id: int) -> LogKey:
+    """A table's log, as the nodes name it."""
+    return ("table", table_id)

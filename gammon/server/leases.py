@@ -1,20 +1,23 @@
 """Leases with fences in PostgreSQL: which node runs a table or a tournament.
 
-With several nodes (:mod:`gammon.server.cluster`) each unfinished table and each
-unfinished tournament is run by one node at a time: the holder of its row in a lease
+With several nodes (:mod:`gammon.server.nodes`) each unfinished table and each
+unfinished tournament is run by one node at a time: the node named by its row in a lease
 table (``table_leases`` keyed by ``table_id``, ``tournament_leases`` keyed by
-``tournament_id``; columns ``node``, ``fence``, ``expires_at``). One :class:`Leases`
-holds this node's part of one such table; the cluster and the tournaments' runner each
-keep one and build their own behaviour on top (what to do with a thing taken or lost).
+``tournament_id``; columns ``node`` and ``fence``). A lease is live while its node is:
+each node has one row of its own in ``node_leases`` (:class:`NodeLease`), which it alone
+renews, one row however many tables and tournaments it runs (migration 0010; before it,
+every lease row was written at every renewal: 60,000 rows a second at 100,000 tables,
+docs/DEPLOY.md 9.2). One :class:`Leases` holds this node's part of one lease table.
 
-- **Taking.** One ``INSERT ... ON CONFLICT DO UPDATE ... WHERE expired`` takes a free or
-  expired lease and adds one to its ``fence``: two nodes racing for it get one fence
-  each, never the same one.
+- **Taking.** One ``INSERT ... ON CONFLICT DO UPDATE ... WHERE`` the holder's node is
+  not live takes a free lease, or a dead node's, and adds one to its ``fence``: two nodes
+  racing for it get one fence each, never the same one.
 - **Fencing.** A write to the thing's log runs :meth:`Leases.fence_check` in its own
-  transaction: the row must still name this node and fence (and is extended). PostgreSQL
-  serialises the check and a takeover on that row, so a node that lost a lease never
-  writes to the thing again. The writes committed together check their fences in one
-  statement (:meth:`Leases.check_fences`).
+  transaction: the row must still name this node and fence, and is locked until the
+  write commits (``FOR UPDATE``: no new row version, nothing to vacuum), and the node's
+  own lease is extended. PostgreSQL serialises the check and a takeover on that row, so
+  a node that lost a lease never writes to the thing again. The writes committed
+  together check their fences in one statement (:meth:`Leases.check_fences`).
 - **Time.** Expiry is by the database's clock (:data:`DB_NOW`), never a node's.
 """
 
@@ -29,11 +32,69 @@ from sqlalchemy.orm import Session
 
 from gammon.server.store import Fenced
 
-__all__ = ["DB_NOW", "FenceCheck", "Leases"]
+__all__ = ["DB_NOW", "FenceCheck", "Leases", "NodeLease"]
 
 #: The database's clock, in seconds since the epoch: leases and claims never depend on a
 #: node's clock.
 DB_NOW: Final = "EXTRACT(EPOCH FROM clock_timestamp())"
+#: How long a dead node's row is kept before it is cleared away (its leases are free
+#: long before: as soon as it expires).
+FORGET_DEAD_S: Final = 3600.0
+
+#: Whether a lease row (``{leases}.node``) names a node whose own lease is live.
+_LIVE: Final = (
+    "EXISTS (SELECT 1 FROM node_leases n WHERE n.node = {leases}.node AND n.expires_at >= {now})"
+)
+
+
+class NodeLease:
+    """This node's own lease (its row in ``node_leases``): every lease naming it is live
+    while it is."""
+
+    def __init__(self, node: str, ttl: float) -> None:
+        self.node = node
+        self.ttl = ttl
+
+    def extend(self, session: Session) -> None:
+        """Make (or keep) this node live for ``ttl`` more seconds; the caller commits."""
+        session.execute(
+            text(
+                "INSERT INTO node_leases (node, expires_at) VALUES (:node, "
+                f"{DB_NOW} + :ttl) ON CONFLICT (node) DO UPDATE SET expires_at = "
+                "GREATEST(node_leases.expires_at, EXCLUDED.expires_at)"
+            ),
+            {"node": self.node, "ttl": self.ttl},
+        )
+
+    def renew(self, session: Session) -> None:
+        """:meth:`extend`, committed, and the rows of nodes dead for long cleared away."""
+        self.extend(session)
+        # Rows another node's renewal is clearing are skipped: two renewals clearing the
+        # same rows in another order could deadlock.
+        session.execute(
+            text(
+                "DELETE FROM node_leases WHERE node IN (SELECT node FROM node_leases "
+                f"WHERE expires_at < {DB_NOW} - :after FOR UPDATE SKIP LOCKED)"
+            ),
+            {"after": FORGET_DEAD_S},
+        )
+        session.commit()
+
+    def live_nodes(self, session: Session) -> list[str]:
+        """The nodes whose own lease is live now (this one's among them while it renews)."""
+        rows = session.execute(
+            text(f"SELECT node FROM node_leases WHERE expires_at >= {DB_NOW}")
+        ).scalars()
+        return [str(node) for node in rows]
+
+    def hand_back(self, session: Session) -> None:
+        """A node stopping: its lease expires now, and with it every lease naming it, for
+        the others to take at once rather than after the leases' time."""
+        session.execute(
+            text(f"UPDATE node_leases SET expires_at = {DB_NOW} - 1 WHERE node = :node"),
+            {"node": self.node},
+        )
+        session.commit()
 
 
 class Leases:
@@ -45,21 +106,25 @@ class Leases:
         self.key = key
         self.node = node
         self.ttl = ttl
+        #: This node's own lease, which every lease of it lives by.
+        self.own = NodeLease(node, ttl)
 
     def acquire(self, session: Session, thing: int) -> int | None:
-        """Take the lease if nobody holds a live one (or this node does); its new fence,
-        or None. The caller commits."""
+        """Take the lease if nobody live holds it (or this node does); its new fence, or
+        None. This node's own lease is extended first, so that what it takes is live. The
+        caller commits."""
+        self.own.extend(session)
         leases, key = self.leases, self.key
+        live = _LIVE.format(leases=leases, now=DB_NOW)
         fence = session.execute(
             text(
-                f"INSERT INTO {leases} ({key}, node, fence, expires_at) "
-                f"VALUES (:thing, :node, 1, {DB_NOW} + :ttl) "
+                f"INSERT INTO {leases} ({key}, node, fence) VALUES (:thing, :node, 1) "
                 f"ON CONFLICT ({key}) DO UPDATE SET node = EXCLUDED.node, "
-                f"fence = {leases}.fence + 1, expires_at = EXCLUDED.expires_at "
-                f"WHERE {leases}.expires_at < {DB_NOW} OR {leases}.node = :node "
+                f"fence = {leases}.fence + 1 "
+                f"WHERE {leases}.node = :node OR NOT {live} "
                 "RETURNING fence"
             ),
-            {"thing": thing, "node": self.node, "ttl": self.ttl},
+            {"thing": thing, "node": self.node},
         ).scalar()
         return int(fence) if fence is not None else None
 
@@ -71,53 +136,44 @@ class Leases:
 
     def fence_check(self, thing: int, fence: int | None, what: str) -> FenceCheck:
         """What a write to the thing's log runs first in its transaction: :class:`Fenced`
-        (nothing is written) unless this node still holds the lease with ``fence``;
-        the lease is extended when it does. ``what`` names the thing in the error."""
+        (nothing is written) unless this node still holds the lease with ``fence``; this
+        node's own lease is extended when it does. ``what`` names the thing in the error."""
         return FenceCheck(self, thing, fence, what)
 
     def check_fences(self, session: Session, checks: Sequence[FenceCheck]) -> None:
         """Run ``checks`` (of this table of leases) in one statement: every lease they name
-        extended, or :class:`Fenced` (naming the first lost) if any is no longer held."""
+        locked until the commit and this node's own lease extended, or :class:`Fenced`
+        (naming the first lost) if any is no longer held."""
         held = {(check.thing, check.fence) for check in checks if check.fence is not None}
-        extended: set[int] = set()
+        locked: set[int] = set()
         if held:
             # One statement text whatever the batch's size (arrays, not a VALUES list):
             # PostgreSQL and the driver prepare it once.
-            extended = set(
+            locked = set(
                 session.scalars(
                     text(
-                        f"UPDATE {self.leases} AS lease SET expires_at = "
-                        f"GREATEST(lease.expires_at, {DB_NOW} + :ttl) "
-                        "FROM unnest(CAST(:things AS BIGINT[]), CAST(:fences AS BIGINT[])) "
-                        "AS held(thing, fence) "
-                        f"WHERE lease.{self.key} = held.thing AND lease.node = :node "
-                        f"AND lease.fence = held.fence RETURNING lease.{self.key}"
+                        f"SELECT lease.{self.key} FROM {self.leases} AS lease "
+                        "JOIN unnest(CAST(:things AS BIGINT[]), CAST(:fences AS BIGINT[])) "
+                        f"AS held(thing, fence) ON lease.{self.key} = held.thing "
+                        "AND lease.fence = held.fence WHERE lease.node = :node "
+                        "FOR UPDATE OF lease"
                     ),
                     {
                         "things": [thing for thing, _ in held],
                         "fences": [fence for _, fence in held],
                         "node": self.node,
-                        "ttl": self.ttl,
                     },
                 )
             )
         for check in checks:
-            if check.fence is None or check.thing not in extended:
+            if check.fence is None or check.thing not in locked:
                 raise Fenced(f"{check.what}: node {self.node} no longer holds its lease")
+        self.own.extend(session)
 
-    def renew(self, session: Session) -> dict[int, int]:
-        """Extend every lease of this node in one statement and commit; the leases it
-        holds now, with their fences (one missing or with another fence was lost)."""
-        # Rows a write holds are skipped (its fence check extends them itself): waiting for
-        # them, in another order than a batch of writes takes them, could deadlock.
-        session.execute(
-            text(
-                f"UPDATE {self.leases} SET expires_at = {DB_NOW} + :ttl WHERE {self.key} IN "
-                f"(SELECT {self.key} FROM {self.leases} WHERE node = :node "
-                "FOR UPDATE SKIP LOCKED)"
-            ),
-            {"node": self.node, "ttl": self.ttl},
-        )
+    def held(self, session: Session) -> dict[int, int]:
+        """The leases this node holds now, with their fences (one missing, or with another
+        fence, was lost). A read: the node's own lease is what is renewed
+        (:meth:`NodeLease.renew`)."""
         rows = session.execute(
             text(f"SELECT {self.key}, fence FROM {self.leases} WHERE node = :node"),
             {"node": self.node},
@@ -139,24 +195,22 @@ class Leases:
 
     def orphans(self, session: Session, things: str, unfinished: tuple[str, ...]) -> list[int]:
         """The ids of the rows of ``things`` whose status is one of ``unfinished`` and whose
-        lease is missing or expired: what nobody runs."""
+        lease is missing or names a node that is not live: what nobody runs."""
         statuses = ", ".join(f"'{status}'" for status in unfinished)
+        live = _LIVE.format(leases="l", now=DB_NOW)
         rows = session.execute(
             text(
                 f"SELECT t.id FROM {things} t LEFT JOIN {self.leases} l ON l.{self.key} = t.id "
-                f"WHERE t.status IN ({statuses}) "
-                f"AND (l.{self.key} IS NULL OR l.expires_at < {DB_NOW})"
+                f"WHERE t.status IN ({statuses}) AND (l.{self.key} IS NULL OR NOT {live})"
             )
         ).scalars()
         return [int(thing) for thing in rows]
 
     def owner(self, session: Session, thing: int) -> str | None:
         """The node holding a live lease on the thing, or None."""
+        live = _LIVE.format(leases=self.leases, now=DB_NOW)
         node = session.execute(
-            text(
-                f"SELECT node FROM {self.leases} "
-                f"WHERE {self.key} = :thing AND expires_at >= {DB_NOW}"
-            ),
+            text(f"SELECT node FROM {self.leases} WHERE {self.key} = :thing AND {live}"),
             {"thing": thing},
         ).scalar()
         return str(node) if node is not None else None
@@ -166,15 +220,6 @@ class Leases:
         session.execute(
             text(f"DELETE FROM {self.leases} WHERE {self.key} = :thing AND fence = :fence"),
             {"thing": thing, "fence": fence},
-        )
-        session.commit()
-
-    def hand_back(self, session: Session) -> None:
-        """A node stopping: every lease of its expires now, for the others to take at once
-        rather than after the leases' time."""
-        session.execute(
-            text(f"UPDATE {self.leases} SET expires_at = {DB_NOW} - 1 WHERE node = :node"),
-            {"node": self.node},
         )
         session.commit()
 

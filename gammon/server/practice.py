@@ -445,7 +445,7 @@ class Practice:
 
     def hold(self, live: LiveTable) -> None:
         """Make the bot wait until :meth:`release`: called where the table runs, once a play
-        the tutor will judge is committed and before the bot is started (Hub.act_here)."""
+        the tutor will judge is committed and before the bot is started (Hub._changed)."""
         table_id = live.table.id
         if table_id not in self.holds:
             self.holds[table_id] = asyncio.get_running_loop().create_future()

@@ -4,6 +4,9 @@ Reading is strict: a message is checked field by field before anything looks at
 the game, and whatever is wrong is named in a :class:`Refused` error, which the
 server sends back as ``{"type": "error", "code": ..., "message": ...}``.
 
+(Past 600 lines: the whole wire vocabulary in one place, every message with its fields
+and checks, as docs/PROTOCOL.md lists them, so the two are read side by side.)
+
 >>> parse_message('{"type": "play", "play": "8/5 6/5", "seq": 3}')
 ClientMessage(type='play', fields={'play': '8/5 6/5'}, id=None, seq=3, side=None, entropy=None)
 >>> parse_message('{"type": "roll", "entropy": "zz"}')  # doctest: +ELLIPSIS

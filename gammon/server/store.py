@@ -13,6 +13,10 @@ own transaction; the chat room's queries are the named functions at the end.
 :func:`rebuild` is the other half: it replays a table's log through
 :meth:`Table.apply` and checks that each action gives the events it gave the
 first time, dice included.
+
+(Past 600 lines: the one place that writes and reads the database for the live server,
+tables and tournaments, with the group-committing writer; its queries are small named
+functions, kept beside the schema they read.)
 """
 
 from __future__ import annotations

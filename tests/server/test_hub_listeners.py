@@ -8,7 +8,7 @@ from typing import Any
 
 from gammon.match import SeriesRules
 from gammon.server.auth import Accounts, UserInfo
-from gammon.server.connections import Connection, LiveTable
+from gammon.server.connections import Connection
 from gammon.server.hub import TABLE_MOMENTS, Hub, TableEvent
 from gammon.server.settings import TableSettings
 from gammon.server.table import Seat, Table
@@ -20,7 +20,7 @@ class _Store:
     def __init__(self) -> None:
         self.appended: list[int] = []
 
-    async def append(self, table_id: int, applied: Any) -> None:
+    async def append(self, table_id: int, applied: Any, check: Any = None) -> None:
         self.appended.append(applied.seq)
 
     async def run(self, query: Any) -> Any:
@@ -49,8 +49,7 @@ def test_listeners_hear_start_finish_and_joins() -> None:
         for moment in TABLE_MOMENTS:
             hub.listen(moment, listener)
         table = Table(1, TableSettings(SeriesRules(length=1)), Seat(1, "alice"), created=0.0)
-        live = LiveTable(table)
-        hub.tables[1] = live
+        live = hub.install(table)
         await hub.join_table(live, Connection(_Socket(), UserInfo(2, "bob")))  # type: ignore[arg-type]
         await hub.join_table(live, Connection(_Socket(), None))  # type: ignore[arg-type]
         seats = [{"user": 1, "name": "alice"}, {"user": 2, "name": "bob"}]

@@ -1,7 +1,8 @@
 """Leases and their fences on PostgreSQL (gammon.server.leases), without processes, for
 both kinds of lease (tables and tournaments): whatever the order of takeovers, expiries
-and writes, only the newest holder of a lease can commit; renewals, the sweep's orphans,
-releases and a stopping node's hand-back."""
+of nodes and writes, only the newest holder of a lease can commit; a node's one row that
+keeps all its leases live, renewals, the sweep's orphans, releases and a stopping node's
+hand-back."""
 
 from __future__ import annotations
 
@@ -75,7 +76,7 @@ def _nodes(kind: str, count: int) -> list[Node]:
 
 class Holder(Protocol):
     """A node's leases and the fences it holds: :class:`Node`, or a runner that keeps them
-    (gammon.server.tournaments.nodes.TournamentNodes)."""
+    (gammon.server.nodes.RedisNodes.kind)."""
 
     leases: Leases
     owned: dict[int, int]
@@ -103,10 +104,13 @@ def _write(store: Store, node: Node, thing: int) -> bool:
         return True
 
 
-def _expire(store: Store, kind: str, thing: int) -> None:
-    leases, key, _things = KINDS[kind]
+def _expire(store: Store, node: Holder) -> None:
+    """The node's own lease runs out (it was paused, or died): so does every lease of it."""
     with store.db.session() as session:
-        session.execute(text(f"UPDATE {leases} SET expires_at = 0 WHERE {key} = :t"), {"t": thing})
+        session.execute(
+            text("UPDATE node_leases SET expires_at = 0 WHERE node = :node"),
+            {"node": node.leases.node},
+        )
         session.commit()
 
 
@@ -117,9 +121,9 @@ def test_a_live_lease_is_not_taken_and_a_stale_holder_is_fenced(store: Store, ki
     assert _take(store, a, thing)
     assert not _take(store, b, thing)  # a's lease is live
     assert _write(store, a, thing)
-    _expire(store, kind, thing)
+    _expire(store, a)
     assert _write(store, a, thing)  # expired but nobody took it: a may still commit
-    _expire(store, kind, thing)
+    _expire(store, a)
     assert _take(store, b, thing)
     assert not _write(store, a, thing)  # a's fence is stale: never again
     assert _write(store, b, thing)
@@ -139,50 +143,51 @@ def test_only_the_newest_holder_ever_commits(
     nodes = _nodes(kind, 3)
     thing = _thing(store, kind)
     holder: int | None = None
-    live = False
+    alive: set[int] = set()  # the nodes whose own lease is live
     for step, index in steps:
         node = nodes[index]
         if step == "expire":
-            _expire(store, kind, thing)
-            live = False
+            _expire(store, node)
+            alive.discard(index)
         elif step == "take":
             taken = _take(store, node, thing)
-            assert taken == (holder is None or not live or holder == index)
+            assert taken == (holder is None or holder not in alive or holder == index)
+            alive.add(index)  # taking, or trying to, makes the node live first
             if taken:
-                holder, live = index, True
+                holder = index
         elif thing in node.owned:
             committed = _write(store, node, thing)
             assert committed == (holder == index)
             if committed:
-                live = True  # a write extends the lease
+                alive.add(index)  # a write extends its node's lease
 
 
-def _expires_at(store: Store, kind: str, things: list[int]) -> list[float]:
-    leases, key, _things = KINDS[kind]
+def _expires_at(store: Store, node: Holder) -> float:
     with store.db.session() as session:
-        rows = session.execute(
-            text(f"SELECT {key}, expires_at FROM {leases} WHERE {key} = ANY(:t)"), {"t": things}
-        ).all()
-    at = dict(rows)
-    return [float(at[thing]) for thing in things]
+        return float(
+            session.execute(
+                text("SELECT expires_at FROM node_leases WHERE node = :node"),
+                {"node": node.leases.node},
+            ).scalar_one()
+        )
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_fences_of_a_batch_are_checked_in_one_statement(store: Store, kind: str) -> None:
-    """The writer's batch checks its appends' fences together: all held, every lease is
-    extended; one lost, Fenced names it (and the batch is written one by one)."""
+    """The writer's batch checks its appends' fences together: all held, the node's lease
+    is extended; one lost, Fenced names it (and the batch is written one by one)."""
     a, b = _nodes(kind, 2)
     things = [_thing(store, kind) for _ in range(3)]
     assert all(_take(store, a, thing) for thing in things)
     checks = [a.leases.fence_check(t, a.owned[t], f"thing {t}") for t in things]
     assert len({check.run_together for check in checks}) == 1  # one group: one statement
-    for thing in things:
-        _expire(store, kind, thing)
+    _expire(store, a)
     with store.db.session() as session:
         a.leases.check_fences(session, [*checks, checks[0]])  # a thing twice: one row
         session.commit()
-    assert all(at > now() for at in _expires_at(store, kind, things))  # all extended
-    _expire(store, kind, things[1])
+    assert _expires_at(store, a) > now()  # extended: every lease of a is live again
+    assert not any(_take(store, b, thing) for thing in things)
+    _expire(store, a)
     assert _take(store, b, things[1])
     with store.db.session() as session, pytest.raises(Fenced, match=f"thing {things[1]}"):
         a.leases.check_fences(session, checks)
@@ -207,23 +212,23 @@ def test_renewal_keeps_a_node_s_leases_and_shows_the_ones_it_lost(store: Store, 
     a, b = _nodes(kind, 2)
     kept, lost = _thing(store, kind), _thing(store, kind)
     assert _take(store, a, kept) and _take(store, a, lost)
-    _expire(store, kind, kept)
-    _expire(store, kind, lost)
+    _expire(store, a)
     assert _take(store, b, lost)
     with store.db.session() as session:
-        held = a.leases.renew(session)
+        a.leases.own.renew(session)
+        held = a.leases.held(session)
     assert held == {kept: a.owned[kept]}  # lost is b's now
     assert not _take(store, b, kept)  # the renewal made a's lease on kept live again
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_orphans_are_the_unfinished_things_without_a_live_lease(store: Store, kind: str) -> None:
-    (a,) = _nodes(kind, 1)
+    a, dead = _nodes(kind, 2)
     _leases, _key, things = KINDS[kind]
     statuses = ("open", "playing") if kind == "table" else ("registering", "running")
     never, expired, held = _thing(store, kind), _thing(store, kind), _thing(store, kind)
-    assert _take(store, a, expired) and _take(store, a, held)
-    _expire(store, kind, expired)
+    assert _take(store, dead, expired) and _take(store, a, held)
+    _expire(store, dead)
     with store.db.session() as session:
         orphans = set(a.leases.orphans(session, things, statuses))
     assert {never, expired} <= orphans
@@ -245,7 +250,7 @@ def test_release_and_hand_back(store: Store, kind: str) -> None:
     assert _take(store, b, finished)
     assert b.owned[finished] == 1  # a new row: the fences start again
     with store.db.session() as session:
-        a.leases.hand_back(session)
+        a.leases.own.hand_back(session)
         assert a.leases.owner(session, running) is None
     assert _take(store, b, running)
     with store.db.session() as session:
@@ -290,7 +295,7 @@ def test_a_takeover_racing_an_owner_s_appends_leaves_it_nothing_after(store: Sto
         # A alive renews its lease with each append: B gets it only when its takeover
         # lands just after an expiry, between (or waiting on) A's transactions.
         for _ in range(10_000):
-            _expire(store, "table", table_id)
+            _expire(store, a)
             if _take(store, b, table_id):
                 break
         else:

@@ -22,8 +22,8 @@ from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from gammon.server.auth import TokenBuckets
-from gammon.server.cluster import Outbox, RedisCluster
 from gammon.server.fairdice import verify_record
+from gammon.server.nodes import Outbox, RedisNodes
 from gammon.server.store import Store
 from tests import waiting
 from tests.server.client import Player, Socket, choose
@@ -402,7 +402,7 @@ def test_racing_actions_through_every_node_and_takeovers_apply_once(
             sends = [row[node].request(message) for node in sorted(senders)]
             if take_away:
                 nodes.query(
-                    "UPDATE table_leases SET expires_at = 0, node = 'taken-by-the-test' "
+                    "UPDATE table_leases SET node = 'taken-by-the-test' "
                     "WHERE table_id = :t RETURNING fence",
                     t=table,
                 )
@@ -555,17 +555,16 @@ def test_a_burst_of_redis_commands_waits_for_connections_rather_than_failing(
     a record to publish): they queue for the node's connections, none is refused."""
 
     async def go() -> None:
-        cluster = RedisCluster(postgres_store, redis)
+        nodes = RedisNodes(postgres_store, redis)
         try:
             buckets = TokenBuckets(10_000, 1_000, name="burst")
-            waits = await asyncio.gather(
-                *(cluster.take(buckets, f"key{i % 7}") for i in range(600))
-            )
+            waits = await asyncio.gather(*(nodes.take(buckets, f"key{i % 7}") for i in range(600)))
             assert waits == [0.0] * 600
-            await asyncio.gather(*(cluster.signed_out(i, "hash") for i in range(600)))
-            assert cluster.redis.connection_pool.max_connections <= 64
+            ended = ({"node": "gone", "user_id": i, "hash": "hash"} for i in range(600))
+            await asyncio.gather(*(nodes.publish("sessions", message) for message in ended))
+            assert nodes.redis.connection_pool.max_connections <= 64
         finally:
-            await cluster.redis.aclose()
+            await nodes.redis.aclose()
 
     asyncio.run(go())
 
@@ -577,14 +576,14 @@ def test_messages_published_together_arrive_in_order_and_each_is_answered(
     how many heard its message, and a subscriber gets them in the order they were asked."""
 
     async def go() -> None:
-        cluster = RedisCluster(postgres_store, redis)
-        listener = cluster.redis.pubsub()
+        nodes = RedisNodes(postgres_store, redis)
+        listener = nodes.redis.pubsub()
         try:
-            await listener.subscribe(cluster.prefix + "order")
+            await listener.subscribe(nodes.prefix + "order")
             await listener.get_message(timeout=1)  # the subscription's confirmation
             heard = await asyncio.gather(
-                *(cluster.publish("order", {"n": n}) for n in range(300)),
-                cluster.publish("nobody", {"n": -1}),
+                *(nodes.publish("order", {"n": n}) for n in range(300)),
+                nodes.publish("nobody", {"n": -1}),
             )
             assert heard == [1] * 300 + [0]
             got = []
@@ -594,12 +593,12 @@ def test_messages_published_together_arrive_in_order_and_each_is_answered(
                 got.append(json.loads(message["data"])["n"])
             assert got == list(range(300))
             # What is asked for before a stop goes out: drain waits for it.
-            last = cluster.outbox.publish(cluster.prefix + "order", b'{"n": 300}')
-            await cluster.outbox.drain(5.0)
+            last = nodes.outbox.publish(nodes.prefix + "order", b'{"n": 300}')
+            await nodes.outbox.drain(5.0)
             assert last.done() and last.result() == 1
         finally:
             await listener.aclose()  # type: ignore[no-untyped-call]
-            await cluster.redis.aclose()
+            await nodes.redis.aclose()
         # No Redis there: every message of the batch gets the connection's error.
         nowhere = Outbox(Redis.from_url("redis://127.0.0.1:1/0"))
         answers = await asyncio.gather(
@@ -780,7 +779,8 @@ def test_a_forwarded_action_asked_again_after_its_commit_is_acknowledged_not_sta
                 node: str, rid: str, retry: bool, request: str = "the-tests-request"
             ) -> dict[str, Any]:
                 message = {
-                    "rid": rid, "from": "the-test", "t": table, "action": {"type": "roll"},
+                    "rid": rid, "from": "the-test", "k": "table", "t": table,
+                    "action": {"type": "roll"},
                     "side": side, "actor_id": player.user["id"],  # type: ignore[index]
                     "entropy": "ab" * 32, "expect_seq": seq, "hold_bot": False,
                     "request_id": request, "retry": retry,
@@ -801,12 +801,12 @@ def test_a_forwarded_action_asked_again_after_its_commit_is_acknowledged_not_sta
 
             first_owner = owner()
             first = await forward(first_owner, "try-1", retry=False)
-            assert first["applied"]["seq"] == seq + 1, first
+            assert first["record"]["seq"] == seq + 1, first
             # Its answer lost: asked again, pinned to the seq it was meant for.
             again = await forward(first_owner, "try-2", retry=True)
             assert "refused" not in again, again
-            assert again["applied"]["seq"] == seq + 1
-            assert again["applied"]["entropy"] == first["applied"]["entropy"] == "ab" * 32
+            assert again["record"]["seq"] == seq + 1
+            assert again["record"]["entropy"] == first["record"]["entropy"] == "ab" * 32
             # The owner is killed; the other node takes the table over from the log and
             # answers the next try from the log too.
             nodes[0].kill()
@@ -816,7 +816,7 @@ def test_a_forwarded_action_asked_again_after_its_commit_is_acknowledged_not_sta
             )
             # The lease row may name the new owner a moment before it has rebuilt the table
             # in memory; until then it answers not_owner, and a forwarder asks again (as
-            # cluster.forward does).
+            # the nodes forward does).
             tries = iter(range(1, 1000))
 
             async def asked() -> dict[str, Any] | None:
@@ -825,7 +825,7 @@ def test_a_forwarded_action_asked_again_after_its_commit_is_acknowledged_not_sta
 
             third = await waiting.until(asked, what="the new owner's answer")
             assert "refused" not in third, third
-            assert third["applied"]["seq"] == seq + 1
+            assert third["record"]["seq"] == seq + 1
             # Applied once: one roll, with the request's entropy, and nothing after it.
             log = nodes.log(table)
             assert [s for s, _ in log] == list(range(1, seq + 2))

@@ -103,17 +103,17 @@ def test_a_database_at_0001_upgrades_with_its_data_and_the_server_starts_on_it()
     try:
         assert migrate.upgrade(db, "0001") == (None, "0001")
         table_id, result = _finished_table_at_0001(db)
-        assert migrate.pending(db) == [f"{n:04d}" for n in range(2, 10)]  # 0002 to 0009
+        assert migrate.pending(db) == [f"{n:04d}" for n in range(2, 11)]  # 0002 to 0010
     finally:
         db.dispose()
-    # The operator's command: runs 0002 to 0009, says so.
+    # The operator's command: runs 0002 to 0010, says so.
     done = subprocess.run(
         [sys.executable, "-m", "gammon.server", "--database", url, "--migrate-only"],
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    ran = "ran 0002, 0003, 0004, 0005, 0006, 0007, 0008, 0009"
-    assert f"upgraded from 0001 to 0009 ({ran})" in done.stdout
+    ran = "ran 0002, 0003, 0004, 0005, 0006, 0007, 0008, 0009, 0010"
+    assert f"upgraded from 0001 to 0010 ({ran})" in done.stdout
     db = Database(url)
     try:
         assert migrate.current(db) == migrate.head()
@@ -159,8 +159,8 @@ def test_a_database_made_before_migrations_is_adopted() -> None:
         with db.engine.begin() as connection:
             connection.execute(text("DROP TABLE alembic_version"))
         assert migrate.current(db) is None
-        assert migrate.pending(db) == [f"{n:04d}" for n in range(2, 10)]  # 0002 to 0009
-        assert migrate.upgrade(db) == (None, "0009")
+        assert migrate.pending(db) == [f"{n:04d}" for n in range(2, 11)]  # 0002 to 0010
+        assert migrate.upgrade(db) == (None, "0010")
         assert migrate.current(db) == migrate.head()
     finally:
         db.dispose()

@@ -63,8 +63,8 @@ class Operations:
         checks: dict[str, str] = {"database": await self._database()}
         checks["writer"] = "ok" if store.writing else "stopped"
         checks["hub"] = "ok" if hub.started else "not started"
-        if hub.cluster.shared:  # several nodes: the others are reached through Redis
-            checks["peers"] = await hub.cluster.unreachable(READY_TIMEOUT_S) or "ok"
+        if hub.nodes.shared:  # several nodes: the others are reached through Redis
+            checks["peers"] = await hub.nodes.unreachable(READY_TIMEOUT_S) or "ok"
         ready = all(value == "ok" for value in checks.values())
         return JSONResponse(
             {"status": "ready" if ready else "not_ready", "checks": checks},

@@ -8,8 +8,16 @@ player opening their match's table has come; the timers apply what is due (the s
 bots filling seats, no-shows). Every action is committed to the tournament's log
 before anything follows from it, and on a restart each unfinished tournament is
 replayed from its log and put in step with its tables (one created, or one finished,
-while the server was going down). On several nodes one node runs each tournament, the
-others keep replicas and forward actions to it (:mod:`gammon.server.tournaments.nodes`).
+while the server was going down). Each tournament in memory has a runner
+(:mod:`gammon.server.runner`, the same as a table's): it carries an action out on the node
+that runs the tournament, commits it, and hands the change to :meth:`Tournaments._on_change`
+(timers, pages, the lobby) and what follows from it to :meth:`Tournaments._after` (tables
+made and ended, a full Sit & Go started, satellites' seats). On several nodes
+(:mod:`gammon.server.nodes`) one node runs each tournament under a lease, and every other
+node keeps a replica, which reads the log again at each of the runner's records.
+
+(A little past 600 lines: the tournament's life on the server, its tables, timers,
+recovery and socket room, in one place; the room is the first part to move out.)
 """
 
 from __future__ import annotations
@@ -19,29 +27,30 @@ import contextlib
 import copy
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from sqlalchemy import text
 from sqlalchemy.orm import Session
 
 from gammon.actions import Forfeit
 from gammon.messages import Message
 from gammon.server.chatroom import TournamentRoom
 from gammon.server.db import TableRow, select
+from gammon.server.nodes import LogKey, NotOwner, Request
 from gammon.server.protocol import Refused, dumps
+from gammon.server.runner import Committed, Runner
 from gammon.server.settings import TableSettings
 from gammon.server.store import (
-    Fenced,
-    add_tournament_action,
     create_tournament,
     load_table,
-    load_tournament,
     load_tournaments,
     tournament_tables,
 )
 from gammon.server.table import NO_SHOW, Seat, Table
 from gammon.server.timesource import Timer
 from gammon.server.tournaments.errors import TournamentError
+from gammon.server.tournaments.log import ENDED, TournamentLog
 from gammon.server.tournaments.settings import TournamentSettings
 from gammon.server.tournaments.state import Applied, BracketMatch, Tournament
 
@@ -49,7 +58,6 @@ if TYPE_CHECKING:
     from gammon.server.auth import UserInfo
     from gammon.server.connections import Connection
     from gammon.server.hub import Hub, TableEvent
-    from gammon.server.tournaments.nodes import TournamentNodes
 
 __all__ = ["LiveTournament", "Tournaments"]
 
@@ -65,22 +73,19 @@ _DUE_ROUNDS: Final = 3
 
 @dataclass
 class LiveTournament:
-    tournament: Tournament
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """A tournament in memory: its runner (its state, lock, acting and following) and timer."""
+
+    runner: Runner[Tournament, Applied]
     timer: Timer | None = None
 
+    @property
+    def tournament(self) -> Tournament:
+        return self.runner.state
 
-class _Moved(Refused):
-    """The tournament's lease was taken by another node as this one appended: route again."""
 
-    def __init__(self, tournament_id: int) -> None:
-        super().__init__(
-            "server_error",
-            Message(
-                "tournament {tournament} moved to another server: act again",
-                tournament=tournament_id,
-            ),
-        )
+def _key(tournament_id: int) -> LogKey:
+    """A tournament's log, as the nodes name it."""
+    return ("tournament", tournament_id)
 
 
 class Tournaments:
@@ -97,30 +102,34 @@ class Tournaments:
         #: Each tournament's socket room: its pages, live, and its chat (PROTOCOL.md 6.1).
         self.rooms: dict[int, TournamentRoom] = {}
         self._pushes: set[int] = set()
-        #: Several nodes: which tournaments this node runs (None: a single node runs all).
-        self.nodes: TournamentNodes | None = None
+        #: How a runner applies, appends and reads back a tournament's actions.
+        self.log = TournamentLog(hub.store)
+        #: The nodes (one alone, or several: gammon.server.nodes), shared with the hub.
+        self.nodes = hub.nodes
         hub.listen("status", self._on_table_changed)
         hub.listen("joined", self._on_table_joined)
+        self.nodes.register(
+            "tournament",
+            self,
+            leases=("tournament_leases", "tournament_id"),
+            things="tournaments",
+            unfinished=("registering", "running"),
+            follow_all=True,  # every node's pages and lobby show every tournament
+            pin_retries=False,  # a tournament's seq moves on by itself (its timers)
+            unanswered=Message("the tournament's server did not answer: look at it and act again"),
+        )
 
     # -- start -------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Replay every tournament from its log, then catch up with what happened meanwhile."""
-        tournaments = await self.store.run(load_tournaments)
-        for tournament in tournaments:
-            live = LiveTournament(tournament)
-            self.live[tournament.id] = live
-            for match in tournament.matches:
-                if match.table is not None:
-                    self.by_table[match.table] = (tournament.id, match.number)
-        cluster = self.hub.cluster
-        if cluster.shared:
-            from gammon.server.cluster import RedisCluster
-            from gammon.server.tournaments.nodes import TournamentNodes
+        """Replay every tournament from its log, then catch up with what happened meanwhile.
 
-            assert isinstance(cluster, RedisCluster)
-            self.nodes = TournamentNodes(cluster, self)
-            await self.nodes.start()  # takes over the tournaments nobody runs
+        With several nodes these are replicas: the nodes' sweep (:meth:`Hub.join_nodes`)
+        takes over the tournaments nobody runs.
+        """
+        for tournament in await self.store.run(load_tournaments):
+            self._live(tournament)
+        if self.nodes.shared:
             return
         for live in list(self.live.values()):
             if live.tournament.status == "running":
@@ -199,23 +208,23 @@ class Tournaments:
                 )
         nodes = self.nodes
 
-        def create(session: Session) -> tuple[Tournament, int | None]:
+        def create(session: Session) -> Tournament:
             made = create_tournament(session, settings, creator_id=user.id, at=at)
-            return made, nodes.acquire(session, made.id) if nodes is not None else None
+            nodes.acquire(session, _key(made.id))
+            return made
 
-        tournament, fence = await self.store.write(create)
-        live = LiveTournament(tournament)
-        self.live[tournament.id] = live
-        if nodes is not None and fence is not None:
-            nodes.owned[tournament.id] = fence
-            await nodes.changed(tournament.id, tournament.seq, finished=False)
+        tournament = await self.store.write(create)
+        nodes.created(_key(tournament.id))
+        live = self._live(tournament)
+        # The other nodes hear of it (and read it) as of any change.
+        await nodes.committed(_key(tournament.id), {"seq": tournament.seq}, ended=False)
         self._schedule(live)
         self._changed(tournament)
         return tournament
 
     def runs(self, tournament_id: int) -> bool:
         """Whether this node runs the tournament (a single node runs every one)."""
-        return self.nodes is None or self.nodes.owns(tournament_id)
+        return self.nodes.owns(_key(tournament_id))
 
     async def request(
         self,
@@ -228,37 +237,13 @@ class Tournaments:
         """An action from outside (a player, an operator, a table's result): carried out by
         the node running the tournament, this one or another."""
         tournament = live.tournament
-        if not self.runs(tournament.id) and tournament.status in ("finished", "cancelled"):
+        if not self.runs(tournament.id) and tournament.status in ENDED:
             # Nobody runs an ended tournament (its lease is gone): refused as it would be
             # there, on a copy, rather than taken over for nothing.
             copy.deepcopy(tournament).apply(
                 action, actor_id=actor_id, operator=operator, at=self.hub.time.now()
             )
-        for _ in range(8):
-            nodes, routed = self.nodes, False
-            if nodes is not None and not self.runs(live.tournament.id):
-                routed = await nodes.route(live, action, actor_id, operator)
-            if routed:
-                return
-            try:
-                await self.act_here(live, action, actor_id=actor_id, operator=operator)
-                return
-            except _Moved:
-                continue
-        raise _Moved(live.tournament.id)
-
-    async def act_here(
-        self,
-        live: LiveTournament,
-        action: dict[str, Any],
-        *,
-        actor_id: int | None = None,
-        operator: bool = False,
-    ) -> None:
-        """On the node running the tournament: the action, and a full Sit & Go's start."""
-        await self.act(live, action, actor_id=actor_id, operator=operator)
-        if action.get("type") == "register":
-            await self.after_register(live)
+        await live.runner.act(Request(action, actor_id=actor_id, operator=operator))
 
     async def act(
         self,
@@ -268,100 +253,139 @@ class Tournaments:
         actor_id: int | None = None,
         operator: bool = False,
     ) -> Applied:
-        """Check, record, then carry out one action (and whatever follows from it)."""
-        async with live.lock:
-            tournament = live.tournament
-            before = tournament.status
-            if not self.runs(tournament.id):
-                raise _Moved(tournament.id)
-            applied = tournament.apply(
-                action, actor_id=actor_id, operator=operator, at=self.hub.time.now()
-            )
-            check = self.nodes.fence_check(tournament.id) if self.nodes is not None else None
+        """Check, record, then carry out one action of this node's (a timer's, a match's
+        table), and whatever follows from it (:meth:`_after`); refused if another node
+        runs the tournament now."""
+        try:
+            return await live.runner.act_here(Request(action, actor_id=actor_id, operator=operator))
+        except NotOwner:
+            raise Refused("server_error", self.log.moved(live.tournament.id)) from None
 
-            def append(session: Session) -> None:
-                if check is not None:
-                    check(session)
-                add_tournament_action(session, tournament, applied)
+    def _live(self, tournament: Tournament) -> LiveTournament:
+        """Put a tournament read from the log in memory, with a runner of its own."""
+        live: LiveTournament
+        runner: Runner[Tournament, Applied] = Runner(
+            self.log,
+            tournament,
+            nodes=self.nodes,
+            time=self.hub.time,
+            spawn=self.hub.spawn,
+            on_change=lambda change: self._on_change(live, change),
+            after=lambda change: self._after(live, change),
+        )
+        live = self.live[tournament.id] = LiveTournament(runner)
+        self._know_tables(tournament)
+        return live
 
-            try:
-                await asyncio.shield(self.store.write(append))
-            except Fenced:
-                await self._reload(live)
-                if self.nodes is not None:
-                    self.hub.spawn(self.nodes.lost(tournament.id))
-                raise _Moved(tournament.id) from None
-            except Exception:
-                log.exception(
-                    "tournament %s: action not recorded; rebuilding",
-                    tournament.id,
-                    extra={"tournament_id": tournament.id},
-                )
-                await self._reload(live)
-                raise Refused(
-                    "server_error", Message("the action could not be recorded; nothing changed")
-                ) from None
-        if self.nodes is not None:
-            done = tournament.status in ("finished", "cancelled")
-            await self.nodes.changed(tournament.id, tournament.seq, finished=done)
-        self._schedule(live)
-        self._changed(tournament)
-        if before != tournament.status:
-            self.hub.lobby_changed()
-        await self._follow(live, applied.events)
-        return applied
-
-    # -- several nodes: replicas and takeovers (gammon.server.tournaments.nodes) --------------
-
-    async def reload(self, tournament_id: int) -> None:
-        """A replica as the log has it (another node runs the tournament, and changed it)."""
-        tournament = await self.store.run(lambda s: load_tournament(s, tournament_id))
-        if tournament is None or self.runs(tournament_id):
-            return
-        self._install(tournament)
-
-    def _install(self, tournament: Tournament, *, final: bool = False) -> LiveTournament:
-        """Put a tournament read from the log in place (``final``: even if older than the
-        copy here, which a takeover's read of the fenced log is), for pages and lobby."""
-        live = self.live.get(tournament.id)
-        before = live.tournament.status if live is not None else None
-        if live is None:
-            live = self.live[tournament.id] = LiveTournament(tournament)
-        elif tournament.seq < live.tournament.seq and not final:
-            return live  # an older read than the one already here
-        live.tournament = tournament
+    def _know_tables(self, tournament: Tournament) -> None:
         for match in tournament.matches:
             if match.table is not None:
                 self.by_table[match.table] = (tournament.id, match.number)
+
+    def _on_change(self, live: LiveTournament, change: Committed[Tournament, Applied]) -> None:
+        """What follows every change of a tournament, here or as a replica: its tables known,
+        its timer set where it runs, its pages and the lobby told."""
+        tournament = change.state
+        self._know_tables(tournament)
+        self._schedule(live)
         self._changed(tournament)
-        if before != tournament.status:
+        if change.before != tournament.status:
             self.hub.lobby_changed()
-        return live
 
-    async def adopt(self, tournament_id: int, run_here: Callable[[], None]) -> None:
-        """This node took the tournament over: run it from its log, in step with its tables.
-
-        ``run_here`` makes it this node's to run (:meth:`runs`): called once the log is
-        read, with no await before the log's state is installed, so that no action is
-        carried out here on the replica as it was (and then lost when the log's copy
-        replaces it).
-        """
-        tournament = await self.store.run(lambda s: load_tournament(s, tournament_id))
-        run_here()
-        if tournament is None:
+    async def _after(self, live: LiveTournament, change: Committed[Tournament, Applied]) -> None:
+        """What an action committed here makes happen, once the tournament's lock is free
+        (it may act again): its events carried out, and a full Sit & Go started."""
+        if change.applied is None:
             return
-        live = self._install(tournament, final=True)
-        if tournament.status == "running":
+        await self._follow(live, change.applied.events)
+        if change.applied.record.action.get("type") == "register":
+            await self.after_register(live)
+
+    # -- several nodes: the nodes' part (gammon.server.nodes.LogPart) -----------------------
+
+    async def adopt(self, thing: int, run_here: Callable[[], None]) -> None:
+        """This node took the tournament over: run it from its log, in step with its tables."""
+        live = self.live.get(thing)
+        if live is not None:
+            await live.runner.adopt(run_here)
+        else:
+            tournament = await self.log.load(thing, None)
+            run_here()
+            if tournament is None:
+                return
+            live = self.live.get(thing) or self._live(tournament)
+            live.runner.replace(tournament, here=True)
+        if live.tournament.status == "running":
             await self._catch_up(live)
         self._schedule(live)  # what fell due while nobody ran it is applied at once
 
-    async def demote(self, tournament_id: int) -> None:
-        """Another node runs the tournament now: stop its timer here, keep it as a replica."""
-        live = self.live.get(tournament_id)
-        if live is not None and live.timer is not None:
+    async def demote(self, thing: int) -> None:
+        """Another node runs the tournament now: stop its timer here, keep it as a replica
+        (as the log has it: an action here may not have been committed)."""
+        live = self.live.get(thing)
+        if live is None:
+            return
+        if live.timer is not None:
             live.timer.cancel()
             live.timer = None
-        await self.reload(tournament_id)
+        await live.runner.restore()
+
+    async def serve(self, thing: int, request: Request) -> dict[str, Any]:
+        live = self.live.get(thing)
+        if live is None:
+            raise NotOwner
+        return self.log.record(await live.runner.act_here(request))
+
+    def on_record(self, thing: int, record: dict[str, Any]) -> None:
+        live = self.live.get(thing)
+        if live is not None:
+            live.runner.on_record(record)
+        else:  # made on another node
+            self.hub.spawn(self._discover(thing))
+
+    def on_told(self, thing: int, message: dict[str, Any]) -> None:
+        """Nothing is told to a tournament's runner."""
+
+    async def _discover(self, thing: int) -> None:
+        """A tournament another node made: a replica here, for the pages and the lobby."""
+        tournament = await self.log.load(thing, None)
+        if tournament is not None and thing not in self.live:
+            live = self._live(tournament)
+            self._on_change(live, Committed(tournament, "", None, None, here=False))
+
+    async def sweep(self) -> None:
+        """Bring the replicas up to the log (and read those made elsewhere); put the ones run
+        here in step with their tables."""
+        known = max(self.live, default=0)
+
+        def heads(session: Session) -> dict[int, int]:
+            seqs = session.execute(
+                text(
+                    "SELECT t.id, COALESCE(MAX(a.seq), 0) FROM tournaments t "
+                    "LEFT JOIN tournament_actions a ON a.tournament_id = t.id "
+                    "WHERE t.status IN ('registering', 'running') OR t.id > :known "
+                    "GROUP BY t.id"
+                ),
+                {"known": known},
+            ).all()
+            return {int(t): int(seq) for t, seq in seqs}
+
+        seqs = await self.store.run(heads)
+        for tournament_id, seq in seqs.items():
+            replica = self.live.get(tournament_id)
+            if self.runs(tournament_id):
+                continue
+            if replica is None:
+                await self._discover(tournament_id)
+            elif replica.tournament.seq < seq:
+                await replica.runner.reload()
+        for tournament_id, replica in list(self.live.items()):
+            unfinished = replica.tournament.status not in ENDED
+            if unfinished and tournament_id not in seqs and not self.runs(tournament_id):
+                await replica.runner.reload()  # it ended; its record was missed
+        for tournament_id, replica in list(self.live.items()):
+            if self.runs(tournament_id) and replica.tournament.status == "running":
+                await self.check_tables(replica)
 
     async def check_tables(self, live: LiveTournament) -> None:
         """Report the matches whose tables finished (on whichever node ran them)."""
@@ -380,13 +404,6 @@ class Tournaments:
 
         for table in await self.store.run(finished):
             await self._report(table)
-
-    async def _reload(self, live: LiveTournament) -> None:
-        tournament_id = live.tournament.id
-        reloaded = await self.store.run(load_tournaments)
-        for tournament in reloaded:
-            if tournament.id == tournament_id:
-                live.tournament = tournament
 
     async def _follow(self, live: LiveTournament, events: list[dict[str, Any]]) -> None:
         tournament = live.tournament
@@ -562,11 +579,6 @@ class Tournaments:
         for live in self.live.values():
             if live.timer is not None:
                 live.timer.cancel()
-
-    async def close(self) -> None:
-        """Several nodes: hand this node's tournaments back at once."""
-        if self.nodes is not None:
-            await self.nodes.stop()
 
     def _changed(self, tournament: Tournament) -> None:
         for listener in list(self.listeners):
