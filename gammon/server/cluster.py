@@ -43,8 +43,8 @@ from sqlalchemy.orm import Session
 
 from gammon.messages import Message
 from gammon.server.connections import LiveTable
-from gammon.server.nodes import LogKey, NotOwner, RedisNodes, Request
-from gammon.server.table_log import applied_json
+from gammon.server.nodes import NotOwner, RedisNodes, Request
+from gammon.server.table_log import applied_json, table_key
 
 if TYPE_CHECKING:
     from gammon.server.hub import Hub
@@ -64,10 +64,6 @@ _LOBBY: Final = "lobby"
 LOBBY_RELOAD_S: Final = 60.0
 
 _NOBODY: Final[frozenset[int]] = frozenset()
-
-
-def _key(table_id: int) -> LogKey:
-    return ("table", table_id)
 
 
 def _json(message: object) -> bytes:
@@ -213,7 +209,7 @@ class RedisCluster(Cluster):
 
     async def _follow(self, table_id: int) -> None:
         self.watched[table_id] = time.monotonic()
-        await self.nodes.follow(_key(table_id))
+        await self.nodes.follow(table_key(table_id))
         await self._hear(table_id)
 
     async def _drop(self, table_id: int) -> None:
@@ -223,7 +219,7 @@ class RedisCluster(Cluster):
         if live is not None and (live.conns or table_id in self.owned):
             return
         self.watched.pop(table_id, None)
-        await self.nodes.unfollow(_key(table_id))
+        await self.nodes.unfollow(table_key(table_id))
         if live is not None and live.table.status in ("open", "playing"):
             self.hub.forget(live)
 

@@ -53,7 +53,7 @@ from gammon.server.connections import (
 )
 from gammon.server.fairdice import SEED_BYTES
 from gammon.server.metrics import ACTION_BUCKETS, Histogram
-from gammon.server.nodes import LogKey, Nodes, RedisNodes, Request
+from gammon.server.nodes import Nodes, RedisNodes, Request
 from gammon.server.players import all_ratings
 from gammon.server.practice import TAKE_BACK, Practice, can_take_back
 from gammon.server.protocol import (
@@ -70,7 +70,7 @@ from gammon.server.runner import Committed, Runner
 from gammon.server.settings import TableSettings
 from gammon.server.store import Store, create_table, load_unfinished
 from gammon.server.table import Applied, Seat, Table
-from gammon.server.table_log import ENDED, TableLog
+from gammon.server.table_log import ENDED, TableLog, table_key
 from gammon.server.timesource import SystemTime, TimeSource
 from gammon.server.views import summary_json
 
@@ -148,7 +148,7 @@ class Hub:
         #: Hints, the tutor and take-backs (R15).
         self.practice = Practice(self.bots, self.time)
         self.practice.release_elsewhere = lambda table_id: self.nodes.tell(
-            _key(table_id), {"release_bot": 1}
+            table_key(table_id), {"release_bot": 1}
         )
         if self.bots is not None:
             self.bots.gate = self.practice.gate
@@ -375,12 +375,12 @@ class Hub:
 
     def _created(self, session: Session, table: Table) -> Table:
         """A table being created in ``session`` (not committed): this node runs it."""
-        self.nodes.acquire(session, _key(table.id))
+        self.nodes.acquire(session, table_key(table.id))
         return table
 
     def _opened(self, table: Table) -> None:
         """A new table is committed: in memory, in the lobby, its clock and bot going."""
-        self.nodes.created(_key(table.id))
+        self.nodes.created(table_key(table.id))
         live = self.install(table)
         self.cluster.opened(live)
         self.cluster.publish_entry(live)
@@ -627,7 +627,7 @@ class Hub:
             live.timer.cancel()
             live.timer = None
         table = live.table
-        if not self.nodes.owns(_key(table.id)):
+        if not self.nodes.owns(table_key(table.id)):
             return  # its owner runs its clock and bot
         deadlines = [
             d
@@ -703,7 +703,7 @@ class Hub:
         """
         for live in list(self.tables.values()):
             table = live.table
-            if not self.nodes.owns(_key(table.id)):
+            if not self.nodes.owns(table_key(table.id)):
                 continue
             if table.status == "open":
                 if at - table.created >= self.open_table_expiry_s:
@@ -762,7 +762,7 @@ class Hub:
 
     def _spectators_changed(self, live: LiveTable) -> None:
         """Someone came or went: the lobby entry's spectators follow (where the table runs)."""
-        if self.nodes.shared and self.nodes.owns(_key(live.table.id)):
+        if self.nodes.shared and self.nodes.owns(table_key(live.table.id)):
             self.cluster.publish_entry(live)
 
     async def on_table_message(self, live: LiveTable, conn: Connection, raw: str | None) -> None:
@@ -932,7 +932,7 @@ class Hub:
             entries = [entry for live in self.tables.values() if (entry := self.lobby_entry(live))]
         else:
             mine = {table_id: self.lobby_entry(live) for table_id, live in self.tables.items()
-                    if self.nodes.owns(_key(table_id))}  # fmt: skip
+                    if self.nodes.owns(table_key(table_id))}  # fmt: skip
             entries = [entry for table_id, entry in shared.items() if table_id not in mine]
             entries += [entry for entry in mine.values() if entry is not None]
         tables = []
@@ -1009,8 +1009,3 @@ class Hub:
             pass
         except Exception as exc:
             answer_fault(conn, self.faults, where, exc, message_id)
-
-
-def _key(table_id: int) -> LogKey:
-    """A table's log, as the nodes name it."""
-    return ("table", table_id)

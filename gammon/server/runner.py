@@ -331,19 +331,13 @@ class Runner(Generic[S, A]):
             applied = self.kind.follow(state, record)
         except GammonError as exc:
             log.warning("%s %s: replica out of step (%s); reading it again", *self.key, exc)
-            self.spawn(self._read_over())
+            self.spawn(self.reload())  # the log is ahead of it: the read replaces it
             return False
         if applied is None:
             self.spawn(self.reload())
             return False
         self.on_change(Committed(state, before, applied, None, here=False))
         return True
-
-    async def _read_over(self) -> None:
-        """A replica that could not apply a record: the log's state replaces it."""
-        state = await self.kind.load(self.key[1], None)
-        if state is not None and not self.runs_here():
-            self.replace(state, here=False)
 
     async def catch_up(self) -> None:
         """Apply the records a replica missed, read from the log one by one, so that its

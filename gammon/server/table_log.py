@@ -18,16 +18,21 @@ from sqlalchemy.orm import Session
 from gammon.messages import Message
 from gammon.server.db import Action, GameRow
 from gammon.server.leases import FenceCheck
-from gammon.server.nodes import Request
+from gammon.server.nodes import LogKey, Request
 from gammon.server.store import Store, load_table
 from gammon.server.table import Applied, Changes, Table
 
-__all__ = ["ENDED", "TableLog", "applied_json"]
+__all__ = ["ENDED", "TableLog", "applied_json", "table_key"]
 
 #: The statuses of a table that is over: nothing is appended to its log any more.
 ENDED: Final = frozenset({"finished", "cancelled"})
 #: The fields of an action's row a replica needs to apply it.
 _FIELDS: Final = ("seq", "action", "side", "actor_id", "entropy", "clock", "at")
+
+
+def table_key(table_id: int) -> LogKey:
+    """A table's log, as the nodes name it."""
+    return (TableLog.name, table_id)
 
 
 def applied_json(applied: Applied) -> dict[str, Any]:
