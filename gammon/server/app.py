@@ -116,7 +116,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     accounts = Accounts(clock)
     nodes = None
     if config.redis is not None:
-        from gammon.server.nodes import RedisNodes
+        from gammon.server.redis_nodes import RedisNodes
 
         nodes = RedisNodes(store, config.redis, ttl=config.lease_ttl_s)
     hub = Hub(

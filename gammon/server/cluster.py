@@ -43,7 +43,8 @@ from sqlalchemy.orm import Session
 
 from gammon.messages import Message
 from gammon.server.connections import LiveTable
-from gammon.server.nodes import NotOwner, RedisNodes, Request
+from gammon.server.nodes import NotOwner, Request
+from gammon.server.redis_nodes import RedisNodes
 from gammon.server.table_log import applied_json, table_key
 
 if TYPE_CHECKING:

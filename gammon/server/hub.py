@@ -53,7 +53,7 @@ from gammon.server.connections import (
 )
 from gammon.server.fairdice import SEED_BYTES
 from gammon.server.metrics import ACTION_BUCKETS, Histogram
-from gammon.server.nodes import Nodes, RedisNodes, Request
+from gammon.server.nodes import Nodes, Request
 from gammon.server.players import all_ratings
 from gammon.server.practice import TAKE_BACK, Practice, can_take_back
 from gammon.server.protocol import (
@@ -66,6 +66,7 @@ from gammon.server.protocol import (
     parse_message,
 )
 from gammon.server.ratings import BOT_RATINGS
+from gammon.server.redis_nodes import RedisNodes
 from gammon.server.runner import Committed, Runner
 from gammon.server.settings import TableSettings
 from gammon.server.store import Store, create_table, load_unfinished

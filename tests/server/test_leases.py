@@ -76,7 +76,7 @@ def _nodes(kind: str, count: int) -> list[Node]:
 
 class Holder(Protocol):
     """A node's leases and the fences it holds: :class:`Node`, or a runner that keeps them
-    (gammon.server.nodes.RedisNodes.kind)."""
+    (gammon.server.redis_nodes.RedisNodes.kind)."""
 
     leases: Leases
     owned: dict[int, int]

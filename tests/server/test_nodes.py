@@ -23,7 +23,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from gammon.server.auth import TokenBuckets
 from gammon.server.fairdice import verify_record
-from gammon.server.nodes import Outbox, RedisNodes
+from gammon.server.redis_channels import Outbox
+from gammon.server.redis_nodes import RedisNodes
 from gammon.server.store import Store
 from tests import waiting
 from tests.server.client import Player, Socket, choose

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from gammon.server.auth import Accounts
 from gammon.server.db import now
 from gammon.server.hub import Hub
-from gammon.server.nodes import RedisNodes
+from gammon.server.redis_nodes import RedisNodes
 from gammon.server.store import (
     Fenced,
     Store,
