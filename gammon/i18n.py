@@ -21,19 +21,31 @@ clean clone (and CI) needs no build step and no generated file can go stale.
 
 from __future__ import annotations
 
-import functools
 import gettext
-import io
 import os
 import string
-from collections.abc import Iterable, Mapping
-from pathlib import Path
-from typing import Any, Final
+from collections.abc import Mapping
+from typing import Any
 
+from gammon.catalogs import (
+    DOMAIN,
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    LOCALE_DIR,
+    SOURCE_LANGUAGE,
+    Translator,
+    catalog_path,
+    language_code,
+    read_catalog,
+    translated_messages,
+    words,
+)
 from gammon.errors import GammonError
 
 __all__ = [
+    "DOMAIN",
     "LANGUAGES",
+    "LOCALE_DIR",
     "LANGUAGE_NAMES",
     "N_",
     "SOURCE_LANGUAGE",
@@ -48,33 +60,9 @@ __all__ = [
     "translator",
 ]
 
-#: The languages offered, English (the source) first.
-LANGUAGES: Final = ("en", "fi", "sv", "nb", "nl")
-SOURCE_LANGUAGE: Final = "en"
-#: Each language's own name for itself, for a switch between them.
-LANGUAGE_NAMES: Final = {
-    "en": "English",
-    "fi": "suomi",
-    "sv": "svenska",
-    "nb": "norsk bokmål",
-    "nl": "Nederlands",
-}
-#: Tags that mean one of ours: Norwegian without a written standard, and Nynorsk,
-#: read Bokmål better than English.
-_ALIASES: Final = {"no": "nb", "nn": "nb"}
-LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
-DOMAIN: Final = "gammon"
-
 
 class UnknownLanguageError(GammonError, ValueError):
     """A language asked for by name that gammon does not speak."""
-
-
-def _base(tag: str) -> str | None:
-    """``fi_FI.UTF-8`` -> ``fi``, ``nb-NO`` -> ``nb``, ``no`` -> ``nb``; None if not ours."""
-    base = tag.strip().replace("-", "_").split(".")[0].split("@")[0].split("_")[0].lower()
-    base = _ALIASES.get(base, base)
-    return base if base in LANGUAGES else None
 
 
 def language(requested: str) -> str:
@@ -88,7 +76,7 @@ def language(requested: str) -> str:
     ...
     gammon.i18n.UnknownLanguageError: gammon does not speak 'de' (it speaks en, fi, sv, nb, nl)
     """
-    found = _base(requested)
+    found = language_code(requested)
     if found is None:
         raise UnknownLanguageError(
             f"gammon does not speak {requested!r} (it speaks {', '.join(LANGUAGES)})"
@@ -111,7 +99,7 @@ def from_environment(environ: Mapping[str, str] | None = None) -> str:
         if not value:
             continue
         for tag in value.split(":"):
-            found = _base(tag)
+            found = language_code(tag)
             if found is not None:
                 return found
         if name != "LANGUAGE":  # the first locale variable set decides, as in gettext
@@ -139,17 +127,12 @@ def negotiate(accept_language: str | None) -> str:
                     quality = float(value)
                 except ValueError:
                     quality = 0.0
-        found = _base(tag) if tag.strip() != "*" else SOURCE_LANGUAGE
+        found = language_code(tag) if tag.strip() != "*" else SOURCE_LANGUAGE
         if found is None or quality <= 0:
             continue
         if best is None or (quality, -order) > (best[0], best[1]):
             best = (quality, -order, found)
     return SOURCE_LANGUAGE if best is None else best[2]
-
-
-def catalog_path(lang: str) -> Path:
-    """Where the catalog of ``lang`` lives (English has none: its messages are the keys)."""
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
 def placeholders(message: str) -> frozenset[str]:
@@ -163,86 +146,10 @@ def placeholders(message: str) -> frozenset[str]:
     )
 
 
-class Translator:
-    """The words of one language: messages with their placeholders filled, plurals, numbers."""
-
-    def __init__(self, lang: str, translations: gettext.NullTranslations) -> None:
-        self.lang = lang
-        self._translations = translations
-
-    def __repr__(self) -> str:
-        return f"Translator({self.lang!r})"
-
-    def gettext(self, message: str, **values: Any) -> str:
-        """``message`` in this language with ``values`` filled in."""
-        return self._translations.gettext(message).format(**values)
-
-    def pgettext(self, context: str, message: str, **values: Any) -> str:
-        """``message`` as said in ``context`` (a word that means two things: the move
-        list's "Beavers" and the table setting's), with ``values`` filled in."""
-        return self._translations.pgettext(context, message).format(**values)
-
-    def lookup(self, message: str) -> str:
-        """``message`` in this language as the catalog writes it, nothing filled in."""
-        return self._translations.gettext(message)
-
-    def ngettext(self, singular: str, plural: str, n: int, **values: Any) -> str:
-        """The form of the message for the count ``n`` (filled in as ``{n}``, in this
-        language's digits)."""
-        text = self._translations.ngettext(singular, plural, n)
-        return text.format(n=self.number(n), **values)
-
-    def npgettext(self, context: str, singular: str, plural: str, n: int, **values: Any) -> str:
-        """The form for the count ``n`` of a message said in ``context`` (the diagram's
-        "5-point match" at a line's start, capitalised where a language does so there)."""
-        text = self._translations.npgettext(context, singular, plural, n)
-        return text.format(n=self.number(n), **values)
-
-    def number(self, value: float, pattern: str = "#,##0.###") -> str:
-        """``value`` written as this language writes numbers (a CLDR decimal pattern)."""
-        from babel.numbers import format_decimal
-
-        return format_decimal(value, pattern, locale=self.lang)
-
-    def signed(self, value: float, digits: int = 3) -> str:
-        """A signed figure with ``digits`` decimals (equities): ``+0.125``, ``-0,125`` (fi)."""
-        zeros = "0" * digits
-        pattern = f"+0.{zeros};-0.{zeros}" if digits else "+0;-0"
-        return self.number(value, pattern)
-
-    def percent(self, value: float, digits: int = 1) -> str:
-        """A fraction as a percentage: ``0.5`` -> ``50.0%`` (``50,0 %`` in Finnish)."""
-        from babel import Locale
-        from babel.numbers import format_percent
-
-        pattern = Locale.parse(self.lang).percent_formats[None].pattern  # "#,##0 %" in Finnish
-        if digits:
-            pattern = pattern.replace("#,##0", f"#,##0.{'0' * digits}", 1)
-        return format_percent(value, pattern, locale=self.lang)
-
-
-@functools.cache
 def translator(lang: str = SOURCE_LANGUAGE) -> Translator:
-    """The :class:`Translator` of ``lang`` (one of :data:`LANGUAGES`), made once."""
-    lang = language(lang)
-    if lang == SOURCE_LANGUAGE:
-        return Translator(lang, gettext.NullTranslations())
-    from babel.messages.mofile import write_mo
-
-    compiled = io.BytesIO()
-    write_mo(compiled, _read_catalog(lang))  # leaves out empty and fuzzy messages
-    compiled.seek(0)
-    translations = gettext.GNUTranslations(compiled)
-    translations.add_fallback(gettext.NullTranslations())
-    return Translator(lang, translations)
-
-
-def _read_catalog(lang: str) -> Any:
-    """The Babel ``Catalog`` of ``lang``, read from its ``.po`` file."""
-    from babel.messages.pofile import read_po
-
-    with catalog_path(lang).open("rb") as file:
-        return read_po(file, locale=lang, domain=DOMAIN)
+    """The :class:`Translator` of ``lang`` (a tag of one of :data:`LANGUAGES`), made once;
+    :class:`UnknownLanguageError` for another."""
+    return words(language(lang))
 
 
 def messages_json(lang: str) -> dict[str, Any]:
@@ -259,12 +166,12 @@ def messages_json(lang: str) -> dict[str, Any]:
     lang = language(lang)
     messages: dict[str, str | dict[str, str]] = {}
     if lang != SOURCE_LANGUAGE:
-        catalog = _read_catalog(lang)
+        catalog = read_catalog(lang)
         # Which gettext form each CLDR category takes, found by asking both for the counts.
         rule = gettext.c2py(catalog.plural_expr)
         cldr = Locale.parse(lang).plural_form
         forms = dict(sorted({cldr(n): rule(n) for n in range(1000)}.items()))
-        for message in _messages(catalog):
+        for message in translated_messages(catalog):
             if message.context:  # the browser's t() has no context: these are Python's
                 continue
             if isinstance(message.string, str):
@@ -275,16 +182,6 @@ def messages_json(lang: str) -> dict[str, Any]:
                     category: message.string[index] for category, index in forms.items()
                 }
     return {"lang": lang, "messages": messages}
-
-
-def _messages(catalog: Iterable[Any]) -> Iterable[Any]:
-    """The catalog's translated messages: not the header, not empty, not fuzzy."""
-    for message in catalog:
-        if not message.id or message.fuzzy:
-            continue
-        strings = [message.string] if isinstance(message.string, str) else message.string
-        if all(strings):
-            yield message
 
 
 def N_(message: str) -> str:

@@ -18,13 +18,16 @@ A value may itself be a message; it is written in the same language:
 >>> Message("side {side} cannot double: {why}", side=1, why=why).translated("nl")
 'speler 1 kan niet verdubbelen: de tegenstander bezit de verdubbelingskubus'
 
-This module imports nothing of gammon at load (gammon.errors builds on it).
+This module needs only the catalogs (:mod:`gammon.catalogs`, which import nothing of
+gammon): :mod:`gammon.errors` builds on it, and :mod:`gammon.i18n` on both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any, Final
+
+from gammon.catalogs import SOURCE_LANGUAGE, language_code, words
 
 __all__ = ["Message"]
 
@@ -84,21 +87,14 @@ class Message:
             name: value.translated(lang) if isinstance(value, Message) else value
             for name, value in self.values.items()
         }
-        from gammon.i18n import UnknownLanguageError, translator
-
+        code = language_code(lang)  # None: not a language of ours, so English
         if self._plural is not None:
             plural, n = self._plural
-            try:
-                return translator(lang).ngettext(self.template, plural, n, **values)
-            except UnknownLanguageError:
-                return translator("en").ngettext(self.template, plural, n, **values)
-        if lang == "en":
+            return words(code or SOURCE_LANGUAGE).ngettext(self.template, plural, n, **values)
+        if code is None or code == SOURCE_LANGUAGE:
             return self.template.format(**values) if values else self.template
-        try:
-            words = translator(lang)
-        except UnknownLanguageError:
-            return self.english
-        return words.gettext(self.template, **values) if values else words.lookup(self.template)
+        found = words(code)
+        return found.gettext(self.template, **values) if values else found.lookup(self.template)
 
     def to_json(self) -> dict[str, Any]:
         """The message for another node (the cluster's forwarded refusals)."""
