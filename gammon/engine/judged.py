@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -100,12 +101,16 @@ class JudgedSet:
         return int(self.boards.shape[0])
 
     @classmethod
-    def from_mined(cls, data: Path | str) -> JudgedSet:
-        """The benchmark's decisions of a mined collection: its held-out games, each
-        decision with at least two candidates."""
+    def from_mined(
+        cls,
+        data: Path | str,
+        pick: Callable[[npt.NDArray[np.int32]], npt.NDArray[np.bool_]] | None = None,
+    ) -> JudgedSet:
+        """The benchmark's decisions of a mined collection: its held-out games (or the
+        games ``pick`` marks, by game number), each decision with at least two candidates."""
         with np.load(data) as mined:
             games = mined["game"]
-            held = ~training_rows(games)
+            held = ~training_rows(games) if pick is None else pick(games)
             boards = mined["boards"][held]
             targets = mined["targets"][held]
             errors = mined["errors"][held]

@@ -24,6 +24,7 @@ TRAINING = (
     "gammon.engine.supervise",
     "gammon.engine.mining",
     "gammon.engine.selfplay",
+    "gammon.engine.rounds",
 )
 ADAPTERS = {"gammon.engine.engines.gnubg", "gammon.engine.engines.sage"}
 PACKAGES = {"gnubg_nn", "bgsage", "bgbot_cpp"}
