@@ -22,6 +22,7 @@ gammon.server.protocol.Refused: bad_request: 'size' must be a page size from 1 t
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
@@ -36,7 +37,12 @@ if TYPE_CHECKING:
     from gammon.server.auth import UserInfo
     from gammon.server.connections import Connection
 
-__all__ = ["DEFAULT_PAGE_SIZE", "DEBOUNCE_S", "Listed", "Lobby", "LobbyView", "ordered"]
+__all__ = ["DEFAULT_PAGE_SIZE", "DEBOUNCE_S", "Lobby", "LobbyView", "ordered", "page_of"]
+
+#: A table's lobby entry (:meth:`gammon.server.hub.Hub.lobby_entry`): summary, seats, invite.
+Entry = Mapping[str, Any]
+#: A seat's rating from its user id and bot level.
+Rating = Callable[[int | None, str | None], float | None]
 
 #: Tables on a page when the client does not say (docs/PROTOCOL.md 7).
 DEFAULT_PAGE_SIZE: Final = 50
@@ -95,8 +101,10 @@ class LobbyView:
             raise Refused("bad_request", exc.text_message, field=exc.field) from None
         return cls.from_fields(message.fields)
 
-    def matches(self, table: Mapping[str, Any]) -> bool:
-        """Whether a table (its SUMMARY, ratings included) is in this view, page aside."""
+    def matches(self, entry: Entry, rating: Rating) -> bool:
+        """Whether a table (its entry, its seats rated by ``rating``) is in this view, page
+        aside."""
+        table = entry["summary"]
         if self.status != "all" and table["status"] != self.status:
             return False
         settings = table["settings"]
@@ -112,8 +120,8 @@ class LobbyView:
                 return False
         if self.rating is not None:
             low, high = self.rating
-            known = [rating for rating in table["ratings"] if rating is not None]
-            if not known or not all(low <= rating <= high for rating in known):
+            known = [value for value in ratings_of(entry, rating) if value is not None]
+            if not known or not all(low <= value <= high for value in known):
                 return False
         return True
 
@@ -145,57 +153,65 @@ def _query_value(name: str, text: str) -> object:
     return text
 
 
-@dataclass(frozen=True)
-class Listed:
-    """One table as the lobby lists it: its SUMMARY with ratings, and who may see it."""
-
-    summary: dict[str, Any]
-    invite_id: int | None
-    creator_id: int | None
-
-    def visible_to(self, viewer_id: int | None) -> bool:
-        """Playing tables and public open ones for everybody; an invitation for the two
-        it concerns (docs/PROTOCOL.md 1.3)."""
-        return (
-            self.invite_id is None
-            or self.summary["status"] == "playing"
-            or (viewer_id is not None and viewer_id in (self.invite_id, self.creator_id))
-        )
+def visible_to(entry: Entry, viewer_id: int | None) -> bool:
+    """Playing tables and public open ones for everybody; an invitation for the two it
+    concerns (docs/PROTOCOL.md 1.3)."""
+    invite = entry["invite_id"]
+    return (
+        invite is None
+        or entry["summary"]["status"] == "playing"
+        or (viewer_id is not None and viewer_id in (invite, entry["creator_id"]))
+    )
 
 
-def ordered(
-    entries: Iterable[Mapping[str, Any]], rating: Callable[[int | None, str | None], float | None]
-) -> list[Listed]:
+def ratings_of(entry: Entry, rating: Rating) -> list[float | None]:
+    """Each seat's rating (None: an empty seat, a guest, a player not rated yet)."""
+    return [rating(*seat) if seat else None for seat in entry["seats"]]
+
+
+def ordered(entries: Iterable[Entry]) -> list[Entry]:
     """The entries (:meth:`Hub.lobby_entry`) in page order: open tables first, then the
-    playing ones, the newest first in each; ``rating(user_id, bot)`` rates each seat."""
-    listed = [
-        Listed(
-            {
-                **entry["summary"],
-                "ratings": [rating(*seat) if seat else None for seat in entry["seats"]],
-            },
-            entry["invite_id"],
-            entry["creator_id"],
-        )
-        for entry in entries
-        if entry["summary"]["status"] in ("open", "playing")
-    ]
-    listed.sort(key=lambda one: (one.summary["status"] != "open", -one.summary["id"]))
+    playing ones, the newest first in each (the entries themselves, not copies: ordering
+    100,000 of them is the lobby's main cost, DEPLOY.md 9.2)."""
+    listed = [entry for entry in entries if entry["summary"]["status"] in ("open", "playing")]
+    listed.sort(key=_page_order)
     return listed
 
 
-def page_of(tables: list[Listed], view: LobbyView, viewer_id: int | None) -> dict[str, Any]:
-    """The page of ``view`` the viewer sees: its tables, how many match in all, and which
-    page this is (one past the last is the last: tables come and go while a client pages)."""
-    matching = [
-        one.summary for one in tables if one.visible_to(viewer_id) and view.matches(one.summary)
+def _page_order(entry: Entry) -> tuple[bool, int]:
+    summary = entry["summary"]
+    return summary["status"] != "open", -summary["id"]
+
+
+def matching(
+    tables: list[Entry], view: LobbyView, viewer_id: int | None, rating: Rating
+) -> list[Entry]:
+    """The tables of ``view`` the viewer sees, in page order, every page."""
+    return [
+        entry for entry in tables if visible_to(entry, viewer_id) and view.matches(entry, rating)
     ]
-    pages = max(1, -(-len(matching) // view.size))
+
+
+def page_of(
+    tables: list[Entry],
+    view: LobbyView,
+    viewer_id: int | None,
+    rating: Rating,
+    found: list[Entry] | None = None,
+) -> dict[str, Any]:
+    """The page of ``view`` the viewer sees: its tables (SUMMARY with ``ratings``), how many
+    match in all, and which page this is (one past the last is the last: tables come and
+    go while a client pages). ``found``: :func:`matching`'s answer, when already known."""
+    listed = matching(tables, view, viewer_id, rating) if found is None else found
+    pages = max(1, -(-len(listed) // view.size))
     page = min(view.page, pages - 1)
     start = page * view.size
     return {
-        "tables": matching[start : start + view.size],
-        "total": len(matching),
+        "tables": [
+            {**entry["summary"], "ratings": ratings_of(entry, rating)}
+            for entry in listed[start : start + view.size]
+        ],
+        "total": len(listed),
         "page": page,
         "pages": pages,
         "view": view.to_json(),
@@ -221,8 +237,8 @@ class Lobby:
     def __init__(
         self,
         conns: set[Connection],
-        entries: Callable[[], Iterable[Mapping[str, Any]]],
-        rating: Callable[[int | None, str | None], float | None],
+        entries: Callable[[], Iterable[Entry]],
+        rating: Rating,
         extras: Callable[[], dict[str, Any]],
         *,
         debounce_s: float = DEBOUNCE_S,
@@ -242,14 +258,15 @@ class Lobby:
         self.sent: dict[Connection, dict[str, Any]] = {}
         self._pending = False
 
-    def tables(self) -> list[Listed]:
+    def tables(self) -> list[Entry]:
         """Every listed table, in page order."""
-        return ordered(self.entries(), self.rating)
+        return ordered(self.entries())
 
     def page_json(self, viewer: UserInfo | None, view: LobbyView) -> dict[str, Any]:
         """The lobby message for a viewer and view (``GET /api/tables`` answers its tables)."""
         extras = self.extras()
-        return _message(page_of(self.tables(), view, viewer.id if viewer else None), extras, viewer)
+        page = page_of(self.tables(), view, viewer.id if viewer else None, self.rating)
+        return _message(page, extras, viewer)
 
     def join(self, conn: Connection) -> None:
         """A lobby socket opened: it sees the first page of the open tables until it asks
@@ -284,15 +301,18 @@ class Lobby:
     def push(self) -> int:
         """Send each socket its page where it changed; the number of messages sent.
 
-        The tables are ordered once, and each view's page made once for the sockets that
-        share it (a viewer with an invitation among the tables gets one of their own).
+        The tables are ordered once, each set of filters looked for once (whatever the
+        pages asked of it), and each view's page made once for the sockets that share it (a
+        viewer with an invitation among the tables gets their own).
         """
         self._pending = False
         tables = self.tables()
-        invited = {one.invite_id for one in tables if one.invite_id is not None}
-        private = invited | {one.creator_id for one in tables if one.invite_id is not None}
+        invitations = [entry for entry in tables if entry["invite_id"] is not None]
+        private = {entry["invite_id"] for entry in invitations}
+        private |= {entry["creator_id"] for entry in invitations}
         extras = self.extras()
         pages: dict[tuple[LobbyView, int | None], dict[str, Any]] = {}
+        found: dict[tuple[LobbyView, int | None], list[Entry]] = {}
         sent = 0
         for conn in list(self.conns):
             view = self.views.get(conn, LobbyView())
@@ -300,7 +320,10 @@ class Lobby:
             key = (view, viewer.id if viewer is not None and viewer.id in private else None)
             page = pages.get(key)
             if page is None:
-                page = pages[key] = page_of(tables, view, key[1])
+                filters = (dataclasses.replace(view, page=0, size=DEFAULT_PAGE_SIZE), key[1])
+                if filters not in found:
+                    found[filters] = matching(tables, view, key[1], self.rating)
+                page = pages[key] = page_of(tables, view, key[1], self.rating, found[filters])
             message = _message(page, extras, viewer)
             if self.sent.get(conn) != message:
                 self._send(conn, message)

@@ -52,11 +52,11 @@ def ids(page: dict[str, Any]) -> list[int]:
 
 def test_open_tables_come_first_then_playing_ones_newest_first() -> None:
     tables = ordered(
-        [entry(1, "playing"), entry(2), entry(3, "finished"), entry(4, "playing"), entry(5)],
-        rating,
+        [entry(1, "playing"), entry(2), entry(3, "finished"), entry(4, "playing"), entry(5)]
     )
-    assert [one.summary["id"] for one in tables] == [5, 2, 4, 1]
-    assert tables[0].summary["ratings"] == [1400.0, None]
+    assert [one["summary"]["id"] for one in tables] == [5, 2, 4, 1]
+    shown = page_of(tables, LobbyView(status="all"), None, rating)["tables"]
+    assert shown[0]["ratings"] == [1400.0, None]
 
 
 def test_the_view_filters_by_status_length_variant_rated_and_rating() -> None:
@@ -69,12 +69,11 @@ def test_the_view_filters_by_status_length_variant_rated_and_rating() -> None:
             entry(5, length=None),
             entry(6, seats=(3, None)),
             entry(7, seats=(None, None)),
-        ],
-        rating,
+        ]
     )
 
     def shown(**fields: Any) -> list[int]:
-        return ids(page_of(tables, LobbyView.from_fields(fields), None))
+        return ids(page_of(tables, LobbyView.from_fields(fields), None, rating))
 
     assert shown() == [7, 6, 5, 4, 3, 2]  # the default: open tables only
     assert shown(status="playing") == [1]
@@ -89,24 +88,24 @@ def test_the_view_filters_by_status_length_variant_rated_and_rating() -> None:
 
 
 def test_pages_count_the_matching_tables_and_the_last_page_stands_for_any_beyond() -> None:
-    tables = ordered([entry(n) for n in range(1, 121)], rating)
-    first = page_of(tables, LobbyView(), None)
+    tables = ordered([entry(n) for n in range(1, 121)])
+    first = page_of(tables, LobbyView(), None, rating)
     assert len(first["tables"]) == DEFAULT_PAGE_SIZE and first["tables"][0]["id"] == 120
     assert (first["total"], first["page"], first["pages"]) == (120, 0, 3)
-    third = page_of(tables, LobbyView(page=2), None)
+    third = page_of(tables, LobbyView(page=2), None, rating)
     assert ids(third) == list(range(20, 0, -1))
-    beyond = page_of(tables, LobbyView(page=9, size=100), None)
+    beyond = page_of(tables, LobbyView(page=9, size=100), None, rating)
     assert (beyond["page"], beyond["pages"], len(beyond["tables"])) == (1, 2, 20)
-    empty = page_of([], LobbyView(page=3), None)
+    empty = page_of([], LobbyView(page=3), None, rating)
     assert (empty["tables"], empty["total"], empty["page"], empty["pages"]) == ([], 0, 0, 1)
 
 
 def test_an_invitation_is_seen_by_the_two_it_concerns_only() -> None:
-    tables = ordered([entry(1, seats=(1, None), invite=2), entry(2)], rating)
-    assert ids(page_of(tables, LobbyView(), None)) == [2]
-    assert ids(page_of(tables, LobbyView(), 3)) == [2]
-    assert ids(page_of(tables, LobbyView(), 1)) == [2, 1]
-    assert ids(page_of(tables, LobbyView(), 2)) == [2, 1]
+    tables = ordered([entry(1, seats=(1, None), invite=2), entry(2)])
+    assert ids(page_of(tables, LobbyView(), None, rating)) == [2]
+    assert ids(page_of(tables, LobbyView(), 3, rating)) == [2]
+    assert ids(page_of(tables, LobbyView(), 1, rating)) == [2, 1]
+    assert ids(page_of(tables, LobbyView(), 2, rating)) == [2, 1]
 
 
 @pytest.mark.parametrize(
