@@ -22,6 +22,14 @@ this process (each node a name, its own connections), for ``--periods`` renewal 
 Then both are scaled to 100,000 tables on 180 nodes by the designs' own arithmetic (the
 heartbeat's cost grows as nodes x tables, the per-table channels' as tables): the
 figures of DEPLOY 9.2.
+
+- **the lobby** (in this process, no database: ``--lobby-only`` runs just this part): the
+  bytes a lobby socket is sent per change with ``--lobby-tables`` tables listed (a twentieth
+  open), before (the whole list to every socket at each change) and now (the lobby's own
+  code, gammon.server.lobby: one page of the socket's view, and only when that page
+  changed), over ``--lobby-sockets`` sockets (four in five on the default view, the rest
+  paging the playing tables) and random changes (a new open table, a table starting, a
+  score), and the CPU of one look at every socket's page.
 """
 
 from __future__ import annotations
@@ -31,17 +39,23 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any, cast
 
 import sqlalchemy
 from redis.asyncio import Redis
 from sqlalchemy import text
 
 from gammon.server import migrate
+from gammon.server.auth import UserInfo
+from gammon.server.connections import Connection, Socket
 from gammon.server.db import Database
 from gammon.server.leases import DB_NOW, NodeLease
+from gammon.server.lobby import Lobby, LobbyView
+from gammon.server.protocol import dumps
 
 #: A lease's time to live (the server's default) and its renewal period.
 TTL_S = 5.0
@@ -198,6 +212,90 @@ async def presence_now(
                 bytes_out=out / seconds)  # fmt: skip
 
 
+def _lobby_entry(table_id: int, status: str, rng: random.Random) -> dict[str, Any]:
+    """A lobby entry shaped as Hub.lobby_entry writes it (a 3-7 point match, two players)."""
+    length = rng.choice((3, 5, 7))
+    settings = {"mode": "match", "length": length, "variant": "standard", "cube": True,
+                "max_cube": 64, "crawford": True, "jacoby": False, "beavers": False,
+                "auto_doubles": 0, "max_games": None, "stakes": None, "clock": None,
+                "invite": None, "bot": None, "rated": True, "practice": False}  # fmt: skip
+    first, second = 2 * table_id, 2 * table_id + 1
+    players = [f"player{first}", f"player{second}" if status == "playing" else None]
+    summary = {"id": table_id, "status": status, "created_by": players[0], "players": players,
+               "settings": settings, "invite": None, "bot": None, "score": [0, 0],
+               "spectators": 0, "created_ms": 1_767_225_600_000 + table_id}  # fmt: skip
+    seats = [[first, None], [second, None] if status == "playing" else None]
+    return {"summary": summary, "seats": seats, "invite_id": None, "creator_id": first}
+
+
+@dataclass
+class LobbyCost:
+    """Bytes a lobby socket is sent per change, and the CPU of one look at every page."""
+
+    whole_bytes: float
+    page_bytes: float
+    sent_bytes: float
+    push_ms: float
+
+
+def lobby_traffic(tables: int, sockets: int, changes: int, seed: int = 17) -> LobbyCost:
+    """The lobby's messages per change and socket with ``tables`` listed, before and now."""
+    rng = random.Random(seed)
+    entries = {n: _lobby_entry(n, "open" if n % 20 == 0 else "playing", rng)
+               for n in range(1, tables + 1)}  # fmt: skip
+    ratings = {user: 1500.0 + rng.uniform(-300, 300) for user in range(2, 2 * tables + 2)}
+    lobby = Lobby(set(), entries.values, lambda user, _bot: ratings.get(user or 0),
+                  lambda: {"tournaments": []})  # fmt: skip
+    conns = [Connection(cast(Socket, None), UserInfo(100_000_000 + n, f"viewer{n}"))
+             for n in range(sockets)]  # fmt: skip
+    for n, conn in enumerate(conns):
+        lobby.join(conn)
+        if n % 5 == 4:  # paging through the playing tables
+            lobby.views[conn] = LobbyView(status="playing", page=n % 7)
+        lobby.show(conn)
+    # Before: each change sent every socket the whole list (the viewer aside, the same).
+    whole = lobby.page_json(conns[0].user, LobbyView(status="all", size=tables + 1))
+    del whole["total"], whole["page"], whole["pages"], whole["view"]
+    whole_bytes = len(dumps(whole).encode())
+    page_bytes = len(dumps(lobby.page_json(conns[0].user, LobbyView())).encode())
+    for conn in conns:  # what joining sent is not a change
+        while not conn.queue.empty():
+            conn.queue.get_nowait()
+    sent = 0
+    busy = 0.0
+    next_id = tables + 1
+    for _ in range(changes):
+        kind = rng.random()
+        if kind < 0.1:  # a new open table
+            entries[next_id] = _lobby_entry(next_id, "open", rng)
+            next_id += 1
+        elif kind < 0.2:  # an open table starts
+            opened = [n for n, e in entries.items() if e["summary"]["status"] == "open"]
+            entries[rng.choice(opened)]["summary"]["status"] = "playing"
+        else:  # a game of a match ends: its score
+            table = entries[rng.randrange(1, tables + 1)]["summary"]
+            table["score"] = [table["score"][0] + 1, table["score"][1]]
+        started = time.perf_counter()
+        lobby.push()
+        busy += time.perf_counter() - started
+        for conn in conns:
+            while not conn.queue.empty():
+                text = conn.queue.get_nowait()
+                sent += len(text.encode()) if text is not None else 0
+    per_socket = sent / (changes * sockets)
+    return LobbyCost(whole_bytes, page_bytes, per_socket, busy / changes * 1000)
+
+
+def _lobby_report(sizes: list[int], sockets: int, changes: int) -> None:
+    print(f"the lobby: {sockets} sockets, {changes} changes (bytes per change per socket):")
+    for size in sizes:
+        cost = lobby_traffic(size, sockets, changes)
+        print(f"  {size:>7,} tables: whole list {cost.whole_bytes:>12,.0f} B   one page "
+              f"{cost.page_bytes:>7,.0f} B   sent now {cost.sent_bytes:>8,.1f} B "
+              f"({cost.whole_bytes / max(cost.sent_bytes, 1e-9):,.0f}x less)   "
+              f"a look at every page {cost.push_ms:,.1f} ms")  # fmt: skip
+
+
 def _line(what: str, before: float, now: float, unit: str) -> str:
     if now <= 0 or before <= 0:
         ratio = "-"
@@ -210,16 +308,25 @@ def _line(what: str, before: float, now: float, unit: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument(
-        "--database", required=True, help="PostgreSQL (a fresh database is made next to it)"
-    )
-    parser.add_argument("--redis", required=True, help="a Redis URL")
+    parser.add_argument("--database", help="PostgreSQL (a fresh database is made next to it)")
+    parser.add_argument("--redis", help="a Redis URL")
     parser.add_argument("--nodes", type=int, default=20)
     parser.add_argument("--tables", type=int, default=20_000)
     parser.add_argument("--periods", type=int, default=3, help="renewal periods measured")
     parser.add_argument("--churn", type=float, default=1.0, help="comings and goings a minute")
     parser.add_argument("--watchers", type=int, default=1, help="watching nodes besides the owner")
+    parser.add_argument("--lobby-tables", default="1000,10000,100000",
+                        help="the lobby's sizes, tables listed (comma-separated)")  # fmt: skip
+    parser.add_argument("--lobby-sockets", type=int, default=100)
+    parser.add_argument("--lobby-changes", type=int, default=40)
+    parser.add_argument("--lobby-only", action="store_true", help="only the lobby's part")
     args = parser.parse_args(argv)
+    sizes = [int(size) for size in args.lobby_tables.split(",")]
+    _lobby_report(sizes, args.lobby_sockets, args.lobby_changes)
+    if args.lobby_only:
+        return 0
+    if not args.database or not args.redis:
+        parser.error("--database and --redis are needed (or --lobby-only)")
     nodes = _node_names(args.nodes)
     print(f"{args.tables:,} tables, {args.nodes} nodes, {args.periods} periods of {PERIOD_S:.2f} s")
     with _database(args.database) as url:

@@ -15,8 +15,8 @@ table (:mod:`gammon.server.cluster`); the lobby then comes from the entries ever
 writes for its own tables (:meth:`Hub.lobby_entry`).
 
 (Past 600 lines, for now: the tables' life cycle in one place (acting, broadcast,
-timers, expiry, the lobby and the listeners that tournaments and analyses hang on).
-The lobby is the first part to move out when it grows again.)
+timers, expiry, the lobby's entries and the listeners that tournaments and analyses hang
+on). The lobby's pages and views are :mod:`gammon.server.lobby`.)
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ from gammon.server.connections import (
     text_frame,
 )
 from gammon.server.fairdice import SEED_BYTES
+from gammon.server.lobby import Lobby, LobbyView
 from gammon.server.metrics import ACTION_BUCKETS, Histogram
 from gammon.server.nodes import Nodes, Request
 from gammon.server.players import all_ratings
@@ -61,6 +62,7 @@ from gammon.server.protocol import (
     GAME_ACTIONS,
     LOBBY_MESSAGES,
     TABLE_MESSAGES,
+    TOURNAMENT_MESSAGES,
     ClientMessage,
     Refused,
     parse_message,
@@ -99,7 +101,6 @@ class TableEvent:
     user_id: int | None = None
 
 
-LOBBY_DEBOUNCE_S: Final = 0.25
 KEEP_FINISHED: Final = 200
 #: An open table nobody joins is cancelled after this long (docs/PROTOCOL.md 1.3).
 OPEN_TABLE_EXPIRY_S: Final = 30 * 60.0
@@ -167,7 +168,13 @@ class Hub:
             forfeit=self._forfeit_kicked,
             time=self.time,
         )
-        self._lobby_pending = False
+        #: Its pages, the view each lobby socket chose (gammon.server.lobby).
+        self.lobby_pages = Lobby(
+            self.lobby,
+            self._lobby_entries,
+            self._rating,
+            lambda: self.lobby_extras() if self.lobby_extras is not None else {},
+        )
         self._tasks: set[asyncio.Task[Any]] = set()
         self._table_loads: dict[int, asyncio.Future[LiveTable | None]] = {}
         self.actions = 0
@@ -927,53 +934,32 @@ class Hub:
             "creator_id": table.creator.user_id,
         }
 
-    def lobby_json(self, viewer: UserInfo | None) -> dict[str, Any]:
+    def _lobby_entries(self) -> list[dict[str, Any]]:
+        """Every listed table's entry: this node's, and with several nodes the others'."""
         shared = self.cluster.lobby_entries()
         if shared is None:
-            entries = [entry for live in self.tables.values() if (entry := self.lobby_entry(live))]
-        else:
-            mine = {table_id: self.lobby_entry(live) for table_id, live in self.tables.items()
-                    if self.nodes.owns(table_key(table_id))}  # fmt: skip
-            entries = [entry for table_id, entry in shared.items() if table_id not in mine]
-            entries += [entry for entry in mine.values() if entry is not None]
-        tables = []
-        for entry in entries:
-            summary, invite = entry["summary"], entry["invite_id"]
-            if summary["status"] == "playing" or (
-                summary["status"] == "open"
-                and (
-                    invite is None
-                    or (viewer is not None and viewer.id in (invite, entry["creator_id"]))
-                )
-            ):
-                ratings = [self._rating(*seat) if seat else None for seat in entry["seats"]]
-                tables.append({**summary, "ratings": ratings})
-        tables.sort(key=lambda t: (t["status"] != "open", -t["id"]))
-        extras = self.lobby_extras() if self.lobby_extras is not None else {}
-        you = viewer.to_json() if viewer else None
-        return {"type": "lobby", "tables": tables, **extras, "you": you}
+            return [entry for live in self.tables.values() if (entry := self.lobby_entry(live))]
+        mine = {table_id: self.lobby_entry(live) for table_id, live in self.tables.items()
+                if self.nodes.owns(table_key(table_id))}  # fmt: skip
+        entries = [entry for table_id, entry in shared.items() if table_id not in mine]
+        return entries + [entry for entry in mine.values() if entry is not None]
+
+    def lobby_json(self, viewer: UserInfo | None, view: LobbyView | None = None) -> dict[str, Any]:
+        """One page of the lobby as ``viewer`` sees it (docs/PROTOCOL.md 7)."""
+        return self.lobby_pages.page_json(viewer, view if view is not None else LobbyView())
 
     def lobby_changed(self) -> None:
-        if self._lobby_pending or not self.lobby:
-            return
-        self._lobby_pending = True
-
-        def push() -> None:
-            self._lobby_pending = False
-            for conn in list(self.lobby):
-                conn.send(self.lobby_json(conn.user))
-
-        asyncio.get_running_loop().call_later(LOBBY_DEBOUNCE_S, push)
+        self.lobby_pages.changed()
 
     async def join_lobby(self, conn: Connection) -> None:
-        self.lobby.add(conn)
+        self.lobby_pages.join(conn)
         self.sockets.register(conn)
         conn.send(self.chat.hello(conn))
         conn.send({"type": "chat_history", "messages": list(await self.chat.history(None))})
-        conn.send(self.lobby_json(conn.user))
+        self.lobby_pages.show(conn)
 
     def leave_lobby(self, conn: Connection) -> None:
-        self.lobby.discard(conn)
+        self.lobby_pages.leave(conn)
         self.sockets.unregister(conn)
         if not conn.closed:
             conn.close(1000)
@@ -996,10 +982,14 @@ class Hub:
             if not conn.allow():
                 answer_flood(conn, raw)
             conn.refusals = 0
-            message = parse_message(text_frame(raw), LOBBY_MESSAGES)
+            allowed = LOBBY_MESSAGES if room is None else TOURNAMENT_MESSAGES
+            message = parse_message(text_frame(raw), allowed)
             message_id = message.id
             if message.type == "ping":
                 conn.send({"type": "pong"})
+                return
+            if message.type == "lobby_view":
+                self.lobby_pages.choose(conn, message.fields, message.id)
                 return
             if room is not None and conn not in room.conns:
                 return

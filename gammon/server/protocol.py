@@ -38,6 +38,7 @@ from gammon.ids import position_id_of_board
 from gammon.messages import Message
 from gammon.play import Move, Play
 from gammon.position import Position
+from gammon.variants import VARIANTS
 
 __all__ = [
     "FEATURES",
@@ -46,6 +47,8 @@ __all__ = [
     "GAME_ACTIONS",
     "TABLE_MESSAGES",
     "LOBBY_MESSAGES",
+    "LOBBY_PAGE_MAX",
+    "TOURNAMENT_MESSAGES",
     "ClientMessage",
     "Refused",
     "board_json",
@@ -345,8 +348,55 @@ TABLE_MESSAGES: Final[dict[str, tuple[_Field, ...]]] = {
     "hello": (_Field("features", _features, N_("a list of at most 16 feature names")),),
     **_COMMON,
 }
+#: The most tables one page of the lobby holds (docs/PROTOCOL.md 7).
+LOBBY_PAGE_MAX: Final = 200
+
+
+def _rating_range(value: object) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(_is_number(bound) and 0 <= bound <= 10_000 for bound in value)
+        and value[0] <= value[1]
+    )
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+_VARIANT_NAMES: Final = frozenset(variant.name for variant in VARIANTS)
+
+#: Which of the lobby's tables a socket sees, a page at a time (gammon.server.lobby).
+_LOBBY_VIEW: Final = (
+    _Field(
+        "status",
+        lambda value: value in ("open", "playing", "all"),
+        N_("'open', 'playing' or 'all'"),
+        required=False,
+    ),
+    _Field("length", _int_range(1, 64), N_("a match length from 1 to 64"), required=False),
+    _Field(
+        "variant",
+        lambda value: value in _VARIANT_NAMES,
+        N_("a variant's name (GET /api/info)"),
+        required=False,
+    ),
+    _Field("rated", lambda value: isinstance(value, bool), N_("true or false"), required=False),
+    _Field(
+        "rating",
+        _rating_range,
+        N_("[lowest, highest], two ratings from 0 to 10000, the lowest first"),
+        required=False,
+    ),
+    _Field("page", _int_range(0, 1_000_000), N_("a page number from 0"), required=False),
+    _Field("size", _int_range(1, LOBBY_PAGE_MAX), N_("a page size from 1 to 200"), required=False),
+)
+
 #: Everything a client may send on the lobby WebSocket.
-LOBBY_MESSAGES: Final[dict[str, tuple[_Field, ...]]] = dict(_COMMON)
+LOBBY_MESSAGES: Final[dict[str, tuple[_Field, ...]]] = {**_COMMON, "lobby_view": _LOBBY_VIEW}
+#: Everything a client may send on a tournament's WebSocket (its chat, docs/PROTOCOL.md 6.1).
+TOURNAMENT_MESSAGES: Final[dict[str, tuple[_Field, ...]]] = dict(_COMMON)
 
 _ENVELOPE: Final = ("type", "id", "seq", "side", "entropy")
 

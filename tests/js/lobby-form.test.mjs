@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { client, small } from "./load.mjs";
 
-const { inFormWords, readSettings } = await import(client("lobby-form.js"));
+const { inFormWords, lobbyView, PAGE_SIZE, readSettings } = await import(client("lobby-form.js"));
 
 const variants = Object.entries(small.starts).map(([name, board]) => ({
   name, description: "", cube: name !== "tavla", board,
@@ -55,4 +55,15 @@ test("the server's refusal in the form's words", () => {
   assert.equal(inFormWords("'length' must be a whole number from 1 to 64, got 0"),
                "Points must be a whole number from 1 to 64, got 0");
   assert.equal(inFormWords("'invite' and 'bot' cannot both be set"), "invite and bot cannot both be set");
+});
+
+test("the lobby's filters become a lobby_view: blanks are left out, the page is the server's", () => {
+  const any = { status: "open", rated: "", length: "", variant: "" };
+  assert.deepEqual(lobbyView(any, 0), { type: "lobby_view", status: "open", page: 0, size: PAGE_SIZE });
+  assert.deepEqual(lobbyView({ status: "playing", rated: "unrated", length: " 5 ", variant: "tavla" }, 2),
+    { type: "lobby_view", status: "playing", page: 2, size: PAGE_SIZE, length: 5, variant: "tavla", rated: false });
+  // A length being typed (or out of range) filters nothing rather than being refused.
+  assert.equal(lobbyView({ ...any, length: "0" }, 0).length, undefined);
+  assert.equal(lobbyView({ ...any, length: "2.5" }, 0).length, undefined);
+  assert.equal(lobbyView({ ...any, rated: "rated" }, 0).rated, true);
 });

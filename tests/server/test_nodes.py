@@ -224,12 +224,15 @@ def test_a_node_holds_replicas_only_of_tables_its_sockets_are_at_and_lists_every
         carol = await Player(three[2]).signup()
         lobby3 = await carol.socket("/ws/lobby")
         await lobby3.until(lambda m: m["type"] == "lobby")
+        await lobby3.request({"type": "lobby_view", "status": "playing"})
         alice, bob, table, a, b = await two_players(three, 0, 1, length=3)
         seen3 = await lobby3.until(
             lambda m: m["type"] == "lobby" and (listed(m, table) or {}).get("status") == "playing",
             15,
         )
         lobby1 = await alice.socket("/ws/lobby")
+        await lobby1.until(lambda m: m["type"] == "lobby")
+        await lobby1.request({"type": "lobby_view", "status": "playing"})
         seen1 = await lobby1.until(lambda m: m["type"] == "lobby")
         assert listed(seen3, table) == listed(seen1, table) is not None
         assert set(listed(seen3, table) or {}) == {

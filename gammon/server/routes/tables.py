@@ -14,6 +14,7 @@ from gammon.messages import Message
 from gammon.position import Position
 from gammon.server import views
 from gammon.server.ids import path_id
+from gammon.server.lobby import LobbyView
 from gammon.server.pages import spoken
 from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused, board_json
 from gammon.server.ratings import BOT_RATINGS
@@ -71,7 +72,9 @@ def table_routes(edge: Edge) -> list[Route]:
     async def tables(request: Request) -> Response:
         user = await edge.current_user(request)
         if request.method == "GET":
-            return JSONResponse({"tables": hub.lobby_json(user)["tables"]})
+            page = hub.lobby_json(user, LobbyView.from_query(request.query_params))
+            listed = ("tables", "total", "page", "pages", "view")
+            return JSONResponse({key: page[key] for key in listed})
         if user is None:
             raise Refused(
                 "not_signed_in", Message("sign in (or play as a guest) to create a table")

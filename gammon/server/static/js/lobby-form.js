@@ -160,25 +160,28 @@ export function inFormWords(message) {
 }
 
 /**
- * What the lobby's filters keep: "" for any.
- * @typedef {{rated: "" | "rated" | "unrated", length: string, variant: string}} TableFilters
+ * What the lobby's filters ask for: "" for any.
+ * @typedef {{status: "open" | "playing" | "all", rated: "" | "rated" | "unrated", length: string,
+ *            variant: string}} TableFilters
  */
 
+/** Tables on one page of the lobby's list (docs/PROTOCOL.md 7). */
+export const PAGE_SIZE = 20;
+
 /**
- * The tables the lobby's filters keep (rated or not, match length, variant). A money
+ * The `lobby_view` message for the filters and a page: the server filters and pages the
+ * tables (docs/PROTOCOL.md 7), so the page never holds more than PAGE_SIZE of them. A money
  * session has no length: a length filter leaves it out, and it is never rated.
- * @param {import("./protocol.js").Summary[]} tables
  * @param {TableFilters} filters
+ * @param {number} page
+ * @returns {Record<string, unknown>}
  */
-export function filterTables(tables, filters) {
-  const length = filters.length.trim() === "" ? null : Number(filters.length);
-  return tables.filter((t) => {
-    const s = t.settings;
-    const rated = s.mode === "match" && s.rated !== false;
-    if (filters.rated === "rated" && !rated) return false;
-    if (filters.rated === "unrated" && rated) return false;
-    if (length !== null && !(s.mode === "match" && s.length === length)) return false;
-    if (filters.variant && s.variant !== filters.variant) return false;
-    return true;
-  });
+export function lobbyView(filters, page) {
+  const length = filters.length.trim() === "" ? NaN : Number(filters.length);
+  /** @type {Record<string, unknown>} */
+  const view = { type: "lobby_view", status: filters.status, page, size: PAGE_SIZE };
+  if (Number.isInteger(length) && length >= 1 && length <= 64) view.length = length;
+  if (filters.variant) view.variant = filters.variant;
+  if (filters.rated) view.rated = filters.rated === "rated";
+  return view;
 }

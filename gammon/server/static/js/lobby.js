@@ -1,11 +1,11 @@
 // @ts-check
 // The lobby: the play panel first (lobby-play.js: the computer or a person in one click),
-// the live list of tables (docs/PROTOCOL.md 7), a form to create one with its settings
+// the live list of tables a page at a time, filtered by the server (docs/PROTOCOL.md 7), a form to create one with its settings
 // (R10-R14; read and checked by lobby-form.js, behind a button), and the lobby chat.
 
 import { post } from "./api.js";
 import { ChatPanel } from "./chat.js";
-import { filterTables, inFormWords, readSettings, variantHasCube } from "./lobby-form.js";
+import { inFormWords, lobbyView, readSettings, variantHasCube } from "./lobby-form.js";
 import { N_, t } from "./i18n.js";
 import { PlayPanel } from "./lobby-play.js";
 import { ratingText } from "./players.js";
@@ -74,8 +74,12 @@ class LobbyView {
     this.cubeNote = h("p", { class: "muted small cube-note", hidden: true });
     /** @type {Summary[]} */
     this.tables = [];
+    /** The page of the list shown (from 0), and how many the view fills. */
+    this.page = 0;
+    this.pages = 1;
     this.tournamentsEl = h("div", { class: "tournaments", id: "tournaments" });
     this.filtersEl = this.filters();
+    this.pagerEl = h("nav", { class: "pager", id: "pager", "aria-label": t("Pages of tables"), hidden: true });
     this.play = new PlayPanel(app);
     const form = this.form();
     // Behind its button: a newcomer starts from the play panel; whoever opened the form
@@ -98,10 +102,12 @@ class LobbyView {
           h("p", { class: "muted small" }, t("Choose the length, the clock, the variant, or invite a friend.")),
           opener, form)),
       h("section", { class: "list", "aria-labelledby": "tables-title" },
-        h("h2", { id: "tables-title" }, t("Tables")), this.filtersEl, this.tablesEl,
+        h("h2", { id: "tables-title" }, t("Tables")), this.filtersEl, this.tablesEl, this.pagerEl,
         h("h2", { id: "tournaments-title" }, t("Tournaments")), this.tournamentsEl, this.sitAndGoForm()),
       this.chat.el));
-    this.live = new Live("/ws/lobby", { onMessage: (m) => this.onMessage(/** @type {ServerMessage} */ (m)) });
+    // Each connect starts from the server's default view: ask again for the one shown.
+    this.live = new Live("/ws/lobby", { onMessage: (m) => this.onMessage(/** @type {ServerMessage} */ (m)),
+                                        onOpen: () => this.askView() });
   }
 
   destroy() {
@@ -121,7 +127,10 @@ class LobbyView {
     if (m.type === "hello") this.chat.setRules(m.house_rules);
     else if (m.type === "lobby") {
       this.tables = m.tables;
-      this.renderTables(this.filtered());
+      this.page = m.page || 0;
+      this.pages = m.pages || 1;
+      this.renderTables(this.tables);
+      this.renderPager(m.total === undefined ? this.tables.length : m.total);
       this.renderTournaments(m.tournaments || []);
     }
   }
@@ -130,10 +139,13 @@ class LobbyView {
 
   filters() {
     const variants = this.app.info ? this.app.info.variants.map((v) => v.name) : [];
+    const changed = () => { this.page = 0; this.askView(); };
     const form = /** @type {HTMLFormElement} */ (h("form", { class: "filters", id: "filters", "aria-label": t("Filter the tables"),
-      onchange: () => this.renderTables(this.filtered()), oninput: () => this.renderTables(this.filtered()),
-      onsubmit: (/** @type {Event} */ e) => e.preventDefault() },
-      h("label", {}, t("Rated"), " ", h("select", { name: "rated" },
+      oninput: changed, onsubmit: (/** @type {Event} */ e) => e.preventDefault() },
+      h("label", {}, t("Show"), " ", h("select", { name: "status" },
+        h("option", { value: "open" }, t("Open tables")), h("option", { value: "playing" }, t("Being played")),
+        h("option", { value: "all" }, t("All tables")))),
+      h("label", {}, " ", t("Rated"), " ", h("select", { name: "rated" },
         h("option", { value: "" }, t("any")), h("option", { value: "rated" }, t("rated")),
         h("option", { value: "unrated" }, t("unrated")))),
       h("label", {}, " ", t("Points"), " ", h("input", { type: "number", name: "length", min: 1, max: 64, inputmode: "numeric", class: "short" })),
@@ -142,11 +154,29 @@ class LobbyView {
     return form;
   }
 
-  filtered() {
+  /** Ask the server for the page of the filters shown (it answers with that page). */
+  askView() {
     const form = /** @type {HTMLFormElement} */ (this.filtersEl);
-    return filterTables(this.tables, {
-      rated: control(form, "rated").value, length: control(form, "length").value, variant: control(form, "variant").value,
-    });
+    this.send(lobbyView({
+      status: control(form, "status").value, rated: control(form, "rated").value,
+      length: control(form, "length").value, variant: control(form, "variant").value,
+    }, this.page));
+  }
+
+  /**
+   * Previous and next, and where this page is: "Page 2 of 5 (93 tables)".
+   * @param {number} total
+   */
+  renderPager(total) {
+    const go = (/** @type {number} */ page) => { this.page = page; this.askView(); };
+    const button = (/** @type {string} */ name, /** @type {string} */ label, /** @type {number} */ page) =>
+      h("button", { type: "button", name, disabled: page < 0 || page >= this.pages, onclick: () => go(page) }, label);
+    this.pagerEl.hidden = this.pages <= 1;
+    clear(this.pagerEl,
+      button("previous", t("Previous"), this.page - 1),
+      h("span", { class: "muted small", "aria-live": "polite" },
+        t("Page {page} of {pages} ({total} tables)", { page: this.page + 1, pages: this.pages, total })),
+      button("next", t("Next"), this.page + 1));
   }
 
   /** @param {TournamentSummary[]} tournaments */
@@ -200,12 +230,18 @@ class LobbyView {
 
   // -- the list -------------------------------------------------------------------------
 
+  /** Whether any filter narrows the list (beyond showing the open tables). */
+  filtering() {
+    const form = /** @type {HTMLFormElement} */ (this.filtersEl);
+    return control(form, "status").value !== "open" || ["rated", "length", "variant"].some((name) => control(form, name).value !== "");
+  }
+
   /** @param {Summary[]} tables */
   renderTables(tables) {
     const me = this.app.me;
     if (!tables.length) {
       clear(this.tablesEl, h("p", { class: "muted" },
-        this.tables.length ? t("No table matches the filters.") : t("No tables yet: create one.")));
+        this.filtering() ? t("No table matches the filters.") : t("No tables yet: create one.")));
       return;
     }
     const rows = tables.map((table) => {

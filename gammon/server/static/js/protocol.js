@@ -365,7 +365,8 @@
  *   {type: "moderated", action: string, user: string} |
  *   {type: "hint", id?: number | string, seq: number, plays: HintPlay[], ply?: number, cube?: CubeHint | null} |
  *   Tutor |
- *   {type: "lobby", tables: Summary[], tournaments?: TournamentSummary[], you: User | null} |
+ *   {type: "lobby", tables: Summary[], total: number, page: number, pages: number,
+ *    tournaments?: TournamentSummary[], you: User | null} |
  *   {type: "rematch", table: number, offered_by: number[], rematch: number | null} |
  *   {type: "pong"}} ServerMessage
  */
