@@ -51,6 +51,7 @@ SOURCES: Final = (
     "gammon/server/routes/operations.py",
     "gammon/server/bodies.py",
     "gammon/server/chat.py",
+    "gammon/server/chat_settings.py",
     "gammon/server/chatroom.py",
     "gammon/server/connections.py",
     "gammon/server/hub.py",
