@@ -15,7 +15,7 @@ own transaction.
 first time, dice included.
 
 The chat room's queries are :mod:`gammon.server.chat_queries`, the tournaments'
-:mod:`gammon.server.tournaments.queries`; their names are importable from here too.
+:mod:`gammon.server.tournaments.queries`.
 """
 
 from __future__ import annotations
@@ -34,14 +34,6 @@ from sqlalchemy.orm import Session
 
 from gammon.actions import Forfeit, OutOfTime
 from gammon.errors import GammonError
-from gammon.server.chat_queries import (
-    add_chat_message,
-    add_report,
-    add_sanction,
-    chat_history,
-    moderation_state,
-    set_banned,
-)
 from gammon.server.db import (
     Action,
     Database,
@@ -54,35 +46,15 @@ from gammon.server.db import (
 from gammon.server.players import rate_finished
 from gammon.server.settings import TableSettings, settings_from_row
 from gammon.server.table import Applied, Seat, Table
-from gammon.server.tournaments.queries import (
-    add_tournament_action,
-    create_tournament,
-    load_tournament,
-    load_tournaments,
-    table_tournament,
-    tournament_tables,
-)
 
 __all__ = [
     "Fenced",
     "ReplayError",
     "Store",
-    "add_chat_message",
-    "add_report",
-    "add_sanction",
-    "chat_history",
-    "add_tournament_action",
     "create_table",
-    "create_tournament",
     "load_table",
-    "load_tournament",
-    "load_tournaments",
     "load_unfinished",
-    "moderation_state",
     "rebuild",
-    "set_banned",
-    "table_tournament",
-    "tournament_tables",
     "write_applied",
 ]
 
