@@ -73,6 +73,7 @@ SOURCES: Final = (
     "gammon/server/views.py",
     "gammon/server/analysis_board.py",
     "gammon/server/tournaments/live.py",
+    "gammon/server/tournaments/pages.py",
     "gammon/server/tournaments/log.py",
     "gammon/server/tournaments/settings.py",
     "gammon/server/tournaments/state.py",

@@ -465,7 +465,7 @@ ALLOWED: dict[str, str] = {
     "the rollout failed: {exc}":
         "a fault of the engine, in the rollout's error field (the exception's own words)",
     # gammon/server/tournaments/
-    "tournament {live.tournament.id}: a message": "where a fault happened, for the server's log",
+    "tournament {tournament_id}: a message": "where a fault happened, for the server's log",
     "SELECT t.id, COALESCE(MAX(a.seq), 0) FROM tournaments t LEFT JOIN tournament_actions a "
     "ON a.tournament_id = t.id WHERE t.status IN ('registering', 'running') OR t.id > :known "
     "GROUP BY t.id": "an SQL query",
