@@ -416,8 +416,8 @@ ALLOWED: dict[str, str] = {
     'attachment; filename="table-{table.id}.mat"': "an HTTP header (Content-Disposition)",
     "gammon server: the browser client is not installed; see docs/PROTOCOL.md for the API\n":
         "a page for whoever installs the server without its client",
-    # gammon/server/chat.py: the rules' names (for logs and counters) and the settings' checks
-    # (for whoever runs the server)
+    # gammon/server/chat.py and chat_settings.py: the rules' names (for logs and counters) and
+    # the settings' checks (for whoever runs the server)
     "too long": "a Rule value, for the server's logs and counters",
     "too fast": "a Rule value, for the server's logs and counters",
     "not English": "a Rule value, for the server's logs and counters",
@@ -465,7 +465,7 @@ ALLOWED: dict[str, str] = {
     "the rollout failed: {exc}":
         "a fault of the engine, in the rollout's error field (the exception's own words)",
     # gammon/server/tournaments/
-    "tournament {live.tournament.id}: a message": "where a fault happened, for the server's log",
+    "tournament {tournament_id}: a message": "where a fault happened, for the server's log",
     "SELECT t.id, COALESCE(MAX(a.seq), 0) FROM tournaments t LEFT JOIN tournament_actions a "
     "ON a.tournament_id = t.id WHERE t.status IN ('registering', 'running') OR t.id > :known "
     "GROUP BY t.id": "an SQL query",

@@ -18,10 +18,7 @@ from typing import Any, Final
 from gammon.messages import Message
 from gammon.server import chat
 from gammon.server.auth import Accounts, TokenBuckets, UserInfo
-from gammon.server.connections import Connection, LiveTable
-from gammon.server.protocol import ClientMessage, Refused, dumps
-from gammon.server.store import (
-    Store,
+from gammon.server.chat_queries import (
     add_chat_message,
     add_report,
     add_sanction,
@@ -29,6 +26,9 @@ from gammon.server.store import (
     moderation_state,
     set_banned,
 )
+from gammon.server.connections import Connection, LiveTable
+from gammon.server.protocol import ClientMessage, Refused, dumps
+from gammon.server.store import Store
 from gammon.server.timesource import SystemTime, TimeSource
 
 __all__ = ["CHAT_HISTORY", "CHAT_MESSAGES", "ChatRoom", "TournamentRoom"]

@@ -23,7 +23,7 @@ from gammon.messages import Message
 from gammon.server.bodies import fields
 from gammon.server.ids import path_id
 from gammon.server.protocol import Refused
-from gammon.server.store import table_tournament
+from gammon.server.tournaments.queries import table_tournament
 
 if TYPE_CHECKING:
     from gammon.server.auth import UserInfo
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from gammon.server.table import Table
 
 __all__ = ["Rematches", "rematch_routes"]
-
 
 
 class Rematches:

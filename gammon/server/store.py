@@ -8,22 +8,20 @@ one commit are inserted with one statement (executemany), which costs the
 writer thread, and so the event loop that shares the interpreter with it, far
 less than an ORM object per action. Everything else
 (logins, lobby queries, chat) runs in a small pool of threads, each call in its
-own transaction; the chat room's queries are the named functions at the end.
+own transaction.
 
 :func:`rebuild` is the other half: it replays a table's log through
 :meth:`Table.apply` and checks that each action gives the events it gave the
 first time, dice included.
 
-(Past 600 lines: the one place that writes and reads the database for the live server,
-tables and tournaments, with the group-committing writer; its queries are small named
-functions, kept beside the schema they read.)
+The chat room's queries are :mod:`gammon.server.chat_queries`, the tournaments'
+:mod:`gammon.server.tournaments.queries`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import queue
 import threading
@@ -38,46 +36,25 @@ from gammon.actions import Forfeit, OutOfTime
 from gammon.errors import GammonError
 from gammon.server.db import (
     Action,
-    ChatMessage,
     Database,
     GameRow,
-    Report,
     Result,
-    Sanction,
     TableRow,
-    TournamentAction,
-    TournamentRow,
     User,
-    now,
     select,
 )
 from gammon.server.players import rate_finished
 from gammon.server.settings import TableSettings, settings_from_row
 from gammon.server.table import Applied, Seat, Table
-from gammon.server.tournaments.settings import TournamentSettings
-from gammon.server.tournaments.state import Applied as TournamentApplied
-from gammon.server.tournaments.state import Record, Tournament
 
 __all__ = [
     "Fenced",
     "ReplayError",
     "Store",
-    "add_chat_message",
-    "add_report",
-    "add_sanction",
-    "chat_history",
-    "add_tournament_action",
     "create_table",
-    "create_tournament",
     "load_table",
-    "load_tournament",
-    "load_tournaments",
     "load_unfinished",
-    "moderation_state",
     "rebuild",
-    "set_banned",
-    "table_tournament",
-    "tournament_tables",
     "write_applied",
 ]
 
@@ -506,208 +483,3 @@ def _set_outcomes(outcomes: list[tuple[_Job, Any, BaseException | None]]) -> Non
             job.future.set_exception(error)
         else:
             job.future.set_result(result)
-
-
-# -- the chat room's records (R13) ----------------------------------------------------------
-
-
-def chat_history(
-    session: Session, table_id: int | None, limit: int, *, tournament_id: int | None = None
-) -> list[dict[str, Any]]:
-    """The last ``limit`` chat messages of a table, of a tournament, or (neither) of the
-    lobby, oldest first."""
-    if table_id is not None:
-        where = ChatMessage.table_id == table_id
-    elif tournament_id is not None:
-        where = ChatMessage.tournament_id == tournament_id
-    else:
-        where = ChatMessage.table_id.is_(None) & ChatMessage.tournament_id.is_(None)
-    rows = session.execute(
-        select(ChatMessage, User.name)
-        .join(User, User.id == ChatMessage.user_id)
-        .where(where)
-        .order_by(ChatMessage.id.desc())
-        .limit(limit)
-    ).all()
-    return [
-        {"id": row.id, "user": name, "text": row.text, "ms": int(row.at * 1000)}
-        for row, name in reversed(rows)
-    ]
-
-
-def add_chat_message(
-    session: Session,
-    table_id: int | None,
-    user_id: int,
-    text: str,
-    at: float,
-    *,
-    tournament_id: int | None = None,
-) -> int:
-    """Record one chat message (committed); returns its id."""
-    row = ChatMessage(
-        table_id=table_id, tournament_id=tournament_id, user_id=user_id, text=text, at=at
-    )
-    session.add(row)
-    session.commit()
-    return row.id
-
-
-def add_report(
-    session: Session,
-    reporter_id: int,
-    target_id: int,
-    *,
-    reason: str,
-    table: str | None,
-    evidence: Any,
-    at: float,
-) -> None:
-    """Record a report for the operators, with the reported user's recent messages."""
-    session.add(
-        Report(
-            reporter_id=reporter_id,
-            target_id=target_id,
-            reason=json.dumps({"reason": reason, "table": table, "evidence": evidence}),
-            at=at,
-        )
-    )
-    session.commit()
-
-
-def add_sanction(
-    session: Session,
-    user_id: int,
-    kind: str,
-    *,
-    until: float | None,
-    by: int,
-    reason: str,
-    at: float,
-) -> None:
-    """Record an operator's kick, ban or unban."""
-    session.add(Sanction(user_id=user_id, kind=kind, until=until, by_id=by, reason=reason, at=at))
-    session.commit()
-
-
-def set_banned(session: Session, user_id: int, banned: bool) -> None:
-    """Mark an account banned for good (it cannot sign in), or lift that."""
-    session.execute(update(User).where(User.id == user_id).values(banned=banned))
-    session.commit()
-
-
-def moderation_state(session: Session) -> tuple[list[str], dict[str, float | None]]:
-    """Operators' names and the bans in force (name -> until, None for good): server start."""
-    operators = list(session.scalars(select(User.name).where(User.is_operator.is_(True))))
-    bans: dict[str, float | None] = {
-        name: None for name in session.scalars(select(User.name).where(User.banned.is_(True)))
-    }
-    at = now()
-    rows = session.execute(
-        select(User.name, Sanction.kind, Sanction.until)
-        .join(User, User.id == Sanction.user_id)
-        .where(Sanction.kind.in_(("ban", "unban")))
-        .order_by(Sanction.id)
-    ).all()
-    for name, kind, until in rows:
-        if kind == "unban":
-            bans.pop(name, None)
-        elif until is None or until > at:
-            bans[name] = until
-    return operators, bans
-
-
-# -- tournaments -----------------------------------------------------------------------------
-
-
-def create_tournament(
-    session: Session, settings: TournamentSettings, *, creator_id: int | None, at: float
-) -> Tournament:
-    """Record a new tournament (committed by :meth:`Store.write`)."""
-    row = TournamentRow(
-        created_by=creator_id, created=at, settings=settings.to_json(), status="registering"
-    )
-    session.add(row)
-    session.flush()
-    return Tournament(row.id, settings, creator_id=creator_id, created=at)
-
-
-def add_tournament_action(
-    session: Session, tournament: Tournament, applied: TournamentApplied
-) -> None:
-    """Append one accepted action to a tournament's log, and its status to its row."""
-    record = applied.record
-    session.add(
-        TournamentAction(
-            tournament_id=tournament.id,
-            seq=applied.seq,
-            actor_id=record.actor_id,
-            operator=record.operator,
-            action=record.action,
-            events=applied.events,
-            at=record.at,
-        )
-    )
-    session.execute(
-        update(TournamentRow)
-        .where(TournamentRow.id == tournament.id)
-        .values(status=tournament.status, finished=tournament.finished_at)
-    )
-
-
-def load_tournament(session: Session, tournament_id: int) -> Tournament | None:
-    """One tournament, replayed from its log (another node's, several nodes); None if it
-    does not exist or does not replay."""
-    rows = session.scalars(select(TournamentRow).where(TournamentRow.id == tournament_id)).all()
-    return next(iter(_replay_tournaments(session, rows)), None)
-
-
-def load_tournaments(session: Session) -> list[Tournament]:
-    """Every tournament, replayed from its log; one whose log does not replay is left out."""
-    rows = session.scalars(select(TournamentRow).order_by(TournamentRow.id)).all()
-    return _replay_tournaments(session, rows)
-
-
-def _replay_tournaments(session: Session, rows: Sequence[TournamentRow]) -> list[Tournament]:
-    tournaments = []
-    for row in rows:
-        actions = session.scalars(
-            select(TournamentAction)
-            .where(TournamentAction.tournament_id == row.id)
-            .order_by(TournamentAction.seq)
-        ).all()
-        records = [Record(a.action, a.actor_id, a.operator, a.at) for a in actions]
-        try:
-            tournament = Tournament.replay(
-                row.id,
-                TournamentSettings.from_row(row.settings),
-                creator_id=row.created_by,
-                created=row.created,
-                records=records,
-            )
-        except GammonError as exc:
-            log.error(
-                "tournament %s cannot be rebuilt and is left out: %s",
-                row.id,
-                exc,
-                extra={"tournament_id": row.id},
-            )
-            continue
-        tournaments.append(tournament)
-    return tournaments
-
-
-def table_tournament(session: Session, table_id: int) -> int | None:
-    """The tournament a table plays a match of, or None."""
-    row = session.get(TableRow, table_id)
-    return row.tournament_id if row is not None else None
-
-
-def tournament_tables(session: Session, tournament_id: int) -> dict[int, int]:
-    """The tables made for a tournament's matches: match number -> table id."""
-    rows = session.execute(
-        select(TableRow.tournament_match, TableRow.id).where(
-            TableRow.tournament_id == tournament_id
-        )
-    ).all()
-    return {match: table for match, table in rows if match is not None}

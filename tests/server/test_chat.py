@@ -9,11 +9,8 @@ import pytest
 
 from gammon.errors import GammonError, IllegalActionError
 from gammon.server.chat import (
-    ABUSIVE_WORDS,
     Accepted,
     Banned,
-    ChatConfig,
-    ChatError,
     ChatModerator,
     Kicked,
     Readmitted,
@@ -21,10 +18,9 @@ from gammon.server.chat import (
     Report,
     Rule,
     Unbanned,
-    find_abuse,
-    has_link,
-    mask_abuse,
 )
+from gammon.server.chat_settings import ChatConfig, ChatError
+from gammon.server.chat_text import ABUSIVE_WORDS, find_abuse, has_link, mask_abuse
 
 
 class Clock:

@@ -10,7 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from gammon.server.chat import Accepted, ChatConfig, ChatModerator, Rejected, Rule, find_abuse
+from gammon.server.chat import Accepted, ChatModerator, Rejected, Rule
+from gammon.server.chat_settings import ChatConfig
+from gammon.server.chat_text import find_abuse
 from tests.server.client import Player, ServerProcess, Socket, database_url
 
 

@@ -21,9 +21,10 @@ from gammon.match import SeriesRules
 from gammon.server.db import now
 from gammon.server.leases import Leases
 from gammon.server.settings import TableSettings
-from gammon.server.store import Fenced, Store, create_table, create_tournament
+from gammon.server.store import Fenced, Store, create_table
 from gammon.server.table import Seat
 from gammon.server.tournaments import TournamentSettings
+from gammon.server.tournaments.queries import create_tournament
 
 #: The two kinds of lease: (lease table, key column, the leased things' table).
 KINDS = {

@@ -16,15 +16,14 @@ from gammon.server.auth import Accounts
 from gammon.server.db import now
 from gammon.server.hub import Hub
 from gammon.server.redis_nodes import RedisNodes
-from gammon.server.store import (
-    Fenced,
-    Store,
+from gammon.server.store import Fenced, Store
+from gammon.server.tournaments import Tournament, TournamentSettings
+from gammon.server.tournaments.live import Tournaments
+from gammon.server.tournaments.queries import (
     add_tournament_action,
     create_tournament,
     load_tournament,
 )
-from gammon.server.tournaments import Tournament, TournamentSettings
-from gammon.server.tournaments.live import Tournaments
 from tests import waiting
 from tests.server.nodes import cluster_or_skip, redis_server
 from tests.server.test_leases import _take

@@ -16,13 +16,12 @@ made and ended, a full Sit & Go started, satellites' seats). On several nodes
 (:mod:`gammon.server.nodes`) one node runs each tournament under a lease, and every other
 node keeps a replica, which reads the log again at each of the runner's records.
 
-(A little past 600 lines: the tournament's life on the server, its tables, timers,
-recovery and socket room, in one place; the room is the first part to move out.)
+A tournament's socket, its pages kept live and its chat, is
+:mod:`gammon.server.tournaments.pages`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import copy
 import logging
@@ -35,22 +34,18 @@ from sqlalchemy.orm import Session
 
 from gammon.actions import Forfeit
 from gammon.messages import Message
-from gammon.server.chatroom import TournamentRoom
 from gammon.server.db import TableRow, select
 from gammon.server.nodes import LogKey, NotOwner, Request
-from gammon.server.protocol import Refused, dumps
+from gammon.server.protocol import Refused
 from gammon.server.runner import Committed, Runner
 from gammon.server.settings import TableSettings
-from gammon.server.store import (
-    create_tournament,
-    load_table,
-    load_tournaments,
-    tournament_tables,
-)
+from gammon.server.store import load_table
 from gammon.server.table import NO_SHOW, Seat, Table
 from gammon.server.timesource import Timer
 from gammon.server.tournaments.errors import TournamentError
 from gammon.server.tournaments.log import ENDED, TournamentLog
+from gammon.server.tournaments.pages import TournamentPages, summary_json
+from gammon.server.tournaments.queries import create_tournament, load_tournaments, tournament_tables
 from gammon.server.tournaments.settings import TournamentSettings
 from gammon.server.tournaments.state import Applied, BracketMatch, Tournament
 
@@ -65,8 +60,6 @@ log = logging.getLogger("gammon.server")
 
 #: Finished and cancelled tournaments listed in the lobby, newest first.
 KEEP_DONE: Final = 20
-#: A tournament's page hears of its changes at most this often (docs/PROTOCOL.md 6.1).
-PUSH_DEBOUNCE_S: Final = 0.1
 #: Rounds of due actions one timer applies: add_bots, then the start it makes due.
 _DUE_ROUNDS: Final = 3
 
@@ -99,9 +92,8 @@ class Tournaments:
         self.by_table: dict[int, tuple[int, int]] = {}
         #: Called after every accepted action (the lobby and the pages listening).
         self.listeners: list[Callable[[Tournament], None]] = []
-        #: Each tournament's socket room: its pages, live, and its chat (PROTOCOL.md 6.1).
-        self.rooms: dict[int, TournamentRoom] = {}
-        self._pushes: set[int] = set()
+        #: Each tournament's socket: its pages, live, and its chat (PROTOCOL.md 6.1).
+        self.pages = TournamentPages(hub, self._tournament_or_none)
         #: How a runner applies, appends and reads back a tournament's actions.
         self.log = TournamentLog(hub.store)
         #: The nodes (one alone, or several: gammon.server.nodes), shared with the hub.
@@ -165,6 +157,10 @@ class Tournaments:
                 Message("there is no tournament {tournament}", tournament=tournament_id),
             )
         return live
+
+    def _tournament_or_none(self, tournament_id: int) -> Tournament | None:
+        live = self.live.get(tournament_id)
+        return None if live is None else live.tournament
 
     def lobby_json(self) -> list[dict[str, Any]]:
         """The tournaments the lobby lists: open and running ones, and the latest finished."""
@@ -583,83 +579,19 @@ class Tournaments:
     def _changed(self, tournament: Tournament) -> None:
         for listener in list(self.listeners):
             listener(tournament)
-        self._push(tournament.id)
+        self.pages.push(tournament.id)
 
-    # -- the tournament's socket: the page live, and its chat (docs/PROTOCOL.md 6.1) -----------
-
-    def _push(self, tournament_id: int) -> None:
-        """Send the tournament to everybody on its socket, soon (changes close together: once)."""
-        room = self.rooms.get(tournament_id)
-        if room is None or not room.conns or tournament_id in self._pushes:
-            return
-        self._pushes.add(tournament_id)
-
-        def push() -> None:
-            self._pushes.discard(tournament_id)
-            live = self.live.get(tournament_id)
-            if live is None:
-                return
-            text = dumps(tournament_message(live.tournament))
-            for conn in list(room.conns):
-                conn.send(text)
-
-        asyncio.get_running_loop().call_later(PUSH_DEBOUNCE_S, push)
+    # -- the tournament's socket (its pages: gammon.server.tournaments.pages) -------------------
 
     async def join_socket(self, live: LiveTournament, conn: Connection) -> None:
         """A page opens the tournament's socket: hello, the chat's recent lines, the tournament."""
-        number = live.tournament.id
-        room = self.rooms.get(number)
-        if room is None:
-            room = self.rooms[number] = TournamentRoom(number)
-        room.conns.add(conn)
-        self.hub.sockets.register(conn)
-        chat = self.hub.chat
-        conn.send(chat.hello(conn, tournament=number))
-        conn.send({"type": "chat_history", "messages": list(await chat.history(room))})
-        conn.send(tournament_message(live.tournament))
+        await self.pages.join(live.tournament, conn)
 
     def leave_socket(self, live: LiveTournament, conn: Connection) -> None:
-        room = self.rooms.get(live.tournament.id)
-        if room is not None:
-            room.conns.discard(conn)
-            if not room.conns:
-                del self.rooms[live.tournament.id]  # its chat is read again from the database
-        self.hub.sockets.unregister(conn)
-        if not conn.closed:
-            conn.close(1000)
+        self.pages.leave(live.tournament.id, conn)
 
     async def on_socket_message(
         self, live: LiveTournament, conn: Connection, raw: str | None
     ) -> None:
         """One message on a tournament's socket: the lobby's messages (chat, moderation, ping)."""
-        room = self.rooms.get(live.tournament.id)
-        if room is None:  # no room: nothing to say there (a ping is still answered)
-            room = TournamentRoom(live.tournament.id)
-        where = f"tournament {live.tournament.id}: a message"
-        await self.hub.on_chat_socket_message(conn, raw, room, where)
-
-
-def tournament_message(tournament: Tournament) -> dict[str, Any]:
-    """What a tournament's socket sends on connect and after each change."""
-    return {"type": "tournament", "tournament": tournament.to_json()}
-
-
-def summary_json(tournament: Tournament) -> dict[str, Any]:
-    """A tournament as the lobby lists it."""
-    settings = tournament.settings
-    return {
-        "id": tournament.id,
-        "name": settings.name,
-        "kind": settings.kind,
-        "status": tournament.status,
-        "seats": settings.seats,
-        "registered": len(tournament.registered),
-        "start_at": settings.start_at,
-        "lengths": list(settings.lengths),
-        "variant": settings.table.get("variant", "standard"),
-        "rated": settings.rated,
-        "satellite": settings.satellite.to_json() if settings.satellite else None,
-        "winner": tournament.entry(tournament.winner).name
-        if tournament.winner is not None
-        else None,
-    }
+        await self.pages.on_message(live.tournament.id, conn, raw)

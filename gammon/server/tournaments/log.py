@@ -17,7 +17,8 @@ from sqlalchemy.orm import Session
 from gammon.messages import Message
 from gammon.server.leases import FenceCheck
 from gammon.server.nodes import Request
-from gammon.server.store import Store, add_tournament_action, load_tournament
+from gammon.server.store import Store
+from gammon.server.tournaments.queries import add_tournament_action, load_tournament
 from gammon.server.tournaments.state import Applied, Record, Tournament
 
 __all__ = ["ENDED", "TournamentLog"]

@@ -133,131 +133,23 @@ class TournamentSettings:
 
     @classmethod
     def from_json(cls, data: object, *, bot_levels: Sequence[str] = ()) -> TournamentSettings:
-        """Read an organiser's settings; raise :class:`TournamentError` naming the field."""
-        if not isinstance(data, Mapping):
-            raise TournamentError("bad_settings", Message("the settings must be a JSON object"))
-        unknown = sorted(str(k) for k in set(data) - set(_FIELDS))
-        if unknown:
-            raise TournamentError(
-                "bad_settings",
-                Message(
-                    "there is no tournament setting called {name}; the settings are: {known}",
-                    name=_shown(unknown[0]),
-                    known=", ".join(_FIELDS),
-                ),
-                field=unknown[0][:64],
-            )
-        values = {k: v for k, v in data.items() if v is not None}
-        if "name" not in values:
-            raise _bad("name", Message("must be given, 1 to 60 characters"))
-        try:
-            name = read_name(values["name"], low=1, high=60)  # the rule of every name
-        except BadName as exc:
-            raise _bad("name", exc.text) from None
-        kind = values.get("kind", "sit_and_go")
-        if kind not in KINDS:
-            raise _bad(
-                "kind",
-                Message('must be "scheduled" or "sit_and_go", not {value}', value=_shown(kind)),
-            )
+        """Read an organiser's settings; raise :class:`TournamentError` naming the field.
+
+        The fields are read in a fixed order, each by a reader of its own, since later
+        ones depend on earlier ones (a Sit & Go's seats, its field, its start); the first
+        refused is the one named.
+        """
+        values = _known_values(data)
+        name = _read_name(values)
+        kind = _read_kind(values)
         sit_and_go = kind == "sit_and_go"
-        seats = values.get("seats", 8 if sit_and_go else 64)
-        if sit_and_go and seats not in SIT_AND_GO_SEATS:
-            raise _bad(
-                "seats",
-                Message("of a Sit & Go must be 2, 4, 8 or 16, not {value}", value=_shown(seats)),
-            )
-        if not (_is_int(seats) and 2 <= seats <= MAX_PLAYERS):
-            raise _bad(
-                "seats",
-                Message(
-                    "must be a whole number from 2 to {most}, not {value}",
-                    most=MAX_PLAYERS,
-                    value=_shown(seats),
-                ),
-            )
-        min_players = values.get("min_players", seats if sit_and_go else 2)
-        if not (_is_int(min_players) and 2 <= min_players <= seats):
-            raise _bad(
-                "min_players",
-                Message(
-                    "must be a whole number from 2 to {most}, not {value}",
-                    most=seats,
-                    value=_shown(min_players),
-                ),
-            )
-        if sit_and_go and min_players != seats:
-            raise _bad("min_players", Message("is the number of seats in a Sit & Go: leave it out"))
-        start_at, opens = values.get("start_at"), values.get("registration_opens_at")
-        if sit_and_go:
-            if start_at is not None:
-                raise _bad(
-                    "start_at",
-                    Message(
-                        "is for scheduled tournaments: a Sit & Go starts when its seats are full"
-                    ),
-                )
-        elif not _is_time(start_at):
-            raise _bad("start_at", Message("must be given: seconds since 1970 (UTC)"))
-        if opens is not None:
-            if not _is_time(opens):
-                raise _bad("registration_opens_at", Message("must be seconds since 1970 (UTC)"))
-            if start_at is not None and opens >= start_at:
-                raise _bad("registration_opens_at", Message("must come before the start time"))
-        lengths = values.get("lengths", [3])
-        if _is_int(lengths):
-            lengths = [lengths]
-        if not (
-            isinstance(lengths, list)
-            and 1 <= len(lengths) <= 8
-            and all(_is_int(n) and 1 <= n <= 25 for n in lengths)
-        ):
-            raise _bad(
-                "lengths",
-                Message(
-                    "must be a list of 1 to 8 whole numbers from 1 to 25 (points, one per round, "
-                    "the last repeating), not {value}",
-                    value=_shown(lengths),
-                ),
-            )
+        seats = _read_seats(values, sit_and_go)
+        min_players = _read_min_players(values, seats, sit_and_go)
+        start_at, opens = _read_times(values, sit_and_go)
+        lengths = _read_lengths(values)
         table = _table_settings(values.get("table", {}), lengths, bot_levels)
-        show_up_s = values.get("show_up_s", 300)
-        if not (_is_int(show_up_s) and 10 <= show_up_s <= 3600):
-            raise _bad(
-                "show_up_s",
-                Message(
-                    "must be a whole number from 10 to 3600, not {value}", value=_shown(show_up_s)
-                ),
-            )
-        bots, bots_after_s = values.get("bots"), values.get("bots_after_s")
-        if bots is not None:
-            if not sit_and_go:
-                raise _bad("bots", Message("can fill the seats of a Sit & Go only"))
-            if bots not in bot_levels:
-                known = (
-                    Message("one of {levels}", levels=", ".join(bot_levels))
-                    if bot_levels
-                    else Message("unset: this server has no bots")
-                )
-                raise _bad(
-                    "bots", Message("must be {known}, not {value}", known=known, value=_shown(bots))
-                )
-            if bots_after_s is None:
-                bots_after_s = 120
-        if bots_after_s is not None:
-            if bots is None:
-                raise _bad(
-                    "bots_after_s",
-                    Message('needs "bots", the level of the bots that fill the seats'),
-                )
-            if not (_is_int(bots_after_s) and 0 <= bots_after_s <= 86400):
-                raise _bad(
-                    "bots_after_s",
-                    Message(
-                        "must be a whole number from 0 to 86400, not {value}",
-                        value=_shown(bots_after_s),
-                    ),
-                )
+        show_up_s = _read_show_up_s(values)
+        bots, bots_after_s = _read_bots(values, sit_and_go, bot_levels)
         rated = values.get("rated", True)
         if not isinstance(rated, bool):
             raise _bad("rated", Message("must be true or false, not {value}", value=_shown(rated)))
@@ -321,6 +213,163 @@ class TournamentSettings:
     def table_json(self, round_number: int) -> dict[str, Any]:
         """The settings of a table of round ``round_number``, as a table reads them."""
         return {**self.table, "mode": "match", "length": self.length_of_round(round_number)}
+
+
+def _known_values(data: object) -> dict[Any, Any]:
+    """The settings given (a null is a setting left out), once each name is known."""
+    if not isinstance(data, Mapping):
+        raise TournamentError("bad_settings", Message("the settings must be a JSON object"))
+    unknown = sorted(str(k) for k in set(data) - set(_FIELDS))
+    if unknown:
+        raise TournamentError(
+            "bad_settings",
+            Message(
+                "there is no tournament setting called {name}; the settings are: {known}",
+                name=_shown(unknown[0]),
+                known=", ".join(_FIELDS),
+            ),
+            field=unknown[0][:64],
+        )
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def _read_name(values: Mapping[str, Any]) -> str:
+    if "name" not in values:
+        raise _bad("name", Message("must be given, 1 to 60 characters"))
+    try:
+        return read_name(values["name"], low=1, high=60)  # the rule of every name
+    except BadName as exc:
+        raise _bad("name", exc.text) from None
+
+
+def _read_kind(values: Mapping[str, Any]) -> str:
+    kind = values.get("kind", "sit_and_go")
+    if kind not in KINDS:
+        raise _bad(
+            "kind",
+            Message('must be "scheduled" or "sit_and_go", not {value}', value=_shown(kind)),
+        )
+    return str(kind)
+
+
+def _read_seats(values: Mapping[str, Any], sit_and_go: bool) -> int:
+    seats = values.get("seats", 8 if sit_and_go else 64)
+    if sit_and_go and seats not in SIT_AND_GO_SEATS:
+        raise _bad(
+            "seats",
+            Message("of a Sit & Go must be 2, 4, 8 or 16, not {value}", value=_shown(seats)),
+        )
+    if not (_is_int(seats) and 2 <= seats <= MAX_PLAYERS):
+        raise _bad(
+            "seats",
+            Message(
+                "must be a whole number from 2 to {most}, not {value}",
+                most=MAX_PLAYERS,
+                value=_shown(seats),
+            ),
+        )
+    return seats
+
+
+def _read_min_players(values: Mapping[str, Any], seats: int, sit_and_go: bool) -> int:
+    min_players = values.get("min_players", seats if sit_and_go else 2)
+    if not (_is_int(min_players) and 2 <= min_players <= seats):
+        raise _bad(
+            "min_players",
+            Message(
+                "must be a whole number from 2 to {most}, not {value}",
+                most=seats,
+                value=_shown(min_players),
+            ),
+        )
+    if sit_and_go and min_players != seats:
+        raise _bad("min_players", Message("is the number of seats in a Sit & Go: leave it out"))
+    return min_players
+
+
+def _read_times(values: Mapping[str, Any], sit_and_go: bool) -> tuple[Any, Any]:
+    """The start time and the time registration opens, as given (checked, not converted)."""
+    start_at, opens = values.get("start_at"), values.get("registration_opens_at")
+    if sit_and_go:
+        if start_at is not None:
+            raise _bad(
+                "start_at",
+                Message("is for scheduled tournaments: a Sit & Go starts when its seats are full"),
+            )
+    elif not _is_time(start_at):
+        raise _bad("start_at", Message("must be given: seconds since 1970 (UTC)"))
+    if opens is not None:
+        if not _is_time(opens):
+            raise _bad("registration_opens_at", Message("must be seconds since 1970 (UTC)"))
+        if start_at is not None and opens >= start_at:
+            raise _bad("registration_opens_at", Message("must come before the start time"))
+    return start_at, opens
+
+
+def _read_lengths(values: Mapping[str, Any]) -> list[int]:
+    lengths = values.get("lengths", [3])
+    if _is_int(lengths):
+        lengths = [lengths]
+    if not (
+        isinstance(lengths, list)
+        and 1 <= len(lengths) <= 8
+        and all(_is_int(n) and 1 <= n <= 25 for n in lengths)
+    ):
+        raise _bad(
+            "lengths",
+            Message(
+                "must be a list of 1 to 8 whole numbers from 1 to 25 (points, one per round, "
+                "the last repeating), not {value}",
+                value=_shown(lengths),
+            ),
+        )
+    return lengths
+
+
+def _read_show_up_s(values: Mapping[str, Any]) -> int:
+    show_up_s = values.get("show_up_s", 300)
+    if not (_is_int(show_up_s) and 10 <= show_up_s <= 3600):
+        raise _bad(
+            "show_up_s",
+            Message("must be a whole number from 10 to 3600, not {value}", value=_shown(show_up_s)),
+        )
+    return show_up_s
+
+
+def _read_bots(
+    values: Mapping[str, Any], sit_and_go: bool, bot_levels: Sequence[str]
+) -> tuple[str | None, int | None]:
+    """The bots' level and how long the seats wait for them (120 s when a level is given)."""
+    bots, bots_after_s = values.get("bots"), values.get("bots_after_s")
+    if bots is not None:
+        if not sit_and_go:
+            raise _bad("bots", Message("can fill the seats of a Sit & Go only"))
+        if bots not in bot_levels:
+            known = (
+                Message("one of {levels}", levels=", ".join(bot_levels))
+                if bot_levels
+                else Message("unset: this server has no bots")
+            )
+            raise _bad(
+                "bots", Message("must be {known}, not {value}", known=known, value=_shown(bots))
+            )
+        if bots_after_s is None:
+            bots_after_s = 120
+    if bots_after_s is not None:
+        if bots is None:
+            raise _bad(
+                "bots_after_s",
+                Message('needs "bots", the level of the bots that fill the seats'),
+            )
+        if not (_is_int(bots_after_s) and 0 <= bots_after_s <= 86400):
+            raise _bad(
+                "bots_after_s",
+                Message(
+                    "must be a whole number from 0 to 86400, not {value}",
+                    value=_shown(bots_after_s),
+                ),
+            )
+    return bots, bots_after_s
 
 
 def _table_settings(

@@ -10,9 +10,17 @@ tells the server what is due (:meth:`Tournament.due`) and which matches are read
 be played (``match_ready`` events), and the server reports back (``table``,
 ``arrived``, ``result``, ``no_show``) through the same :meth:`apply`.
 
-(Past 600 lines on purpose: one state machine, every action with its checks, like
-:mod:`gammon.game`; the bracket, settings and the live server side are modules of
-their own.)
+Why this module is long: it is one state machine, like :mod:`gammon.game`: the
+tournament's values (entries, matches, records: about 80 lines), what it answers
+(what is due, standings, its JSON: about 230), and its eleven actions, each a
+handler with its checks and the refusals they share (about 550). Each handler
+reads and changes the same state (entries, the bracket, the status) and refuses
+before it changes anything; cut into modules, one action's checks would sit away
+from the state they guard, and the refusals' table would be imported by every
+part. What is not the state machine is elsewhere already: the draw
+(:mod:`~gammon.server.tournaments.bracket`), the organiser's settings
+(:mod:`~gammon.server.tournaments.settings`), the log, the rows and the pages on
+the live server (``log``, ``queries``, ``pages``, ``live``).
 
 >>> t = Tournament(1, TournamentSettings.from_json({"name": "Quick 4", "seats": 4}),
 ...                creator_id=None, created=0.0)
