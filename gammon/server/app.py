@@ -41,7 +41,7 @@ from gammon.server.routes.accounts import account_routes
 from gammon.server.routes.operations import Operations, time_mover_route
 from gammon.server.routes.players import player_routes
 from gammon.server.routes.sockets import socket_routes
-from gammon.server.routes.tables import table_routes
+from gammon.server.routes.tables import TableRoutes
 from gammon.server.routes.tournaments import tournament_routes
 from gammon.server.settings import TableSettings
 from gammon.server.store import Store
@@ -171,7 +171,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         *account_routes(
             edge, login_limit=config.limits.login, signup_limit=config.limits.signup, time=clock
         ),
-        *table_routes(edge),
+        *TableRoutes(edge).routes(),
         *tournament_routes(edge, tournaments),
         *player_routes(edge),
         # Post-game analysis (gammon.server.analysis, docs/PROTOCOL.md 9).
