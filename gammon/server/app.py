@@ -37,7 +37,7 @@ from gammon.server.hub import Hub
 from gammon.server.pages import index_route, page_routes
 from gammon.server.pairing import Pairing, pairing_routes
 from gammon.server.rematch import Rematches, rematch_routes
-from gammon.server.routes.accounts import account_routes
+from gammon.server.routes.accounts import AccountRoutes
 from gammon.server.routes.operations import Operations, time_mover_route
 from gammon.server.routes.players import player_routes
 from gammon.server.routes.sockets import socket_routes
@@ -168,9 +168,9 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     )
     routes: list[BaseRoute] = [
         *operations.routes(),
-        *account_routes(
+        *AccountRoutes(
             edge, login_limit=config.limits.login, signup_limit=config.limits.signup, time=clock
-        ),
+        ).routes(),
         *TableRoutes(edge).routes(),
         *tournament_routes(edge, tournaments),
         *player_routes(edge),
