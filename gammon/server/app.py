@@ -42,7 +42,7 @@ from gammon.server.routes.operations import Operations, time_mover_route
 from gammon.server.routes.players import player_routes
 from gammon.server.routes.sockets import socket_routes
 from gammon.server.routes.tables import TableRoutes
-from gammon.server.routes.tournaments import tournament_routes
+from gammon.server.routes.tournaments import TournamentRoutes
 from gammon.server.settings import TableSettings
 from gammon.server.store import Store
 from gammon.server.table import Seat
@@ -172,7 +172,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             edge, login_limit=config.limits.login, signup_limit=config.limits.signup, time=clock
         ).routes(),
         *TableRoutes(edge).routes(),
-        *tournament_routes(edge, tournaments),
+        *TournamentRoutes(edge, tournaments).routes(),
         *player_routes(edge),
         # Post-game analysis (gammon.server.analysis, docs/PROTOCOL.md 9).
         *analysis_routes(edge, analyses),
