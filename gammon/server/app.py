@@ -40,7 +40,7 @@ from gammon.server.rematch import Rematches, rematch_routes
 from gammon.server.routes.accounts import AccountRoutes
 from gammon.server.routes.operations import Operations, time_mover_route
 from gammon.server.routes.players import player_routes
-from gammon.server.routes.sockets import socket_routes
+from gammon.server.routes.sockets import SocketRoutes
 from gammon.server.routes.tables import TableRoutes
 from gammon.server.routes.tournaments import TournamentRoutes
 from gammon.server.settings import TableSettings
@@ -186,7 +186,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         *rematch_routes(edge, Rematches(hub)),
         # Quick pairing (gammon.server.pairing, docs/PROTOCOL.md 7.1).
         *pairing_routes(edge, pairing),
-        *socket_routes(edge, tournaments, clock),
+        *SocketRoutes(edge, tournaments, clock).routes(),
     ]
     if config.static is not None and config.static.is_dir():
         routes.append(index_route(config.static))
