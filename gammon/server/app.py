@@ -26,7 +26,7 @@ from starlette.staticfiles import StaticFiles
 from gammon.engine.evaluator import one_blas_thread
 from gammon.server import migrate
 from gammon.server.analysis import Analyses, analysis_routes
-from gammon.server.analysis_board import board_routes
+from gammon.server.analysis_board import BoardRoutes
 from gammon.server.auth import Accounts
 from gammon.server.bots import EngineChoice
 from gammon.server.chance import SeededChance, SystemChance
@@ -160,7 +160,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     pairing = Pairing(create_pair, lambda user: hub.ratings.get(user), hub.chance.randbelow, clock)
     edge = Edge(store, accounts, hub)
     operations = Operations(edge, db, analyses)
-    board, board_rollouts = board_routes(
+    board = BoardRoutes(
         edge,
         run=hub.bots.run if hub.bots is not None else None,
         engine=hub.bots.engine.name if hub.bots is not None else "gammon",
@@ -177,7 +177,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         # Post-game analysis (gammon.server.analysis, docs/PROTOCOL.md 9).
         *analysis_routes(edge, analyses),
         # The analysis board (gammon.server.analysis_board, docs/PROTOCOL.md 9.1).
-        *board,
+        *board.routes(),
         # The rule book and the dice as pages (gammon.server.pages, docs/PROTOCOL.md 1.7).
         *page_routes(edge.handler),
         # Each account's settings for the browser (gammon.server.user_settings, PROTOCOL 1.2).
@@ -212,8 +212,8 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         try:
             yield
         finally:
-            if board_rollouts is not None:
-                board_rollouts.stop()
+            if board.rollouts is not None:
+                board.rollouts.stop()
             tournaments.stop()
             analyses.stop()
             await analyses.release()
