@@ -49,6 +49,7 @@ SOURCES: Final = (
     "gammon/server/routes/players.py",
     "gammon/server/routes/sockets.py",
     "gammon/server/routes/operations.py",
+    "gammon/server/routes/analyses.py",
     "gammon/server/bodies.py",
     "gammon/server/chat.py",
     "gammon/server/chatroom.py",

@@ -66,16 +66,12 @@ from typing import TYPE_CHECKING, Any, Final
 
 from sqlalchemy import delete, text, update
 from sqlalchemy.orm import Session, defer
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
 
 from gammon.i18n import SOURCE_LANGUAGE
 from gammon.messages import Message
 from gammon.server.analysis_worker import (
     UploadError,
     check_upload,
-    in_language,
     init_worker,
     run_job,
     xg_as_mat,
@@ -83,9 +79,7 @@ from gammon.server.analysis_worker import (
 from gammon.server.auth import TokenBuckets, UserInfo
 from gammon.server.connections import LiveTable
 from gammon.server.db import AnalysisPageRow, AnalysisRow, now, select
-from gammon.server.ids import path_id
 from gammon.server.leases import DB_NOW
-from gammon.server.pages import requested_language
 from gammon.server.protocol import Refused
 from gammon.server.store import Store
 from gammon.server.timesource import TimeSource
@@ -93,15 +87,14 @@ from gammon.xgfile.container import GDF_MAGIC
 
 if TYPE_CHECKING:
     from gammon.engine.cluster import RayCluster
-    from gammon.server.edge import Edge
 
 __all__ = [
     "MAX_QUEUED",
     "MAX_QUEUED_EACH",
     "MAX_UPLOAD_BYTES",
     "Analyses",
-    "analysis_routes",
     "default_workers",
+    "too_large",
 ]
 
 log = logging.getLogger("gammon.server")
@@ -566,7 +559,7 @@ class Analyses:
     async def upload(self, filename: str, raw: bytes, user: UserInfo) -> dict[str, Any]:
         """Check an uploaded match file and queue its analysis (``bad_file`` says what is wrong)."""
         if len(raw) > MAX_UPLOAD_BYTES:
-            raise Refused("too_large", _too_large())
+            raise Refused("too_large", too_large())
         xg = filename.lower().endswith(".xg") or raw.startswith(GDF_MAGIC)
         if xg:  # eXtreme Gammon's binary file: kept as the .mat text of its games
             try:
@@ -681,7 +674,8 @@ class Analyses:
         return found
 
 
-def _too_large() -> Message:
+def too_large() -> Message:
+    """Why a file over :data:`MAX_UPLOAD_BYTES` is refused."""
     return Message("the file is over {kb} KB: is it a match file?", kb=MAX_UPLOAD_BYTES // 1024)
 
 
@@ -804,104 +798,3 @@ def _fail(session: Session, key: str, message: str) -> None:
         .where(AnalysisRow.key == key)
         .values(status="failed", error=message, finished=now())
     )
-
-
-# -- HTTP (docs/PROTOCOL.md 9) -------------------------------------------------------------------
-
-
-
-def analysis_routes(edge: Edge, analyses: Analyses) -> list[Route]:
-    """The analysis endpoints, wrapped in the edge's ``handler`` (refusals as JSON errors)."""
-    handler, current_user, body_fields = edge.handler, edge.current_user, edge.body_fields
-    live_table = edge.hub.live_table
-
-    async def table_of(request: Request) -> LiveTable:
-        table_id = path_id(request.path_params["table_id"], "table")
-        live = await live_table(table_id)
-        if live is None:
-            raise Refused("no_such_table", Message("there is no table {table}", table=table_id))
-        return live
-
-    async def table_analysis(request: Request) -> Response:
-        if request.method == "GET":
-            live = await table_of(request)
-            return JSONResponse({"analysis": await analyses.for_table(live.table.id)})
-        await body_fields(request, {})
-        user = await current_user(request)
-        if user is None:
-            raise Refused(
-                "not_signed_in", Message("sign in (or play as a guest) to ask for an analysis")
-            )
-        live = await table_of(request)
-        job = await analyses.request_table(live, user)
-        return JSONResponse({"analysis": job}, status_code=202)
-
-    async def upload(request: Request) -> Response:
-        user = await current_user(request)
-        if user is None:
-            raise Refused(
-                "not_signed_in", Message("sign in (or play as a guest) to upload a match")
-            )
-        name = request.query_params.get("name", "")[:200]
-        declared = request.headers.get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > MAX_UPLOAD_BYTES:
-            raise Refused("too_large", _too_large())
-        raw = bytearray()
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > MAX_UPLOAD_BYTES:
-                raise Refused("too_large", _too_large())
-        job = await analyses.upload(name, bytes(raw), user)
-        return JSONResponse({"analysis": job}, status_code=202)
-
-    def spoken(job: dict[str, Any], request: Request) -> tuple[dict[str, Any], dict[str, str]]:
-        """
-    handler, current_user, body_fields = edge.handler, edge.current_user, edge.body_fields
-    live_table = edge.hub.live_table
-The job with its document's teacher's words in the request's language, and the
-        headers that say so."""
-        lang = requested_language(request)
-        if job.get("document") is not None:
-            job = {**job, "document": in_language(job["document"], lang)}
-            lang = job["document"]["lang"]
-        return job, {"Content-Language": lang, "Vary": "Accept-Language, Cookie"}
-
-    async def one(request: Request) -> Response:
-        key = request.path_params["key"]
-        job, headers = spoken(await analyses.get(key, document=True), request)
-        return JSONResponse({"analysis": job}, headers=headers)
-
-    async def report_html(request: Request) -> Response:
-        key = request.path_params["key"]
-        text, lang = await analyses.html(key, requested_language(request))
-        return Response(
-            text,
-            media_type="text/html; charset=utf-8",
-            headers={
-                "Content-Disposition": f'attachment; filename="analysis-{key}.html"',
-                "Content-Language": lang,
-                "Vary": "Accept-Language, Cookie",
-            },
-        )
-
-    async def report_json(request: Request) -> Response:
-        key = request.path_params["key"]
-        job = await analyses.get(key, document=True)
-        if job["document"] is None:
-            raise Refused("no_analysis", Message("the analysis {key} is not ready", key=repr(key)))
-        job, headers = spoken(job, request)
-        return JSONResponse(
-            job["document"],
-            headers={
-                "Content-Disposition": f'attachment; filename="analysis-{key}.json"',
-                **headers,
-            },
-        )
-
-    return [
-        Route("/api/tables/{table_id}/analysis", handler(table_analysis), methods=["GET", "POST"]),
-        Route("/api/analyses", handler(upload), methods=["POST"]),
-        Route("/api/analyses/{key:str}", handler(one), methods=["GET"]),
-        Route("/api/analyses/{key:str}/report.html", handler(report_html), methods=["GET"]),
-        Route("/api/analyses/{key:str}/report.json", handler(report_json), methods=["GET"]),
-    ]

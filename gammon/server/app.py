@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 
 from gammon.engine.evaluator import one_blas_thread
 from gammon.server import migrate
-from gammon.server.analysis import Analyses, analysis_routes
+from gammon.server.analysis import Analyses
 from gammon.server.analysis_board import BoardRoutes
 from gammon.server.auth import Accounts
 from gammon.server.bots import EngineChoice
@@ -38,6 +38,7 @@ from gammon.server.pages import index_route, page_routes
 from gammon.server.pairing import Pairing, pairing_routes
 from gammon.server.rematch import Rematches, rematch_routes
 from gammon.server.routes.accounts import AccountRoutes
+from gammon.server.routes.analyses import AnalysisRoutes
 from gammon.server.routes.operations import Operations, time_mover_route
 from gammon.server.routes.players import player_routes
 from gammon.server.routes.sockets import SocketRoutes
@@ -175,7 +176,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         *TournamentRoutes(edge, tournaments).routes(),
         *player_routes(edge),
         # Post-game analysis (gammon.server.analysis, docs/PROTOCOL.md 9).
-        *analysis_routes(edge, analyses),
+        *AnalysisRoutes(edge, analyses).routes(),
         # The analysis board (gammon.server.analysis_board, docs/PROTOCOL.md 9.1).
         *board.routes(),
         # The rule book and the dice as pages (gammon.server.pages, docs/PROTOCOL.md 1.7).
