@@ -64,11 +64,24 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from sqlalchemy import delete, text, update
-from sqlalchemy.orm import Session, defer
-
 from gammon.i18n import SOURCE_LANGUAGE
 from gammon.messages import Message
+from gammon.server.analysis_rows import (
+    add_job,
+    claim_jobs,
+    fail_job,
+    job_row,
+    latest_table_job,
+    release_claims,
+    renew_claims,
+    requeue_all,
+    review_page,
+    save_review,
+    set_status,
+    start_job,
+    table_job,
+    unfinished,
+)
 from gammon.server.analysis_worker import (
     UploadError,
     check_upload,
@@ -78,7 +91,7 @@ from gammon.server.analysis_worker import (
 )
 from gammon.server.auth import TokenBuckets, UserInfo
 from gammon.server.connections import LiveTable
-from gammon.server.db import AnalysisPageRow, AnalysisRow, now, select
+from gammon.server.db import AnalysisRow, now
 from gammon.server.leases import DB_NOW
 from gammon.server.protocol import Refused
 from gammon.server.store import Store
@@ -196,12 +209,12 @@ class Analyses:
             await self._adopt()
             self._spawn(self._claims_loop())
             return
-        rows = await self.store.run(_unfinished)
+        rows = await self.store.run(unfinished)
         for key, owner in rows:
             self.queue.append(key)
             self._owners[key] = owner
         if rows:
-            await self.store.write(_requeue_all)
+            await self.store.write(requeue_all)
             log.info("analysis: %d interrupted jobs queued again", len(rows))
         self._pump()
 
@@ -229,21 +242,11 @@ class Analyses:
         """Claim for this node the jobs the ``where`` of a ``SELECT`` picks (its order and
         limit too), each by one ``UPDATE`` that skips rows another node is claiming; queue
         them here in their order. ``queued_again``: a job that was running is queued."""
-        assert self.node is not None
-        status = ", status = 'queued'" if queued_again else ""
-        statement = text(
-            f"UPDATE analyses SET node = :node, claimed_until = {DB_NOW} + :ttl{status} "
-            f"WHERE id IN (SELECT id FROM analyses WHERE {where} FOR UPDATE SKIP LOCKED) "
-            "RETURNING id, key, requested_by"
+        node, ttl = self.node, self.claim_ttl
+        assert node is not None
+        rows = await self.store.run(
+            lambda s: claim_jobs(s, node, ttl, where, values, queued_again=queued_again)
         )
-        params = {"node": self.node, "ttl": self.claim_ttl, **values}
-
-        def claim(session: Session) -> list[tuple[int, str, int | None]]:
-            rows = session.execute(statement, params).all()
-            session.commit()
-            return sorted((int(i), str(k), r) for i, k, r in rows)
-
-        rows = await self.store.run(claim)
         for _, key, owner in rows:
             if key not in self.queue and key not in self.running:
                 self.queue.append(key)
@@ -255,18 +258,7 @@ class Analyses:
     async def _renew(self) -> None:
         """Extend this node's claims on its queued and running jobs."""
         node, ttl = self.node, self.claim_ttl
-
-        def renew(session: Session) -> None:
-            session.execute(
-                text(
-                    f"UPDATE analyses SET claimed_until = {DB_NOW} + :ttl "
-                    "WHERE node = :node AND status IN ('queued', 'running')"
-                ),
-                {"node": node, "ttl": ttl},
-            )
-            session.commit()
-
-        await self.store.run(renew)
+        await self.store.run(lambda s: renew_claims(s, node, ttl))
 
     async def _share(self) -> None:
         """Take jobs waiting in other nodes' queues while workers here are idle (the oldest
@@ -301,19 +293,8 @@ class Analyses:
         if self.node is None:
             return
         node = self.node
-
-        def release(session: Session) -> None:
-            session.execute(
-                text(
-                    f"UPDATE analyses SET claimed_until = {DB_NOW} - 1 "
-                    "WHERE node = :node AND status IN ('queued', 'running')"
-                ),
-                {"node": node},
-            )
-            session.commit()
-
         with contextlib.suppress(Exception):
-            await self.store.run(release)
+            await self.store.run(lambda s: release_claims(s, node))
 
     def stop(self) -> None:
         for task in list(self._tasks):
@@ -410,7 +391,7 @@ class Analyses:
     async def _run(self, key: str) -> None:
         try:
             source, ply = await self._source(key)
-            if not await self.store.write(lambda s: _start(s, key, self.node)):
+            if not await self.store.write(lambda s: start_job(s, key, self.node)):
                 log.warning("analysis %s: another node has it", key, extra={"analysis": key})
                 return
             loop = asyncio.get_running_loop()
@@ -430,7 +411,7 @@ class Analyses:
                 self._pool = None  # a worker died (killed, out of memory): a fresh pool next time
                 raise RuntimeError("the analysis worker stopped unexpectedly") from None
             document, html, pages = result["document"], result["html"], result["pages"]
-            await self.store.write(lambda s: _save(s, key, document, html, pages))
+            await self.store.write(lambda s: save_review(s, key, document, html, pages))
             self.completed += 1
         except asyncio.CancelledError:
             raise
@@ -438,7 +419,7 @@ class Analyses:
             message = str(exc) if isinstance(exc, UploadError | Refused) else f"{exc}"
             log.warning("analysis %s failed: %s", key, message, extra={"analysis": key})
             with contextlib.suppress(Exception):
-                await self.store.write(lambda s: _fail(s, key, message[:1000]))
+                await self.store.write(lambda s: fail_job(s, key, message[:1000]))
         finally:
             if not (self._loop is not None and self._loop.is_closed()):
                 self.running.pop(key, None)
@@ -447,7 +428,7 @@ class Analyses:
 
     async def _source(self, key: str) -> tuple[dict[str, Any], int]:
         """What the worker needs for job ``key``: an upload's text, or a table's histories."""
-        row = await self.store.run(lambda s: _row(s, key, full=True))
+        row = await self.store.run(lambda s: job_row(s, key, full=True))
         if row is None:
             raise RuntimeError("the job is no longer in the database")
         if row.table_id is None:
@@ -505,7 +486,7 @@ class Analyses:
                 "game_not_over",
                 Message("no game of table {table} is over yet: nothing to analyse", table=table.id),
             )
-        existing = await self.store.run(lambda s: _for_table(s, table.id, games, self.ply))
+        existing = await self.store.run(lambda s: table_job(s, table.id, games, self.ply))
         if existing is not None and existing.status != "failed":
             return self.job_json(existing)
         await self._check_room(user)
@@ -515,10 +496,10 @@ class Analyses:
         user_id = user.id if user is not None else None
         if existing is not None:
             claim = self._claim()
-            await self.store.write(lambda s: _set_status(s, key, "queued", **claim))
+            await self.store.write(lambda s: set_status(s, key, "queued", **claim))
         else:
             await self.store.write(
-                lambda s: _add(
+                lambda s: add_job(
                     s,
                     AnalysisRow(
                         key=key,
@@ -592,7 +573,7 @@ class Analyses:
         sgf = filename.lower().endswith(".sgf") or text.lstrip().startswith("(;")
         source = "xg" if xg else "sgf" if sgf else "mat"
         await self.store.write(
-            lambda s: _add(
+            lambda s: add_job(
                 s,
                 AnalysisRow(
                     key=key,
@@ -652,13 +633,13 @@ class Analyses:
         return data
 
     async def get(self, key: str, *, document: bool = False) -> dict[str, Any]:
-        row = await self.store.run(lambda s: _row(s, key, full=document))
+        row = await self.store.run(lambda s: job_row(s, key, full=document))
         if row is None:
             raise Refused("no_analysis", Message("there is no analysis {key}", key=repr(key)))
         return self.job_json(row, document=document)
 
     async def for_table(self, table_id: int) -> dict[str, Any]:
-        row = await self.store.run(lambda s: _latest_for_table(s, table_id))
+        row = await self.store.run(lambda s: latest_table_job(s, table_id))
         if row is None:
             raise Refused(
                 "no_analysis", Message("table {table} has not been analysed", table=table_id)
@@ -668,7 +649,7 @@ class Analyses:
     async def html(self, key: str, lang: str = SOURCE_LANGUAGE) -> tuple[str, str]:
         """The review's HTML page in ``lang`` (English where the job has none in it), and
         the page's language."""
-        found = await self.store.run(lambda s: _page(s, key, lang))
+        found = await self.store.run(lambda s: review_page(s, key, lang))
         if found is None:
             raise Refused("no_analysis", Message("the analysis {key} is not ready", key=repr(key)))
         return found
@@ -684,117 +665,3 @@ def _decode(raw: bytes) -> str:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         return raw.decode("latin-1")
-
-
-# -- the database (in the store's threads) ----------------------------------------------------
-
-
-def _add(session: Session, row: AnalysisRow) -> None:
-    session.add(row)
-
-
-def _row(session: Session, key: str, *, full: bool = False) -> AnalysisRow | None:
-    query = select(AnalysisRow).where(AnalysisRow.key == key)
-    if not full:
-        query = query.options(_LIGHT)
-    return session.scalars(query).first()
-
-
-#: What a question about a job's state leaves out: the file, the review and the report.
-_LIGHT: Final = defer(AnalysisRow.text).defer(AnalysisRow.document).defer(AnalysisRow.html)
-
-
-def _for_table(session: Session, table_id: int, games: int, ply: int) -> AnalysisRow | None:
-    return session.scalars(
-        select(AnalysisRow)
-        .options(_LIGHT)
-        .where(AnalysisRow.table_id == table_id, AnalysisRow.games == games, AnalysisRow.ply == ply)
-        .order_by(AnalysisRow.id.desc())
-    ).first()
-
-
-def _latest_for_table(session: Session, table_id: int) -> AnalysisRow | None:
-    return session.scalars(
-        select(AnalysisRow)
-        .options(_LIGHT)
-        .where(AnalysisRow.table_id == table_id)
-        .order_by(AnalysisRow.id.desc())
-    ).first()
-
-
-def _unfinished(session: Session) -> list[tuple[str, int | None]]:
-    rows = session.execute(
-        select(AnalysisRow.key, AnalysisRow.requested_by)
-        .where(AnalysisRow.status.in_(("queued", "running")))
-        .order_by(AnalysisRow.id)
-    ).all()
-    return [(key, owner) for key, owner in rows]
-
-
-def _requeue_all(session: Session) -> None:
-    session.execute(
-        update(AnalysisRow).where(AnalysisRow.status == "running").values(status="queued")
-    )
-
-
-def _set_status(session: Session, key: str, status: str, **claim: Any) -> None:
-    session.execute(
-        update(AnalysisRow).where(AnalysisRow.key == key).values(status=status, error=None, **claim)
-    )
-
-
-def _start(session: Session, key: str, node: str | None) -> bool:
-    """Mark the job running, counting the run; False if it is not this node's (several
-    nodes: its claim ran out and another node took it)."""
-    query = (
-        update(AnalysisRow)
-        .where(AnalysisRow.key == key, AnalysisRow.status.in_(("queued", "running")))
-        .values(status="running", error=None, runs=AnalysisRow.runs + 1)
-    )
-    if node is not None:
-        query = query.where(AnalysisRow.node == node)
-    return bool(session.execute(query).rowcount)  # type: ignore[attr-defined]
-
-
-def _save(
-    session: Session, key: str, document: dict[str, Any], html: str, pages: dict[str, str]
-) -> None:
-    session.execute(
-        update(AnalysisRow)
-        .where(AnalysisRow.key == key)
-        .values(status="done", document=document, html=html, finished=now(), error=None)
-    )
-    analysis_id = session.scalars(select(AnalysisRow.id).where(AnalysisRow.key == key)).one()
-    session.execute(delete(AnalysisPageRow).where(AnalysisPageRow.analysis_id == analysis_id))
-    session.add_all(
-        AnalysisPageRow(analysis_id=analysis_id, lang=lang, html=page)
-        for lang, page in sorted(pages.items())
-    )
-
-
-def _page(session: Session, key: str, lang: str) -> tuple[str, str] | None:
-    """The done job's HTML page in ``lang`` and its language: English where the job has
-    no page in ``lang`` (one analysed before the pages were translated); None: not done."""
-    query = select(AnalysisRow.id, AnalysisRow.html).where(
-        AnalysisRow.key == key, AnalysisRow.status == "done"
-    )
-    row = session.execute(query).first()
-    if row is None or row.html is None:
-        return None
-    if lang != SOURCE_LANGUAGE:
-        page = session.scalars(
-            select(AnalysisPageRow.html).where(
-                AnalysisPageRow.analysis_id == row.id, AnalysisPageRow.lang == lang
-            )
-        ).first()
-        if page is not None:
-            return page, lang
-    return row.html, SOURCE_LANGUAGE
-
-
-def _fail(session: Session, key: str, message: str) -> None:
-    session.execute(
-        update(AnalysisRow)
-        .where(AnalysisRow.key == key)
-        .values(status="failed", error=message, finished=now())
-    )
