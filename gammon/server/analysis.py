@@ -1,7 +1,8 @@
 """Post-game analysis on the server: a queue on the event loop, a pool of worker processes.
 
-(A little past 600 lines: the queue, its two back ends (worker processes or Ray), the
-uploads' checks and the stored reviews' reading, which all share the job's record.)
+The queue and its jobs' life are here; where a job runs (worker processes or Ray) is
+:mod:`gammon.server.analysis_pool`, the jobs' rows :mod:`gammon.server.analysis_rows`,
+and the HTTP routes :mod:`gammon.server.routes.analyses`.
 
 As lichess hands analysis to fishnet, play never waits for analysis here: each
 job runs in a process of its own pool (:mod:`gammon.server.analysis_worker`),
@@ -50,22 +51,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import math
-import multiprocessing
 import os
 import secrets
-import threading
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from gammon.i18n import SOURCE_LANGUAGE
 from gammon.messages import Message
+from gammon.server.analysis_pool import AnalysisWorkers
 from gammon.server.analysis_rows import (
     add_job,
     claim_jobs,
@@ -85,8 +82,6 @@ from gammon.server.analysis_rows import (
 from gammon.server.analysis_worker import (
     UploadError,
     check_upload,
-    init_worker,
-    run_job,
     xg_as_mat,
 )
 from gammon.server.auth import TokenBuckets, UserInfo
@@ -99,7 +94,7 @@ from gammon.server.timesource import TimeSource
 from gammon.xgfile.container import GDF_MAGIC
 
 if TYPE_CHECKING:
-    from gammon.engine.cluster import RayCluster
+    pass
 
 __all__ = [
     "MAX_QUEUED",
@@ -189,12 +184,10 @@ class Analyses:
         self.queue: list[str] = []
         self.running: dict[str, _Running] = {}
         self.requests = TokenBuckets(*REQUEST_LIMIT, name="analysis_user", time=time)
-        self._pool: ProcessPoolExecutor | None = None
-        self._cluster: RayCluster | None = None
-        self._ray_threads: ThreadPoolExecutor | None = None
-        self._connecting = threading.Lock()
-        self._progress: Any = None
-        self._reader: threading.Thread | None = None
+        #: Where the jobs run: worker processes, or threads waiting on Ray.
+        self.backend = AnalysisWorkers(
+            self.workers, ray=ray, engine=engine, on_progress=self._on_progress
+        )
         self._tasks: set[asyncio.Task[Any]] = set()
         self._owners: dict[str, int | None] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -299,81 +292,12 @@ class Analyses:
     def stop(self) -> None:
         for task in list(self._tasks):
             task.cancel()
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            processes = list(getattr(pool, "_processes", {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for process in processes:  # an analysis in progress is queued again at start
-                with contextlib.suppress(Exception):
-                    process.terminate()
-        if self._progress is not None:
-            with contextlib.suppress(Exception):
-                self._progress.put(None)
-            self._progress = None
-        threads, self._ray_threads = self._ray_threads, None
-        if self._cluster is not None:
-            # Jobs waiting on Ray stop within half a second (queued again at start);
-            # the connection itself closes when the process exits.
-            self._cluster.stop_waiting()
-        if threads is not None:
-            threads.shutdown(wait=False, cancel_futures=True)
+        self.backend.stop()
 
     def _spawn(self, coroutine: Any) -> None:
         task: asyncio.Task[Any] = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-
-    def _executor(self) -> ProcessPoolExecutor:
-        """The worker pool, started on first use (a server that analyses nothing starts none)."""
-        if self._pool is None:
-            context = multiprocessing.get_context("spawn")  # no fork of a threaded server
-            self._progress = context.Queue()
-            self._pool = ProcessPoolExecutor(
-                self.workers,
-                mp_context=context,
-                initializer=init_worker,
-                initargs=(self._progress, os.getpid()),
-            )
-            self._reader = threading.Thread(
-                target=self._read_progress,
-                args=(self._progress,),
-                name="gammon-analysis-progress",
-                daemon=True,
-            )
-            self._reader.start()
-        return self._pool
-
-    def _on_ray(self, key: str, source: dict[str, Any], ply: int) -> dict[str, Any]:
-        """One job on the Ray cluster, in a thread of the server: the games are Ray tasks."""
-        with self._connecting:
-            if self._cluster is None:
-                from gammon.engine.cluster import RayCluster
-
-                assert self.ray is not None
-                self._cluster = RayCluster(self.ray)
-                log.info("analysis: jobs go to the Ray cluster %r", self.ray)
-        loop = self._loop
-
-        def progress(done: int, total: int) -> None:
-            if loop is not None:
-                with contextlib.suppress(RuntimeError):
-                    loop.call_soon_threadsafe(self._on_progress, key, done, total)
-
-        return run_job(
-            key, source, ply, cluster=self._cluster, progress=progress, engine=self.engine
-        )
-
-    def _read_progress(self, source: Any) -> None:
-        loop = self._loop
-        while True:
-            try:
-                item = source.get()
-            except (EOFError, OSError):
-                return
-            if item is None or loop is None:
-                return
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(self._on_progress, *item)
 
     def _on_progress(self, key: str, done: int, total: int) -> None:
         running = self.running.get(key)
@@ -394,22 +318,7 @@ class Analyses:
             if not await self.store.write(lambda s: start_job(s, key, self.node)):
                 log.warning("analysis %s: another node has it", key, extra={"analysis": key})
                 return
-            loop = asyncio.get_running_loop()
-            try:
-                if self.ray is not None:
-                    if self._ray_threads is None:
-                        self._ray_threads = ThreadPoolExecutor(
-                            max(1, self.workers), thread_name_prefix="gammon-analysis-ray"
-                        )
-                    result = await loop.run_in_executor(
-                        self._ray_threads, self._on_ray, key, source, ply
-                    )
-                else:
-                    job = functools.partial(run_job, key, source, ply, engine=self.engine)
-                    result = await loop.run_in_executor(self._executor(), job)
-            except BrokenProcessPool:
-                self._pool = None  # a worker died (killed, out of memory): a fresh pool next time
-                raise RuntimeError("the analysis worker stopped unexpectedly") from None
+            result = await self.backend.run(key, source, ply)
             document, html, pages = result["document"], result["html"], result["pages"]
             await self.store.write(lambda s: save_review(s, key, document, html, pages))
             self.completed += 1
