@@ -69,6 +69,8 @@ SOURCES: Final = (
     "gammon/server/user_settings.py",
     "gammon/server/pairing.py",
     "gammon/server/analysis.py",
+    "gammon/server/analysis_rows.py",
+    "gammon/server/analysis_pool.py",
     "gammon/server/analysis_worker.py",
     "gammon/server/views.py",
     "gammon/server/analysis_board.py",
