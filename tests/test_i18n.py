@@ -431,9 +431,9 @@ ALLOWED: dict[str, str] = {
     "evidence_messages cannot be negative": "a check of the server's settings",
     "language must be 'en' or 'any', got {self.language}": "a check of the server's settings",
     "bad chat settings: {message}": "a check of the server's settings",
-    # gammon/server/analysis.py: its database's queries, a check of the server's settings,
-    # the worker's faults (stored as the failed job's error, for whoever runs the server) and
-    # HTTP headers
+    # gammon/server/analysis.py, analysis_rows.py, analysis_pool.py, routes/analyses.py: the
+    # database's queries, a check of the server's settings, the worker's faults (stored as
+    # the failed job's error, for whoever runs the server) and HTTP headers
     "status IN ('queued', 'running') AND (claimed_until IS NULL OR claimed_until < {DB_NOW}) "
     "ORDER BY id": "an SQL query",
     "status = 'queued' AND node <> :node AND created < :before ORDER BY id LIMIT :idle":

@@ -22,7 +22,7 @@ import socket
 import sys
 import threading
 import traceback
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from gammon.cli.common import ENGINE_HELP, Commands, needs_extra
 from gammon.errors import GammonError
@@ -69,6 +69,197 @@ def _levels(value: str) -> frozenset[str]:
     return frozenset(level.strip() for level in value.split(",") if level.strip())
 
 
+#: ``gammon serve``'s options, in the order ``--help`` lists them: (flag, add_argument's
+#: keywords).
+_OPTIONS: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
+    ("--host", dict(default="127.0.0.1", help="address to listen on")),
+    ("--port", dict(type=int, default=8000, help="port to listen on")),
+    (
+        "--database",
+        dict(
+            type=_database_url,
+            default="sqlite:///gammon.db",
+            help="database URL (sqlite:///PATH or postgresql+psycopg://...) or a SQLite file path",
+        ),
+    ),
+    (
+        "--redis",
+        dict(
+            metavar="URL",
+            default=None,
+            help="one of several nodes of one server: redis://HOST:PORT for the messages between "
+            "them (needs a PostgreSQL --database shared by every node; gammon[cluster])",
+        ),
+    ),
+    (
+        "--lease-ttl",
+        dict(
+            type=_seconds,
+            default=5.0,
+            metavar="SECONDS",
+            help="with --redis: a dead node's tables are taken over after this long (default 5)",
+        ),
+    ),
+    ("--no-bot", dict(dest="bot", action="store_false", help="no tables against the computer")),
+    (
+        "--login-limit",
+        dict(
+            type=_limit,
+            default=None,
+            metavar="COUNT/SECONDS",
+            help="login attempts per IP and per name (default 10/6)",
+        ),
+    ),
+    (
+        "--signup-limit",
+        dict(
+            type=_limit,
+            default=None,
+            metavar="COUNT/SECONDS",
+            help="sign-ups and guests per IP (default 20/30)",
+        ),
+    ),
+    (
+        "--message-rate",
+        dict(
+            type=float,
+            default=20.0,
+            metavar="N",
+            help="messages a second each WebSocket may send (bursts of 2N; default 20)",
+        ),
+    ),
+    (
+        "--open-table-expiry",
+        dict(
+            type=_seconds,
+            default=30 * 60.0,
+            metavar="SECONDS",
+            help="cancel an open table nobody joins within this long (default 1800)",
+        ),
+    ),
+    (
+        "--bot-table-idle",
+        dict(
+            type=_seconds,
+            default=30 * 60.0,
+            metavar="SECONDS",
+            help="forfeit a table against the bot its player left this long ago (default 1800)",
+        ),
+    ),
+    (
+        "--proxy",
+        dict(
+            action="store_true",
+            help="trust X-Forwarded-For/-Proto from a reverse proxy on this machine",
+        ),
+    ),
+    (
+        "--analysis-workers",
+        dict(
+            type=int,
+            default=None,
+            metavar="N",
+            help="analyses run at once, each in a process of its own (default: half the cores, "
+            "1 to 4; 0 keeps them queued)",
+        ),
+    ),
+    (
+        "--analysis-ply",
+        dict(
+            type=int,
+            choices=(0, 1, 2, 3),
+            default=None,
+            help="search depth of the post-game analyses (default 2)",
+        ),
+    ),
+    (
+        "--engine",
+        dict(
+            metavar="NAME",
+            default="gammon",
+            help=f"the engine of the analyses and hints: {ENGINE_HELP}",
+        ),
+    ),
+    (
+        "--engine-levels",
+        dict(
+            type=_levels,
+            default=frozenset(),
+            metavar="LEVEL,...",
+            help="bot levels that play with --engine too (default none: every bot plays with "
+            "our own nets), e.g. world-class,grandmaster",
+        ),
+    ),
+    (
+        "--ray",
+        dict(
+            metavar="ADDRESS",
+            default=None,
+            help="run the analyses on a Ray cluster: 'local', 'auto' or its address "
+            "(gammon[ray]; --analysis-workers is then the jobs at once, default 8)",
+        ),
+    ),
+    (
+        "--migrate-only",
+        dict(
+            action="store_true",
+            help="bring the database's schema up to date (run the pending migrations) and exit",
+        ),
+    ),
+    (
+        "--no-migrate",
+        dict(
+            dest="migrate",
+            action="store_false",
+            help="do not migrate at start: refuse to start unless the schema is up to date",
+        ),
+    ),
+    (
+        "--chat-language",
+        dict(
+            choices=("en", "any"),
+            default="en",
+            help="the chat's house rule: en (the default, the guides' rule that tables speak "
+            "English) or any (players write in the language they share)",
+        ),
+    ),
+    (
+        "--manual-time",
+        dict(
+            action="store_true",
+            help="for tests: the game's clocks, expiries and rate limits stand still until "
+            "POST /api/test/time moves them (never on a site people play on)",
+        ),
+    ),
+    (
+        "--dice-seed",
+        dict(
+            type=int,
+            default=None,
+            metavar="N",
+            help="for tests: every game's dice seed and every draw from a generator seeded by N "
+            "(predictable: never on a site people play on)",
+        ),
+    ),
+    (
+        "--log-level",
+        dict(
+            default="warning",
+            choices=("debug", "info", "warning", "error"),
+            help="the server's and uvicorn's log level (default warning)",
+        ),
+    ),
+    (
+        "--log-format",
+        dict(
+            choices=("text", "json"),
+            default="text",
+            help="json: one JSON object a line, with the table and user where there are some",
+        ),
+    ),
+)
+
+
 def register(commands: Commands) -> None:
     """Add ``serve`` to the ``gammon`` command line."""
     serve = commands.add_parser(
@@ -76,151 +267,8 @@ def register(commands: Commands) -> None:
         help="run the play server",
         description="Run the play server: accounts, lobby, tables, bots (docs/PROTOCOL.md).",
     )
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on")
-    serve.add_argument(
-        "--database",
-        type=_database_url,
-        default="sqlite:///gammon.db",
-        help="database URL (sqlite:///PATH or postgresql+psycopg://...) or a SQLite file path",
-    )
-    serve.add_argument(
-        "--redis",
-        metavar="URL",
-        default=None,
-        help="one of several nodes of one server: redis://HOST:PORT for the messages between "
-        "them (needs a PostgreSQL --database shared by every node; gammon[cluster])",
-    )
-    serve.add_argument(
-        "--lease-ttl",
-        type=_seconds,
-        default=5.0,
-        metavar="SECONDS",
-        help="with --redis: a dead node's tables are taken over after this long (default 5)",
-    )
-    serve.add_argument(
-        "--no-bot", dest="bot", action="store_false", help="no tables against the computer"
-    )
-    serve.add_argument(
-        "--login-limit",
-        type=_limit,
-        default=None,
-        metavar="COUNT/SECONDS",
-        help="login attempts per IP and per name (default 10/6)",
-    )
-    serve.add_argument(
-        "--signup-limit",
-        type=_limit,
-        default=None,
-        metavar="COUNT/SECONDS",
-        help="sign-ups and guests per IP (default 20/30)",
-    )
-    serve.add_argument(
-        "--message-rate",
-        type=float,
-        default=20.0,
-        metavar="N",
-        help="messages a second each WebSocket may send (bursts of 2N; default 20)",
-    )
-    serve.add_argument(
-        "--open-table-expiry",
-        type=_seconds,
-        default=30 * 60.0,
-        metavar="SECONDS",
-        help="cancel an open table nobody joins within this long (default 1800)",
-    )
-    serve.add_argument(
-        "--bot-table-idle",
-        type=_seconds,
-        default=30 * 60.0,
-        metavar="SECONDS",
-        help="forfeit a table against the bot its player left this long ago (default 1800)",
-    )
-    serve.add_argument(
-        "--proxy",
-        action="store_true",
-        help="trust X-Forwarded-For/-Proto from a reverse proxy on this machine",
-    )
-    serve.add_argument(
-        "--analysis-workers",
-        type=int,
-        default=None,
-        metavar="N",
-        help="analyses run at once, each in a process of its own (default: half the cores, "
-        "1 to 4; 0 keeps them queued)",
-    )
-    serve.add_argument(
-        "--analysis-ply",
-        type=int,
-        choices=(0, 1, 2, 3),
-        default=None,
-        help="search depth of the post-game analyses (default 2)",
-    )
-    serve.add_argument(
-        "--engine",
-        metavar="NAME",
-        default="gammon",
-        help=f"the engine of the analyses and hints: {ENGINE_HELP}",
-    )
-    serve.add_argument(
-        "--engine-levels",
-        type=_levels,
-        default=frozenset(),
-        metavar="LEVEL,...",
-        help="bot levels that play with --engine too (default none: every bot plays with "
-        "our own nets), e.g. world-class,grandmaster",
-    )
-    serve.add_argument(
-        "--ray",
-        metavar="ADDRESS",
-        default=None,
-        help="run the analyses on a Ray cluster: 'local', 'auto' or its address "
-        "(gammon[ray]; --analysis-workers is then the jobs at once, default 8)",
-    )
-    serve.add_argument(
-        "--migrate-only",
-        action="store_true",
-        help="bring the database's schema up to date (run the pending migrations) and exit",
-    )
-    serve.add_argument(
-        "--no-migrate",
-        dest="migrate",
-        action="store_false",
-        help="do not migrate at start: refuse to start unless the schema is up to date",
-    )
-    serve.add_argument(
-        "--chat-language",
-        choices=("en", "any"),
-        default="en",
-        help="the chat's house rule: en (the default, the guides' rule that tables speak "
-        "English) or any (players write in the language they share)",
-    )
-    serve.add_argument(
-        "--manual-time",
-        action="store_true",
-        help="for tests: the game's clocks, expiries and rate limits stand still until "
-        "POST /api/test/time moves them (never on a site people play on)",
-    )
-    serve.add_argument(
-        "--dice-seed",
-        type=int,
-        default=None,
-        metavar="N",
-        help="for tests: every game's dice seed and every draw from a generator seeded by N "
-        "(predictable: never on a site people play on)",
-    )
-    serve.add_argument(
-        "--log-level",
-        default="warning",
-        choices=("debug", "info", "warning", "error"),
-        help="the server's and uvicorn's log level (default warning)",
-    )
-    serve.add_argument(
-        "--log-format",
-        choices=("text", "json"),
-        default="text",
-        help="json: one JSON object a line, with the table and user where there are some",
-    )
+    for flag, options in _OPTIONS:
+        serve.add_argument(flag, **options)
     serve.set_defaults(run=run_serve)
 
 
@@ -230,7 +278,7 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
         import uvicorn
 
         from gammon.server import logs
-        from gammon.server.app import RateLimits, ServerConfig, create_app
+        from gammon.server.app import create_app
         from gammon.server.wsprotocol import WebSocketProtocol
     if args.ray is not None:
         from gammon.engine.cluster import import_ray
@@ -242,37 +290,8 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
     if args.migrate_only:
         return _migrate_only(args.database, out)
     if args.redis is not None:
-        if args.database.startswith("sqlite"):
-            raise ServeError(
-                "--redis runs several nodes on one database, which must be PostgreSQL: "
-                "a SQLite file belongs to one process (leave --redis out to run one node)"
-            )
-        with needs_extra("gammon serve --redis", "cluster"):
-            import redis  # noqa: F401
-
-    defaults = RateLimits()
-    config = ServerConfig(
-        database=args.database,
-        bots=args.bot,
-        message_rate=args.message_rate,
-        open_table_expiry_s=args.open_table_expiry,
-        bot_table_idle_s=args.bot_table_idle,
-        analysis_workers=args.analysis_workers,
-        analysis_ply=args.analysis_ply,
-        engine=args.engine,
-        engine_levels=args.engine_levels,
-        analysis_ray=args.ray,
-        migrate=args.migrate,
-        redis=args.redis,
-        lease_ttl_s=args.lease_ttl,
-        manual_time=args.manual_time,
-        dice_seed=args.dice_seed,
-        chat_language=args.chat_language,
-        limits=RateLimits(
-            login=args.login_limit or defaults.login,
-            signup=args.signup_limit or defaults.signup,
-        ),
-    )
+        _check_redis(args.database)
+    config = _config(args)
     try:
         app = create_app(config)
     except Exception as exc:  # SQLAlchemy's errors for a bad URL
@@ -309,13 +328,58 @@ def run_serve(args: argparse.Namespace, out: TextIO) -> int:
             log_config=None,
         )
     )
-    # `kill -USR1 PID` writes every thread's stack to stderr, and the server goes on;
-    # `kill -USR2 PID` too, for a server whose Python is stuck (DEPLOY.md 6).
+    _stacks_on_signals()
+    server.run()
+    return 0 if server.started else 2
+
+
+def _config(args: argparse.Namespace) -> ServerConfig:
+    """The server's configuration from the command line's options."""
+    from gammon.server.app import RateLimits, ServerConfig
+
+    defaults = RateLimits()
+    config = ServerConfig(
+        database=args.database,
+        bots=args.bot,
+        message_rate=args.message_rate,
+        open_table_expiry_s=args.open_table_expiry,
+        bot_table_idle_s=args.bot_table_idle,
+        analysis_workers=args.analysis_workers,
+        analysis_ply=args.analysis_ply,
+        engine=args.engine,
+        engine_levels=args.engine_levels,
+        analysis_ray=args.ray,
+        migrate=args.migrate,
+        redis=args.redis,
+        lease_ttl_s=args.lease_ttl,
+        manual_time=args.manual_time,
+        dice_seed=args.dice_seed,
+        chat_language=args.chat_language,
+        limits=RateLimits(
+            login=args.login_limit or defaults.login,
+            signup=args.signup_limit or defaults.signup,
+        ),
+    )
+    return config
+
+
+def _check_redis(database: str) -> None:
+    """``--redis`` needs a PostgreSQL database and the ``cluster`` extra."""
+    if database.startswith("sqlite"):
+        raise ServeError(
+            "--redis runs several nodes on one database, which must be PostgreSQL: "
+            "a SQLite file belongs to one process (leave --redis out to run one node)"
+        )
+    with needs_extra("gammon serve --redis", "cluster"):
+        import redis  # noqa: F401
+
+
+def _stacks_on_signals() -> None:
+    """`kill -USR1 PID` writes every thread's stack to stderr, and the server goes on;
+    `kill -USR2 PID` too, for a server whose Python is stuck (DEPLOY.md 6)."""
     if hasattr(signal, "SIGUSR1"):
         signal.signal(signal.SIGUSR1, _write_stacks)
         faulthandler.register(signal.SIGUSR2, all_threads=True)
-    server.run()
-    return 0 if server.started else 2
 
 
 def _password(url: str) -> str | None:

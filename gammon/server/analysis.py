@@ -1,7 +1,8 @@
 """Post-game analysis on the server: a queue on the event loop, a pool of worker processes.
 
-(A little past 600 lines: the queue, its two back ends (worker processes or Ray), the
-uploads' checks and the stored reviews' reading, which all share the job's record.)
+The queue and its jobs' life are here; where a job runs (worker processes or Ray) is
+:mod:`gammon.server.analysis_pool`, the jobs' rows :mod:`gammon.server.analysis_rows`,
+and the HTTP routes :mod:`gammon.server.routes.analyses`.
 
 As lichess hands analysis to fishnet, play never waits for analysis here: each
 job runs in a process of its own pool (:mod:`gammon.server.analysis_worker`),
@@ -50,58 +51,58 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
 import math
-import multiprocessing
 import os
 import secrets
-import threading
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from sqlalchemy import delete, text, update
-from sqlalchemy.orm import Session, defer
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
-
 from gammon.i18n import SOURCE_LANGUAGE
 from gammon.messages import Message
+from gammon.server.analysis_pool import AnalysisWorkers
+from gammon.server.analysis_rows import (
+    add_job,
+    claim_jobs,
+    fail_job,
+    job_row,
+    latest_table_job,
+    release_claims,
+    renew_claims,
+    requeue_all,
+    review_page,
+    save_review,
+    set_status,
+    start_job,
+    table_job,
+    unfinished,
+)
 from gammon.server.analysis_worker import (
     UploadError,
     check_upload,
-    in_language,
-    init_worker,
-    run_job,
     xg_as_mat,
 )
 from gammon.server.auth import TokenBuckets, UserInfo
 from gammon.server.connections import LiveTable
-from gammon.server.db import AnalysisPageRow, AnalysisRow, now, select
-from gammon.server.ids import path_id
+from gammon.server.db import AnalysisRow, now
 from gammon.server.leases import DB_NOW
-from gammon.server.pages import requested_language
 from gammon.server.protocol import Refused
 from gammon.server.store import Store
 from gammon.server.timesource import TimeSource
 from gammon.xgfile.container import GDF_MAGIC
 
 if TYPE_CHECKING:
-    from gammon.engine.cluster import RayCluster
-    from gammon.server.edge import Edge
+    pass
 
 __all__ = [
     "MAX_QUEUED",
     "MAX_QUEUED_EACH",
     "MAX_UPLOAD_BYTES",
     "Analyses",
-    "analysis_routes",
     "default_workers",
+    "too_large",
 ]
 
 log = logging.getLogger("gammon.server")
@@ -183,12 +184,10 @@ class Analyses:
         self.queue: list[str] = []
         self.running: dict[str, _Running] = {}
         self.requests = TokenBuckets(*REQUEST_LIMIT, name="analysis_user", time=time)
-        self._pool: ProcessPoolExecutor | None = None
-        self._cluster: RayCluster | None = None
-        self._ray_threads: ThreadPoolExecutor | None = None
-        self._connecting = threading.Lock()
-        self._progress: Any = None
-        self._reader: threading.Thread | None = None
+        #: Where the jobs run: worker processes, or threads waiting on Ray.
+        self.backend = AnalysisWorkers(
+            self.workers, ray=ray, engine=engine, on_progress=self._on_progress
+        )
         self._tasks: set[asyncio.Task[Any]] = set()
         self._owners: dict[str, int | None] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -203,12 +202,12 @@ class Analyses:
             await self._adopt()
             self._spawn(self._claims_loop())
             return
-        rows = await self.store.run(_unfinished)
+        rows = await self.store.run(unfinished)
         for key, owner in rows:
             self.queue.append(key)
             self._owners[key] = owner
         if rows:
-            await self.store.write(_requeue_all)
+            await self.store.write(requeue_all)
             log.info("analysis: %d interrupted jobs queued again", len(rows))
         self._pump()
 
@@ -236,21 +235,11 @@ class Analyses:
         """Claim for this node the jobs the ``where`` of a ``SELECT`` picks (its order and
         limit too), each by one ``UPDATE`` that skips rows another node is claiming; queue
         them here in their order. ``queued_again``: a job that was running is queued."""
-        assert self.node is not None
-        status = ", status = 'queued'" if queued_again else ""
-        statement = text(
-            f"UPDATE analyses SET node = :node, claimed_until = {DB_NOW} + :ttl{status} "
-            f"WHERE id IN (SELECT id FROM analyses WHERE {where} FOR UPDATE SKIP LOCKED) "
-            "RETURNING id, key, requested_by"
+        node, ttl = self.node, self.claim_ttl
+        assert node is not None
+        rows = await self.store.run(
+            lambda s: claim_jobs(s, node, ttl, where, values, queued_again=queued_again)
         )
-        params = {"node": self.node, "ttl": self.claim_ttl, **values}
-
-        def claim(session: Session) -> list[tuple[int, str, int | None]]:
-            rows = session.execute(statement, params).all()
-            session.commit()
-            return sorted((int(i), str(k), r) for i, k, r in rows)
-
-        rows = await self.store.run(claim)
         for _, key, owner in rows:
             if key not in self.queue and key not in self.running:
                 self.queue.append(key)
@@ -262,18 +251,7 @@ class Analyses:
     async def _renew(self) -> None:
         """Extend this node's claims on its queued and running jobs."""
         node, ttl = self.node, self.claim_ttl
-
-        def renew(session: Session) -> None:
-            session.execute(
-                text(
-                    f"UPDATE analyses SET claimed_until = {DB_NOW} + :ttl "
-                    "WHERE node = :node AND status IN ('queued', 'running')"
-                ),
-                {"node": node, "ttl": ttl},
-            )
-            session.commit()
-
-        await self.store.run(renew)
+        await self.store.run(lambda s: renew_claims(s, node, ttl))
 
     async def _share(self) -> None:
         """Take jobs waiting in other nodes' queues while workers here are idle (the oldest
@@ -308,98 +286,18 @@ class Analyses:
         if self.node is None:
             return
         node = self.node
-
-        def release(session: Session) -> None:
-            session.execute(
-                text(
-                    f"UPDATE analyses SET claimed_until = {DB_NOW} - 1 "
-                    "WHERE node = :node AND status IN ('queued', 'running')"
-                ),
-                {"node": node},
-            )
-            session.commit()
-
         with contextlib.suppress(Exception):
-            await self.store.run(release)
+            await self.store.run(lambda s: release_claims(s, node))
 
     def stop(self) -> None:
         for task in list(self._tasks):
             task.cancel()
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            processes = list(getattr(pool, "_processes", {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for process in processes:  # an analysis in progress is queued again at start
-                with contextlib.suppress(Exception):
-                    process.terminate()
-        if self._progress is not None:
-            with contextlib.suppress(Exception):
-                self._progress.put(None)
-            self._progress = None
-        threads, self._ray_threads = self._ray_threads, None
-        if self._cluster is not None:
-            # Jobs waiting on Ray stop within half a second (queued again at start);
-            # the connection itself closes when the process exits.
-            self._cluster.stop_waiting()
-        if threads is not None:
-            threads.shutdown(wait=False, cancel_futures=True)
+        self.backend.stop()
 
     def _spawn(self, coroutine: Any) -> None:
         task: asyncio.Task[Any] = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-
-    def _executor(self) -> ProcessPoolExecutor:
-        """The worker pool, started on first use (a server that analyses nothing starts none)."""
-        if self._pool is None:
-            context = multiprocessing.get_context("spawn")  # no fork of a threaded server
-            self._progress = context.Queue()
-            self._pool = ProcessPoolExecutor(
-                self.workers,
-                mp_context=context,
-                initializer=init_worker,
-                initargs=(self._progress, os.getpid()),
-            )
-            self._reader = threading.Thread(
-                target=self._read_progress,
-                args=(self._progress,),
-                name="gammon-analysis-progress",
-                daemon=True,
-            )
-            self._reader.start()
-        return self._pool
-
-    def _on_ray(self, key: str, source: dict[str, Any], ply: int) -> dict[str, Any]:
-        """One job on the Ray cluster, in a thread of the server: the games are Ray tasks."""
-        with self._connecting:
-            if self._cluster is None:
-                from gammon.engine.cluster import RayCluster
-
-                assert self.ray is not None
-                self._cluster = RayCluster(self.ray)
-                log.info("analysis: jobs go to the Ray cluster %r", self.ray)
-        loop = self._loop
-
-        def progress(done: int, total: int) -> None:
-            if loop is not None:
-                with contextlib.suppress(RuntimeError):
-                    loop.call_soon_threadsafe(self._on_progress, key, done, total)
-
-        return run_job(
-            key, source, ply, cluster=self._cluster, progress=progress, engine=self.engine
-        )
-
-    def _read_progress(self, source: Any) -> None:
-        loop = self._loop
-        while True:
-            try:
-                item = source.get()
-            except (EOFError, OSError):
-                return
-            if item is None or loop is None:
-                return
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(self._on_progress, *item)
 
     def _on_progress(self, key: str, done: int, total: int) -> None:
         running = self.running.get(key)
@@ -417,27 +315,12 @@ class Analyses:
     async def _run(self, key: str) -> None:
         try:
             source, ply = await self._source(key)
-            if not await self.store.write(lambda s: _start(s, key, self.node)):
+            if not await self.store.write(lambda s: start_job(s, key, self.node)):
                 log.warning("analysis %s: another node has it", key, extra={"analysis": key})
                 return
-            loop = asyncio.get_running_loop()
-            try:
-                if self.ray is not None:
-                    if self._ray_threads is None:
-                        self._ray_threads = ThreadPoolExecutor(
-                            max(1, self.workers), thread_name_prefix="gammon-analysis-ray"
-                        )
-                    result = await loop.run_in_executor(
-                        self._ray_threads, self._on_ray, key, source, ply
-                    )
-                else:
-                    job = functools.partial(run_job, key, source, ply, engine=self.engine)
-                    result = await loop.run_in_executor(self._executor(), job)
-            except BrokenProcessPool:
-                self._pool = None  # a worker died (killed, out of memory): a fresh pool next time
-                raise RuntimeError("the analysis worker stopped unexpectedly") from None
+            result = await self.backend.run(key, source, ply)
             document, html, pages = result["document"], result["html"], result["pages"]
-            await self.store.write(lambda s: _save(s, key, document, html, pages))
+            await self.store.write(lambda s: save_review(s, key, document, html, pages))
             self.completed += 1
         except asyncio.CancelledError:
             raise
@@ -445,7 +328,7 @@ class Analyses:
             message = str(exc) if isinstance(exc, UploadError | Refused) else f"{exc}"
             log.warning("analysis %s failed: %s", key, message, extra={"analysis": key})
             with contextlib.suppress(Exception):
-                await self.store.write(lambda s: _fail(s, key, message[:1000]))
+                await self.store.write(lambda s: fail_job(s, key, message[:1000]))
         finally:
             if not (self._loop is not None and self._loop.is_closed()):
                 self.running.pop(key, None)
@@ -454,7 +337,7 @@ class Analyses:
 
     async def _source(self, key: str) -> tuple[dict[str, Any], int]:
         """What the worker needs for job ``key``: an upload's text, or a table's histories."""
-        row = await self.store.run(lambda s: _row(s, key, full=True))
+        row = await self.store.run(lambda s: job_row(s, key, full=True))
         if row is None:
             raise RuntimeError("the job is no longer in the database")
         if row.table_id is None:
@@ -512,7 +395,7 @@ class Analyses:
                 "game_not_over",
                 Message("no game of table {table} is over yet: nothing to analyse", table=table.id),
             )
-        existing = await self.store.run(lambda s: _for_table(s, table.id, games, self.ply))
+        existing = await self.store.run(lambda s: table_job(s, table.id, games, self.ply))
         if existing is not None and existing.status != "failed":
             return self.job_json(existing)
         await self._check_room(user)
@@ -522,10 +405,10 @@ class Analyses:
         user_id = user.id if user is not None else None
         if existing is not None:
             claim = self._claim()
-            await self.store.write(lambda s: _set_status(s, key, "queued", **claim))
+            await self.store.write(lambda s: set_status(s, key, "queued", **claim))
         else:
             await self.store.write(
-                lambda s: _add(
+                lambda s: add_job(
                     s,
                     AnalysisRow(
                         key=key,
@@ -566,7 +449,7 @@ class Analyses:
     async def upload(self, filename: str, raw: bytes, user: UserInfo) -> dict[str, Any]:
         """Check an uploaded match file and queue its analysis (``bad_file`` says what is wrong)."""
         if len(raw) > MAX_UPLOAD_BYTES:
-            raise Refused("too_large", _too_large())
+            raise Refused("too_large", too_large())
         xg = filename.lower().endswith(".xg") or raw.startswith(GDF_MAGIC)
         if xg:  # eXtreme Gammon's binary file: kept as the .mat text of its games
             try:
@@ -599,7 +482,7 @@ class Analyses:
         sgf = filename.lower().endswith(".sgf") or text.lstrip().startswith("(;")
         source = "xg" if xg else "sgf" if sgf else "mat"
         await self.store.write(
-            lambda s: _add(
+            lambda s: add_job(
                 s,
                 AnalysisRow(
                     key=key,
@@ -659,13 +542,13 @@ class Analyses:
         return data
 
     async def get(self, key: str, *, document: bool = False) -> dict[str, Any]:
-        row = await self.store.run(lambda s: _row(s, key, full=document))
+        row = await self.store.run(lambda s: job_row(s, key, full=document))
         if row is None:
             raise Refused("no_analysis", Message("there is no analysis {key}", key=repr(key)))
         return self.job_json(row, document=document)
 
     async def for_table(self, table_id: int) -> dict[str, Any]:
-        row = await self.store.run(lambda s: _latest_for_table(s, table_id))
+        row = await self.store.run(lambda s: latest_table_job(s, table_id))
         if row is None:
             raise Refused(
                 "no_analysis", Message("table {table} has not been analysed", table=table_id)
@@ -675,13 +558,14 @@ class Analyses:
     async def html(self, key: str, lang: str = SOURCE_LANGUAGE) -> tuple[str, str]:
         """The review's HTML page in ``lang`` (English where the job has none in it), and
         the page's language."""
-        found = await self.store.run(lambda s: _page(s, key, lang))
+        found = await self.store.run(lambda s: review_page(s, key, lang))
         if found is None:
             raise Refused("no_analysis", Message("the analysis {key} is not ready", key=repr(key)))
         return found
 
 
-def _too_large() -> Message:
+def too_large() -> Message:
+    """Why a file over :data:`MAX_UPLOAD_BYTES` is refused."""
     return Message("the file is over {kb} KB: is it a match file?", kb=MAX_UPLOAD_BYTES // 1024)
 
 
@@ -690,218 +574,3 @@ def _decode(raw: bytes) -> str:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         return raw.decode("latin-1")
-
-
-# -- the database (in the store's threads) ----------------------------------------------------
-
-
-def _add(session: Session, row: AnalysisRow) -> None:
-    session.add(row)
-
-
-def _row(session: Session, key: str, *, full: bool = False) -> AnalysisRow | None:
-    query = select(AnalysisRow).where(AnalysisRow.key == key)
-    if not full:
-        query = query.options(_LIGHT)
-    return session.scalars(query).first()
-
-
-#: What a question about a job's state leaves out: the file, the review and the report.
-_LIGHT: Final = defer(AnalysisRow.text).defer(AnalysisRow.document).defer(AnalysisRow.html)
-
-
-def _for_table(session: Session, table_id: int, games: int, ply: int) -> AnalysisRow | None:
-    return session.scalars(
-        select(AnalysisRow)
-        .options(_LIGHT)
-        .where(AnalysisRow.table_id == table_id, AnalysisRow.games == games, AnalysisRow.ply == ply)
-        .order_by(AnalysisRow.id.desc())
-    ).first()
-
-
-def _latest_for_table(session: Session, table_id: int) -> AnalysisRow | None:
-    return session.scalars(
-        select(AnalysisRow)
-        .options(_LIGHT)
-        .where(AnalysisRow.table_id == table_id)
-        .order_by(AnalysisRow.id.desc())
-    ).first()
-
-
-def _unfinished(session: Session) -> list[tuple[str, int | None]]:
-    rows = session.execute(
-        select(AnalysisRow.key, AnalysisRow.requested_by)
-        .where(AnalysisRow.status.in_(("queued", "running")))
-        .order_by(AnalysisRow.id)
-    ).all()
-    return [(key, owner) for key, owner in rows]
-
-
-def _requeue_all(session: Session) -> None:
-    session.execute(
-        update(AnalysisRow).where(AnalysisRow.status == "running").values(status="queued")
-    )
-
-
-def _set_status(session: Session, key: str, status: str, **claim: Any) -> None:
-    session.execute(
-        update(AnalysisRow).where(AnalysisRow.key == key).values(status=status, error=None, **claim)
-    )
-
-
-def _start(session: Session, key: str, node: str | None) -> bool:
-    """Mark the job running, counting the run; False if it is not this node's (several
-    nodes: its claim ran out and another node took it)."""
-    query = (
-        update(AnalysisRow)
-        .where(AnalysisRow.key == key, AnalysisRow.status.in_(("queued", "running")))
-        .values(status="running", error=None, runs=AnalysisRow.runs + 1)
-    )
-    if node is not None:
-        query = query.where(AnalysisRow.node == node)
-    return bool(session.execute(query).rowcount)  # type: ignore[attr-defined]
-
-
-def _save(
-    session: Session, key: str, document: dict[str, Any], html: str, pages: dict[str, str]
-) -> None:
-    session.execute(
-        update(AnalysisRow)
-        .where(AnalysisRow.key == key)
-        .values(status="done", document=document, html=html, finished=now(), error=None)
-    )
-    analysis_id = session.scalars(select(AnalysisRow.id).where(AnalysisRow.key == key)).one()
-    session.execute(delete(AnalysisPageRow).where(AnalysisPageRow.analysis_id == analysis_id))
-    session.add_all(
-        AnalysisPageRow(analysis_id=analysis_id, lang=lang, html=page)
-        for lang, page in sorted(pages.items())
-    )
-
-
-def _page(session: Session, key: str, lang: str) -> tuple[str, str] | None:
-    """The done job's HTML page in ``lang`` and its language: English where the job has
-    no page in ``lang`` (one analysed before the pages were translated); None: not done."""
-    query = select(AnalysisRow.id, AnalysisRow.html).where(
-        AnalysisRow.key == key, AnalysisRow.status == "done"
-    )
-    row = session.execute(query).first()
-    if row is None or row.html is None:
-        return None
-    if lang != SOURCE_LANGUAGE:
-        page = session.scalars(
-            select(AnalysisPageRow.html).where(
-                AnalysisPageRow.analysis_id == row.id, AnalysisPageRow.lang == lang
-            )
-        ).first()
-        if page is not None:
-            return page, lang
-    return row.html, SOURCE_LANGUAGE
-
-
-def _fail(session: Session, key: str, message: str) -> None:
-    session.execute(
-        update(AnalysisRow)
-        .where(AnalysisRow.key == key)
-        .values(status="failed", error=message, finished=now())
-    )
-
-
-# -- HTTP (docs/PROTOCOL.md 9) -------------------------------------------------------------------
-
-
-
-def analysis_routes(edge: Edge, analyses: Analyses) -> list[Route]:
-    """The analysis endpoints, wrapped in the edge's ``handler`` (refusals as JSON errors)."""
-    handler, current_user, body_fields = edge.handler, edge.current_user, edge.body_fields
-    live_table = edge.hub.live_table
-
-    async def table_of(request: Request) -> LiveTable:
-        table_id = path_id(request.path_params["table_id"], "table")
-        live = await live_table(table_id)
-        if live is None:
-            raise Refused("no_such_table", Message("there is no table {table}", table=table_id))
-        return live
-
-    async def table_analysis(request: Request) -> Response:
-        if request.method == "GET":
-            live = await table_of(request)
-            return JSONResponse({"analysis": await analyses.for_table(live.table.id)})
-        await body_fields(request, {})
-        user = await current_user(request)
-        if user is None:
-            raise Refused(
-                "not_signed_in", Message("sign in (or play as a guest) to ask for an analysis")
-            )
-        live = await table_of(request)
-        job = await analyses.request_table(live, user)
-        return JSONResponse({"analysis": job}, status_code=202)
-
-    async def upload(request: Request) -> Response:
-        user = await current_user(request)
-        if user is None:
-            raise Refused(
-                "not_signed_in", Message("sign in (or play as a guest) to upload a match")
-            )
-        name = request.query_params.get("name", "")[:200]
-        declared = request.headers.get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > MAX_UPLOAD_BYTES:
-            raise Refused("too_large", _too_large())
-        raw = bytearray()
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > MAX_UPLOAD_BYTES:
-                raise Refused("too_large", _too_large())
-        job = await analyses.upload(name, bytes(raw), user)
-        return JSONResponse({"analysis": job}, status_code=202)
-
-    def spoken(job: dict[str, Any], request: Request) -> tuple[dict[str, Any], dict[str, str]]:
-        """
-    handler, current_user, body_fields = edge.handler, edge.current_user, edge.body_fields
-    live_table = edge.hub.live_table
-The job with its document's teacher's words in the request's language, and the
-        headers that say so."""
-        lang = requested_language(request)
-        if job.get("document") is not None:
-            job = {**job, "document": in_language(job["document"], lang)}
-            lang = job["document"]["lang"]
-        return job, {"Content-Language": lang, "Vary": "Accept-Language, Cookie"}
-
-    async def one(request: Request) -> Response:
-        key = request.path_params["key"]
-        job, headers = spoken(await analyses.get(key, document=True), request)
-        return JSONResponse({"analysis": job}, headers=headers)
-
-    async def report_html(request: Request) -> Response:
-        key = request.path_params["key"]
-        text, lang = await analyses.html(key, requested_language(request))
-        return Response(
-            text,
-            media_type="text/html; charset=utf-8",
-            headers={
-                "Content-Disposition": f'attachment; filename="analysis-{key}.html"',
-                "Content-Language": lang,
-                "Vary": "Accept-Language, Cookie",
-            },
-        )
-
-    async def report_json(request: Request) -> Response:
-        key = request.path_params["key"]
-        job = await analyses.get(key, document=True)
-        if job["document"] is None:
-            raise Refused("no_analysis", Message("the analysis {key} is not ready", key=repr(key)))
-        job, headers = spoken(job, request)
-        return JSONResponse(
-            job["document"],
-            headers={
-                "Content-Disposition": f'attachment; filename="analysis-{key}.json"',
-                **headers,
-            },
-        )
-
-    return [
-        Route("/api/tables/{table_id}/analysis", handler(table_analysis), methods=["GET", "POST"]),
-        Route("/api/analyses", handler(upload), methods=["POST"]),
-        Route("/api/analyses/{key:str}", handler(one), methods=["GET"]),
-        Route("/api/analyses/{key:str}/report.html", handler(report_html), methods=["GET"]),
-        Route("/api/analyses/{key:str}/report.json", handler(report_json), methods=["GET"]),
-    ]

@@ -45,8 +45,8 @@ __all__ = [
     "STATUS",
     "TRIALS",
     "BoardRollouts",
+    "BoardRoutes",
     "after_play",
-    "board_routes",
     "read_setup",
     "read_text",
     "setup_fields",
@@ -476,26 +476,41 @@ def _batch(
     )
 
 
-def board_routes(
-    edge: Edge,
-    *,
-    run: Runner | None,
-    engine: str,
-    time: TimeSource | None = None,
-) -> tuple[list[Route], BoardRollouts | None]:
+class BoardRoutes:
     """The board's endpoints (``run``: the engine's thread, None when the engine is off),
-    and its rollouts for the app to stop at shutdown."""
-    handler, body, current_user = edge.handler, edge.body, edge.current_user
-    requests = TokenBuckets(*REQUEST_LIMIT, name="board_user", time=time or SystemTime())
-    rollouts = BoardRollouts(run, engine) if run is not None else None
+    with its rollouts (``rollouts``) for the app to stop at shutdown."""
 
-    async def asker(request: Request) -> int:
-        user = await current_user(request)
+    def __init__(
+        self,
+        edge: Edge,
+        *,
+        run: Runner | None,
+        engine: str,
+        time: TimeSource | None = None,
+    ) -> None:
+        self.edge = edge
+        self.run = run
+        self.engine = engine
+        self.requests = TokenBuckets(*REQUEST_LIMIT, name="board_user", time=time or SystemTime())
+        self.rollouts = BoardRollouts(run, engine) if run is not None else None
+
+    def routes(self) -> list[Route]:
+        handler = self.edge.handler
+        return [
+            Route("/api/board", handler(self.board), methods=["POST"]),
+            Route("/api/board/analyse", handler(self.analyse_board), methods=["POST"]),
+            Route("/api/board/rollouts", handler(self.start_rollout), methods=["POST"]),
+            Route("/api/board/rollouts/{rollout_id}", handler(self.one_rollout), methods=["GET"]),
+        ]
+
+    async def _asker(self, request: Request) -> int:
+        """The id of the account asking the engine, once it has a token left."""
+        user = await self.edge.current_user(request)
         if user is None:
             raise Refused(
                 "not_signed_in", Message("sign in (or play as a guest) to ask the engine")
             )
-        wait = requests.take(str(user.id))
+        wait = self.requests.take(str(user.id))
         if wait:
             seconds = 3600 if math.isinf(wait) else math.ceil(wait)
             raise Refused(
@@ -506,60 +521,57 @@ def board_routes(
             )
         return user.id
 
-    def engine_on() -> BoardRollouts:
-        if rollouts is None or run is None:
+    def _engine_on(self) -> BoardRollouts:
+        if self.rollouts is None or self.run is None:
             raise Refused("not_available", Message("the engine is switched off on this server"))
-        return rollouts
+        return self.rollouts
 
-    def setup_of(data: Mapping[str, Any]) -> Xgid:
-        if "text" in data:
-            if not isinstance(data["text"], str):
-                raise _refuse(Message("text must be a string"), "text")
-            return read_text(data["text"])
-        return read_setup(data.get("setup"))
+    async def board(self, request: Request) -> Response:
+        data = await self.edge.body(request)
+        _only(data, {"text", "setup"})
+        return JSONResponse(setup_fields(_setup_of(data)))
 
-    def only(data: Mapping[str, Any], allowed: set[str]) -> None:
-        fields(data, dict.fromkeys(allowed, ANY))  # each field read, with its own words, below
-
-    async def board(request: Request) -> Response:
-        data = await body(request)
-        only(data, {"text", "setup"})
-        return JSONResponse(setup_fields(setup_of(data)))
-
-    async def analyse_board(request: Request) -> Response:
-        data = await body(request)
-        only(data, {"setup", "ply"})
-        engine_on()
+    async def analyse_board(self, request: Request) -> Response:
+        data = await self.edge.body(request)
+        _only(data, {"setup", "ply"})
+        self._engine_on()
         setup = read_setup(data.get("setup"))
         ply = data.get("ply", 0)
         if ply not in (0, 1, 2) or isinstance(ply, bool):
             raise Refused("bad_request", Message("ply must be 0, 1 or 2"), field="ply")
-        await asker(request)
+        await self._asker(request)
+        run = self.run
         assert run is not None
-        return JSONResponse({"analysis": await run(analyse, setup, ply, engine, spoken(request))})
+        analysis = await run(analyse, setup, ply, self.engine, spoken(request))
+        return JSONResponse({"analysis": analysis})
 
-    async def start_rollout(request: Request) -> Response:
-        data = await body(request)
-        only(data, {"setup", "trials"})
-        jobs = engine_on()
+    async def start_rollout(self, request: Request) -> Response:
+        data = await self.edge.body(request)
+        _only(data, {"setup", "trials"})
+        jobs = self._engine_on()
         setup = read_setup(data.get("setup"))
         trials = data.get("trials", 324)
         if not isinstance(trials, int) or isinstance(trials, bool):
             raise Refused("bad_request", Message("trials must be a whole number"), field="trials")
-        owner = await asker(request)
+        owner = await self._asker(request)
         job = await jobs.start(owner, setup, trials)
         return JSONResponse({"rollout": job.fields()}, status_code=202)
 
-    async def one_rollout(request: Request) -> Response:
-        jobs = engine_on()
+    async def one_rollout(self, request: Request) -> Response:
+        jobs = self._engine_on()
         text = request.path_params["rollout_id"]
         number = int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else 0
         return JSONResponse({"rollout": jobs.get(number).fields()})
 
-    routes = [
-        Route("/api/board", handler(board), methods=["POST"]),
-        Route("/api/board/analyse", handler(analyse_board), methods=["POST"]),
-        Route("/api/board/rollouts", handler(start_rollout), methods=["POST"]),
-        Route("/api/board/rollouts/{rollout_id}", handler(one_rollout), methods=["GET"]),
-    ]
-    return routes, rollouts
+
+def _setup_of(data: Mapping[str, Any]) -> Xgid:
+    """The board's setup from a body: its ``text`` (as people write one) or its ``setup``."""
+    if "text" in data:
+        if not isinstance(data["text"], str):
+            raise _refuse(Message("text must be a string"), "text")
+        return read_text(data["text"])
+    return read_setup(data.get("setup"))
+
+
+def _only(data: Mapping[str, Any], allowed: set[str]) -> None:
+    fields(data, dict.fromkeys(allowed, ANY))  # each field read, with its own words, below

@@ -64,32 +64,11 @@ def rate_finished(session: Session, table_id: int, winner_side: int | None, at: 
     table = session.get(TableRow, table_id)
     if table is None or winner_side is None:
         return
-    settings = table.settings
     seats = [table.seat0, table.seat1]
     users = [session.get(User, s) if s is not None else None for s in seats]
-    accounts = sum(1 for u in users if u is not None and not u.is_guest)
-    bots = 1 if table.bot_level is not None else 0
-    humans = {u.id for u in users if u is not None}
-    acted = set(
-        session.scalars(
-            select(Action.actor_id).where(
-                Action.table_id == table_id,
-                Action.actor_id.in_(humans),
-                Action.side.is_not(None),
-            )
-        )
-    )
-    length = int(settings.get("length") or 0)
-    if not counts_for_rating(
-        mode=str(settings.get("mode", "match")),
-        accounts=accounts,
-        bots=bots,
-        # Hints and the tutor for both players: practice, not a rated match (the bot's
-        # tables always offer hints, as they always have, and stay rated).
-        rated=bool(settings.get("rated", True)) and not (settings.get("practice") and not bots),
-        took_part=acted == humans and length > 0,
-    ):
+    if not _is_rated(session, table, users):
         return
+    length = int(table.settings.get("length") or 0)
     ratings: list[Rating] = []
     for user in users:
         if user is None:  # the bot: a fixed rating, no experience of its own to count
@@ -121,6 +100,34 @@ def rate_finished(session: Session, table_id: int, winner_side: int | None, at: 
                 at=at,
             )
         )
+
+
+def _is_rated(session: Session, table: TableRow, users: list[User | None]) -> bool:
+    """Whether the table's finished match counts for the ratings (ratings.counts_for_rating):
+    its mode and length, who sat there, and whether each human played at all."""
+    settings = table.settings
+    accounts = sum(1 for u in users if u is not None and not u.is_guest)
+    bots = 1 if table.bot_level is not None else 0
+    humans = {u.id for u in users if u is not None}
+    acted = set(
+        session.scalars(
+            select(Action.actor_id).where(
+                Action.table_id == table.id,
+                Action.actor_id.in_(humans),
+                Action.side.is_not(None),
+            )
+        )
+    )
+    length = int(settings.get("length") or 0)
+    return counts_for_rating(
+        mode=str(settings.get("mode", "match")),
+        accounts=accounts,
+        bots=bots,
+        # Hints and the tutor for both players: practice, not a rated match (the bot's
+        # tables always offer hints, as they always have, and stay rated).
+        rated=bool(settings.get("rated", True)) and not (settings.get("practice") and not bots),
+        took_part=acted == humans and length > 0,
+    )
 
 
 def all_ratings(session: Session, user_ids: Sequence[int] | None = None) -> dict[int, float]:
@@ -174,46 +181,7 @@ def profile(session: Session, name: str) -> dict[str, Any] | None:
             if result.winner_side is not None:
                 record["wins" if won else "losses"] += 1
         if len(recent) < RECENT_MATCHES:
-            change = rated.get(table.id)
-            games = session.scalar(
-                select(func.count()).select_from(GameRow).where(GameRow.table_id == table.id)
-            )
-            analysed = session.scalar(
-                select(AnalysisRow.id)
-                .where(AnalysisRow.table_id == table.id, AnalysisRow.status == "done")
-                .limit(1)
-            )
-            recent.append(
-                {
-                    "table": table.id,
-                    "opponent": opponent,
-                    "result": outcome,
-                    "how": result.reason,
-                    "mode": table.settings.get("mode", "match"),
-                    "length": table.settings.get("length"),
-                    "variant": table.settings.get("variant", "standard"),
-                    # From the player's side, as the result is: "lost 0-3", never the seat
-                    # order's "lost 3-0" for a player who sat second.
-                    "score": [result.score[side], result.score[1 - side]],
-                    "games": int(games or 0),
-                    "at": result.at,
-                    "rating_change": round(change.after - change.before, 2) if change else None,
-                    "replay": f"/#/record/{table.id}",
-                    "record": f"/api/tables/{table.id}/record",
-                    "mat": f"/api/tables/{table.id}/mat" if outcome != "unplayed" else None,
-                    "analysis": f"/#/review/{table.id}" if analysed is not None else None,
-                }
-            )
-    unfinished = session.scalars(
-        select(TableRow)
-        .where(
-            TableRow.status.in_(("open", "playing")),
-            or_(
-                TableRow.seat0 == user.id, TableRow.seat1 == user.id, TableRow.created_by == user.id
-            ),
-        )
-        .order_by(TableRow.id.desc())
-    ).all()
+            recent.append(_recent(session, table, result, side, opponent, rated.get(table.id)))
     return {
         "name": user.name,
         "guest": user.is_guest,
@@ -226,11 +194,65 @@ def profile(session: Session, name: str) -> dict[str, Any] | None:
             opponents.values(), key=lambda r: (-(r["wins"] + r["losses"]), r["opponent"])
         ),
         "recent": recent,
-        "unfinished": [
-            {"table": t.id, "status": t.status, "settings": t.settings, "created": t.created}
-            for t in unfinished
-        ],
+        "unfinished": _unfinished(session, user.id),
     }
+
+
+def _recent(
+    session: Session,
+    table: TableRow,
+    result: Result,
+    side: int,
+    opponent: str,
+    change: RatingChange | None,
+) -> dict[str, Any]:
+    """One of a player's recent matches, from their ``side``, with its links."""
+    outcome = _outcome(result.winner_side == side, result)
+    games = session.scalar(
+        select(func.count()).select_from(GameRow).where(GameRow.table_id == table.id)
+    )
+    analysed = session.scalar(
+        select(AnalysisRow.id)
+        .where(AnalysisRow.table_id == table.id, AnalysisRow.status == "done")
+        .limit(1)
+    )
+    return {
+        "table": table.id,
+        "opponent": opponent,
+        "result": outcome,
+        "how": result.reason,
+        "mode": table.settings.get("mode", "match"),
+        "length": table.settings.get("length"),
+        "variant": table.settings.get("variant", "standard"),
+        # From the player's side, as the result is: "lost 0-3", never the seat
+        # order's "lost 3-0" for a player who sat second.
+        "score": [result.score[side], result.score[1 - side]],
+        "games": int(games or 0),
+        "at": result.at,
+        "rating_change": round(change.after - change.before, 2) if change else None,
+        "replay": f"/#/record/{table.id}",
+        "record": f"/api/tables/{table.id}/record",
+        "mat": f"/api/tables/{table.id}/mat" if outcome != "unplayed" else None,
+        "analysis": f"/#/review/{table.id}" if analysed is not None else None,
+    }
+
+
+def _unfinished(session: Session, user_id: int) -> list[dict[str, Any]]:
+    """The open and playing tables the player sits at or created, newest first."""
+    tables = session.scalars(
+        select(TableRow)
+        .where(
+            TableRow.status.in_(("open", "playing")),
+            or_(
+                TableRow.seat0 == user_id, TableRow.seat1 == user_id, TableRow.created_by == user_id
+            ),
+        )
+        .order_by(TableRow.id.desc())
+    ).all()
+    return [
+        {"table": t.id, "status": t.status, "settings": t.settings, "created": t.created}
+        for t in tables
+    ]
 
 
 def bot_profile(session: Session, name: str) -> dict[str, Any] | None:

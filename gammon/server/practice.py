@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from gammon.engine.cube import CubeState
     from gammon.engine.hint import PlayHint
     from gammon.game import Game
+    from gammon.i18n import Translator
     from gammon.position import Dice, Position
     from gammon.server.bots import Bots
     from gammon.server.connections import Connection, LiveTable
@@ -248,8 +249,8 @@ def tutor_verdict(
     from gammon.i18n import translator
 
     words = translator(lang)
-    from gammon.engine.analysis import Candidate, CheckerReview, mark_for
-    from gammon.engine.analysis.explain import explain_checker, loss_words
+    from gammon.engine.analysis import mark_for
+    from gammon.engine.analysis.explain import loss_words
     from gammon.engine.analysis.results import Unit
     from gammon.engine.engines import get_engine
     from gammon.engine.hint import play_hints
@@ -279,7 +280,43 @@ def tutor_verdict(
         )
         return verdict
 
-    def candidate(hint: Any) -> Candidate:
+    why = _explanation(position, dice, played, ply, hints, mine, loss, lang)
+    # The words show the figure the verdict carries (rounded once), in its unit, named:
+    # equity in money play, match winning chance in a match.
+    unit = Unit.MWC if match else Unit.EQUITY
+    shown = verdict["mwc_loss"] if match else verdict["loss"]
+    verdict["text"] = _loses(words, loss_words(shown, unit, lang), str(best.play), why)
+    return verdict
+
+
+def _loses(words: Translator, loss_text: str, best: str, why: str) -> str:
+    """The tutor's sentence on a mistake: what it loses, the better play, and why."""
+    if why:
+        return words.gettext(
+            "That play loses {loss}; {best} was better: {why}", loss=loss_text, best=best, why=why
+        )
+    return words.gettext("That play loses {loss}; {best} was better.", loss=loss_text, best=best)
+
+
+def _explanation(
+    position: Position,
+    dice: Dice,
+    played: str,
+    ply: int,
+    hints: list[PlayHint],
+    mine: PlayHint,
+    loss: float,
+    lang: str,
+) -> str:
+    """Why the best of ``hints`` beats ``mine`` (the play made), in ``lang``, as the review
+    explains a checker play; "" where it has no words for it (the words are a bonus; the
+    figures are the verdict)."""
+    from gammon.engine.analysis import Candidate, CheckerReview, mark_for
+    from gammon.engine.analysis.explain import explain_checker
+
+    best = hints[0]
+
+    def candidate(hint: PlayHint) -> Candidate:
         e = hint.evaluation
         chances = (e.win, e.win_gammon, e.win_backgammon, e.lose_gammon, e.lose_backgammon)
         return Candidate(
@@ -310,24 +347,7 @@ def tutor_verdict(
         explanation = explain_checker(review, checkers=position.checkers, lang=lang)
         if explanation is not None:
             why = explanation.text
-    # The words show the figure the verdict carries (rounded once), in its unit, named:
-    # equity in money play, match winning chance in a match.
-    unit = Unit.MWC if match else Unit.EQUITY
-    shown = verdict["mwc_loss"] if match else verdict["loss"]
-    loss_text = loss_words(shown, unit, lang)
-    verdict["text"] = (
-        words.gettext(
-            "That play loses {loss}; {best} was better: {why}",
-            loss=loss_text,
-            best=str(best.play),
-            why=why,
-        )
-        if why
-        else words.gettext(
-            "That play loses {loss}; {best} was better.", loss=loss_text, best=str(best.play)
-        )
-    )
-    return verdict
+    return why
 
 
 # -- on the event loop ----------------------------------------------------------------------
@@ -382,8 +402,7 @@ class Practice:
             raise Refused(
                 "not_available",
                 Message(
-                    "hints are for practice: games against the bot, or tables created for "
-                    "practice"
+                    "hints are for practice: games against the bot, or tables created for practice"
                 ),
             )
         actions = table.actions_for(side)

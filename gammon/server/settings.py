@@ -227,17 +227,7 @@ def _read(data: object, *, bot_levels: Sequence[str] | None) -> TableSettings:
     """:meth:`TableSettings.from_json`; ``bot_levels`` None takes any bot level (stored rows)."""
     if not isinstance(data, Mapping):
         raise Refused("bad_settings", Message("the settings must be a JSON object"))
-    unknown = sorted(set(data) - set(_SETTINGS))
-    if unknown:
-        raise Refused(
-            "bad_settings",
-            Message(
-                "there is no setting called {name}; the settings are: {settings}",
-                name=_shown(unknown[0]),
-                settings=", ".join(_SETTINGS),
-            ),
-            field=str(unknown[0])[:64],
-        )
+    _check_names(data)
     given = {k: v for k, v in data.items() if v is not None}
     mode = given.pop("mode", "match")
     if mode not in ("match", "money"):
@@ -250,50 +240,13 @@ def _read(data: object, *, bot_levels: Sequence[str] | None) -> TableSettings:
     rules = _series_rules(series, mode)
     clock = given.get("clock")
     invite, bot = given.get("invite"), given.get("bot")
-    if invite is not None:
-        try:
-            read_name(invite, low=1, high=40)  # an account's name: the rule of every name
-        except BadName as exc:
-            raise _bad(
-                "invite", N_("{setting} must be a user's name, which {why}"), why=exc.text
-            ) from None
-    if bot is not None:
-        if bot_levels is not None and (not isinstance(bot, str) or bot not in bot_levels):
-            if bot_levels:
-                raise _bad(
-                    "bot",
-                    N_("{setting} must be one of {levels}, not {value}"),
-                    levels=", ".join(bot_levels),
-                    value=_shown(bot),
-                )
-            raise _bad(
-                "bot",
-                N_("{setting} must be unset: this server has no bots, not {value}"),
-                value=_shown(bot),
-            )
-        if invite is not None:
-            raise Refused(
-                "bad_settings",
-                Message(
-                    "a table against the bot cannot invite a player too: "
-                    'set "invite" or "bot", not both'
-                ),
-                field="invite",
-            )
-    rated = given.get("rated", True)
-    if not isinstance(rated, bool):
-        raise _bad(
-            "rated",
-            N_("{setting} must be true (ratings count it) or false, not {value}"),
-            value=_shown(rated),
-        )
-    practice = given.get("practice", False)
-    if not isinstance(practice, bool):
-        raise _bad(
-            "practice",
-            N_("{setting} must be true (on) or false (off), not {value}"),
-            value=_shown(practice),
-        )
+    _check_opponent(invite, bot, bot_levels)
+    rated = _switch(
+        given, "rated", True, N_("{setting} must be true (ratings count it) or false, not {value}")
+    )
+    practice = _switch(
+        given, "practice", False, N_("{setting} must be true (on) or false (off), not {value}")
+    )
     return TableSettings(
         rules,
         ClockSettings.from_json(clock) if clock is not None else None,
@@ -302,6 +255,64 @@ def _read(data: object, *, bot_levels: Sequence[str] | None) -> TableSettings:
         rated,
         practice,
     )
+
+
+def _check_names(data: Mapping[Any, Any]) -> None:
+    """Each setting given is one there is."""
+    unknown = sorted(set(data) - set(_SETTINGS))
+    if unknown:
+        raise Refused(
+            "bad_settings",
+            Message(
+                "there is no setting called {name}; the settings are: {settings}",
+                name=_shown(unknown[0]),
+                settings=", ".join(_SETTINGS),
+            ),
+            field=str(unknown[0])[:64],
+        )
+
+
+def _check_opponent(invite: object, bot: object, bot_levels: Sequence[str] | None) -> None:
+    """The invited player is a name, the bot one of this server's levels, and not both."""
+    if invite is not None:
+        try:
+            read_name(invite, low=1, high=40)  # an account's name: the rule of every name
+        except BadName as exc:
+            raise _bad(
+                "invite", N_("{setting} must be a user's name, which {why}"), why=exc.text
+            ) from None
+    if bot is None:
+        return
+    if bot_levels is not None and (not isinstance(bot, str) or bot not in bot_levels):
+        if bot_levels:
+            raise _bad(
+                "bot",
+                N_("{setting} must be one of {levels}, not {value}"),
+                levels=", ".join(bot_levels),
+                value=_shown(bot),
+            )
+        raise _bad(
+            "bot",
+            N_("{setting} must be unset: this server has no bots, not {value}"),
+            value=_shown(bot),
+        )
+    if invite is not None:
+        raise Refused(
+            "bad_settings",
+            Message(
+                "a table against the bot cannot invite a player too: "
+                'set "invite" or "bot", not both'
+            ),
+            field="invite",
+        )
+
+
+def _switch(given: Mapping[str, Any], name: str, default: bool, wrong: str) -> bool:
+    """The switch ``name`` (true or false), or ``wrong`` refused with its value."""
+    value = given.get(name, default)
+    if not isinstance(value, bool):
+        raise _bad(name, wrong, value=_shown(value))
+    return value
 
 
 def _check_json_types(series: Mapping[str, Any]) -> None:

@@ -27,20 +27,34 @@ if TYPE_CHECKING:
     from gammon.server.timesource import TimeSource
     from gammon.server.tournaments.live import Tournaments
 
-__all__ = ["socket_routes"]
+__all__ = ["SocketRoutes"]
 
 
-def socket_routes(edge: Edge, tournaments: Tournaments, time: TimeSource) -> list[WebSocketRoute]:
-    """The three WebSocket routes."""
-    hub = edge.hub
+class SocketRoutes:
+    """The three WebSocket routes, over the edge's hub and the tournaments."""
 
-    async def open_socket(websocket: WebSocket) -> Connection | None:
+    def __init__(self, edge: Edge, tournaments: Tournaments, time: TimeSource) -> None:
+        self.edge = edge
+        self.hub = edge.hub
+        self.tournaments = tournaments
+        self.time = time
+
+    def routes(self) -> list[WebSocketRoute]:
+        return [
+            WebSocketRoute("/ws/lobby", self.lobby_socket),
+            WebSocketRoute("/ws/tables/{table_id}", self.table_socket),
+            WebSocketRoute("/ws/tournaments/{tournament_id}", self.tournament_socket),
+        ]
+
+    async def _open(self, websocket: WebSocket) -> Connection | None:
+        """The accepted socket's connection, or None once it is closed (a foreign Origin,
+        a banned account)."""
         if not origin_ok(websocket):
             await websocket.close(code=1008)
             return None
         token = websocket.cookies.get(SESSION_COOKIE)
-        user = await edge.current_user(websocket)
-        if user is not None and hub.is_banned(user):
+        user = await self.edge.current_user(websocket)
+        if user is not None and self.hub.is_banned(user):
             await websocket.close(code=4403)
             return None
         await websocket.accept()
@@ -49,11 +63,12 @@ def socket_routes(edge: Edge, tournaments: Tournaments, time: TimeSource) -> lis
             user,
             hash_token(token) if token and user else None,
             direct=(websocket.scope.get("extensions") or {}).get(DIRECT),
-            time=time,
+            time=self.time,
             lang=spoken(websocket),
         )
 
-    async def serve(
+    async def _serve(
+        self,
         websocket: WebSocket,
         conn: Connection,
         join: Callable[[], Awaitable[None]],
@@ -67,6 +82,7 @@ def socket_routes(edge: Edge, tournaments: Tournaments, time: TimeSource) -> lis
         exception that still gets here (a fault outside any one message) is
         logged as one line and closes the socket with 1011 (docs/PROTOCOL.md 2).
         """
+        hub = self.hub
         writer = conn.writer = hub.spawn(conn.write_loop())
         try:
             await join()
@@ -88,25 +104,12 @@ def socket_routes(edge: Edge, tournaments: Tournaments, time: TimeSource) -> lis
             finally:
                 leave()
 
-    async def refuse(websocket: WebSocket, conn: Connection, code: int, why: Message) -> None:
-        """Close for good, saying why in the socket's language (the browser shows it)."""
-        await websocket.close(code=code, reason=close_reason(why, conn.lang))
-
-    async def socket_id(
-        websocket: WebSocket, conn: Connection, key: str, what: Literal["table", "tournament"]
-    ) -> int | None:
-        """The path's id, or None once the socket is closed for a malformed one."""
-        try:
-            return path_id(websocket.path_params[key], what)
-        except Refused as exc:
-            await refuse(websocket, conn, 4404, exc.text)
-            return None
-
-    async def lobby_socket(websocket: WebSocket) -> None:
-        conn = await open_socket(websocket)
+    async def lobby_socket(self, websocket: WebSocket) -> None:
+        conn = await self._open(websocket)
         if conn is None:
             return
-        await serve(
+        hub = self.hub
+        await self._serve(
             websocket,
             conn,
             lambda: hub.join_lobby(conn),
@@ -115,22 +118,23 @@ def socket_routes(edge: Edge, tournaments: Tournaments, time: TimeSource) -> lis
             "the lobby socket",
         )
 
-    async def table_socket(websocket: WebSocket) -> None:
-        conn = await open_socket(websocket)
+    async def table_socket(self, websocket: WebSocket) -> None:
+        conn = await self._open(websocket)
         if conn is None:
             return
-        table_id = await socket_id(websocket, conn, "table_id", "table")
+        table_id = await _socket_id(websocket, conn, "table_id", "table")
         if table_id is None:
             return
+        hub = self.hub
         live = await hub.live_table(table_id)
         if live is None:
             why = Message("there is no table {table}", table=table_id)
-            await refuse(websocket, conn, 4404, why)
+            await _refuse(websocket, conn, 4404, why)
             return
         if conn.user is not None and hub.moderator.is_kicked(conn.user.name, str(table_id)):
-            await refuse(websocket, conn, 4403, Message("removed from the table by an operator"))
+            await _refuse(websocket, conn, 4403, Message("removed from the table by an operator"))
             return
-        await serve(
+        await self._serve(
             websocket,
             conn,
             lambda: hub.join_table(live, conn),
@@ -139,19 +143,20 @@ def socket_routes(edge: Edge, tournaments: Tournaments, time: TimeSource) -> lis
             f"table {table_id}: the socket",
         )
 
-    async def tournament_socket(websocket: WebSocket) -> None:
-        conn = await open_socket(websocket)
+    async def tournament_socket(self, websocket: WebSocket) -> None:
+        conn = await self._open(websocket)
         if conn is None:
             return
-        number = await socket_id(websocket, conn, "tournament_id", "tournament")
+        number = await _socket_id(websocket, conn, "tournament_id", "tournament")
         if number is None:
             return
+        tournaments = self.tournaments
         live = tournaments.live.get(number)
         if live is None:
             why = Message("there is no tournament {tournament}", tournament=number)
-            await refuse(websocket, conn, 4404, why)
+            await _refuse(websocket, conn, 4404, why)
             return
-        await serve(
+        await self._serve(
             websocket,
             conn,
             lambda: tournaments.join_socket(live, conn),
@@ -160,8 +165,18 @@ def socket_routes(edge: Edge, tournaments: Tournaments, time: TimeSource) -> lis
             f"tournament {number}: the socket",
         )
 
-    return [
-        WebSocketRoute("/ws/lobby", lobby_socket),
-        WebSocketRoute("/ws/tables/{table_id}", table_socket),
-        WebSocketRoute("/ws/tournaments/{tournament_id}", tournament_socket),
-    ]
+
+async def _refuse(websocket: WebSocket, conn: Connection, code: int, why: Message) -> None:
+    """Close for good, saying why in the socket's language (the browser shows it)."""
+    await websocket.close(code=code, reason=close_reason(why, conn.lang))
+
+
+async def _socket_id(
+    websocket: WebSocket, conn: Connection, key: str, what: Literal["table", "tournament"]
+) -> int | None:
+    """The path's id, or None once the socket is closed for a malformed one."""
+    try:
+        return path_id(websocket.path_params[key], what)
+    except Refused as exc:
+        await _refuse(websocket, conn, 4404, exc.text)
+        return None

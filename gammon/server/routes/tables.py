@@ -25,28 +25,31 @@ if TYPE_CHECKING:
     from gammon.server.connections import LiveTable
     from gammon.server.edge import Edge
 
-__all__ = ["table_routes"]
+__all__ = ["TableRoutes"]
 
 
-def table_routes(edge: Edge) -> list[Route]:
+class TableRoutes:
     """The tables' HTTP routes, over the edge's hub."""
-    hub = edge.hub
 
-    async def info(request: Request) -> Response:
+    def __init__(self, edge: Edge) -> None:
+        self.edge = edge
+        self.hub = edge.hub
+
+    def routes(self) -> list[Route]:
+        handler = self.edge.handler
+        return [
+            Route("/api/info", handler(self.info), methods=["GET"]),
+            Route("/api/tables", handler(self.tables), methods=["GET", "POST"]),
+            Route("/api/tables/{table_id}", handler(self.table_state), methods=["GET"]),
+            Route("/api/tables/{table_id}/record", handler(self.table_record), methods=["GET"]),
+            Route("/api/tables/{table_id}/mat", handler(self.table_mat), methods=["GET"]),
+        ]
+
+    async def info(self, request: Request) -> Response:
+        """What the server offers: the variants with their boards, the bot levels, limits."""
         from gammon.variants import VARIANTS
 
-        levels: list[dict[str, Any]] = []
-        if hub.bots_enabled:
-            from gammon.engine.bot import SKILL_LEVELS
-
-            levels = [
-                {
-                    "name": level.name,
-                    "description": level.description,
-                    "rating": BOT_RATINGS.get(level.name),
-                }
-                for level in SKILL_LEVELS.values()
-            ]
+        hub = self.hub
         return JSONResponse(
             {
                 # Each variant's cube rule and starting board (side 0's view): a client
@@ -61,7 +64,7 @@ def table_routes(edge: Edge) -> list[Route]:
                     for v in VARIANTS
                 ],
                 "variant_names": variant_names(),
-                "bot_levels": levels,
+                "bot_levels": self._bot_levels(),
                 "bots": hub.bots_enabled,
                 "limits": {"message_bytes": MAX_MESSAGE_BYTES, "messages_per_second": 20},
                 "house_rules": hub.moderator.house_rules_in(spoken(request)),
@@ -69,7 +72,24 @@ def table_routes(edge: Edge) -> list[Route]:
             }
         )
 
-    async def tables(request: Request) -> Response:
+    def _bot_levels(self) -> list[dict[str, Any]]:
+        """The bot's levels with their ratings (none when this server has no bots)."""
+        if not self.hub.bots_enabled:
+            return []
+        from gammon.engine.bot import SKILL_LEVELS
+
+        return [
+            {
+                "name": level.name,
+                "description": level.description,
+                "rating": BOT_RATINGS.get(level.name),
+            }
+            for level in SKILL_LEVELS.values()
+        ]
+
+    async def tables(self, request: Request) -> Response:
+        """GET: the lobby's tables; POST: a new table with the body's settings."""
+        edge, hub = self.edge, self.hub
         user = await edge.current_user(request)
         if request.method == "GET":
             page = hub.lobby_json(user, LobbyView.from_query(request.query_params))
@@ -83,23 +103,23 @@ def table_routes(edge: Edge) -> list[Route]:
         table = await hub.create_table(user, settings)
         return JSONResponse({"table": views.summary_json(table)}, status_code=201)
 
-    async def live_table(request: Request) -> LiveTable:
+    async def _live_table(self, request: Request) -> LiveTable:
         table_id = path_id(request.path_params["table_id"], "table")
-        live = await hub.live_table(table_id)
+        live = await self.hub.live_table(table_id)
         if live is None:
             raise Refused("no_such_table", Message("there is no table {table}", table=table_id))
         return live
 
-    async def table_state(request: Request) -> Response:
-        live = await live_table(request)
-        user = await edge.current_user(request)
+    async def table_state(self, request: Request) -> Response:
+        live = await self._live_table(request)
+        user = await self.edge.current_user(request)
         viewer = live.table.viewer_side(user.id) if user else None
         async with live.lock:  # an action being committed is not shown before it is (4.3)
-            state = hub.state_for(live, viewer, spoken(request))
+            state = self.hub.state_for(live, viewer, spoken(request))
         return JSONResponse(state)
 
-    async def table_record(request: Request) -> Response:
-        live = await live_table(request)
+    async def table_record(self, request: Request) -> Response:
+        live = await self._live_table(request)
         game = request.query_params.get("game")
         if game is not None:
             if not game.isdigit():
@@ -107,8 +127,8 @@ def table_routes(edge: Edge) -> list[Route]:
             return JSONResponse(views.game_record(live.table, int(game)))
         return JSONResponse(views.table_record(live.table))
 
-    async def table_mat(request: Request) -> Response:
-        table = (await live_table(request)).table
+    async def table_mat(self, request: Request) -> Response:
+        table = (await self._live_table(request)).table
         if table.series is None:
             raise Refused("no_such_game", Message("the match has not started"))
         if table.result is not None and table.result["reason"] == NO_SHOW:
@@ -125,11 +145,3 @@ def table_routes(edge: Edge) -> list[Route]:
             text,
             headers={"Content-Disposition": f'attachment; filename="table-{table.id}.mat"'},
         )
-
-    return [
-        Route("/api/info", edge.handler(info), methods=["GET"]),
-        Route("/api/tables", edge.handler(tables), methods=["GET", "POST"]),
-        Route("/api/tables/{table_id}", edge.handler(table_state), methods=["GET"]),
-        Route("/api/tables/{table_id}/record", edge.handler(table_record), methods=["GET"]),
-        Route("/api/tables/{table_id}/mat", edge.handler(table_mat), methods=["GET"]),
-    ]

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from gammon.server.edge import Edge
     from gammon.server.tournaments.live import LiveTournament, Tournaments
 
-__all__ = ["tournament_routes"]
+__all__ = ["TournamentRoutes"]
 
 #: The fields each tournament action's body takes (docs/PROTOCOL.md 1.6).
 _ACTION_FIELDS: Final[dict[str, dict[str, type]]] = {
@@ -33,16 +33,33 @@ _ACTION_FIELDS: Final[dict[str, dict[str, type]]] = {
 }
 
 
-def tournament_routes(edge: Edge, tournaments: Tournaments) -> list[Route]:
+class TournamentRoutes:
     """The tournaments' HTTP routes."""
-    store, accounts = edge.store, edge.accounts
 
-    def tournament(request: Request) -> LiveTournament:
-        return tournaments.get(path_id(request.path_params["tournament_id"], "tournament"))
+    def __init__(self, edge: Edge, tournaments: Tournaments) -> None:
+        self.edge = edge
+        self.tournaments = tournaments
 
-    async def account(request: Request, what: Message) -> UserInfo:
+    def routes(self) -> list[Route]:
+        handler = self.edge.handler
+        return [
+            Route("/api/tournaments", handler(self.tournament_list), methods=["GET", "POST"]),
+            Route(
+                "/api/tournaments/{tournament_id}", handler(self.tournament_state), methods=["GET"]
+            ),
+            Route(
+                "/api/tournaments/{tournament_id}/{action}",
+                handler(self.tournament_action),
+                methods=["POST"],
+            ),
+        ]
+
+    def _tournament(self, request: Request) -> LiveTournament:
+        return self.tournaments.get(path_id(request.path_params["tournament_id"], "tournament"))
+
+    async def _account(self, request: Request, what: Message) -> UserInfo:
         """The signed-in account asking (tournaments are not for guests)."""
-        user = await edge.current_user(request)
+        user = await self.edge.current_user(request)
         if user is None:
             raise Refused("not_signed_in", Message("sign in to {what}", what=what))
         if user.guest:
@@ -56,19 +73,20 @@ def tournament_routes(edge: Edge, tournaments: Tournaments) -> list[Route]:
             )
         return user
 
-    async def tournament_list(request: Request) -> Response:
+    async def tournament_list(self, request: Request) -> Response:
+        tournaments = self.tournaments
         if request.method == "GET":
             return JSONResponse({"tournaments": tournaments.lobby_json()})
-        user = await account(request, Message("create a tournament"))
-        created = await tournaments.create(user, await edge.body(request))
+        user = await self._account(request, Message("create a tournament"))
+        created = await tournaments.create(user, await self.edge.body(request))
         return JSONResponse({"tournament": created.to_json()}, status_code=201)
 
-    async def tournament_state(request: Request) -> Response:
-        return JSONResponse({"tournament": tournament(request).tournament.to_json()})
+    async def tournament_state(self, request: Request) -> Response:
+        return JSONResponse({"tournament": self._tournament(request).tournament.to_json()})
 
-    async def tournament_action(request: Request) -> Response:
+    async def tournament_action(self, request: Request) -> Response:
         """register, unregister, withdraw (the player), remove, cancel, start (operators)."""
-        live = tournament(request)
+        live = self._tournament(request)
         kind = request.path_params["action"]
         takes = _ACTION_FIELDS.get(kind)
         if takes is None:
@@ -76,43 +94,41 @@ def tournament_routes(edge: Edge, tournaments: Tournaments) -> list[Route]:
                 "unknown_type",
                 Message("there is no tournament action {action}", action=repr(kind[:40])),
             )
-        data = await edge.body_fields(request, takes)
-        user = await account(request, Message("{action} in a tournament", action=kind))
+        data = await self.edge.body_fields(request, takes)
+        user = await self._account(request, Message("{action} in a tournament", action=kind))
+        action = await self._action(kind, data, user)
+        await self.tournaments.request(live, action, actor_id=user.id, operator=user.operator)
+        return JSONResponse({"tournament": live.tournament.to_json()})
+
+    async def _action(self, kind: str, data: dict[str, Any], user: UserInfo) -> dict[str, Any]:
+        """The tournament's action ``kind`` that ``user`` asks for with the body ``data``."""
         action: dict[str, Any] = {"type": kind}
         if kind == "register":
             action.update(user=user.id, name=user.name)
         elif kind in ("unregister", "withdraw"):
             action["user"] = user.id
         elif kind == "remove":
-            if "name" not in data:
-                raise Refused(
-                    "bad_request", Message('send the player\'s name: {{"name": ...}}'), field="name"
-                )
-            name = data["name"]
-            found = await store.run(lambda s: accounts.find(s, name))
-            if found is None:
-                raise Refused(
-                    "no_such_user",
-                    Message("there is no user called {name}", name=repr(name)),
-                    field="name",
-                )
-            action["user"] = found.id
+            action["user"] = await self._removed_id(data)
         elif kind == "cancel":
             if "reason" in data:
                 action["reason"] = data["reason"]
         else:
             action["seed"] = secrets.token_hex(16)  # start
-        await tournaments.request(live, action, actor_id=user.id, operator=user.operator)
-        return JSONResponse({"tournament": live.tournament.to_json()})
+        return action
 
-    return [
-        Route("/api/tournaments", edge.handler(tournament_list), methods=["GET", "POST"]),
-        Route(
-            "/api/tournaments/{tournament_id}", edge.handler(tournament_state), methods=["GET"]
-        ),
-        Route(
-            "/api/tournaments/{tournament_id}/{action}",
-            edge.handler(tournament_action),
-            methods=["POST"],
-        ),
-    ]
+    async def _removed_id(self, data: dict[str, Any]) -> int:
+        """The id of the player an operator removes, named in the body."""
+        if "name" not in data:
+            raise Refused(
+                "bad_request", Message('send the player\'s name: {{"name": ...}}'), field="name"
+            )
+        name = data["name"]
+        accounts = self.edge.accounts
+        found = await self.edge.store.run(lambda s: accounts.find(s, name))
+        if found is None:
+            raise Refused(
+                "no_such_user",
+                Message("there is no user called {name}", name=repr(name)),
+                field="name",
+            )
+        return found.id
