@@ -336,8 +336,7 @@ def print_take_sweep(record: CubeRecord, judge: str, model: str, searched: str) 
     print(f"{'t':>6} {'searched':>9} {'doubler':>13} {'taker':>13} {'total':>13}")
     for t in SWEEP:
         chosen = [
-            d if c.margin < t else b
-            for c, b, d in zip(record.contexts, base, deep, strict=True)
+            d if c.margin < t else b for c, b, d in zip(record.contexts, base, deep, strict=True)
         ]
         share = sum(c.margin < t for c in record.contexts) / max(1, len(record.contexts))
         print(
