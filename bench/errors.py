@@ -18,7 +18,7 @@ prime, race, bear-off) and judged twice:
   judge's 2-ply cubeful decision (:func:`gammon.engine.cubeful.analyse_cube`), split in
   two: the **doubler's** error, what the judge loses by our double / no double, and the
   **taker's**, what it loses by our take / pass whenever either side doubles. Three of
-  our decisions side by side on the same contexts: the plain 0-ply model, the shipped
+  our decisions side by side on the same contexts: the plain 0-ply model, the bot's
   0-ply (a close take searched a ply deeper, :mod:`gammon.engine.take`) and the cubeful
   search ``--cube-ply`` deep; then their paired differences, a sweep of the close-take
   margin (how ``TAKE_MARGIN`` was chosen) and our time per cube decision. Each
@@ -208,7 +208,7 @@ def _level(state: CubeState) -> str:
 
 def our_variants(cube_ply: int, margin: float) -> dict[str, tuple[int, float]]:
     """Our cube decisions measured, as (ply, take margin): the plain 0-ply model first, the
-    shipped 0-ply (close takes searched a ply deeper) second, the search ``cube_ply`` deep."""
+    bot's 0-ply (close takes searched a ply deeper) second, the search ``cube_ply`` deep."""
     return {
         "0-ply model": (0, 0.0),
         f"0-ply, close take 1-ply (<{margin:g})": (0, margin),
@@ -223,7 +223,7 @@ class CubeRecord:
     contexts: list[Context]
     judged: dict[tuple[str, str], list[Judged]]
     seconds: dict[str, float]  # our time per variant, all contexts together
-    deeper: int = 0  # shipped 0-ply decisions that were searched a ply deeper
+    deeper: int = 0  # the bot's 0-ply decisions that were searched a ply deeper
 
 
 def judge_cubes(
@@ -346,13 +346,13 @@ def print_take_sweep(record: CubeRecord, judge: str, model: str, searched: str) 
 
 
 def print_speed(record: CubeRecord) -> None:
-    """Our time per cube decision, each variant, and how many the shipped one searched."""
+    """Our time per cube decision, each variant, and how many the bot's searched."""
     count = max(1, len(record.contexts))
     print(f"\nOur cube decision, ms each over {len(record.contexts)} contexts:")
     for name, seconds in record.seconds.items():
         print(f"  {name:<34} {1000 * seconds / count:7.2f} ms")
     share = 100 * record.deeper / count
-    print(f"  searched a ply deeper by the shipped 0-ply: {record.deeper} ({share:.1f}%)")
+    print(f"  searched a ply deeper by the bot's 0-ply: {record.deeper} ({share:.1f}%)")
 
 
 def print_checker_table(play: dict[tuple[str, str], list[tuple[float, float]]], name: str) -> None:
@@ -381,7 +381,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "--take-margin",
         type=float,
         default=TAKE_MARGIN,
-        help=f"the shipped 0-ply's close-take margin (default {TAKE_MARGIN})",
+        help=f"the bot's 0-ply close-take margin (default {TAKE_MARGIN})",
     )
     parser.add_argument(
         "--cube",

@@ -52,7 +52,7 @@ from gammon.engine.cube import (
 )
 from gammon.engine.evaluator import Evaluation, default_evaluator
 from gammon.engine.network import equity as cubeless_equity
-from gammon.engine.take import TAKE_MARGIN, close_take
+from gammon.engine.take import close_take
 from gammon.position import Position
 
 __all__ = ["MAX_CUBE_PLY", "CubeAnalysis", "CubeEngine", "analyse_cube"]
@@ -231,7 +231,7 @@ def analyse_cube(
     ply: int = 0,
     evaluator: CubeEngine | None = None,
     chances: Evaluation | None = None,
-    take_margin: float = TAKE_MARGIN,
+    take_margin: float = 0.0,
 ) -> CubeAnalysis:
     """The cube decision of the player on roll of ``position``, searched ``ply`` deep (0-2).
 
@@ -242,7 +242,9 @@ def analyse_cube(
     At 0-ply, a decision whose take and pass are within ``take_margin`` of each other
     (:func:`gammon.engine.take.close_take`) is searched one ply deeper, and the 1-ply
     analysis (``ply`` 1) is returned: the net's misread chances decide such answers
-    (issue 18). ``take_margin=0`` keeps every 0-ply decision the model's.
+    (issue 18). The bot passes :data:`~gammon.engine.take.TAKE_MARGIN`; the default 0
+    keeps every 0-ply decision the model's (the analysis and the hints, whose 0-ply
+    figures must agree with the model's equities they show beside).
     """
     if ply not in range(MAX_CUBE_PLY + 1):
         raise ValueError(f"the cube is searched 0 to {MAX_CUBE_PLY} plies deep, got {ply!r}")

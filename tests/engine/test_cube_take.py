@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from gammon.engine.bot import Bot
 from gammon.engine.cube import CubeState, TakerVerdict, cube_decision
 from gammon.engine.cubeful import analyse_cube
 from gammon.engine.met import MatchScore
@@ -45,7 +46,7 @@ def test_close_pass_that_one_ply_turns_into_a_take() -> None:
     assert model.decision is not None and model.ply == 0
     assert model.decision.taker is TakerVerdict.PASS
     assert take_margin(model.decision, MONEY) < TAKE_MARGIN
-    shipped = analyse_cube(DEUCES_AGAINST_SIX, MONEY, ply=0)
+    shipped = analyse_cube(DEUCES_AGAINST_SIX, MONEY, ply=0, take_margin=TAKE_MARGIN)
     assert shipped.ply == 1  # searched a ply deeper, and says so
     assert shipped.decision is not None and shipped.decision.taker is TakerVerdict.TAKE
     searched = analyse_cube(DEUCES_AGAINST_SIX, MONEY, ply=1)
@@ -59,13 +60,20 @@ def test_close_take_that_one_ply_turns_into_a_pass_in_a_match() -> None:
     # game ends on this roll and the cube is dead: 10/36 is below the take point.
     model = analyse_cube(DEUCES_LAST_ROLL, THREE_AWAY, ply=0, take_margin=0.0)
     assert model.decision is not None and model.decision.taker is TakerVerdict.TAKE
-    shipped = analyse_cube(DEUCES_LAST_ROLL, THREE_AWAY, ply=0)
+    shipped = analyse_cube(DEUCES_LAST_ROLL, THREE_AWAY, ply=0, take_margin=TAKE_MARGIN)
     assert shipped.ply == 1
     assert shipped.decision is not None and shipped.decision.taker is TakerVerdict.PASS
 
 
+def test_the_analysis_keeps_the_model_and_the_bot_searches() -> None:
+    # The analysis' 0-ply figures sit beside the model's equities: no search by default.
+    assert analyse_cube(DEUCES_AGAINST_SIX, MONEY, ply=0).ply == 0
+    bot = Bot(ply=0)
+    assert bot._cube(DEUCES_AGAINST_SIX, MONEY).ply == 1
+
+
 def test_clear_pass_stays_the_models() -> None:
-    shipped = analyse_cube(CLEAR_PASS, MONEY, ply=0)
+    shipped = analyse_cube(CLEAR_PASS, MONEY, ply=0, take_margin=TAKE_MARGIN)
     assert shipped.ply == 0  # not close: no search
     assert shipped.decision is not None and str(shipped.decision) == "Double, pass"
     assert take_margin(shipped.decision, MONEY) > 3 * TAKE_MARGIN
