@@ -48,6 +48,7 @@ from gammon.engine.cubeful import MAX_CUBE_PLY, CubeAnalysis, analyse_cube
 from gammon.engine.evaluator import Evaluation, Search, default_evaluator
 from gammon.engine.hint import match_ranking
 from gammon.engine.network import invert
+from gammon.engine.take import TAKE_MARGIN
 from gammon.events import ResignationRejected, Resigned
 from gammon.game import Game, Phase
 from gammon.play import Play
@@ -178,7 +179,15 @@ class Bot:
         """
         ply = min(self.ply, MAX_CUBE_PLY)
         chances = evaluation if ply == 0 else None
-        return analyse_cube(position, state, ply=ply, evaluator=self.evaluator, chances=chances)
+        # At 0-ply a close take is searched a ply deeper (gammon.engine.take, issue 18).
+        return analyse_cube(
+            position,
+            state,
+            ply=ply,
+            evaluator=self.evaluator,
+            chances=chances,
+            take_margin=TAKE_MARGIN,
+        )
 
     def _best_double(self, position: Position) -> int:
         """Acey-deucey (R14): the double whose best play leaves the most equity."""

@@ -52,6 +52,7 @@ from gammon.engine.cube import (
 )
 from gammon.engine.evaluator import Evaluation, default_evaluator
 from gammon.engine.network import equity as cubeless_equity
+from gammon.engine.take import close_take
 from gammon.position import Position
 
 __all__ = ["MAX_CUBE_PLY", "CubeAnalysis", "CubeEngine", "analyse_cube"]
@@ -230,12 +231,20 @@ def analyse_cube(
     ply: int = 0,
     evaluator: CubeEngine | None = None,
     chances: Evaluation | None = None,
+    take_margin: float = 0.0,
 ) -> CubeAnalysis:
     """The cube decision of the player on roll of ``position``, searched ``ply`` deep (0-2).
 
     ``chances``, the 0-ply evaluation of ``position``, saves it when the caller has it. When
     the player on roll may not double the analysis still gives the cubeful
     equity of playing on (``decision`` is None).
+
+    At 0-ply, a decision whose take and pass are within ``take_margin`` of each other
+    (:func:`gammon.engine.take.close_take`) is searched one ply deeper, and the 1-ply
+    analysis (``ply`` 1) is returned: the net's misread chances decide such answers
+    (issue 18). The bot passes :data:`~gammon.engine.take.TAKE_MARGIN`; the default 0
+    keeps every 0-ply decision the model's (the analysis and the hints, whose 0-ply
+    figures must agree with the model's equities they show beside).
     """
     if ply not in range(MAX_CUBE_PLY + 1):
         raise ValueError(f"the cube is searched 0 to {MAX_CUBE_PLY} plies deep, got {ply!r}")
@@ -243,11 +252,25 @@ def analyse_cube(
     efficiency = cube_efficiency(position)
     if ply == 0 or position.winner() is not None:
         found = chances or engine.evaluate(position, 0)
-        if may_double(state):
-            decision = cube_decision(found, state, efficiency)
-            return CubeAnalysis(found, decision, decision.no_double, decision.equity, efficiency, 0)
-        no_double = cubeful_equity(found, state, efficiency)
-        return CubeAnalysis(found, None, no_double, no_double, efficiency, 0)
+        if not may_double(state):
+            no_double = cubeful_equity(found, state, efficiency)
+            return CubeAnalysis(found, None, no_double, no_double, efficiency, 0)
+        decision = cube_decision(found, state, efficiency)
+        if position.winner() is None and close_take(decision, state, take_margin):
+            return _searched(position, state, 1, engine, found, efficiency)
+        return CubeAnalysis(found, decision, decision.no_double, decision.equity, efficiency, 0)
+    return _searched(position, state, ply, engine, chances, efficiency)
+
+
+def _searched(
+    position: Position,
+    state: CubeState,
+    ply: int,
+    engine: CubeEngine,
+    chances: Evaluation | None,
+    efficiency: float,
+) -> CubeAnalysis:
+    """The cubeful search of :func:`analyse_cube`, ``ply`` (1 or 2) deep."""
     root = _Node(position, chances or engine.evaluate(position, 0), False, efficiency)
     level = [root]
     for _ in range(ply):
