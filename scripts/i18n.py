@@ -76,6 +76,9 @@ SOURCES: Final = (
     "gammon/server/tournaments/settings.py",
     "gammon/server/tournaments/state.py",
     "gammon/engine/analysis/explain.py",
+    "gammon/engine/analysis/words.py",
+    "gammon/engine/analysis/checker_facts.py",
+    "gammon/engine/analysis/cube_facts.py",
     "gammon/engine/analysis/patterns.py",
     "gammon/engine/analysis/summary.py",
     # The review's HTML page and the boards it and the command line draw.
