@@ -4,7 +4,8 @@ engine's chances after each."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Final
 
 from gammon.engine.analysis.explanation import CHANCE_STEP, Explanation, board_of
@@ -62,14 +63,33 @@ def _race(shape: Shape, tr: Translator) -> str:
     return tr.gettext("the pip counts are even ({pips} each)", pips=pip_count(shape.pips[0], tr))
 
 
-def _facts(
-    before: Shape, better: str, b: Shape, played: str, p: Shape, tr: Translator
-) -> tuple[list[str], list[str]]:
-    """How the board after ``played`` differs from the board after ``better``, in two lists:
-    what the better play does and what the play made costs (said first), then what the
-    play made has for it, each ending in why the better play is still better."""
-    leads: list[str] = []
-    concessions: list[str] = []
+@dataclass(frozen=True)
+class _Comparison:
+    """The boards a teacher compares (the shapes before, after ``better`` and after
+    ``played``) and the two lists of sentences the facts below add to: ``leads``, what the
+    better play does and the play made costs; ``concessions``, what the play made has for
+    it, each ending in why the better play is still better."""
+
+    before: Shape
+    better: str
+    b: Shape
+    played: str
+    p: Shape
+    tr: Translator
+    leads: list[str] = field(default_factory=list)
+    concessions: list[str] = field(default_factory=list)
+
+
+def _one_or_more(tr: Translator, points: Iterable[int], one: str, more: str, **values: str) -> str:
+    """The message for one point or for several (``one``, ``more``: marked N_)."""
+    named, count = point_list(points, tr)
+    return tr.gettext(one if count == 1 else more, points=named, **values)
+
+
+def _hit_facts(c: _Comparison) -> None:
+    """Who hits more: checkers put on the bar, the pips they cost."""
+    better, b, played, p, tr = c.better, c.b, c.played, c.p, c.tr
+    leads, concessions = c.leads, c.concessions
     if b.hit != p.hit:
         more, fewer = checker_count(max(b.hit, p.hit), tr), checker_count(min(b.hit, p.hit), tr)
         lost = pip_count(abs(b.pips[1] - p.pips[1]), tr)
@@ -109,6 +129,12 @@ def _facts(
                     pips=lost,
                 )
             )
+
+
+def _shot_facts(c: _Comparison) -> None:
+    """Who leaves more shots: the blots and the rolls that hit them."""
+    better, b, played, p, tr = c.better, c.b, c.played, c.p, c.tr
+    leads, concessions = c.leads, c.concessions
     if p.shots > b.shots:
         leads.append(
             tr.gettext(
@@ -125,26 +151,25 @@ def _facts(
                 other=_leaves(played, p, tr, where=True),
             )
         )
+
+
+def _made_facts(c: _Comparison) -> None:
+    """Points made by one play and not the other."""
+    before, better, b, played, p, tr = c.before, c.better, c.b, c.played, c.p, c.tr
+    leads, concessions = c.leads, c.concessions
     new_b = sorted(b.made - p.made - before.made)
     new_p = sorted(p.made - b.made - before.made)
-    kept = before.made & (b.made - p.made)
-    given = before.made & (p.made - b.made)
-    anchors_lost = {point for point in kept if point >= 19}
-
-    def one_or_more(points: Iterable[int], one: str, more: str, **values: str) -> str:
-        """The message for one point or for several (``one``, ``more``: marked N_)."""
-        named, count = point_list(points, tr)
-        return tr.gettext(one if count == 1 else more, points=named, **values)
-
     if new_b:
-        made = one_or_more(
+        made = _one_or_more(
+            tr,
             new_b,
             N_("{play} makes the {points}-point"),
             N_("{play} makes the {points}-points"),
             play=better,
         )
         if new_p:
-            instead = one_or_more(
+            instead = _one_or_more(
+                tr,
                 new_p,
                 N_("{play} makes the {points}-point"),
                 N_("{play} makes the {points}-points"),
@@ -155,7 +180,8 @@ def _facts(
             leads.append(tr.gettext("{clause}.", clause=made))
     elif new_p:
         concessions.append(
-            one_or_more(
+            _one_or_more(
+                tr,
                 new_p,
                 N_(
                     "{better} does not make the {points}-point, and is still better: {played} does."
@@ -168,9 +194,20 @@ def _facts(
                 played=played,
             )
         )
+
+
+def _kept_facts(c: _Comparison) -> None:
+    """Points, and anchors, that one play keeps and the other breaks."""
+    before, better, b, played, p, tr = c.before, c.better, c.b, c.played, c.p, c.tr
+    leads, concessions = c.leads, c.concessions
+    kept = before.made & (b.made - p.made)
+    given = before.made & (p.made - b.made)
+    anchors_lost = {point for point in kept if point >= 19}
+
     if kept - anchors_lost:
         leads.append(
-            one_or_more(
+            _one_or_more(
+                tr,
                 kept - anchors_lost,
                 N_("{played} breaks the {points}-point; {better} keeps it."),
                 N_("{played} breaks the {points}-points; {better} keeps it."),
@@ -180,7 +217,8 @@ def _facts(
         )
     if given:
         concessions.append(
-            one_or_more(
+            _one_or_more(
+                tr,
                 given,
                 N_("{better} gives up the {points}-point, and is still better."),
                 N_("{better} gives up the {points}-points, and is still better."),
@@ -189,7 +227,8 @@ def _facts(
         )
     if anchors_lost:
         leads.append(
-            one_or_more(
+            _one_or_more(
+                tr,
                 anchors_lost,
                 N_("{played} gives up the anchor on the {points}-point; {better} keeps it."),
                 N_("{played} gives up the anchor on the {points}-points; {better} keeps it."),
@@ -197,58 +236,76 @@ def _facts(
                 better=better,
             )
         )
-    if p.contact or b.contact:
-        (lp, _), (lb, tb) = p.prime, b.prime
-        l0 = before.prime[0]
-        ends = {"top": number(tb, tr), "bottom": number(tb - lb + 1, tr)}
-        if lp < l0 <= lb and l0 >= 3:
-            leads.append(
-                tr.gettext(
-                    "{played} breaks your {length}-point prime; {better} keeps {kept} points in a "
-                    "row (from the {top}- to the {bottom}-point).",
-                    played=played,
-                    length=number(l0, tr),
-                    better=better,
-                    kept=number(lb, tr),
-                    **ends,
-                )
+
+
+def _prime_facts(c: _Comparison) -> None:
+    """A prime broken or built, while there is contact."""
+    before, better, b, played, p, tr = c.before, c.better, c.b, c.played, c.p, c.tr
+    leads = c.leads
+    if not (p.contact or b.contact):
+        return
+    (lp, _), (lb, tb) = p.prime, b.prime
+    l0 = before.prime[0]
+    ends = {"top": number(tb, tr), "bottom": number(tb - lb + 1, tr)}
+    if lp < l0 <= lb and l0 >= 3:
+        leads.append(
+            tr.gettext(
+                "{played} breaks your {length}-point prime; {better} keeps {kept} points in a "
+                "row (from the {top}- to the {bottom}-point).",
+                played=played,
+                length=number(l0, tr),
+                better=better,
+                kept=number(lb, tr),
+                **ends,
             )
-        elif lb > lp and lb >= 3:
-            leads.append(
-                tr.ngettext(
-                    "{better} builds a {length}-point prime (from the {top}- to the "
-                    "{bottom}-point); {played} has {n} point in a row at most.",
-                    "{better} builds a {length}-point prime (from the {top}- to the "
-                    "{bottom}-point); {played} has {n} points in a row at most.",
-                    lp,
-                    better=better,
-                    length=number(lb, tr),
-                    played=played,
-                    **ends,
-                )
+        )
+    elif lb > lp and lb >= 3:
+        leads.append(
+            tr.ngettext(
+                "{better} builds a {length}-point prime (from the {top}- to the "
+                "{bottom}-point); {played} has {n} point in a row at most.",
+                "{better} builds a {length}-point prime (from the {top}- to the "
+                "{bottom}-point); {played} has {n} points in a row at most.",
+                lp,
+                better=better,
+                length=number(lb, tr),
+                played=played,
+                **ends,
             )
-        if p.back > b.back and b.contact:
-            leads.append(
-                tr.gettext(
-                    "{better} brings {checkers} out of the opponent's home board; {played} "
-                    "leaves {back} back.",
-                    better=better,
-                    checkers=checker_count(p.back - b.back, tr),
-                    played=played,
-                    back=checker_count(p.back, tr),
-                )
+        )
+
+
+def _back_facts(c: _Comparison) -> None:
+    """Back checkers brought out or left behind."""
+    better, b, played, p, tr = c.better, c.b, c.played, c.p, c.tr
+    leads, concessions = c.leads, c.concessions
+    if p.back > b.back and b.contact:
+        leads.append(
+            tr.gettext(
+                "{better} brings {checkers} out of the opponent's home board; {played} "
+                "leaves {back} back.",
+                better=better,
+                checkers=checker_count(p.back - b.back, tr),
+                played=played,
+                back=checker_count(p.back, tr),
             )
-        elif b.back > p.back and p.contact:
-            concessions.append(
-                tr.gettext(
-                    "{better} keeps {back} back, and is still better: {played} runs {run} from "
-                    "there.",
-                    better=better,
-                    back=checker_count(b.back, tr),
-                    played=played,
-                    run=checker_count(b.back - p.back, tr),
-                )
+        )
+    elif b.back > p.back and p.contact:
+        concessions.append(
+            tr.gettext(
+                "{better} keeps {back} back, and is still better: {played} runs {run} from there.",
+                better=better,
+                back=checker_count(b.back, tr),
+                played=played,
+                run=checker_count(b.back - p.back, tr),
             )
+        )
+
+
+def _stack_facts(c: _Comparison) -> None:
+    """A tall stack the better play spreads."""
+    better, b, played, p, tr = c.better, c.b, c.played, c.p, c.tr
+    leads = c.leads
     if p.tallest[0] >= TALL and p.tallest[0] > b.tallest[0]:
         leads.append(
             tr.gettext(
@@ -261,60 +318,99 @@ def _facts(
                 most=checker_count(b.tallest[0], tr),
             )
         )
-    if before.contact and p.contact != b.contact:
-        if not b.contact:
-            leads.append(
-                tr.gettext(
-                    "{better} breaks contact: a pure race in which {race}.",
-                    better=better,
-                    race=_race(b, tr),
-                )
+
+
+def _contact_facts(c: _Comparison) -> None:
+    """Contact broken into a race by one play and kept by the other."""
+    before, better, b, played, p, tr = c.before, c.better, c.b, c.played, c.p, c.tr
+    leads, concessions = c.leads, c.concessions
+    if not before.contact or p.contact == b.contact:
+        return
+    if not b.contact:
+        leads.append(
+            tr.gettext(
+                "{better} breaks contact: a pure race in which {race}.",
+                better=better,
+                race=_race(b, tr),
             )
-        else:
-            concessions.append(
-                tr.gettext(
-                    "{better} keeps contact, and is still better: {played} breaks it, into a "
-                    "pure race in which {race}.",
-                    better=better,
-                    played=played,
-                    race=_race(p, tr),
-                )
+        )
+    else:
+        concessions.append(
+            tr.gettext(
+                "{better} keeps contact, and is still better: {played} breaks it, into a "
+                "pure race in which {race}.",
+                better=better,
+                played=played,
+                race=_race(p, tr),
             )
-    elif not before.contact:
-        off_b, off_p = b.off - before.off, p.off - before.off
-        if off_b > off_p:
-            leads.append(
-                tr.gettext(
-                    "{better} bears off {off}, {played} {other}.",
-                    better=better,
-                    off=checker_count(off_b, tr),
-                    played=played,
-                    other=checker_count(off_p, tr),
-                )
+        )
+
+
+def _bearoff_facts(c: _Comparison) -> None:
+    """In a race: checkers borne off and pips wasted."""
+    before, better, b, played, p, tr = c.before, c.better, c.b, c.played, c.p, c.tr
+    leads, concessions = c.leads, c.concessions
+    if before.contact:
+        return
+    off_b, off_p = b.off - before.off, p.off - before.off
+    if off_b > off_p:
+        leads.append(
+            tr.gettext(
+                "{better} bears off {off}, {played} {other}.",
+                better=better,
+                off=checker_count(off_b, tr),
+                played=played,
+                other=checker_count(off_p, tr),
             )
-        elif off_p > off_b:
-            concessions.append(
-                tr.gettext(
-                    "{better} bears off {off}, and is still better: {played} bears off {other}.",
-                    better=better,
-                    off=checker_count(off_b, tr),
-                    played=played,
-                    other=checker_count(off_p, tr),
-                )
+        )
+    elif off_p > off_b:
+        concessions.append(
+            tr.gettext(
+                "{better} bears off {off}, and is still better: {played} bears off {other}.",
+                better=better,
+                off=checker_count(off_b, tr),
+                played=played,
+                other=checker_count(off_p, tr),
             )
-        if p.pips[0] > b.pips[0]:
-            leads.append(
-                tr.gettext(
-                    "{played} wastes {waste}: {better} leaves {left} to bear off, {played} "
-                    "{other}.",
-                    played=played,
-                    waste=pip_count(p.pips[0] - b.pips[0], tr),
-                    better=better,
-                    left=pip_count(b.pips[0], tr),
-                    other=pip_count(p.pips[0], tr),
-                )
+        )
+    if p.pips[0] > b.pips[0]:
+        leads.append(
+            tr.gettext(
+                "{played} wastes {waste}: {better} leaves {left} to bear off, {played} {other}.",
+                played=played,
+                waste=pip_count(p.pips[0] - b.pips[0], tr),
+                better=better,
+                left=pip_count(b.pips[0], tr),
+                other=pip_count(p.pips[0], tr),
             )
-    return leads, concessions
+        )
+
+
+#: The facts a teacher reads, plainest first: each adds its sentences to a comparison's
+#: leads and concessions in this order.
+_FACTS: Final[tuple[Callable[[_Comparison], None], ...]] = (
+    _hit_facts,
+    _shot_facts,
+    _made_facts,
+    _kept_facts,
+    _prime_facts,
+    _back_facts,
+    _stack_facts,
+    _contact_facts,
+    _bearoff_facts,
+)
+
+
+def _facts(
+    before: Shape, better: str, b: Shape, played: str, p: Shape, tr: Translator
+) -> tuple[list[str], list[str]]:
+    """How the board after ``played`` differs from the board after ``better``, in two lists:
+    what the better play does and what the play made costs (said first), then what the
+    play made has for it, each ending in why the better play is still better."""
+    comparison = _Comparison(before, better, b, played, p, tr)
+    for add_facts in _FACTS:
+        add_facts(comparison)
+    return comparison.leads, comparison.concessions
 
 
 def _cubeless(chances: tuple[float, float, float, float, float]) -> float:
