@@ -103,30 +103,45 @@ def _missed_double_fact(
 ) -> str:
     """Why a double was missed, in words that agree with the figures shown."""
     if "pass" in verdict.lower():
-        if model is None:
-            return tr.gettext(
-                "That is past the cash point: {doubler} should double and {taker} should "
-                "pass; waiting risks losing the market.",
-                doubler=doubler,
-                taker=taker,
-            )
-        cash = games(model.cash_point, digits, tr)
-        if win >= model.cash_point:
-            return tr.gettext(
-                "That is past the cash point of {cash}: {doubler} should double and {taker} "
-                "should pass; waiting risks losing the market.",
-                cash=cash,
-                doubler=doubler,
-                taker=taker,
-            )
+        return _missed_cash_fact(win, model, doubler, taker, digits, tr)
+    return _missed_take_fact(win, model, verdict, taker, digits, tr)
+
+
+def _missed_cash_fact(
+    win: float, model: CubeDecision | None, doubler: str, taker: str, digits: int, tr: Translator
+) -> str:
+    """Why a double the taker should pass was missed: the market is being lost."""
+    if model is None:
         return tr.gettext(
-            "By the chances alone that is short of the cash point ({cash}), but as the engine "
-            "plays the position on, {taker} should pass a double: {doubler} should double "
-            "now; waiting risks losing the market.",
-            cash=cash,
-            taker=taker,
+            "That is past the cash point: {doubler} should double and {taker} should "
+            "pass; waiting risks losing the market.",
             doubler=doubler,
+            taker=taker,
         )
+    cash = games(model.cash_point, digits, tr)
+    if win >= model.cash_point:
+        return tr.gettext(
+            "That is past the cash point of {cash}: {doubler} should double and {taker} "
+            "should pass; waiting risks losing the market.",
+            cash=cash,
+            doubler=doubler,
+            taker=taker,
+        )
+    return tr.gettext(
+        "By the chances alone that is short of the cash point ({cash}), but as the engine "
+        "plays the position on, {taker} should pass a double: {doubler} should double "
+        "now; waiting risks losing the market.",
+        cash=cash,
+        taker=taker,
+        doubler=doubler,
+    )
+
+
+def _missed_take_fact(
+    win: float, model: CubeDecision | None, verdict: str, taker: str, digits: int, tr: Translator
+) -> str:
+    """Why a double the taker should take was missed: where the chances stand against the
+    doubling window, and where the engine decided otherwise."""
     if model is None:
         return tr.gettext(
             "The right action was: {verdict}.", verdict=verdict_words(verdict, tr.lang).lower()
@@ -162,14 +177,12 @@ def _missed_double_fact(
     )
 
 
-def cube_words(win: float, decision: CubeDecision, lang: str = SOURCE_LANGUAGE) -> tuple[str, ...]:
-    """Where the doubler's chance of winning the game stands against the doubling window
-    and the take point, in words that agree with ``decision``'s action and answer: where
-    a search decided against the chances alone, the words say so (the cube hint's text).
-    """
-    tr = translator(lang)
-    window, cash, take = decision.doubling_point, decision.cash_point, decision.take_point
-    digits = decimals_needed([(win, window), (win, cash), (1.0 - win, take)])
+def _window_place(
+    win: float, decision: CubeDecision, digits: int, tr: Translator
+) -> tuple[str, bool]:
+    """Where ``win`` stands against the doubling window, in words, and whether the chances
+    alone say double."""
+    window, cash = decision.doubling_point, decision.cash_point
     if window is None:
         place, doubles_by_chances = tr.gettext("where doubling never gains"), False
     elif win < window:
@@ -188,6 +201,12 @@ def cube_words(win: float, decision: CubeDecision, lang: str = SOURCE_LANGUAGE) 
     else:
         place = tr.gettext("past the cash point of {cash}", cash=games(cash, digits, tr))
         doubles_by_chances = True
+    return place, doubles_by_chances
+
+
+def _doubler_words(win: float, decision: CubeDecision, digits: int, tr: Translator) -> str:
+    """The doubler's chance against the window, and the engine's action where it differs."""
+    place, doubles_by_chances = _window_place(win, decision, digits, tr)
     odds = tr.gettext("The doubler wins {chance}", chance=games(win, digits, tr))
     if decision.doubler is DoublerVerdict.TOO_GOOD:
         doubler = tr.gettext(
@@ -211,6 +230,12 @@ def cube_words(win: float, decision: CubeDecision, lang: str = SOURCE_LANGUAGE) 
             place=place,
             engine=engine,
         )
+    return doubler
+
+
+def _taker_words(win: float, decision: CubeDecision, digits: int, tr: Translator) -> str:
+    """The taker's chance against the take point, and the engine's answer where it differs."""
+    take = decision.take_point
     taker_wins = tr.gettext("The taker wins {chance}", chance=games(1.0 - win, digits, tr))
     takes_by_chances = 1.0 - win >= take
     point = (
@@ -234,7 +259,18 @@ def cube_words(win: float, decision: CubeDecision, lang: str = SOURCE_LANGUAGE) 
             point=point,
             engine=engine,
         )
-    return doubler, taker
+    return taker
+
+
+def cube_words(win: float, decision: CubeDecision, lang: str = SOURCE_LANGUAGE) -> tuple[str, ...]:
+    """Where the doubler's chance of winning the game stands against the doubling window
+    and the take point, in words that agree with ``decision``'s action and answer: where
+    a search decided against the chances alone, the words say so (the cube hint's text).
+    """
+    tr = translator(lang)
+    window, cash, take = decision.doubling_point, decision.cash_point, decision.take_point
+    digits = decimals_needed([(win, window), (win, cash), (1.0 - win, take)])
+    return _doubler_words(win, decision, digits, tr), _taker_words(win, decision, digits, tr)
 
 
 def _answer_fact(chances: str, take: str | None, above: bool, against: bool, tr: Translator) -> str:
@@ -269,6 +305,142 @@ def _answer_fact(chances: str, take: str | None, above: bool, against: bool, tr:
     )
 
 
+def _cube_digits(win: float, model: CubeDecision | None) -> int:
+    """Decimals enough for the chances to read as different from the thresholds they are
+    compared with (:func:`~gammon.engine.analysis.words.decimals_needed`)."""
+    if model is None:
+        return 0
+    return decimals_needed(
+        [(win, model.doubling_point), (win, model.cash_point), (1.0 - win, model.take_point)]
+    )
+
+
+def _has_gammons(review: CubeReview) -> bool:
+    """Whether gammons are in sight, either way, and so worth naming."""
+    _, win_gammon, _, lose_gammon, _ = review.chances
+    return win_gammon + lose_gammon >= 0.005
+
+
+def _doubler_odds(review: CubeReview, doubler: str, digits: int, tr: Translator) -> str:
+    """The doubler's chances, gammons included where there are any, in one sentence."""
+    win, win_gammon, _, lose_gammon, _ = review.chances
+    return (
+        tr.gettext(
+            "{player} wins {chance} of the games ({gammons} gammons) and loses a gammon {lost} "
+            "of the time.",
+            player=doubler,
+            chance=percent(win, digits, tr),
+            gammons=percent(win_gammon, 0, tr),
+            lost=percent(lose_gammon, 0, tr),
+        )
+        if _has_gammons(review)
+        else tr.gettext(
+            "{player} wins {chance} of the games, with no gammons in sight.",
+            player=doubler,
+            chance=percent(win, digits, tr),
+        )
+    )
+
+
+def _double_explanation(
+    review: CubeReview,
+    model: CubeDecision | None,
+    names: tuple[str, str],
+    digits: int,
+    tr: Translator,
+) -> Explanation:
+    """Why the doubler's action was wrong: too good, too early, or a double missed.
+    ``names`` are the doubler's and the taker's."""
+    doubler, taker = names
+    win = review.chances[0]
+    verdict = review.verdict.lower()
+    facts = [_doubler_odds(review, doubler, digits, tr)]
+    tags: set[str] = set()
+    if review.doubled and "too good" in verdict:
+        facts.append(
+            tr.gettext(
+                "That is too good to double: playing on for the gammon is worth more than "
+                "the point the double cashes."
+            )
+        )
+        tags.add("too-good")
+    elif review.doubled:
+        facts.append(_early_double_fact(win, model, digits, tr))
+        tags.add("early-double")
+    else:
+        facts.append(_missed_double_fact(win, model, review.verdict, doubler, taker, digits, tr))
+        tags.add("missed-double")
+    return Explanation(
+        review.game,
+        review.index,
+        review.side,
+        "double",
+        "double" if review.doubled else "no double",
+        review.verdict,
+        review.doubler_loss,
+        tuple(facts),
+        frozenset(tags),
+    )
+
+
+def _answer_explanation(
+    review: CubeReview,
+    response: str,
+    model: CubeDecision | None,
+    taker: str,
+    digits: int,
+    tr: Translator,
+) -> Explanation:
+    """Why the taker's answer (``response``, "take" or "pass") was wrong: the taker's
+    chances against the take point."""
+    win, win_gammon, _, _, _ = review.chances
+    take_point = None if model is None else games(model.take_point, digits, tr)
+    chances = (
+        tr.gettext(
+            "{player} wins {chance} of the games and loses a gammon {lost} of the time",
+            player=taker,
+            chance=percent(1.0 - win, digits, tr),
+            lost=percent(win_gammon, 0, tr),
+        )
+        if _has_gammons(review)
+        else tr.gettext(
+            "{player} wins {chance} of the games",
+            player=taker,
+            chance=percent(1.0 - win, digits, tr),
+        )
+    )
+    taker_chance = 1.0 - win
+    if response == "pass":
+        above = model is None or taker_chance >= model.take_point
+        facts = [
+            _answer_fact(chances, take_point, above, not above, tr),
+            tr.gettext("Passing gives the game up for sure; taking loses less on average."),
+        ]
+        tags = {"wrong-pass"}
+        better = "take"
+    else:
+        below = model is None or taker_chance < model.take_point
+        facts = [
+            _answer_fact(chances, take_point, not below, not below, tr),
+            tr.gettext("Taking risks more than the point that passing gives up, gammons included.")
+            if win_gammon >= CHANCE_STEP
+            else tr.gettext("Taking risks more than the point that passing gives up."),
+        ]
+        tags = {"hopeless-take"}
+        better = "pass"
+    return Explanation(
+        review.game,
+        review.index,
+        1 - review.side,
+        "answer",
+        response,
+        better,
+        review.taker_loss,
+        tuple(facts),
+        frozenset(tags),
+    )
+
+
 def explain_cube(
     review: CubeReview,
     names: Sequence[str] = ("side 0", "side 1"),
@@ -278,119 +450,13 @@ def explain_cube(
 ) -> list[Explanation]:
     """Why the cube action, or the answer to it, was wrong: chances against the thresholds."""
     tr = translator(lang)
-    found: list[Explanation] = []
-    win, win_gammon, _, lose_gammon, _ = review.chances
+    win = review.chances[0]
     model = cube_model(review, checkers)
-    digits = (
-        0
-        if model is None
-        else decimals_needed(
-            [
-                (win, model.doubling_point),
-                (win, model.cash_point),
-                (1.0 - win, model.take_point),
-            ]
-        )
-    )
+    digits = _cube_digits(win, model)
     doubler, taker = names[review.side], names[1 - review.side]
-    gammons = win_gammon + lose_gammon >= 0.005
-    odds = (
-        tr.gettext(
-            "{player} wins {chance} of the games ({gammons} gammons) and loses a gammon {lost} "
-            "of the time.",
-            player=doubler,
-            chance=percent(win, digits, tr),
-            gammons=percent(win_gammon, 0, tr),
-            lost=percent(lose_gammon, 0, tr),
-        )
-        if gammons
-        else tr.gettext(
-            "{player} wins {chance} of the games, with no gammons in sight.",
-            player=doubler,
-            chance=percent(win, digits, tr),
-        )
-    )
-    verdict = review.verdict.lower()
+    found: list[Explanation] = []
     if review.doubler_loss > 0.0:
-        facts = [odds]
-        tags: set[str] = set()
-        if review.doubled and "too good" in verdict:
-            facts.append(
-                tr.gettext(
-                    "That is too good to double: playing on for the gammon is worth more than "
-                    "the point the double cashes."
-                )
-            )
-            tags.add("too-good")
-        elif review.doubled:
-            facts.append(_early_double_fact(win, model, digits, tr))
-            tags.add("early-double")
-        else:
-            facts.append(
-                _missed_double_fact(win, model, review.verdict, doubler, taker, digits, tr)
-            )
-            tags.add("missed-double")
-        found.append(
-            Explanation(
-                review.game,
-                review.index,
-                review.side,
-                "double",
-                "double" if review.doubled else "no double",
-                review.verdict,
-                review.doubler_loss,
-                tuple(facts),
-                frozenset(tags),
-            )
-        )
+        found.append(_double_explanation(review, model, (doubler, taker), digits, tr))
     if review.taker_loss > 0.0 and review.response is not None:
-        take_point = None if model is None else games(model.take_point, digits, tr)
-        chances = (
-            tr.gettext(
-                "{player} wins {chance} of the games and loses a gammon {lost} of the time",
-                player=taker,
-                chance=percent(1.0 - win, digits, tr),
-                lost=percent(win_gammon, 0, tr),
-            )
-            if gammons
-            else tr.gettext(
-                "{player} wins {chance} of the games",
-                player=taker,
-                chance=percent(1.0 - win, digits, tr),
-            )
-        )
-        taker_chance = 1.0 - win
-        if review.response == "pass":
-            above = model is None or taker_chance >= model.take_point
-            facts = [
-                _answer_fact(chances, take_point, above, not above, tr),
-                tr.gettext("Passing gives the game up for sure; taking loses less on average."),
-            ]
-            tags = {"wrong-pass"}
-            better = "take"
-        else:
-            below = model is None or taker_chance < model.take_point
-            facts = [
-                _answer_fact(chances, take_point, not below, not below, tr),
-                tr.gettext(
-                    "Taking risks more than the point that passing gives up, gammons included."
-                )
-                if win_gammon >= CHANCE_STEP
-                else tr.gettext("Taking risks more than the point that passing gives up."),
-            ]
-            tags = {"hopeless-take"}
-            better = "pass"
-        found.append(
-            Explanation(
-                review.game,
-                review.index,
-                1 - review.side,
-                "answer",
-                review.response,
-                better,
-                review.taker_loss,
-                tuple(facts),
-                frozenset(tags),
-            )
-        )
+        found.append(_answer_explanation(review, review.response, model, taker, digits, tr))
     return found
