@@ -83,6 +83,7 @@ SOURCES: Final = (
     "gammon/engine/analysis/summary.py",
     # The review's HTML page and the boards it and the command line draw.
     "gammon/engine/analysis/report.py",
+    "gammon/engine/analysis/report_tables.py",
     "gammon/diagram.py",
     "gammon/svg.py",
     "gammon/cli/play.py",
