@@ -291,7 +291,7 @@ ALLOWED: dict[str, str] = {
     # gammon/cli/hint.py
     "no double": "a DoublerVerdict value, the key of a table of words",
     "too good to double": "a DoublerVerdict value, the key of a table of words",
-    # gammon/engine/analysis/explain.py
+    # gammon/engine/analysis/cube_facts.py
     "too good": "words looked for in a verdict code (CubeReview.verdict), never shown",
     # gammon/cli/play.py
     "{mark} (choose a double, 1-6)> ": "the prompt names the commands to type, which are English",

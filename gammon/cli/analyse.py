@@ -35,6 +35,8 @@ from gammon.i18n import Translator, translator
 from gammon.match import Match, Session
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from gammon.engine.analysis import Analysis, CheckerReview, CubeReview
     from gammon.engine.analysis.report import Report
 
@@ -134,86 +136,116 @@ def _board(report: Report, review: CheckerReview | CubeReview) -> str | None:
 def _mistake_lines(
     report: Report, review: CheckerReview | CubeReview, width: int, t: Translator
 ) -> list[str]:
+    """One mistake as the terminal shows it: what it cost, the board, the play or cube
+    action made against the better ones, and the teacher's why."""
     from gammon.engine.analysis import CheckerReview
-    from gammon.engine.analysis.explain import mark_words, verdict_words
 
-    names = report.analysis.names
-    match = bool(report.analysis.match_length)
-    lines = []
     if isinstance(review, CheckerReview):
-        lines.append(
-            t.gettext(
-                "Game {game}, {player} to play {die1}-{die2}: {mark} ({loss})",
-                game=review.game, player=names[review.side], die1=review.dice[0],
-                die2=review.dice[1], mark=mark_words(review.mark, t.lang),
-                loss=_lost(t, review.loss, review.cost if match else None),
-            )
-        )  # fmt: skip
+        lines = [_checker_heading(report, review, t)]
     else:
-        who = 1 - review.side if review.taker_loss > review.doubler_loss else review.side
-        taker = who != review.side
-        loss = review.taker_loss if taker else review.doubler_loss
-        cost = review.taker_cost if taker else review.doubler_cost
-        mark = review.taker_mark if taker else review.doubler_mark
-        lines.append(
-            t.gettext(
-                "Game {game}, cube decision of {player}: {mark} ({loss})",
-                game=review.game, player=names[who], mark=mark_words(mark, t.lang),
-                loss=_lost(t, loss, cost if match else None),
-            )
-        )  # fmt: skip
+        lines = [_cube_heading(report, review, t)]
     board = _board(report, review)
     if board is not None:
         lines += board.splitlines()
     if isinstance(review, CheckerReview):
-        played = next(c for c in review.candidates if c.play == review.played)
-        lines.append(
-            "  " + t.gettext(
-                "Played: {play} {value}",
-                play=str(review.played).ljust(24), value=_value(t, played.equity, played.mwc),
-            )
-        )  # fmt: skip
-        better = [c for c in review.candidates if c.equity > played.equity]
-        for candidate in better[:_BETTER_SHOWN]:
-            lines.append(
-                "  " + t.gettext(
-                    "Better: {play} {value}  (win {win}, gammon {gammon})",
-                    play=str(candidate.play).ljust(24),
-                    value=_value(t, candidate.equity, candidate.mwc),
-                    win=t.percent(candidate.chances[0], 0),
-                    gammon=t.percent(candidate.chances[1], 0),
-                )
-            )  # fmt: skip
+        lines += _checker_choices(review, t)
     else:
-        action = t.gettext("double") if review.doubled else t.gettext("no double")
-        if review.response:
-            action = t.gettext(
-                "{action}, {answer}", action=action, answer=mark_words(review.response, t.lang)
-            )
-        lines.append(
-            "  " + t.gettext("Played: {action}; right: {verdict}", action=action,
-                             verdict=verdict_words(review.verdict, t.lang))
-        )  # fmt: skip
-        mwcs = (review.no_double_mwc, review.double_take_mwc, review.double_pass_mwc)
-        if match and None not in mwcs:
-            nd, dt, dp = (t.percent(value or 0.0, 1) for value in mwcs)
-            unit = t.gettext("match winning chance")
-        else:
-            nd, dt, dp = map(t.signed, (review.no_double, review.double_take, review.double_pass))
-            unit = t.gettext("equity")
-        lines.append(
-            "  " + t.gettext(
-                "No double {no_double}, double/take {double_take}, double/pass {double_pass} "
-                "({unit})",
-                no_double=nd, double_take=dt, double_pass=dp, unit=unit,
-            )
-        )  # fmt: skip
+        lines += _cube_choices(report, review, t)
     why = t.gettext("Why:") + " "
     for explanation in report.explanations_of(review):
         lines += textwrap.wrap(
             explanation.text, width=width, initial_indent="  " + why,
             subsequent_indent=" " * (len(why) + 2),
         )  # fmt: skip
+    return lines
+
+
+def _checker_heading(report: Report, review: CheckerReview, t: Translator) -> str:
+    """Which game, who played what roll, the mark and the loss."""
+    from gammon.engine.analysis.explain import mark_words
+
+    names = report.analysis.names
+    match = bool(report.analysis.match_length)
+    return t.gettext(
+        "Game {game}, {player} to play {die1}-{die2}: {mark} ({loss})",
+        game=review.game, player=names[review.side], die1=review.dice[0],
+        die2=review.dice[1], mark=mark_words(review.mark, t.lang),
+        loss=_lost(t, review.loss, review.cost if match else None),
+    )  # fmt: skip
+
+
+def _cube_heading(report: Report, review: CubeReview, t: Translator) -> str:
+    """Which game, whose cube decision was the worse (the doubler's or the taker's), its
+    mark and its loss."""
+    from gammon.engine.analysis.explain import mark_words
+
+    names = report.analysis.names
+    match = bool(report.analysis.match_length)
+    who = 1 - review.side if review.taker_loss > review.doubler_loss else review.side
+    taker = who != review.side
+    loss = review.taker_loss if taker else review.doubler_loss
+    cost = review.taker_cost if taker else review.doubler_cost
+    mark = review.taker_mark if taker else review.doubler_mark
+    return t.gettext(
+        "Game {game}, cube decision of {player}: {mark} ({loss})",
+        game=review.game, player=names[who], mark=mark_words(mark, t.lang),
+        loss=_lost(t, loss, cost if match else None),
+    )  # fmt: skip
+
+
+def _checker_choices(review: CheckerReview, t: Translator) -> list[str]:
+    """The play made and the better plays, with their figures."""
+    lines = []
+    played = next(c for c in review.candidates if c.play == review.played)
+    lines.append(
+        "  " + t.gettext(
+            "Played: {play} {value}",
+            play=str(review.played).ljust(24), value=_value(t, played.equity, played.mwc),
+        )
+    )  # fmt: skip
+    better = [c for c in review.candidates if c.equity > played.equity]
+    for candidate in better[:_BETTER_SHOWN]:
+        lines.append(
+            "  " + t.gettext(
+                "Better: {play} {value}  (win {win}, gammon {gammon})",
+                play=str(candidate.play).ljust(24),
+                value=_value(t, candidate.equity, candidate.mwc),
+                win=t.percent(candidate.chances[0], 0),
+                gammon=t.percent(candidate.chances[1], 0),
+            )
+        )  # fmt: skip
+    return lines
+
+
+def _cube_choices(report: Report, review: CubeReview, t: Translator) -> list[str]:
+    """The cube action made and the right one, and the three actions' figures."""
+    from gammon.engine.analysis.explain import mark_words, verdict_words
+
+    match = bool(report.analysis.match_length)
+    lines = []
+    action = t.gettext("double") if review.doubled else t.gettext("no double")
+    if review.response:
+        action = t.gettext(
+            "{action}, {answer}", action=action, answer=mark_words(review.response, t.lang)
+        )
+    lines.append(
+        "  " + t.gettext("Played: {action}; right: {verdict}", action=action,
+                         verdict=verdict_words(review.verdict, t.lang))
+    )  # fmt: skip
+    mwcs = (review.no_double_mwc, review.double_take_mwc, review.double_pass_mwc)
+    if match and None not in mwcs:
+        nd, dt, dp = (t.percent(value or 0.0, 1) for value in mwcs)
+        unit = t.gettext("match winning chance")
+    else:
+        nd, dt, dp = map(t.signed, (review.no_double, review.double_take, review.double_pass))
+        unit = t.gettext("equity")
+    lines.append(
+        "  " + t.gettext(
+            "No double {no_double}, double/take {double_take}, double/pass {double_pass} "
+            "({unit})",
+            no_double=nd, double_take=dt, double_pass=dp, unit=unit,
+        )
+    )  # fmt: skip
     return lines
 
 
@@ -235,7 +267,6 @@ def print_report(
     from rich.console import Console
     from rich.table import Table
 
-    from gammon.engine.analysis import DOUBTFUL
     from gammon.engine.analysis.report import summary_rows
 
     t = translator(lang)
@@ -259,6 +290,13 @@ def print_report(
     for row in summary_rows(analysis.players, analysis.match_length, lang):
         table.add_row(*row)
     console.print(table)
+    _print_patterns(console, report, t)
+    _print_mistakes(console, report, mistakes, width, t)
+
+
+def _print_patterns(console: Console, report: Report, t: Translator) -> None:
+    """Each player's beginner patterns, or that there are none."""
+    names = report.analysis.names
     for side, found in enumerate(report.patterns):
         if found:
             habits = "; ".join(f"{p.name.lower()} ({p.count}x)" for p in found)
@@ -272,6 +310,15 @@ def print_report(
                 t.gettext("{player}: none of the beginners' patterns.", player=names[side]),
                 markup=False,
             )
+
+
+def _print_mistakes(
+    console: Console, report: Report, mistakes: int, width: int, t: Translator
+) -> None:
+    """The ``mistakes`` worst mistakes, each as :func:`_mistake_lines` shows it."""
+    from gammon.engine.analysis import DOUBTFUL
+
+    analysis = report.analysis
     worst = analysis.mistakes(DOUBTFUL)
     shown = worst[: max(0, mistakes)]
     if not shown:

@@ -326,22 +326,7 @@ def _play_out(
             active = [trial for trial, finished in zip(active, done, strict=True) if not finished]
             if not active:
                 break
-        if settings.stratify:
-            drawn = rng.integers(1, 7, size=(count, 2)) if turn >= 2 else None
-            dice = []
-            for trial in active:
-                if drawn is None:
-                    dice.append(stratified_rolls(first + trial)[turn])
-                else:
-                    dice.append((int(drawn[trial, 0]), int(drawn[trial, 1])))
-        else:
-            dice = []
-            for trial in active:
-                if turn == 0:
-                    dice.append(_FIRST_ROLLS[(first + trial) % 36])
-                else:
-                    die1, die2 = (int(v) for v in rng.integers(1, 7, size=2))
-                    dice.append((die1, die2))
+        dice = _trial_dice(active, first, turn, count, rng, stratify=settings.stratify)
         if settings.variance_reduction:
             chosen_boards = _choose_with_luck(active, dice, boards, evaluator, luck, same_side)
         else:
@@ -357,6 +342,36 @@ def _play_out(
         active = still
         turn += 1
     return outcomes - luck
+
+
+def _trial_dice(
+    active: list[int],
+    first: int,
+    turn: int,
+    count: int,
+    rng: np.random.Generator,
+    *,
+    stratify: bool,
+) -> list[tuple[int, int]]:
+    """Each active trial's roll at ``turn``: with ``stratify`` the first two turns'
+    rolls stratified over the trials, and without it the first turn's the 36 rolls in
+    turn; the rest drawn from ``rng`` (in the same order as ever, so seeds still agree)."""
+    dice: list[tuple[int, int]] = []
+    if stratify:
+        drawn = rng.integers(1, 7, size=(count, 2)) if turn >= 2 else None
+        for trial in active:
+            if drawn is None:
+                dice.append(stratified_rolls(first + trial)[turn])
+            else:
+                dice.append((int(drawn[trial, 0]), int(drawn[trial, 1])))
+    else:
+        for trial in active:
+            if turn == 0:
+                dice.append(_FIRST_ROLLS[(first + trial) % 36])
+            else:
+                die1, die2 = (int(v) for v in rng.integers(1, 7, size=2))
+                dice.append((die1, die2))
+    return dice
 
 
 def _choose(

@@ -368,8 +368,9 @@ def fit(
     return before, held_error()
 
 
-def main(argv: list[str] | None = None) -> None:
-    one_blas_thread()
+def _parser() -> argparse.ArgumentParser:
+    """The subcommands: collect (self-play positions), mined (low-noise rollouts of mined
+    positions) and train (fit a net to the rollouts)."""
     parser = argparse.ArgumentParser(description="Supervised training on rolled-out positions.")
     commands = parser.add_subparsers(dest="command", required=True)
     gather = commands.add_parser("collect", help="judge positions from self-play")
@@ -412,56 +413,64 @@ def main(argv: list[str] | None = None) -> None:
     learn.add_argument("--out", type=Path, required=True)
     learn.add_argument("--epochs", type=int, default=20)
     learn.add_argument("--lr", type=float, default=1e-4)
-    args = parser.parse_args(argv)
-    if args.command == "collect":
-        from gammon.engine.cluster import connect
+    return parser
 
-        if args.nets is not None and args.ply is None:
-            parser.error("--nets goes with --ply (rollouts use the shipped nets)")
-        started = time.perf_counter()
-        cluster = connect(args.ray)
-        evaluator = load_evaluator(args.nets) if args.nets is not None else None
-        try:
-            collect(
-                args.data,
-                args.positions,
-                args.trials,
-                args.seed,
-                cluster=cluster,
-                ply=args.ply,
-                evaluator=evaluator,
-            )
-        finally:
-            if cluster is not None:
-                cluster.close()
-        print(f"done in {time.perf_counter() - started:.0f} s: {args.data}")
-        return
-    if args.command == "mined":
-        from gammon.engine.cluster import connect
 
-        started = time.perf_counter()
-        settings = RolloutSettings(
-            variance_reduction=True,
-            stratify=True,
-            truncate=None if args.truncate < 0 else args.truncate,
+def _run_collect(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """gammon.engine.supervise collect: judge self-play positions (rollouts or a search)."""
+    from gammon.engine.cluster import connect
+
+    if args.nets is not None and args.ply is None:
+        parser.error("--nets goes with --ply (rollouts use the shipped nets)")
+    started = time.perf_counter()
+    cluster = connect(args.ray)
+    evaluator = load_evaluator(args.nets) if args.nets is not None else None
+    try:
+        collect(
+            args.data,
+            args.positions,
+            args.trials,
+            args.seed,
+            cluster=cluster,
+            ply=args.ply,
+            evaluator=evaluator,
         )
-        cluster = connect(args.ray)
-        try:
-            collect_mined(
-                args.data,
-                args.positions,
-                args.seed,
-                trials=args.trials,
-                settings=settings,
-                cluster=cluster,
-                save_every=args.save_every,
-                ply=args.ply,
-            )
-        finally:
-            if cluster is not None:
-                cluster.close()
-        print(f"done in {time.perf_counter() - started:.0f} s: {args.data}")
-        return
+    finally:
+        if cluster is not None:
+            cluster.close()
+    print(f"done in {time.perf_counter() - started:.0f} s: {args.data}")
+
+
+def _run_mined(args: argparse.Namespace) -> None:
+    """gammon.engine.supervise mined: low-noise rollouts of mined positions, resumable."""
+    from gammon.engine.cluster import connect
+
+    started = time.perf_counter()
+    settings = RolloutSettings(
+        variance_reduction=True,
+        stratify=True,
+        truncate=None if args.truncate < 0 else args.truncate,
+    )
+    cluster = connect(args.ray)
+    try:
+        collect_mined(
+            args.data,
+            args.positions,
+            args.seed,
+            trials=args.trials,
+            settings=settings,
+            cluster=cluster,
+            save_every=args.save_every,
+            ply=args.ply,
+        )
+    finally:
+        if cluster is not None:
+            cluster.close()
+    print(f"done in {time.perf_counter() - started:.0f} s: {args.data}")
+
+
+def _run_train(args: argparse.Namespace) -> None:
+    """gammon.engine.supervise train: fit a net to the rollouts and write it."""
     net = Network.load(args.start)
     boards, targets = training_data(args.data)
     before, after = fit(net, boards, targets, epochs=args.epochs, lr=args.lr)
@@ -474,6 +483,18 @@ def main(argv: list[str] | None = None) -> None:
         "epochs: held-out squared error "
         f"{before:.5f} -> {after:.5f}; wrote {args.out}"
     )
+
+
+def main(argv: list[str] | None = None) -> None:
+    one_blas_thread()
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command == "collect":
+        _run_collect(args, parser)
+    elif args.command == "mined":
+        _run_mined(args)
+    else:
+        _run_train(args)
 
 
 if __name__ == "__main__":

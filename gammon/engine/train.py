@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -300,9 +301,7 @@ def load_race(path: Path) -> tuple[Network, Adam] | None:
         return _load_net(data, "race_") if "race_w1" in data else None
 
 
-def main(argv: list[str] | None = None) -> None:
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description="Train the evaluation net by self-play TD(0).")
     parser.add_argument("--games", type=int, default=0, help="total games to reach")
     parser.add_argument("--checkpoint", type=Path, default=Path("training/td.npz"))
@@ -353,19 +352,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--export-race", type=Path, metavar="WEIGHTS", help="with --export: the race net's file"
     )
-    args = parser.parse_args(argv)
-    if args.export:
-        net, _opt, games = load_checkpoint(args.checkpoint)
-        args.export.parent.mkdir(parents=True, exist_ok=True)
-        net.save(args.export)
-        print(f"exported the network after {games} games to {args.export}")
-        race_saved = load_race(args.checkpoint)
-        if args.export_race and race_saved is not None:
-            race_saved[0].save(args.export_race)
-            print(f"exported the race network to {args.export_race}")
-        return
-    one_blas_thread()
+    return parser
 
+
+def _export(args: argparse.Namespace) -> None:
+    """Write the checkpoint's network (and its race net, with --export-race) as weights."""
+    net, _opt, games = load_checkpoint(args.checkpoint)
+    args.export.parent.mkdir(parents=True, exist_ok=True)
+    net.save(args.export)
+    print(f"exported the network after {games} games to {args.export}")
+    race_saved = load_race(args.checkpoint)
+    if args.export_race and race_saved is not None:
+        race_saved[0].save(args.export_race)
+        print(f"exported the race network to {args.export_race}")
+
+
+def _nets(args: argparse.Namespace) -> tuple[Network, Adam, tuple[Network, Adam] | None, int]:
+    """The nets to train, their optimisers and the games played: resumed from the
+    checkpoint, begun from --start-from's weights, or new."""
     inputs = CONTACT_INPUTS if args.inputs == "contact" else INPUT_SIZE
     race: tuple[Network, Adam] | None = None
     if args.checkpoint.exists():
@@ -386,19 +390,31 @@ def main(argv: list[str] | None = None) -> None:
             if args.race:
                 race = (Network.create(RACE_INPUTS, args.hidden, args.seed + 1), Adam(lr=args.lr))
         opt = Adam(lr=args.lr)
+    return net, opt, race, games
+
+
+def _learning_rate(args: argparse.Namespace, games: int) -> float:
+    """The learning rate after ``games`` games: --lr, or the last --lr-after reached."""
     schedule = sorted(
         (int(games_at), float(rate)) for games_at, rate in (s.split(":") for s in args.lr_after)
     )
+    rate = float(args.lr)
+    for games_at, later in schedule:
+        if games >= games_at:
+            rate = later
+    return rate
 
-    def learning_rate(games: int) -> float:
-        rate = float(args.lr)
-        for games_at, later in schedule:
-            if games >= games_at:
-                rate = later
-        return rate
+
+def main(argv: list[str] | None = None) -> None:
+    args = _parser().parse_args(argv)
+    if args.export:
+        _export(args)
+        return
+    one_blas_thread()
+    net, opt, race, games = _nets(args)
 
     def set_rates(games: int) -> None:
-        opt.lr = learning_rate(games)
+        opt.lr = _learning_rate(args, games)
         if race is not None:
             race[1].lr = opt.lr
 
@@ -411,6 +427,17 @@ def main(argv: list[str] | None = None) -> None:
         race=race,
         prime_starts=args.prime_starts,
     )
+    _self_play(args, trainer, games, set_rates)
+
+
+def _self_play(
+    args: argparse.Namespace, trainer: Trainer, games: int, set_rates: Callable[[int], None]
+) -> None:
+    """Play games in lockstep up to --games, saving every --save-every games and at the end;
+    a live bar on a terminal, a line per save in a log file."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    net, opt, race = trainer.net, trainer.opt, trainer.race
     first_games = saved = games
     started = time.perf_counter()
     columns = (

@@ -476,6 +476,38 @@ class Screen:
         )
 
 
+def _match_state(match: dict[str, Any], tr: Translator) -> str:
+    """How a bracket's match stands: who won (and how, if not by the match), its table,
+    or that it waits."""
+    status = match.get("status")
+    if status == "over":
+        winner = next(
+            (
+                p.get("name")
+                for p in match.get("players") or []
+                if isinstance(p, dict) and p.get("entry") == match.get("winner")
+            ),
+            None,
+        )
+        how = match.get("how")
+        tail = (
+            tr.gettext("{player} won", player=winner)
+            if winner
+            else tr.gettext("nobody went through")
+        )
+        if how and how != "match":
+            tail += f" ({str(how).replace('_', ' ')})"
+    elif status == "ready":
+        tail = (
+            tr.gettext("table {table}", table=match.get("table"))
+            if match.get("table")
+            else tr.gettext("starting")
+        )
+    else:
+        tail = tr.gettext("waiting")
+    return tail
+
+
 def tournament_lines(tournament: dict[str, Any], tr: Translator | None = None) -> list[str]:
     """A tournament as text (PROTOCOL.md 1.6): its state, then the bracket round by round.
 
@@ -506,32 +538,7 @@ def tournament_lines(tournament: dict[str, Any], tr: Translator | None = None) -
                 str(p.get("name")) if isinstance(p, dict) else "?"
                 for p in match.get("players") or []
             ]
-            status = match.get("status")
-            if status == "over":
-                winner = next(
-                    (
-                        p.get("name")
-                        for p in match.get("players") or []
-                        if isinstance(p, dict) and p.get("entry") == match.get("winner")
-                    ),
-                    None,
-                )
-                how = match.get("how")
-                tail = (
-                    tr.gettext("{player} won", player=winner)
-                    if winner
-                    else tr.gettext("nobody went through")
-                )
-                if how and how != "match":
-                    tail += f" ({str(how).replace('_', ' ')})"
-            elif status == "ready":
-                tail = (
-                    tr.gettext("table {table}", table=match.get("table"))
-                    if match.get("table")
-                    else tr.gettext("starting")
-                )
-            else:
-                tail = tr.gettext("waiting")
+            tail = _match_state(match, tr)
             lines.append(f"    {match.get('match')}. {' - '.join(names)}: {tail}")
     winner = tournament.get("winner")
     if isinstance(winner, dict):

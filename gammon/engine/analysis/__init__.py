@@ -51,6 +51,7 @@ average of the rolls would miss).
 """
 
 from gammon.engine.analysis.judge import CUBEFUL_CANDIDATES, Engine
+from gammon.engine.analysis.record_review import analyse
 from gammon.engine.analysis.results import (
     BAD,
     CLOSE_CUBE,
@@ -78,7 +79,6 @@ from gammon.engine.analysis.review import (
     DEFAULT_PLY,
     SHOWN_CANDIDATES,
     Progress,
-    analyse,
     analyse_game,
     steps,
 )

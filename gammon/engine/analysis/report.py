@@ -30,11 +30,16 @@ from typing import Any, Final
 from gammon.engine.analysis.explain import Explanation, explain, mark_words, verdict_words
 from gammon.engine.analysis.graph import GraphMark, graph_svg
 from gammon.engine.analysis.patterns import Pattern, patterns
+from gammon.engine.analysis.report_tables import (
+    candidates_table,
+    cube_table,
+    html_words,
+    loss_figure,
+)
 from gammon.engine.analysis.results import (
     DOUBTFUL,
     LUCKY,
     Analysis,
-    Candidate,
     CheckerReview,
     CubeReview,
     GameAnalysis,
@@ -79,31 +84,48 @@ _ENGINE_SUMMARIES: Final = (
 _UNITS: Final = (N_("match winning chance"), N_("equity (points a game, per unit of the cube)"))
 
 
-def _signed(value: float) -> str:
-    return f"{value:+.3f}"
-
-
-def _figure(equity: float, mwc: float | None) -> str:
-    """A figure in the review's unit: the match winning chance where there is one
-    (match play), else the equity."""
-    return f"{100.0 * mwc:.1f}%" if mwc is not None else _signed(equity)
-
-
-def _loss(loss: float, mwc_loss: float | None) -> str:
-    """A loss in the review's unit, signed as a cost: -0.050, or -1.4% in a match."""
-    return f"{-100.0 * mwc_loss:+.1f}%" if mwc_loss is not None else _signed(-loss)
-
-
 def _checker_loss(review: CheckerReview, mwc: bool) -> str:
-    return _loss(review.loss, review.cost if mwc else None)
+    return loss_figure(review.loss, review.cost if mwc else None)
 
 
 def _doubler_loss(review: CubeReview, mwc: bool) -> str:
-    return _loss(review.doubler_loss, review.doubler_cost if mwc else None)
+    return loss_figure(review.doubler_loss, review.doubler_cost if mwc else None)
 
 
 def _taker_loss(review: CubeReview, mwc: bool) -> str:
-    return _loss(review.taker_loss, review.taker_cost if mwc else None)
+    return loss_figure(review.taker_loss, review.taker_cost if mwc else None)
+
+
+def _answer_note(game: GameAnalysis, index: int) -> str:
+    """The mark of the answer at ``index`` (to the last double before it), as a link to its
+    review; empty where the answer was right."""
+    offer = max(
+        (r for r in game.cube if r.doubled and r.index < index),
+        key=lambda r: r.index,
+        default=None,
+    )
+    if offer is not None and offer.taker_mark is not Mark.NONE:
+        return _link(offer, _MARK_SIGNS[offer.taker_mark])
+    return ""
+
+
+def _moves_table(
+    rows: Sequence[Sequence[str]], footer: str, names: Sequence[str], tr: Translator
+) -> str:
+    """The moves' rows (cells already HTML), numbered, under the players' names, with how
+    the game ended below."""
+    body = "".join(
+        f"<tr><td>{n}</td><td>{left}</td><td>{right}</td></tr>"
+        for n, (left, right) in enumerate(rows, start=1)
+    )
+    if footer:
+        body += f"<tr><td></td><td colspan='2'>{escape(footer)}</td></tr>"
+    heading = escape(tr.gettext("Moves"))
+    return (
+        f"<h3>{heading}</h3><table class='moves'><thead><tr><th></th>"
+        f"<th>{escape(names[0])}</th><th>{escape(names[1])}</th></tr></thead>"
+        f"<tbody>{body}</tbody></table>"
+    )
 
 
 @dataclass(frozen=True)
@@ -207,12 +229,12 @@ class Report:
         else:
             heading = tr.gettext("{first} vs {second}: game", first=names[0], second=names[1])
         heading = title or heading
-        analysed = _html(
+        analysed = html_words(
             tr, N_("Analysed by {engine} at {ply}-ply (luck at {luck_ply}-ply)."),
             engine=_engine_words(a.engine.name, tr), ply=a.ply, luck_ply=a.luck_ply,
         )  # fmt: skip
-        unit = _html(tr, N_("Figures are in {unit}."), unit=tr.gettext(a.unit.words))
-        marks = _html(
+        unit = html_words(tr, N_("Figures are in {unit}."), unit=tr.gettext(a.unit.words))
+        marks = html_words(
             tr,
             N_(
                 "Marks go by the equity lost, normalised to money so that they mean the same at "
@@ -259,7 +281,7 @@ class Report:
         for side, found in enumerate(self.patterns):
             parts.append(f"<h3>{escape(self.analysis.names[side])}</h3>")
             if not found:
-                none = _html(tr, N_("None of the beginners' patterns."))
+                none = html_words(tr, N_("None of the beginners' patterns."))
                 parts.append(f"<p>{none}</p>")
                 continue
             items = "".join(
@@ -283,11 +305,11 @@ class Report:
         if game.end:
             end = tr.gettext(game.end) if game.end in _ENDS else game.end
             message = N_("Score before the game: {score}. {result} ({end}).")
-            said = _html(tr, message, score=score, result=result, end=end)
+            said = html_words(tr, message, score=score, result=result, end=end)
         else:
             message = N_("Score before the game: {score}. {result}.")
-            said = _html(tr, message, score=score, result=result)
-        heading = _html(tr, N_("Game {n}"), n=game.number)
+            said = html_words(tr, message, score=score, result=result)
+        heading = html_words(tr, N_("Game {n}"), n=game.number)
         parts = [
             f"<section id='game-{game.number}'><h2>{heading}</h2>",
             f"<p>{said}</p>",
@@ -296,7 +318,7 @@ class Report:
         if history is not None:
             parts.append(self._moves_html(game, history, tr))
         marked = game.mistakes(DOUBTFUL)
-        count = _html(tr, N_("Marked decisions ({count})"), count=len(marked))
+        count = html_words(tr, N_("Marked decisions ({count})"), count=len(marked))
         parts.append(f"<h3>{count}</h3>")
         parts += [
             self._decision_html(review, tr) for review in sorted(marked, key=lambda r: r.index)
@@ -338,7 +360,7 @@ class Report:
                             player=names[roll.side],
                             dice=dice,
                             mark=mark_words(roll.mark, tr.lang),
-                            gain=figures(_loss(-roll.luck, -roll.cost if mwc else None), tr),
+                            gain=figures(loss_figure(-roll.luck, -roll.cost if mwc else None), tr),
                         ),
                         "up" if helped else "down",
                     )
@@ -347,7 +369,7 @@ class Report:
             "{player}'s winning chance before each roll. Circles: mistakes (red {first}, "
             "purple {second}); triangles: big luck."
         )
-        legend = _html(tr, message, player=names[0], first=names[0], second=names[1])
+        legend = html_words(tr, message, player=names[0], first=names[0], second=names[1])
         title = tr.gettext("Game {n}", n=game.number)
         graph = graph_svg(points, marks, x_max=end, title=title, lang=tr.lang)
         return f"{graph}<p class='legend'>{legend}</p>"
@@ -394,13 +416,7 @@ class Report:
                     note = _link(review, _MARK_SIGNS[review.doubler_mark])
             elif isinstance(event, Took | Dropped | Beavered):
                 text = _answer(event, tr)
-                offer = max(
-                    (r for r in game.cube if r.doubled and r.index < index),
-                    key=lambda r: r.index,
-                    default=None,
-                )
-                if offer is not None and offer.taker_mark is not Mark.NONE:
-                    note = _link(offer, _MARK_SIGNS[offer.taker_mark])
+                note = _answer_note(game, index)
             else:
                 text = describe(event, names, tr.lang)
             cell = (missed if isinstance(event, Moved | Passed) else "") + escape(text) + note
@@ -412,18 +428,7 @@ class Report:
             current[side] = cell
         if any(current):
             rows.append(current)
-        body = "".join(
-            f"<tr><td>{n}</td><td>{left}</td><td>{right}</td></tr>"
-            for n, (left, right) in enumerate(rows, start=1)
-        )
-        if footer:
-            body += f"<tr><td></td><td colspan='2'>{escape(footer)}</td></tr>"
-        heading = escape(tr.gettext("Moves"))
-        return (
-            f"<h3>{heading}</h3><table class='moves'><thead><tr><th></th>"
-            f"<th>{escape(names[0])}</th><th>{escape(names[1])}</th></tr></thead>"
-            f"<tbody>{body}</tbody></table>"
-        )
+        return _moves_table(rows, footer, names, tr)
 
     def _decision_html(self, review: CheckerReview | CubeReview, tr: Translator) -> str:
         names = self.analysis.names
@@ -440,58 +445,11 @@ class Report:
             title = tr.gettext("{player} (light checkers) on roll", player=names[side])
             parts.append(board_svg(position, dice=dice, title=title, lang=tr.lang))
             message = N_("{player} (light checkers) on roll, moving down to the 1-point.")
-            parts.append(f"<p class='legend'>{_html(tr, message, player=names[side])}</p>")
-
-        def figure(text: str) -> str:
-            return escape(figures(text, tr))
-
+            parts.append(f"<p class='legend'>{html_words(tr, message, player=names[side])}</p>")
         if isinstance(review, CheckerReview):
-            unit = tr.gettext("match winning chance") if mwc else tr.gettext("equity")
-            rows = "".join(
-                f"<tr class='{'played' if c.play == review.played else ''}'>"
-                f"<td>{n}</td><td>{escape(c.play)}</td><td>{figure(_figure(c.equity, c.mwc))}</td>"
-                f"<td>{'' if c.loss == 0 else figure(_loss(c.loss, _mwc_gap(review.best, c)))}</td>"
-                f"<td>{figure(f'{100 * c.chances[0]:.1f}%')}</td>"
-                f"<td>{figure(f'{100 * c.chances[1]:.1f}%')}</td>"
-                f"<td>{figure(f'{100 * c.chances[3]:.1f}%')}</td></tr>"
-                for n, c in enumerate(review.candidates, start=1)
-            )
-            heads = "".join(
-                f"<th>{escape(head)}</th>"
-                for head in (
-                    tr.gettext("play"), unit, tr.gettext("loss"), tr.gettext("win"),
-                    tr.gettext("gammon"), tr.gettext("lose gammon"),
-                )
-            )  # fmt: skip
-            parts.append(
-                f"<table class='candidates'><thead><tr><th></th>{heads}</tr></thead>"
-                f"<tbody>{rows}</tbody></table>"
-            )
+            parts.append(candidates_table(review, mwc, tr))
         else:
-            c = review.chances
-            whose = N_("{player}'s match winning chance") if mwc else N_("{player}'s equity")
-            chances = tr.gettext(
-                "{win} (gammon {gammon}, loses a gammon {lose})",
-                win=figures(f"{100 * c[0]:.1f}%", tr),
-                gammon=figures(f"{100 * c[1]:.1f}%", tr),
-                lose=figures(f"{100 * c[3]:.1f}%", tr),
-            )
-            wins = _html(tr, N_("{player} wins"), player=names[side])
-            right = tr.gettext("Right action")
-            cells = (
-                (tr.gettext("No double"), _figure(review.no_double, review.no_double_mwc)),
-                (tr.gettext("Double, take"), _figure(review.double_take, review.double_take_mwc)),
-                (tr.gettext("Double, pass"), _figure(review.double_pass, review.double_pass_mwc)),
-            )
-            parts.append(
-                "<table class='candidates'><tbody>"
-                f"<tr><th></th><th>{_html(tr, whose, player=names[side])}</th></tr>"
-                + "".join(f"<tr><th>{escape(h)}</th><td>{figure(v)}</td></tr>" for h, v in cells)
-                + f"<tr><th>{escape(right)}</th>"
-                f"<td>{escape(verdict_words(review.verdict, tr.lang))}</td></tr>"
-                f"<tr><th>{wins}</th><td>{escape(chances)}</td></tr>"
-                "</tbody></table>"
-            )
+            parts.append(cube_table(review, names[side], mwc, tr))
         for explanation in self.explanations_of(review):
             parts.append(f"<p class='why'>{escape(explanation.text)}</p>")
         parts.append("</div>")
@@ -503,12 +461,6 @@ def _decider(review: CheckerReview | CubeReview) -> int:
     if isinstance(review, CubeReview) and review.taker_loss > review.doubler_loss:
         return 1 - review.side
     return review.side
-
-
-def _mwc_gap(best: Candidate, candidate: Candidate) -> float | None:
-    if best.mwc is None or candidate.mwc is None:
-        return None
-    return max(0.0, best.mwc - candidate.mwc)
 
 
 def _decision_title(review: CheckerReview | CubeReview, mwc: bool, tr: Translator) -> str:
@@ -580,10 +532,3 @@ def _engine_words(name: str, tr: Translator) -> str:
         return name
     summary = tr.gettext(info.summary)
     return f"{name} ({summary})"
-
-
-def _html(tr: Translator, message: str, **values: Any) -> str:
-    """``message`` in ``tr``'s language as HTML text: its words as they are (an apostrophe
-    stays one), the values filled in escaped (names are the players' own)."""
-    template = escape(tr.lookup(message), quote=False)
-    return template.format(**{key: escape(str(value)) for key, value in values.items()})

@@ -15,13 +15,10 @@ from gammon.dice import ScriptedDice
 from gammon.engine.analysis.judge import Engine, Frame, Judge, average_roll, value_before_roll
 from gammon.engine.analysis.results import (
     CLOSE_CUBE,
-    Analysis,
     Candidate,
     CheckerReview,
     CubeReview,
-    EngineLabel,
     GameAnalysis,
-    PlayerSummary,
     RollLuck,
     luck_mark_for,
     mark_for,
@@ -44,15 +41,14 @@ from gammon.events import (
     Took,
 )
 from gammon.game import Game, Phase, thrown_dice
-from gammon.match import Match, Session
 from gammon.play import Play
 from gammon.position import ALL_ROLLS, Dice, Position
 from gammon.rules import GameRules
 
 if TYPE_CHECKING:
-    from gammon.engine.cluster import RayCluster
+    pass
 
-__all__ = ["DEFAULT_PLY", "Progress", "analyse", "analyse_game", "steps"]
+__all__ = ["DEFAULT_PLY", "Progress", "analyse_game", "steps"]
 
 #: The default search depth of the decisions. 2-ply (two half-moves: GNU
 #: Backgammon's "world class", eXtreme Gammon's 3-ply) is the usual depth of
@@ -70,7 +66,7 @@ SHOWN_CANDIDATES: Final = 5
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each step of an analysis (see :func:`steps`)."""
 
-_NAMES: Final = ("side 0", "side 1")
+DEFAULT_NAMES: Final = ("side 0", "side 1")
 #: The 15 rolls an opening can bring (R3: never a double), each 2 of the 30 throws.
 _OPENINGS: Final = tuple(dice for dice, weight in ALL_ROLLS if weight == 2)
 
@@ -112,11 +108,11 @@ class _GameState:
     forced: list[int] = field(default_factory=lambda: [0, 0])
 
 
-class _Reviewer:
+class Reviewer:
     def __init__(
         self, evaluator: Engine, ply: int, luck_ply: int, progress: Progress | None, total: int
     ) -> None:
-        _check_depth(ply, luck_ply)
+        check_depth(ply, luck_ply)
         self.judge = Judge(evaluator)
         self.ply = ply
         self.luck_ply = luck_ply
@@ -459,7 +455,7 @@ def analyse_game(
     start: Position | None = None,
     score: tuple[int, int] = (0, 0),
     number: int = 1,
-    names: tuple[str, str] = _NAMES,
+    names: tuple[str, str] = DEFAULT_NAMES,
     ply: int = DEFAULT_PLY,
     luck_ply: int = DEFAULT_LUCK_PLY,
     progress: Progress | None = None,
@@ -472,7 +468,7 @@ def analyse_game(
     called after each step (:func:`steps`). A history that stops early is
     analysed as far as it goes.
     """
-    reviewer = _Reviewer(
+    reviewer = Reviewer(
         evaluator or default_evaluator(), ply, luck_ply, progress, steps([history])
     )
     return reviewer.game(
@@ -485,122 +481,6 @@ def analyse_game(
     )
 
 
-def analyse(
-    record: Game | Match | Session,
-    *,
-    names: tuple[str, str] = _NAMES,
-    score: tuple[int, int] = (0, 0),
-    ply: int = DEFAULT_PLY,
-    luck_ply: int = DEFAULT_LUCK_PLY,
-    progress: Progress | None = None,
-    evaluator: Engine | None = None,
-    cluster: RayCluster | None = None,
-) -> Analysis:
-    """Review every decision and roll of a game, a match or a money session.
-
-    ``score`` is the match score before a lone :class:`Game` of a match (a
-    :class:`Match` knows its own). ``ply`` is the search depth of the
-    decisions (0 to 3; :data:`DEFAULT_PLY`), ``luck_ply`` that of the luck.
-    ``progress(done, total)`` is called after each step, for a progress bar.
-
-    With ``cluster`` (:mod:`gammon.engine.cluster`) each game is a Ray task
-    (:func:`analyse_game`), and ``progress`` moves by a game's steps as its task
-    finishes; the analysis is the same (nothing in it is random).
-    """
-    _check_depth(ply, luck_ply)
-    games = [record] if isinstance(record, Game) else list(record.games)
-    jobs: list[tuple[GameRules, tuple[Event, ...], Position | None, tuple[int, int], int]] = []
-    before = score if isinstance(record, Game) else record.start_score
-    for number, game in enumerate(games, start=1):
-        jobs.append((game.rules, tuple(game.history), game.start, before, number))
-        if game.result is not None:
-            points = list(before)
-            points[game.result.winner] += game.result.points
-            before = (points[0], points[1])
-    total = steps([job[1] for job in jobs])
-    analysed: list[GameAnalysis] = []
-    if cluster is None:
-        reviewer = _Reviewer(evaluator or default_evaluator(), ply, luck_ply, progress, total)
-        for rules, history, start, at, number in jobs:
-            analysed.append(
-                reviewer.game(rules, history, start=start, score=at, number=number, names=names)
-            )
-    else:
-        shared = None if evaluator is None else cluster.put(evaluator)
-        found: dict[int, GameAnalysis] = {}
-        done = 0
-        tasks = [
-            (rules, history, start, at, number, names, ply, luck_ply, shared)
-            for rules, history, start, at, number in jobs
-        ]
-        for index, result in cluster.map(_game_task, tasks):
-            found[index] = result
-            done += steps([jobs[index][1]])
-            if progress is not None:
-                progress(done, total)
-        analysed = [found[index] for index in range(len(jobs))]
-    kind = (
-        "game" if isinstance(record, Game) else "match" if isinstance(record, Match) else "session"
-    )
-    return Analysis(
-        kind=kind,
-        match_length=games[0].rules.match_length,
-        names=names,
-        ply=ply,
-        luck_ply=luck_ply,
-        games=tuple(analysed),
-        players=_totals(analysed, names),
-        engine=EngineLabel(evaluator.name if evaluator is not None else "gammon", ply),
-    )
-
-
-def _check_depth(ply: int, luck_ply: int) -> None:
+def check_depth(ply: int, luck_ply: int) -> None:
     if ply not in (0, 1, 2, 3) or luck_ply not in (0, 1, 2, 3):
         raise ValueError(f"analysis depth is 0 to 3 ply, got ply={ply!r}, luck_ply={luck_ply!r}")
-
-
-def _game_task(
-    rules: GameRules,
-    history: Sequence[Event],
-    start: Position | None,
-    score: tuple[int, int],
-    number: int,
-    names: tuple[str, str],
-    ply: int,
-    luck_ply: int,
-    evaluator: Engine | None,
-) -> GameAnalysis:
-    """One game of :func:`analyse` as a Ray task."""
-    return analyse_game(
-        rules,
-        history,
-        start=start,
-        score=score,
-        number=number,
-        names=names,
-        ply=ply,
-        luck_ply=luck_ply,
-        evaluator=evaluator,
-    )
-
-
-def _totals(
-    games: Sequence[GameAnalysis], names: tuple[str, str]
-) -> tuple[PlayerSummary, PlayerSummary]:
-    checker = [review for game in games for review in game.checker]
-    cube = [review for game in games for review in game.cube]
-    luck = [roll for game in games for roll in game.luck]
-    results = (sum(g.results[0] for g in games), sum(g.results[1] for g in games))
-    summaries = [
-        summarise(
-            side,
-            names[side],
-            checker,
-            cube,
-            luck,
-            sum(g.forced_plays[side] for g in games),
-            results,
-        )
-        for side in (0, 1)
-    ]
-    return summaries[0], summaries[1]
