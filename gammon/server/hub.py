@@ -30,7 +30,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from gammon.actions import Forfeit, OutOfTime
+from gammon.actions import Forfeit, OutOfTime, PlayDice, Roll
 from gammon.messages import Message
 from gammon.server import chat, plays_text
 from gammon.server.auth import Accounts, UserInfo
@@ -71,7 +71,9 @@ from gammon.server.runner import Committed, Runner
 from gammon.server.settings import TableSettings
 from gammon.server.store import Store, create_table, load_unfinished
 from gammon.server.table import Applied, Seat, Table
-from gammon.server.table_log import ENDED, TableLog, table_key
+from gammon.server.table_actions import ENDED, Cancel, SeriesAction, Start, TableAction
+from gammon.server.table_codec import action_from_json, action_json
+from gammon.server.table_log import TableLog, table_key
 from gammon.server.timesource import SystemTime, TimeSource
 from gammon.server.views import summary_json
 
@@ -433,7 +435,7 @@ class Hub:
     async def act(
         self,
         live: LiveTable,
-        action: dict[str, Any],
+        action: TableAction | SeriesAction,
         *,
         side: int | None,
         actor_id: int | None,
@@ -451,8 +453,8 @@ class Hub:
         judges, after which the bot waits while it may be taken back.
         """
         request = Request(
-            action, side=side, actor_id=actor_id, entropy=entropy, expect_seq=expect_seq,
-            hold_bot=hold_bot,
+            action_json(action), side=side, actor_id=actor_id, entropy=entropy,
+            expect_seq=expect_seq, hold_bot=hold_bot,
         )  # fmt: skip
         answer = None
         if conn is not None:
@@ -480,7 +482,7 @@ class Hub:
                 self.cluster.publish_entry(live)
             self.lobby_changed()
             return
-        kind = applied.action["type"]
+        kind = applied.action.name
         changed = table.status != change.before
         request = change.request
         if here:
@@ -673,13 +675,13 @@ class Hub:
         if loser is not None:
             with contextlib.suppress(Refused):
                 await self.act(
-                    live, {"type": OutOfTime.name, "side": loser}, side=loser, actor_id=None
+                    live, OutOfTime(loser), side=loser, actor_id=None
                 )
             return
         opening = table.opening_deadline()
         if opening is not None and opening <= at:
             with contextlib.suppress(Refused):
-                await self.act(live, {"type": "roll"}, side=0, actor_id=None)
+                await self.act(live, Roll(0), side=0, actor_id=None)
             return
         self._schedule(live)
 
@@ -709,7 +711,7 @@ class Hub:
             if table.status == "open":
                 if at - table.created >= self.open_table_expiry_s:
                     with contextlib.suppress(Refused):
-                        await self.act(live, {"type": "cancel"}, side=None, actor_id=None)
+                        await self.act(live, Cancel(), side=None, actor_id=None)
                 continue
             bot = table.bot_side
             if table.status != "playing" or bot is None or table.seats is None:
@@ -721,12 +723,12 @@ class Hub:
                 continue
             if at - max(table.last_at, live.seen) >= self.bot_table_idle_s:
                 with contextlib.suppress(Refused):
-                    await self.act(live, {"type": Forfeit.name}, side=1 - bot, actor_id=None)
+                    await self.act(live, Forfeit(1 - bot), side=1 - bot, actor_id=None)
 
     async def _forfeit_kicked(self, live: LiveTable, side: int, operator_id: int) -> None:
         """A player an operator removed from the table forfeits the match there (R13)."""
         with contextlib.suppress(Refused):
-            await self.act(live, {"type": Forfeit.name}, side=side, actor_id=operator_id)
+            await self.act(live, Forfeit(side), side=side, actor_id=operator_id)
 
     # -- sockets ---------------------------------------------------------------------------
 
@@ -829,7 +831,7 @@ class Hub:
                     "not_a_player",
                     Message("you are watching this table: only its players act here"),
                 )
-            action = {"type": kind, **message.fields}
+            action = action_from_json({"type": kind, **message.fields}, side)
             tutor = self.practice.before_play(live, side, user.id) if kind == "play" else None
             applied = await self.act(
                 live,
@@ -845,10 +847,14 @@ class Hub:
             )
             if kind == TAKE_BACK:
                 self.practice.release(table.id)
-            elif tutor is not None and side is not None:
+            elif (
+                tutor is not None
+                and side is not None
+                and isinstance(played := applied.action, PlayDice)
+            ):
                 # Nothing has been awaited since the play: the bot has not started yet.
                 await self.practice.after_play(
-                    live, conn, side, tutor, applied.seq, applied.action["play"]
+                    live, conn, side, tutor, applied.seq, str(played)
                 )
         elif kind == "join":
             await self._join(live, conn, user, message)
@@ -857,7 +863,7 @@ class Hub:
                 raise Refused("forbidden", Message("only the table's creator can cancel it"))
             await self.act(
                 live,
-                {"type": "cancel"},
+                Cancel(),
                 side=None,
                 actor_id=user.id,
                 conn=conn,
@@ -890,7 +896,7 @@ class Hub:
             players.reverse()  # R13: seats are drawn at random
         await self.act(
             live,
-            {"type": "start", "seats": [seat.to_json() for seat in players]},
+            Start(tuple(players)),
             side=None,
             actor_id=user.id,
             conn=conn,
