@@ -674,9 +674,7 @@ class Hub:
         loser = table.clock.flagged(at) if table.clock is not None else None
         if loser is not None:
             with contextlib.suppress(Refused):
-                await self.act(
-                    live, OutOfTime(loser), side=loser, actor_id=None
-                )
+                await self.act(live, OutOfTime(loser), side=loser, actor_id=None)
             return
         opening = table.opening_deadline()
         if opening is not None and opening <= at:
@@ -792,6 +790,8 @@ class Hub:
     async def _table_message(
         self, live: LiveTable, conn: Connection, message: ClientMessage, received: float
     ) -> None:
+        """One checked message from a table socket: what needs no one signed in (ping, chat,
+        hello), then who sends it, then what it asks (docs/PROTOCOL.md 2.1, 4)."""
         kind = message.type
         if kind == "ping":
             conn.send(
@@ -826,50 +826,11 @@ class Hub:
                 ),
             )
         if kind in _ACTING:
-            if table.viewer_side(user.id) is None:
-                raise Refused(
-                    "not_a_player",
-                    Message("you are watching this table: only its players act here"),
-                )
-            action = action_from_json({"type": kind, **message.fields}, side)
-            tutor = self.practice.before_play(live, side, user.id) if kind == "play" else None
-            applied = await self.act(
-                live,
-                action,
-                side=side,
-                actor_id=user.id,
-                entropy=message.entropy,
-                conn=conn,
-                message_id=message.id,
-                expect_seq=message.seq,
-                received=received,
-                hold_bot=tutor is not None,
-            )
-            if kind == TAKE_BACK:
-                self.practice.release(table.id)
-            elif (
-                tutor is not None
-                and side is not None
-                and isinstance(played := applied.action, PlayDice)
-            ):
-                # Nothing has been awaited since the play: the bot has not started yet.
-                await self.practice.after_play(
-                    live, conn, side, tutor, applied.seq, str(played)
-                )
+            await self._player_action(live, conn, user, side, message, received)
         elif kind == "join":
             await self._join(live, conn, user, message)
         elif kind == "cancel":
-            if user.id != table.creator.user_id:
-                raise Refused("forbidden", Message("only the table's creator can cancel it"))
-            await self.act(
-                live,
-                Cancel(),
-                side=None,
-                actor_id=user.id,
-                conn=conn,
-                message_id=message.id,
-                expect_seq=message.seq,
-            )
+            await self._cancel(live, conn, user, message)
         elif kind == "hint":
             await self._hint(live, conn, side, message)
         elif kind == "tutor":
@@ -882,6 +843,63 @@ class Hub:
         elif kind == "keep":
             self.practice.release(table.id)
             conn.send({"type": "ack", **({"id": message.id} if message.id is not None else {})})
+
+    async def _player_action(
+        self,
+        live: LiveTable,
+        conn: Connection,
+        user: UserInfo,
+        side: int | None,
+        message: ClientMessage,
+        received: float,
+    ) -> None:
+        """A player's action at the table (the edge: the message becomes the action's
+        value here), with practice's tutor around a play and its take-back."""
+        table = live.table
+        kind = message.type
+        if table.viewer_side(user.id) is None:
+            raise Refused(
+                "not_a_player",
+                Message("you are watching this table: only its players act here"),
+            )
+        action = action_from_json({"type": kind, **message.fields}, side)
+        tutor = self.practice.before_play(live, side, user.id) if kind == "play" else None
+        applied = await self.act(
+            live,
+            action,
+            side=side,
+            actor_id=user.id,
+            entropy=message.entropy,
+            conn=conn,
+            message_id=message.id,
+            expect_seq=message.seq,
+            received=received,
+            hold_bot=tutor is not None,
+        )
+        if kind == TAKE_BACK:
+            self.practice.release(table.id)
+        elif (
+            tutor is not None
+            and side is not None
+            and isinstance(played := applied.action, PlayDice)
+        ):
+            # Nothing has been awaited since the play: the bot has not started yet.
+            await self.practice.after_play(live, conn, side, tutor, applied.seq, str(played.play))
+
+    async def _cancel(
+        self, live: LiveTable, conn: Connection, user: UserInfo, message: ClientMessage
+    ) -> None:
+        if user.id != live.table.creator.user_id:
+            raise Refused("forbidden", Message("only the table's creator can cancel it"))
+        await self.act(
+            live,
+            Cancel(),
+            side=None,
+            actor_id=user.id,
+            conn=conn,
+            message_id=message.id,
+            expect_seq=message.seq,
+        )
 
     async def _join(
         self, live: LiveTable, conn: Connection, user: UserInfo, message: ClientMessage

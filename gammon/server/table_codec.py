@@ -77,9 +77,7 @@ _TABLE_ACTIONS: Final[dict[str, Callable[[Mapping[str, Any]], TableAction]]] = {
 }
 
 
-def action_from_json(
-    data: Mapping[str, Any], side: int | None
-) -> TableAction | SeriesAction:
+def action_from_json(data: Mapping[str, Any], side: int | None) -> TableAction | SeriesAction:
     """The action ``data`` (``{"type": ...}``, as a client's checked message, the log or a
     node's record carries it) sent by ``side`` (None: the server, or nobody's side).
 
