@@ -141,7 +141,7 @@ def _write_changes(session: Session, table_id: int, applied: Applied) -> None:
         )
     values: dict[str, Any] = {}
     if changes.status is not None:
-        values["status"] = changes.status
+        values["status"] = changes.status.value
     if changes.seats is not None:
         values["seat0"], values["seat1"] = changes.seats
     if changes.result is not None:
