@@ -113,6 +113,15 @@ BOT_TABLE_IDLE_S: Final = 30 * 60.0
 _ACTING: Final = frozenset(GAME_ACTIONS) | {Forfeit.name, TAKE_BACK}
 
 
+def _action_histogram() -> Histogram:
+    return Histogram(
+        "gammon_action_seconds",
+        "Seconds from a player's action read to its state queued for every socket "
+        "(the commit included).",
+        ACTION_BUCKETS,
+    )
+
+
 class Hub:
     """Every live table and socket of one server."""
 
@@ -149,26 +158,13 @@ class Hub:
         self.bots_enabled = bots
         self.bots = Bots(engine) if bots else None
         #: Hints, the tutor and take-backs (R15).
-        self.practice = Practice(self.bots, self.time)
-        self.practice.release_elsewhere = lambda table_id: self.nodes.tell(
-            table_key(table_id), {"release_bot": 1}
-        )
-        if self.bots is not None:
-            self.bots.gate = self.practice.gate
+        self.practice = self._practice()
         self.tables: dict[int, LiveTable] = {}
         #: How a table's runner applies, appends and reads back its actions, its new games
         #: seeded by the server's chance.
         self.table_log = TableLog(store, lambda: self.chance.token_bytes(SEED_BYTES))
         self.lobby: set[Connection] = set()
-        self.chat = ChatRoom(
-            store,
-            accounts,
-            moderator if moderator is not None else chat.ChatModerator(clock=self.time.now),
-            lobby=self.lobby,
-            close_user=self.sockets.close_user,
-            forfeit=self._forfeit_kicked,
-            time=self.time,
-        )
+        self.chat = self._chat_room(moderator)
         self._lobby_pending = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._table_loads: dict[int, asyncio.Future[LiveTable | None]] = {}
@@ -178,12 +174,7 @@ class Hub:
         self.faults = FaultLog()
         self.latencies: collections.deque[float] = collections.deque(maxlen=100_000)
         #: From a player's action read to its state queued for every socket (``/metrics``).
-        self.action_seconds = Histogram(
-            "gammon_action_seconds",
-            "Seconds from a player's action read to its state queued for every socket "
-            "(the commit included).",
-            ACTION_BUCKETS,
-        )
+        self.action_seconds = _action_histogram()
         #: Set once the tables are recovered and the timers run (``/readyz``).
         self.started = False
         #: Who listens to which moments of the tables (:meth:`listen`).
@@ -198,6 +189,30 @@ class Hub:
         #: chat's relays (gammon.server.cluster); nothing on one node alone.
         self.cluster: Cluster = (
             RedisCluster(self.nodes, self) if isinstance(self.nodes, RedisNodes) else Cluster()
+        )
+
+    def _practice(self) -> Practice:
+        """Practice with the bots: the bot waits at its gate while a play may be taken back,
+        and a hold is released where the table runs when its player is on another node."""
+        practice = Practice(self.bots, self.time)
+        practice.release_elsewhere = lambda table_id: self.nodes.tell(
+            table_key(table_id), {"release_bot": 1}
+        )
+        if self.bots is not None:
+            self.bots.gate = practice.gate
+        return practice
+
+    def _chat_room(self, moderator: chat.ChatModerator | None) -> ChatRoom:
+        """The chat rooms, given what they may do to the server: close a user's sockets,
+        forfeit a removed player's match."""
+        return ChatRoom(
+            self.store,
+            self.accounts,
+            moderator if moderator is not None else chat.ChatModerator(clock=self.time.now),
+            lobby=self.lobby,
+            close_user=self.sockets.close_user,
+            forfeit=self._forfeit_kicked,
+            time=self.time,
         )
 
     def listen(self, moment: TableMoment, listener: Callable[[TableEvent], None]) -> None:
