@@ -100,7 +100,7 @@ def _finished_table_at_0001(db: Database) -> tuple[int, dict[str, Any]]:
         connection.execute(
             insert(results).values(
                 table_id=table_id, winner_side=0, winner_id=alice_id, loser_id=bob_id,
-                reason=result["reason"], score=result["score"], at=at + 2,
+                reason=result.reason, score=list(result.score), at=at + 2,
             )
         )  # fmt: skip
     return table_id, result
