@@ -143,7 +143,7 @@ def test_a_database_at_0001_upgrades_with_its_data_and_the_server_starts_on_it()
             assert login.status_code == 200, login.text
             state = await alice.state(table_id)
             assert state["status"] == "finished"
-            assert state["result"]["reason"] == result["reason"]
+            assert state["result"]["reason"] == result.reason
             profile = (await alice.http.get("/api/players/oldalice")).json()["player"]
             assert profile["name"] == "oldalice"
             # The old account plays on the new schema.
