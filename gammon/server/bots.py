@@ -15,11 +15,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from gammon.actions import action_arguments
+from gammon.actions import Action
 from gammon.game import Game
 from gammon.position import Position
 from gammon.server.connections import LiveTable
 from gammon.server.protocol import Refused
+from gammon.server.table_actions import SeriesAction, TableAction
+from gammon.server.table_codec import action_json
 
 __all__ = ["Act", "Bots", "EngineChoice"]
 
@@ -32,7 +34,7 @@ class Act(Protocol):
     def __call__(
         self,
         live: LiveTable,
-        action: dict[str, Any],
+        action: TableAction | SeriesAction,
         *,
         side: int | None,
         actor_id: int | None,
@@ -74,10 +76,10 @@ class Bots:
             self._bots[level] = Bot(level, evaluator=engine)
         return self._bots[level]
 
-    def decide(self, level: str, game: Game, side: int, score: tuple[int, int]) -> dict[str, Any]:
-        """The bot's next action at ``game`` as a protocol message; the game is only read."""
-        action = self._bot(level).decide(game, side, score)
-        return {"type": action.name, **action_arguments(action)}
+    def decide(self, level: str, game: Game, side: int, score: tuple[int, int]) -> Action:
+        """The bot's next action at ``game``; the game is only read."""
+        action: Action = self._bot(level).decide(game, side, score)
+        return action
 
     def warm_up(self) -> None:
         self._bot("expert").choose_play(Position.initial(), (3, 1))
@@ -121,7 +123,7 @@ class Bots:
                 log.error(
                     "table %s: the bot's %s was refused: %s",
                     table.id,
-                    action,
+                    action_json(action),
                     exc,
                     extra={"table_id": table.id, "seq": seq},
                 )

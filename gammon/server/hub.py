@@ -30,7 +30,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from gammon.actions import Forfeit, OutOfTime
+from gammon.actions import Forfeit, OutOfTime, PlayDice, Roll
 from gammon.messages import Message
 from gammon.server import chat, plays_text
 from gammon.server.auth import Accounts, UserInfo
@@ -73,7 +73,9 @@ from gammon.server.runner import Committed, Runner
 from gammon.server.settings import TableSettings
 from gammon.server.store import Store, create_table, load_unfinished
 from gammon.server.table import Applied, Seat, Table
-from gammon.server.table_log import ENDED, TableLog, table_key
+from gammon.server.table_actions import ENDED, Cancel, SeriesAction, Start, TableAction
+from gammon.server.table_codec import action_from_json, action_json
+from gammon.server.table_log import TableLog, table_key
 from gammon.server.timesource import SystemTime, TimeSource
 from gammon.server.views import summary_json
 
@@ -112,6 +114,15 @@ BOT_TABLE_IDLE_S: Final = 30 * 60.0
 _ACTING: Final = frozenset(GAME_ACTIONS) | {Forfeit.name, TAKE_BACK}
 
 
+def _action_histogram() -> Histogram:
+    return Histogram(
+        "gammon_action_seconds",
+        "Seconds from a player's action read to its state queued for every socket "
+        "(the commit included).",
+        ACTION_BUCKETS,
+    )
+
+
 class Hub:
     """Every live table and socket of one server."""
 
@@ -148,26 +159,13 @@ class Hub:
         self.bots_enabled = bots
         self.bots = Bots(engine) if bots else None
         #: Hints, the tutor and take-backs (R15).
-        self.practice = Practice(self.bots, self.time)
-        self.practice.release_elsewhere = lambda table_id: self.nodes.tell(
-            table_key(table_id), {"release_bot": 1}
-        )
-        if self.bots is not None:
-            self.bots.gate = self.practice.gate
+        self.practice = self._practice()
         self.tables: dict[int, LiveTable] = {}
         #: How a table's runner applies, appends and reads back its actions, its new games
         #: seeded by the server's chance.
         self.table_log = TableLog(store, lambda: self.chance.token_bytes(SEED_BYTES))
         self.lobby: set[Connection] = set()
-        self.chat = ChatRoom(
-            store,
-            accounts,
-            moderator if moderator is not None else chat.ChatModerator(clock=self.time.now),
-            lobby=self.lobby,
-            close_user=self.sockets.close_user,
-            forfeit=self._forfeit_kicked,
-            time=self.time,
-        )
+        self.chat = self._chat_room(moderator)
         #: Its pages, the view each lobby socket chose (gammon.server.lobby).
         self.lobby_pages = Lobby(
             self.lobby,
@@ -183,12 +181,7 @@ class Hub:
         self.faults = FaultLog()
         self.latencies: collections.deque[float] = collections.deque(maxlen=100_000)
         #: From a player's action read to its state queued for every socket (``/metrics``).
-        self.action_seconds = Histogram(
-            "gammon_action_seconds",
-            "Seconds from a player's action read to its state queued for every socket "
-            "(the commit included).",
-            ACTION_BUCKETS,
-        )
+        self.action_seconds = _action_histogram()
         #: Set once the tables are recovered and the timers run (``/readyz``).
         self.started = False
         #: Who listens to which moments of the tables (:meth:`listen`).
@@ -203,6 +196,30 @@ class Hub:
         #: chat's relays (gammon.server.cluster); nothing on one node alone.
         self.cluster: Cluster = (
             RedisCluster(self.nodes, self) if isinstance(self.nodes, RedisNodes) else Cluster()
+        )
+
+    def _practice(self) -> Practice:
+        """Practice with the bots: the bot waits at its gate while a play may be taken back,
+        and a hold is released where the table runs when its player is on another node."""
+        practice = Practice(self.bots, self.time)
+        practice.release_elsewhere = lambda table_id: self.nodes.tell(
+            table_key(table_id), {"release_bot": 1}
+        )
+        if self.bots is not None:
+            self.bots.gate = practice.gate
+        return practice
+
+    def _chat_room(self, moderator: chat.ChatModerator | None) -> ChatRoom:
+        """The chat rooms, given what they may do to the server: close a user's sockets,
+        forfeit a removed player's match."""
+        return ChatRoom(
+            self.store,
+            self.accounts,
+            moderator if moderator is not None else chat.ChatModerator(clock=self.time.now),
+            lobby=self.lobby,
+            close_user=self.sockets.close_user,
+            forfeit=self._forfeit_kicked,
+            time=self.time,
         )
 
     def listen(self, moment: TableMoment, listener: Callable[[TableEvent], None]) -> None:
@@ -440,7 +457,7 @@ class Hub:
     async def act(
         self,
         live: LiveTable,
-        action: dict[str, Any],
+        action: TableAction | SeriesAction,
         *,
         side: int | None,
         actor_id: int | None,
@@ -458,8 +475,8 @@ class Hub:
         judges, after which the bot waits while it may be taken back.
         """
         request = Request(
-            action, side=side, actor_id=actor_id, entropy=entropy, expect_seq=expect_seq,
-            hold_bot=hold_bot,
+            action_json(action), side=side, actor_id=actor_id, entropy=entropy,
+            expect_seq=expect_seq, hold_bot=hold_bot,
         )  # fmt: skip
         answer = None
         if conn is not None:
@@ -487,7 +504,7 @@ class Hub:
                 self.cluster.publish_entry(live)
             self.lobby_changed()
             return
-        kind = applied.action["type"]
+        kind = applied.action.name
         changed = table.status != change.before
         request = change.request
         if here:
@@ -679,14 +696,12 @@ class Hub:
         loser = table.clock.flagged(at) if table.clock is not None else None
         if loser is not None:
             with contextlib.suppress(Refused):
-                await self.act(
-                    live, {"type": OutOfTime.name, "side": loser}, side=loser, actor_id=None
-                )
+                await self.act(live, OutOfTime(loser), side=loser, actor_id=None)
             return
         opening = table.opening_deadline()
         if opening is not None and opening <= at:
             with contextlib.suppress(Refused):
-                await self.act(live, {"type": "roll"}, side=0, actor_id=None)
+                await self.act(live, Roll(0), side=0, actor_id=None)
             return
         self._schedule(live)
 
@@ -716,7 +731,7 @@ class Hub:
             if table.status == "open":
                 if at - table.created >= self.open_table_expiry_s:
                     with contextlib.suppress(Refused):
-                        await self.act(live, {"type": "cancel"}, side=None, actor_id=None)
+                        await self.act(live, Cancel(), side=None, actor_id=None)
                 continue
             bot = table.bot_side
             if table.status != "playing" or bot is None or table.seats is None:
@@ -728,12 +743,12 @@ class Hub:
                 continue
             if at - max(table.last_at, live.seen) >= self.bot_table_idle_s:
                 with contextlib.suppress(Refused):
-                    await self.act(live, {"type": Forfeit.name}, side=1 - bot, actor_id=None)
+                    await self.act(live, Forfeit(1 - bot), side=1 - bot, actor_id=None)
 
     async def _forfeit_kicked(self, live: LiveTable, side: int, operator_id: int) -> None:
         """A player an operator removed from the table forfeits the match there (R13)."""
         with contextlib.suppress(Refused):
-            await self.act(live, {"type": Forfeit.name}, side=side, actor_id=operator_id)
+            await self.act(live, Forfeit(side), side=side, actor_id=operator_id)
 
     # -- sockets ---------------------------------------------------------------------------
 
@@ -797,6 +812,8 @@ class Hub:
     async def _table_message(
         self, live: LiveTable, conn: Connection, message: ClientMessage, received: float
     ) -> None:
+        """One checked message from a table socket: what needs no one signed in (ping, chat,
+        hello), then who sends it, then what it asks (docs/PROTOCOL.md 2.1, 4)."""
         kind = message.type
         if kind == "ping":
             conn.send(
@@ -831,46 +848,11 @@ class Hub:
                 ),
             )
         if kind in _ACTING:
-            if table.viewer_side(user.id) is None:
-                raise Refused(
-                    "not_a_player",
-                    Message("you are watching this table: only its players act here"),
-                )
-            action = {"type": kind, **message.fields}
-            tutor = self.practice.before_play(live, side, user.id) if kind == "play" else None
-            applied = await self.act(
-                live,
-                action,
-                side=side,
-                actor_id=user.id,
-                entropy=message.entropy,
-                conn=conn,
-                message_id=message.id,
-                expect_seq=message.seq,
-                received=received,
-                hold_bot=tutor is not None,
-            )
-            if kind == TAKE_BACK:
-                self.practice.release(table.id)
-            elif tutor is not None and side is not None:
-                # Nothing has been awaited since the play: the bot has not started yet.
-                await self.practice.after_play(
-                    live, conn, side, tutor, applied.seq, applied.action["play"]
-                )
+            await self._player_action(live, conn, user, side, message, received)
         elif kind == "join":
             await self._join(live, conn, user, message)
         elif kind == "cancel":
-            if user.id != table.creator.user_id:
-                raise Refused("forbidden", Message("only the table's creator can cancel it"))
-            await self.act(
-                live,
-                {"type": "cancel"},
-                side=None,
-                actor_id=user.id,
-                conn=conn,
-                message_id=message.id,
-                expect_seq=message.seq,
-            )
+            await self._cancel(live, conn, user, message)
         elif kind == "hint":
             await self._hint(live, conn, side, message)
         elif kind == "tutor":
@@ -883,6 +865,63 @@ class Hub:
         elif kind == "keep":
             self.practice.release(table.id)
             conn.send({"type": "ack", **({"id": message.id} if message.id is not None else {})})
+
+    async def _player_action(
+        self,
+        live: LiveTable,
+        conn: Connection,
+        user: UserInfo,
+        side: int | None,
+        message: ClientMessage,
+        received: float,
+    ) -> None:
+        """A player's action at the table (the edge: the message becomes the action's
+        value here), with practice's tutor around a play and its take-back."""
+        table = live.table
+        kind = message.type
+        if table.viewer_side(user.id) is None:
+            raise Refused(
+                "not_a_player",
+                Message("you are watching this table: only its players act here"),
+            )
+        action = action_from_json({"type": kind, **message.fields}, side)
+        tutor = self.practice.before_play(live, side, user.id) if kind == "play" else None
+        applied = await self.act(
+            live,
+            action,
+            side=side,
+            actor_id=user.id,
+            entropy=message.entropy,
+            conn=conn,
+            message_id=message.id,
+            expect_seq=message.seq,
+            received=received,
+            hold_bot=tutor is not None,
+        )
+        if kind == TAKE_BACK:
+            self.practice.release(table.id)
+        elif (
+            tutor is not None
+            and side is not None
+            and isinstance(played := applied.action, PlayDice)
+        ):
+            # Nothing has been awaited since the play: the bot has not started yet.
+            await self.practice.after_play(live, conn, side, tutor, applied.seq, str(played.play))
+
+    async def _cancel(
+        self, live: LiveTable, conn: Connection, user: UserInfo, message: ClientMessage
+    ) -> None:
+        if user.id != live.table.creator.user_id:
+            raise Refused("forbidden", Message("only the table's creator can cancel it"))
+        await self.act(
+            live,
+            Cancel(),
+            side=None,
+            actor_id=user.id,
+            conn=conn,
+            message_id=message.id,
+            expect_seq=message.seq,
+        )
 
     async def _join(
         self, live: LiveTable, conn: Connection, user: UserInfo, message: ClientMessage
@@ -897,7 +936,7 @@ class Hub:
             players.reverse()  # R13: seats are drawn at random
         await self.act(
             live,
-            {"type": "start", "seats": [seat.to_json() for seat in players]},
+            Start(tuple(players)),
             side=None,
             actor_id=user.id,
             conn=conn,

@@ -115,9 +115,9 @@ def _take_back_refusal(table: Table, side: int | None) -> tuple[str, Message] | 
         table.status != "playing"
         or series is None
         or last is None
-        or last.get("type") != "play"
-        or last.get("side") != side
-        or last.get("game") != table.game_number
+        or last.action.name != "play"
+        or last.side != side
+        or last.game != table.game_number
         or not series.can_take_back(side)
     ):
         return _ONLY_YOUR_LAST_PLAY

@@ -46,6 +46,8 @@ from gammon.server.db import (
 from gammon.server.players import rate_finished
 from gammon.server.settings import TableSettings, settings_from_row
 from gammon.server.table import Applied, Seat, Table
+from gammon.server.table_actions import Start
+from gammon.server.table_codec import action_from_json, action_json, result_json, table_result_json
 
 __all__ = [
     "Fenced",
@@ -86,7 +88,7 @@ def _action_row(table_id: int, applied: Applied) -> dict[str, Any]:
         "seq": applied.seq,
         "actor_id": applied.actor_id,
         "side": applied.side,
-        "action": applied.action,
+        "action": action_json(applied.action),
         "entropy": applied.entropy,
         "events": applied.events,
         "clock": applied.clock,
@@ -102,7 +104,7 @@ def _write_changes(session: Session, table_id: int, applied: Applied) -> None:
         session.execute(
             update(GameRow)
             .where(GameRow.table_id == table_id, GameRow.number == number)
-            .values(result=result, ended=applied.at)
+            .values(result=result_json(result), ended=applied.at)
         )
     for number, commitment, seed in changes.new_games:
         session.add(
@@ -116,16 +118,16 @@ def _write_changes(session: Session, table_id: int, applied: Applied) -> None:
         )
     values: dict[str, Any] = {}
     if changes.status is not None:
-        values["status"] = changes.status
+        values["status"] = changes.status.value
     if changes.seats is not None:
         values["seat0"], values["seat1"] = changes.seats
     if changes.result is not None:
-        values["result"] = changes.result
+        values["result"] = table_result_json(changes.result)
         values["finished"] = applied.at
     if values:
         session.execute(update(TableRow).where(TableRow.id == table_id).values(**values))
     if changes.result is not None:
-        winner = changes.result["winner"]
+        winner = changes.result.winner
         seats = session.get(TableRow, table_id)
         seat_ids = [seats.seat0, seats.seat1] if seats is not None else [None, None]
         session.add(
@@ -134,8 +136,8 @@ def _write_changes(session: Session, table_id: int, applied: Applied) -> None:
                 winner_side=winner,
                 winner_id=seat_ids[winner] if winner is not None else None,
                 loser_id=seat_ids[1 - winner] if winner is not None else None,
-                reason=changes.result["reason"],
-                score=changes.result["score"],
+                reason=changes.result.reason,
+                score=list(changes.result.score),
                 at=applied.at,
             )
         )
@@ -173,7 +175,7 @@ def create_table(
     table = Table(row.id, settings, creator, created=at, invite_id=invite_id, tournament=tournament)
     if seats is not None:
         applied = table.apply(
-            {"type": "start", "seats": [seat.to_json() for seat in seats]},
+            Start(tuple(seats)),
             side=None,
             actor_id=creator.user_id,
             at=at,
@@ -204,7 +206,7 @@ def rebuild(
             raise ReplayError(f"table {row.id}: action {record.seq} follows action {table.seq}")
         try:
             applied = table.apply(
-                record.action,
+                action_from_json(record.action, record.side),
                 side=record.side,
                 actor_id=record.actor_id,
                 at=record.at,

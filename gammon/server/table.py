@@ -1,14 +1,15 @@
 """One table as a state machine: seats, the series, the dice, the clock.
 
 A :class:`Table` changes only through :meth:`Table.apply`, which takes one
-action (a JSON object, as the action log stores it) and either raises
+action value (the rules library's, :mod:`gammon.actions`, or the table's own,
+:mod:`gammon.server.table_actions`; JSON becomes them in
+:mod:`gammon.server.table_codec`) and either raises
 :class:`~gammon.server.protocol.Refused` leaving the table exactly as it was,
 or returns an :class:`Applied` record of what happened. The table itself only
 seats the players, cancels, and presses the clock (the rules library's
 :class:`~gammon.clock.Clock`, a value replaced at each action, at the time the
 caller gives): every action of the game and the series (a roll, a play, a
-forfeit, running out of time) is turned into the rules library's action value
-(:func:`gammon.actions.action_from_name`) and carried out by the series
+forfeit, running out of time) is carried out by the series
 (:meth:`gammon.match.Match.apply`), which decides what it costs and when the
 series is over; a take-back that practice allows is the series' own
 (:meth:`gammon.match.Match.take_back`). The live server and the recovery
@@ -16,33 +17,36 @@ after a crash run the same code: replaying a table's log with the seeds it
 recorded rebuilds it exactly, dice included, because the fair dice are a
 function of the seed, the roll number and the entropy that the log keeps (R13).
 
-What the clients see of a table is written by :mod:`gammon.server.views`.
+The table keeps values (its :class:`~gammon.server.table_actions.TableStatus`,
+:class:`~gammon.server.table_actions.TableResult` and
+:class:`~gammon.server.table_actions.LastAction`); what the clients see of it is
+written by :mod:`gammon.server.views`.
 
+>>> from gammon.actions import Forfeit, Roll
 >>> from gammon.match import SeriesRules
 >>> table = Table(1, TableSettings(SeriesRules(length=1)), Seat(7, "alice"), created=0.0,
 ...               seeds=[bytes(32)])  # the seed of game 1, as when replaying a log
->>> _ = table.apply({"type": "start", "seats": [{"user": 7, "name": "alice"},
-...                  {"user": 8, "name": "bob"}]}, side=None, actor_id=8, at=0.0)
+>>> _ = table.apply(Start((Seat(7, "alice"), Seat(8, "bob"))), side=None, actor_id=8, at=0.0)
 >>> table.status, table.game.phase
-('playing', <Phase.OPENING: 'opening'>)
->>> applied = table.apply({"type": "roll"}, side=1, actor_id=8, entropy=b"x" * 32, at=1.0)
+(<TableStatus.PLAYING: 'playing'>, <Phase.OPENING: 'opening'>)
+>>> applied = table.apply(Roll(1), side=1, actor_id=8, entropy=b"x" * 32, at=1.0)
 >>> applied.events[0]["text"], table.seq
 ('opening roll: alice 4, bob 5', 2)
 >>> table.actions_for(0), table.actions_for(1)
 (['resign', 'forfeit'], ['play', 'resign', 'forfeit'])
->>> _ = table.apply({"type": "forfeit"}, side=0, actor_id=7, at=2.0)
+>>> _ = table.apply(Forfeit(0), side=0, actor_id=7, at=2.0)
 >>> table.status, table.result
-('finished', {'winner': 1, 'reason': 'forfeit', 'score': [0, 1]})
+(<TableStatus.FINISHED: 'finished'>, TableResult(winner=1, reason='forfeit', score=(0, 1)))
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from gammon.actions import ACTION_NAMES, Action, Forfeit, OutOfTime, Resign, action_from_name
+from gammon.actions import Action, Forfeit, OutOfTime, PlayDice, Resign
 from gammon.clock import Clock
 from gammon.errors import GammonError, IllegalActionError
 from gammon.events import Event, GameResult, Moved
@@ -51,16 +55,22 @@ from gammon.match import Match, Session
 from gammon.messages import Message
 from gammon.server.fairdice import FairDice, FairDiceSource
 from gammon.server.practice import TAKE_BACK, can_take_back, check_take_back, practice_on
-from gammon.server.protocol import (
-    GAME_ACTIONS,
-    STATUS_WORDS,
-    Refused,
-    event_json,
-    moves_json,
-    moves_notation,
-    taken_back_text,
-)
+from gammon.server.protocol import GAME_ACTIONS, Refused, event_json, moves_json, taken_back_text
 from gammon.server.settings import ClockSettings, TableSettings
+from gammon.server.table_actions import (
+    Cancel,
+    LastAction,
+    NoShow,
+    Seat,
+    SeriesAction,
+    Start,
+    TableAction,
+    TableResult,
+    TableStatus,
+    TakeBack,
+    Unseated,
+)
+from gammon.server.table_codec import status_words
 
 __all__ = [
     "NO_SHOW",
@@ -70,7 +80,6 @@ __all__ = [
     "Seat",
     "Table",
     "new_clock",
-    "result_json",
 ]
 
 #: With a clock, the server throws the opening roll itself after this long (docs/PROTOCOL.md 4.2).
@@ -81,27 +90,8 @@ _GAME_ACTIONS: Final = frozenset(GAME_ACTIONS)
 #: Actions a side may take whoever's turn it is (the rules say when); any other action by
 #: the side not to act is refused ``not_your_turn`` before the rules look at it.
 _TURN_FREE: Final = frozenset({Resign.name, Forfeit.name, OutOfTime.name})
-#: A tournament's match that neither player came to ends without a winner: the server's
-#: action (no side), never a client's (docs/PROTOCOL.md 1.6).
-NO_SHOW: Final = "no_show"
-#: What the table itself does: everything else is an action of the series.
-_TABLE_ACTIONS: Final = frozenset({"start", "cancel", NO_SHOW})
-
-
-@dataclass
-class Seat:
-    """Who sits on a side: a user, or the bot (``user_id`` None, ``bot`` its level)."""
-
-    user_id: int | None
-    name: str
-    bot: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"user": self.user_id, "name": self.name, "bot": self.bot}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Seat:
-        return cls(data.get("user"), str(data["name"]), data.get("bot"))
+#: The reason of a table that ended as a tournament's match neither player came to.
+NO_SHOW: Final = NoShow.name
 
 
 # -- the clock ---------------------------------------------------------------------------
@@ -121,19 +111,20 @@ class Changes:
 
     new_games: list[tuple[int, str, str]] = field(default_factory=list)
     """(number, commitment, seed hex) of each game started."""
-    ended_games: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    ended_games: list[tuple[int, GameResult]] = field(default_factory=list)
     """(number, result) of each game finished."""
-    status: str | None = None
+    status: TableStatus | None = None
     seats: list[int | None] | None = None
-    result: dict[str, Any] | None = None
+    result: TableResult | None = None
 
 
 @dataclass
 class Applied:
-    """One accepted action, as the action log stores it, and what it changed."""
+    """One accepted action (the log stores it as :func:`~gammon.server.table_codec.action_json`
+    writes it), and what it changed."""
 
     seq: int
-    action: dict[str, Any]
+    action: TableAction | SeriesAction
     side: int | None
     actor_id: int | None
     entropy: str | None
@@ -143,18 +134,6 @@ class Applied:
     changes: Changes
     #: The id of the forwarded request that carried it (several nodes: gammon.server.cluster).
     request: str | None = None
-
-
-def result_json(result: GameResult | None) -> dict[str, Any] | None:
-    """A game's result as the protocol writes it (docs/PROTOCOL.md 3)."""
-    if result is None:
-        return None
-    return {
-        "winner": result.winner,
-        "points": result.points,
-        "kind": result.kind.name.lower(),
-        "reason": str(result.reason),
-    }
 
 
 class Table:
@@ -178,7 +157,7 @@ class Table:
         self.invite_id = invite_id
         #: The tournament and match number this table plays, if it plays one's match.
         self.tournament = tournament
-        self.status = "open"
+        self.status = TableStatus.OPEN
         self.seats: list[Seat] | None = None
         self.series: Match | Session | None = None
         #: The dice of the game being played, with the players' entropy (DICE.md).
@@ -195,8 +174,8 @@ class Table:
         self.seq = 0
         #: The rules library's clock (an immutable value, replaced at each action), if any.
         self.clock = new_clock(settings.clock) if settings.clock else None
-        self.result: dict[str, Any] | None = None
-        self.last: dict[str, Any] | None = None
+        self.result: TableResult | None = None
+        self.last: LastAction | None = None
         self.last_at = created
 
     def learn_seed(self, number: int, seed: bytes) -> None:
@@ -252,13 +231,16 @@ class Table:
         side = self.bot_side
         game = self.game
         return (
-            side is not None and self.status == "playing" and game is not None and game.turn == side
+            side is not None
+            and self.status == TableStatus.PLAYING
+            and game is not None
+            and game.turn == side
         )
 
     def opening_deadline(self) -> float | None:
         """When the server throws a waiting opening roll itself (clock tables only)."""
         game = self.game
-        if self.clock is None or self.status != "playing" or game is None:
+        if self.clock is None or self.status != TableStatus.PLAYING or game is None:
             return None
         if game.phase is not Phase.OPENING:
             return None
@@ -273,7 +255,7 @@ class Table:
         answer), and ``take_back`` where the player may take their last play back
         against the bot (R15, :mod:`gammon.server.practice`).
         """
-        if side is None or self.status != "playing" or self.series is None:
+        if side is None or self.status != TableStatus.PLAYING or self.series is None:
             return []
         names = [n for n in self.series.legal_action_names(side) if n != OutOfTime.name]
         if practice_on(self) and any(name in names for name in ("play", "double", "take")):
@@ -286,7 +268,7 @@ class Table:
 
     def _status(self) -> Message:
         """The table's status in words (the protocol's value in English)."""
-        return Message(STATUS_WORDS.get(self.status, self.status))
+        return status_words(self.status)
 
     def check_seq(self, expect_seq: int | None) -> None:
         """Refuse an action meant for another state of the table (``stale``)."""
@@ -303,9 +285,9 @@ class Table:
 
     def check_join(self, user_id: int) -> None:
         """Refuse ``user_id`` the free seat unless the table waits for them (docs/PROTOCOL.md 4)."""
-        if self.status == "playing":
+        if self.status == TableStatus.PLAYING:
             raise Refused("table_full", Message("both seats are taken"))
-        if self.status != "open":
+        if self.status != TableStatus.OPEN:
             raise Refused("not_open", Message("the table is {status}", status=self._status()))
         if user_id == self.creator.user_id:
             raise Refused("own_table", Message("you created this table: wait for an opponent"))
@@ -314,12 +296,12 @@ class Table:
 
     def check_turn(self, kind: str, side: int | None) -> None:
         """Refuse an action by ``side`` (None: a spectator) that is not theirs to take now."""
-        if self.status == "open":
+        if self.status == TableStatus.OPEN:
             raise Refused(
                 "illegal_action",
                 Message("the match has not started: the table waits for an opponent"),
             )
-        if self.status != "playing":
+        if self.status != TableStatus.PLAYING:
             raise Refused("game_over", Message("the table is {status}", status=self._status()))
         if side is None:
             raise Refused("not_a_player", Message("spectators cannot act at this table"))
@@ -343,7 +325,7 @@ class Table:
 
     def apply(
         self,
-        action: Mapping[str, Any],
+        action: TableAction | SeriesAction,
         *,
         side: int | None,
         actor_id: int | None,
@@ -351,59 +333,28 @@ class Table:
         entropy: bytes | None = None,
     ) -> Applied:
         """Carry out one action; on :class:`Refused` the table is exactly as before."""
-        kind = action["type"]
         changes = Changes()
         log: list[dict[str, Any]] = []
-        if kind == "start":
-            self._start([Seat.from_json(s) for s in action["seats"]], changes)
-        elif kind == "cancel":
-            if self.status != "open":
-                raise Refused(
-                    "not_open",
-                    Message(
-                        "only an open table can be cancelled; this one is {status}",
-                        status=self._status(),
-                    ),
-                )
-            self.status = changes.status = "cancelled"
-        elif kind == NO_SHOW:
+        if isinstance(action, Start):
+            self._start(list(action.seats), changes)
+        elif isinstance(action, Cancel):
+            self._cancel(changes)
+        elif isinstance(action, NoShow):
             self._no_show(side, changes)
         # The game the events belong to: the one that just ended when this action ended
         # it, even though the state then shows the next game (docs/PROTOCOL.md 3).
         events_game = self.game_number or None
-        if kind == TAKE_BACK:
+        if isinstance(action, TakeBack):
             log = self._take_back(side)
-        elif kind not in _TABLE_ACTIONS:
-            events = self._series_action(kind, action, side, entropy)
-            # Accepted: nothing below can refuse it.
-            if kind == "play":
-                # The log keeps the play as the rules wrote it, whatever the client sent.
-                played = next(e.play for e in events if isinstance(e, Moved))
-                action = {"type": "play", "play": played}
-            log = [event_json(event, self.names) for event in events]
-            self.logs[-1].extend(log)
-            self._after_series_action(changes)
-        if self.clock is not None:
-            game = self.game
-            self.clock = self.clock.press(
-                at,
-                to=game.turn if self.status == "playing" and game is not None else None,
-                earned=side is not None and side == self.clock.running and kind in _GAME_ACTIONS,
-            )
+        elif not isinstance(action, (Start, Cancel, NoShow)):
+            action, log = self._series_action(action, side, entropy, changes)
+        self._press_clock(action.name, side, at)
         self.seq += 1
         self.last_at = at
-        record = {k: v for k, v in action.items() if k != "type"}
-        self.last = {
-            "seq": self.seq,
-            "side": side,
-            "type": kind,
-            **record,
-            "game": events_game,
-            "events": log,
-        }
+        self.last = LastAction(self.seq, side, action, events_game, tuple(log))
         return Applied(
             seq=self.seq,
-            action=dict(action),
+            action=action,
             side=side,
             actor_id=actor_id,
             entropy=entropy.hex() if entropy is not None else None,
@@ -413,23 +364,50 @@ class Table:
             changes=changes,
         )
 
+    def _press_clock(self, kind: str, side: int | None, at: float) -> None:
+        """The clock after an accepted action: the side to act next runs; the side whose
+        clock ran earns its increment for a game action."""
+        if self.clock is None:
+            return
+        game = self.game
+        self.clock = self.clock.press(
+            at,
+            to=game.turn if self.status == TableStatus.PLAYING and game is not None else None,
+            earned=side is not None and side == self.clock.running and kind in _GAME_ACTIONS,
+        )
+
     def _series_action(
-        self, kind: str, action: Mapping[str, Any], side: int | None, entropy: bytes | None
-    ) -> tuple[Event, ...]:
-        """Carry out an action of the series (the rules library's vocabulary) for ``side``."""
-        value = self._action_value(kind, action, side)
+        self, action: SeriesAction, side: int | None, entropy: bytes | None, changes: Changes
+    ) -> tuple[Action, list[dict[str, Any]]]:
+        """Carry out an action of the series for ``side``: the action as the log keeps it
+        (a play as the rules wrote it, whatever the client sent) and the log entries."""
+        self.check_turn(action.name, side)
+        assert not isinstance(action, Unseated)  # check_turn refuses nobody's side
+        assert action.side == side, "an action of the series is its sender's"
+        events = self._apply_to_series(action, entropy)
+        # Accepted: nothing below can refuse it.
+        if isinstance(action, PlayDice):
+            action = PlayDice(action.side, next(e.play for e in events if isinstance(e, Moved)))
+        log = [event_json(event, self.names) for event in events]
+        self.logs[-1].extend(log)
+        self._after_series_action(changes)
+        return action, log
+
+    def _apply_to_series(self, action: Action, entropy: bytes | None) -> tuple[Event, ...]:
+        """The series carries ``action`` out, with the sender's entropy for the dice; a
+        refusal leaves the dice as they were."""
         assert self.series is not None and self.seats is not None
         checkpoint = self.dice.checkpoint()
         try:
-            if entropy is not None and self.seats[value.side].bot is None:
+            if entropy is not None and self.seats[action.side].bot is None:
                 self.dice.add_entropy(entropy)
-            return self.series.apply(value)
+            return self.series.apply(action)
         except IllegalActionError as exc:
             self.dice.rollback(checkpoint)
             game = self.game
             code = (
                 "illegal_play"
-                if kind == "play" and game is not None and game.phase is Phase.MOVE
+                if isinstance(action, PlayDice) and game is not None and game.phase is Phase.MOVE
                 else "illegal_action"
             )
             raise Refused.of(code, exc) from None
@@ -464,29 +442,13 @@ class Table:
         self.logs[-1].append(entry)
         return [entry]
 
-    def _action_value(self, kind: str, action: Mapping[str, Any], side: int | None) -> Action:
-        """The protocol's action as the rules library's value, once ``side`` may send it."""
-        if kind not in ACTION_NAMES:
-            raise Refused("unknown_type", Message("unknown action {action}", action=repr(kind)))
-        self.check_turn(kind, side)
-        assert side is not None
-        arguments = {k: v for k, v in action.items() if k not in ("type", "side")}
-        if "moves" in arguments:
-            arguments["play"] = moves_notation(arguments.pop("moves"))
-        try:
-            return action_from_name(kind, side, **arguments)
-        except IllegalActionError as exc:  # pragma: no cover - the protocol checked the fields
-            raise Refused.of("bad_message", exc) from None
-
     def _after_series_action(self, changes: Changes) -> None:
         """Record a game that ended; finish the table with its series, or start the next game."""
         series, game = self.series, self.game
         assert series is not None and game is not None
         if game.result is None:
             return
-        result = result_json(game.result)
-        assert result is not None
-        changes.ended_games.append((self.game_number, result))
+        changes.ended_games.append((self.game_number, game.result))
         if series.is_over:
             reason = (
                 str(game.result.reason)
@@ -495,19 +457,15 @@ class Table:
                 if isinstance(series, Match)
                 else "session"
             )
-            self.status = changes.status = "finished"
-            self.result = changes.result = {
-                "winner": series.winner,
-                "reason": reason,
-                "score": list(series.score),
-            }
+            self.status = changes.status = TableStatus.FINISHED
+            self.result = changes.result = TableResult(series.winner, reason, series.score)
             return
         series.new_game()
         self._begin_game(changes)
 
     def _no_show(self, side: int | None, changes: Changes) -> None:
         """Neither player came: the table ends with no winner and the score as it stands."""
-        if self.status != "playing" or self.series is None:
+        if self.status != TableStatus.PLAYING or self.series is None:
             raise Refused(
                 "game_over",
                 Message("the table is {status}, not being played", status=self._status()),
@@ -516,15 +474,22 @@ class Table:
             raise Refused(
                 "forbidden", Message("only the server ends a match that neither player came to")
             )
-        self.status = changes.status = "finished"
-        self.result = changes.result = {
-            "winner": None,
-            "reason": NO_SHOW,
-            "score": list(self.series.score),
-        }
+        self.status = changes.status = TableStatus.FINISHED
+        self.result = changes.result = TableResult(None, NO_SHOW, self.series.score)
+
+    def _cancel(self, changes: Changes) -> None:
+        if self.status != TableStatus.OPEN:
+            raise Refused(
+                "not_open",
+                Message(
+                    "only an open table can be cancelled; this one is {status}",
+                    status=self._status(),
+                ),
+            )
+        self.status = changes.status = TableStatus.CANCELLED
 
     def _start(self, seats: list[Seat], changes: Changes) -> None:
-        if self.status != "open":
+        if self.status != TableStatus.OPEN:
             raise Refused(
                 "not_open",
                 Message("the table is {status}, not waiting for players", status=self._status()),
@@ -534,7 +499,7 @@ class Table:
         self.seats = seats
         self.series = self.settings.rules.new_series(self.dice)
         self._begin_game(changes)
-        self.status = changes.status = "playing"
+        self.status = changes.status = TableStatus.PLAYING
         changes.seats = [seat.user_id for seat in seats]
 
     def _begin_game(self, changes: Changes) -> None:

@@ -21,11 +21,11 @@ from gammon.server.leases import FenceCheck
 from gammon.server.nodes import LogKey, Request
 from gammon.server.store import Store, load_table
 from gammon.server.table import Applied, Changes, Table
+from gammon.server.table_actions import ENDED
+from gammon.server.table_codec import action_from_json, action_json
 
 __all__ = ["ENDED", "TableLog", "applied_json", "table_key"]
 
-#: The statuses of a table that is over: nothing is appended to its log any more.
-ENDED: Final = frozenset({"finished", "cancelled"})
 #: The fields of an action's row a replica needs to apply it.
 _FIELDS: Final = ("seq", "action", "side", "actor_id", "entropy", "clock", "at")
 
@@ -39,7 +39,7 @@ def applied_json(applied: Applied) -> dict[str, Any]:
     """An action's record, as the owner publishes it and answers a forwarded request."""
     return {
         "seq": applied.seq,
-        "action": applied.action,
+        "action": action_json(applied.action),
         "side": applied.side,
         "actor_id": applied.actor_id,
         "entropy": applied.entropy,
@@ -53,7 +53,7 @@ def applied_json(applied: Applied) -> dict[str, Any]:
 def _applied(data: dict[str, Any], request: str | None = None) -> Applied:
     return Applied(
         seq=data["seq"],
-        action=data["action"],
+        action=action_from_json(data["action"], data["side"]),
         side=data["side"],
         actor_id=data["actor_id"],
         entropy=data["entropy"],
@@ -85,12 +85,12 @@ class TableLog:
         return state.status
 
     def ended(self, state: Table) -> bool:
-        return state.status in ENDED
+        return state.status.ended
 
     def apply(self, state: Table, request: Request, at: float) -> Applied:
         state.check_seq(request.expect_seq)
         applied = state.apply(
-            request.action,
+            action_from_json(request.action, request.side),
             side=request.side,
             actor_id=request.actor_id,
             at=at,
@@ -124,7 +124,7 @@ class TableLog:
             state.learn_seed(int(number), bytes.fromhex(seed))
         entropy = record["entropy"]
         applied = state.apply(
-            record["action"],
+            action_from_json(record["action"], record["side"]),
             side=record["side"],
             actor_id=record["actor_id"],
             at=record["at"],

@@ -35,7 +35,9 @@ from gammon.play import Play
 from gammon.server.plays_text import legal_plays_text, state_boards_text
 from gammon.server.protocol import Refused, board_json, dumps, log_entry_in, play_json
 from gammon.server.settings import ClockSettings
-from gammon.server.table import Table, result_json
+from gammon.server.table import Table
+from gammon.server.table_actions import TableStatus
+from gammon.server.table_codec import last_json, result_json, table_result_json
 
 __all__ = ["TableView", "clock_json", "game_record", "summary_json", "table_record"]
 
@@ -100,7 +102,7 @@ class TableView:
             "type": "state",
             "table": table.id,
             "seq": table.seq,
-            "status": table.status,
+            "status": table.status.value,
             "settings": table.settings.to_json(),
             "you": viewer,
             "players": players_json(table, connected),
@@ -109,8 +111,8 @@ class TableView:
             "game": self.game_json(viewer, lang),
             "previous_games": previous_games_json(table),
             "clock": self._clock_json(at),
-            "result": table.result,
-            "last": table.last,
+            "result": table_result_json(table.result),
+            "last": last_json(table.last),
             **_tournament_json(table),
         }
 
@@ -136,10 +138,10 @@ class TableView:
         series = table.series
         if series is None:
             return None
-        over = table.status == "finished"
+        over = table.status == TableStatus.FINISHED
         result = table.result
-        winner = result["winner"] if result else None
-        score = list(result["score"] if result else series.score)
+        winner = result.winner if result else None
+        score = list(result.score if result else series.score)
         if isinstance(series, Match):
             return {
                 "mode": "match",
@@ -372,7 +374,7 @@ class TableView:
                 ',"seq":',
                 dumps(table.seq),
                 ',"status":',
-                dumps(table.status),
+                dumps(table.status.value),
                 ',"settings":',
                 self._settings(),
                 ',"you":',
@@ -401,9 +403,9 @@ class TableView:
                 ',"clock":',
                 dumps(self._clock_json(at)),
                 ',"result":',
-                dumps(table.result),
+                dumps(table_result_json(table.result)),
                 ',"last":',
-                dumps(table.last),
+                dumps(last_json(table.last)),
                 f',"tournament":{dumps(_tournament_json(table)["tournament"])}'
                 if table.tournament is not None
                 else "",
@@ -503,7 +505,7 @@ def summary_json(table: Table, spectators: int = 0) -> dict[str, Any]:
         else [table.creator.name, None]
     )
     score = (
-        table.result["score"]
+        list(table.result.score)
         if table.result
         else list(table.series.score)
         if table.series is not None
@@ -511,7 +513,7 @@ def summary_json(table: Table, spectators: int = 0) -> dict[str, Any]:
     )
     return {
         "id": table.id,
-        "status": table.status,
+        "status": table.status.value,
         "created_by": table.creator.name,
         "players": players,
         "settings": table.settings.to_json(),
@@ -559,8 +561,8 @@ def table_record(table: Table) -> dict[str, Any]:
         "table": table.id,
         "settings": table.settings.to_json(),
         "players": table.names if table.seats else [table.creator.name, None],
-        "status": table.status,
-        "result": table.result,
+        "status": table.status.value,
+        "result": table_result_json(table.result),
         "games": games,
     }
 

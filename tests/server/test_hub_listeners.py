@@ -6,12 +6,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from gammon.actions import Forfeit, Roll
 from gammon.match import SeriesRules
 from gammon.server.auth import Accounts, UserInfo
 from gammon.server.connections import Connection
 from gammon.server.hub import TABLE_MOMENTS, Hub, TableEvent
 from gammon.server.settings import TableSettings
 from gammon.server.table import Seat, Table
+from gammon.server.table_actions import Start
 
 
 class _Store:
@@ -52,10 +54,10 @@ def test_listeners_hear_start_finish_and_joins() -> None:
         live = hub.install(table)
         await hub.join_table(live, Connection(_Socket(), UserInfo(2, "bob")))  # type: ignore[arg-type]
         await hub.join_table(live, Connection(_Socket(), None))  # type: ignore[arg-type]
-        seats = [{"user": 1, "name": "alice"}, {"user": 2, "name": "bob"}]
-        await hub.act(live, {"type": "start", "seats": seats}, side=None, actor_id=2)
-        await hub.act(live, {"type": "roll"}, side=0, actor_id=1)  # no status change: silent
-        await hub.act(live, {"type": "forfeit"}, side=0, actor_id=1)
+        seats = (Seat(1, "alice"), Seat(2, "bob"))
+        await hub.act(live, Start(seats), side=None, actor_id=2)
+        await hub.act(live, Roll(0), side=0, actor_id=1)  # no status change: silent
+        await hub.act(live, Forfeit(0), side=0, actor_id=1)
         return heard
 
     assert asyncio.run(main()) == [

@@ -20,12 +20,15 @@ import pytest
 import sqlalchemy
 from sqlalchemy import insert, text
 
+from gammon.actions import Forfeit
 from gammon.server import migrate
 from gammon.server.auth import _HASHER
 from gammon.server.db import Database
 from gammon.server.settings import TableSettings
 from gammon.server.store import _action_row
 from gammon.server.table import Seat, Table
+from gammon.server.table_actions import Start
+from gammon.server.table_codec import result_json, table_result_json
 from tests.server.client import ROOT, Player, ServerProcess, choose, database_url, free_port
 
 
@@ -59,10 +62,10 @@ def _finished_table_at_0001(db: Database) -> tuple[int, dict[str, Any]]:
             )
         ).inserted_primary_key[0]
         table = Table(table_id, settings, Seat(alice_id, "oldalice"), created=at)
-        seats = [Seat(alice_id, "oldalice").to_json(), Seat(bob_id, "oldbob").to_json()]
+        seats = (Seat(alice_id, "oldalice"), Seat(bob_id, "oldbob"))
         played = [
-            table.apply({"type": "start", "seats": seats}, side=None, actor_id=bob_id, at=at + 1),
-            table.apply({"type": "forfeit"}, side=1, actor_id=bob_id, at=at + 2),
+            table.apply(Start(seats), side=None, actor_id=bob_id, at=at + 1),
+            table.apply(Forfeit(1), side=1, actor_id=bob_id, at=at + 2),
         ]
         assert table.status == "finished"
         for applied in played:
@@ -79,19 +82,25 @@ def _finished_table_at_0001(db: Database) -> tuple[int, dict[str, Any]]:
                 connection.execute(
                     games.update()
                     .where(games.c.table_id == table_id, games.c.number == number)
-                    .values(result=result, ended=applied.at)
+                    .values(result=result_json(result), ended=applied.at)
                 )
         result = played[-1].changes.result
         assert result is not None
         connection.execute(
             tables.update()
             .where(tables.c.id == table_id)
-            .values(status="finished", seat0=alice_id, seat1=bob_id, result=result, finished=at + 2)
+            .values(
+                status="finished",
+                seat0=alice_id,
+                seat1=bob_id,
+                result=table_result_json(result),
+                finished=at + 2,
+            )
         )
         connection.execute(
             insert(results).values(
                 table_id=table_id, winner_side=0, winner_id=alice_id, loser_id=bob_id,
-                reason=result["reason"], score=result["score"], at=at + 2,
+                reason=result.reason, score=list(result.score), at=at + 2,
             )
         )  # fmt: skip
     return table_id, result
@@ -134,7 +143,7 @@ def test_a_database_at_0001_upgrades_with_its_data_and_the_server_starts_on_it()
             assert login.status_code == 200, login.text
             state = await alice.state(table_id)
             assert state["status"] == "finished"
-            assert state["result"]["reason"] == result["reason"]
+            assert state["result"]["reason"] == result.reason
             profile = (await alice.http.get("/api/players/oldalice")).json()["player"]
             assert profile["name"] == "oldalice"
             # The old account plays on the new schema.

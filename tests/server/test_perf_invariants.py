@@ -23,6 +23,8 @@ from gammon.server.protocol import board_json, dumps, play_json, position_id
 from gammon.server.settings import TableSettings
 from gammon.server.store import Store, load_table
 from gammon.server.table import Seat, Table
+from gammon.server.table_actions import Start
+from gammon.server.table_codec import action_from_json
 from gammon.server.views import TableView
 from tests.reference import plain_notation, plain_pips, plain_position_id
 from tests.server.client import Player, ServerProcess, choose
@@ -63,7 +65,7 @@ def _tables(count: int, actions: int, seed: int, *, double: float = 0.1, take: f
         view = TableView(table)
         at = 1000.0
         table.apply(
-            {"type": "start", "seats": SEATS},
+            action_from_json({"type": "start", "seats": SEATS}, None),
             side=None,
             actor_id=2,
             at=at,
@@ -77,7 +79,11 @@ def _tables(count: int, actions: int, seed: int, *, double: float = 0.1, take: f
                 if action is not None:
                     at += rng.uniform(0.1, 3.0)
                     table.apply(
-                        action, side=side, actor_id=side + 1, at=at, entropy=rng.randbytes(8)
+                        action_from_json(action, side),
+                        side=side,
+                        actor_id=side + 1,
+                        at=at,
+                        entropy=rng.randbytes(8),
                     )
                     break
             else:  # pragma: no cover - some side can always act in a game being played
@@ -288,10 +294,7 @@ def test_group_commit_writes_every_action_in_order() -> None:
         async def play(table: Table) -> None:
             at = 0.0
             applied = table.apply(
-                {
-                    "type": "start",
-                    "seats": [{"user": 1, "name": "alice"}, {"user": 2, "name": "bob"}],
-                },
+                Start((Seat(1, "alice"), Seat(2, "bob"))),
                 side=None,
                 actor_id=2,
                 at=at,
@@ -303,7 +306,11 @@ def test_group_commit_writes_every_action_in_order() -> None:
                     if action is not None:
                         at += 1.0
                         applied = table.apply(
-                            action, side=side, actor_id=side + 1, at=at, entropy=b"\x01" * 8
+                            action_from_json(action, side),
+                            side=side,
+                            actor_id=side + 1,
+                            at=at,
+                            entropy=b"\x01" * 8,
                         )
                         await store.append(table.id, applied)
                         break
@@ -438,20 +445,36 @@ def test_texts_kept_across_actions_follow_the_settings_and_the_finished_games() 
         assert sent == view.state_json(viewer, at=9.0)
         return sent
 
-    table.apply({"type": "start", "seats": SEATS}, side=None, actor_id=2, at=1.0)
+    table.apply(
+        action_from_json({"type": "start", "seats": SEATS}, None), side=None, actor_id=2, at=1.0
+    )
     assert state()["previous_games"] == [] and state()["settings"]["cube"] is True
-    table.apply({"type": "roll"}, side=0, actor_id=1, at=2.0, entropy=b"\x01" * 8)
+    table.apply(
+        action_from_json({"type": "roll"}, 0), side=0, actor_id=1, at=2.0, entropy=b"\x01" * 8
+    )
     game = table.game
     assert game is not None and game.turn is not None
     loser = game.turn
-    table.apply({"type": "resign", "value": 1}, side=loser, actor_id=loser + 1, at=3.0)
+    table.apply(
+        action_from_json({"type": "resign", "value": 1}, loser),
+        side=loser,
+        actor_id=loser + 1,
+        at=3.0,
+    )
     assert state(None)["previous_games"] == []
-    table.apply({"type": "accept_resignation"}, side=1 - loser, actor_id=2 - loser, at=4.0)
+    table.apply(
+        action_from_json({"type": "accept_resignation"}, 1 - loser),
+        side=1 - loser,
+        actor_id=2 - loser,
+        at=4.0,
+    )
     assert table.game_number == 2
     previous = state(None)["previous_games"]
     assert [entry["number"] for entry in previous] == [1] and previous[0]["seed"]
     # Other settings (as the table had been made with them), then the next action's state.
     table.settings = TableSettings.from_json({"length": 3, "cube": False})
-    table.apply({"type": "roll"}, side=0, actor_id=1, at=5.0, entropy=b"\x02" * 8)
+    table.apply(
+        action_from_json({"type": "roll"}, 0), side=0, actor_id=1, at=5.0, entropy=b"\x02" * 8
+    )
     assert state(1)["settings"]["cube"] is False
     assert state(1)["previous_games"] == previous

@@ -123,7 +123,7 @@ def test_what_follows_a_commit_may_act_again_once_the_lock_is_free(store: Store)
         acks: list[int] = []
 
         async def after(change: Committed[Table, Applied]) -> None:
-            if change.applied is not None and change.applied.action["type"] == "start":
+            if change.applied is not None and change.applied.action.name == "start":
                 await runner.act(Request({"type": "roll"}, side=0, actor_id=1, entropy=b"e" * 32))
 
         runner = await _runner(store, heard, after=after)

@@ -13,6 +13,7 @@ from gammon.server.protocol import Refused
 from gammon.server.settings import ClockSettings, TableSettings
 from gammon.server.store import ReplayError, rebuild
 from gammon.server.table import Applied, Seat, Table
+from gammon.server.table_codec import action_from_json, action_json, table_result_json
 from gammon.server.views import TableView, clock_json, game_record
 
 SEATS = [{"user": 1, "name": "alice"}, {"user": 2, "name": "bob"}]
@@ -20,8 +21,16 @@ SEATS = [{"user": 1, "name": "alice"}, {"user": 2, "name": "bob"}]
 
 def started(rules: SeriesRules) -> tuple[Table, list[Applied]]:
     table = Table(1, TableSettings(rules), Seat(1, "alice"), created=0.0)
-    log = [table.apply({"type": "start", "seats": SEATS}, side=None, actor_id=2, at=0.0)]
-    log.append(table.apply({"type": "roll"}, side=0, actor_id=1, at=1.0, entropy=b"\x01" * 8))
+    log = [
+        table.apply(
+            action_from_json({"type": "start", "seats": SEATS}, None), side=None, actor_id=2, at=0.0
+        )
+    ]
+    log.append(
+        table.apply(
+            action_from_json({"type": "roll"}, 0), side=0, actor_id=1, at=1.0, entropy=b"\x01" * 8
+        )
+    )
     return table, log
 
 
@@ -29,15 +38,23 @@ def test_a_forfeited_match_is_won_with_the_points_needed_and_its_game_is_over() 
     table, _ = started(SeriesRules(length=5))
     loser = table.game.turn if table.game is not None else None
     assert loser is not None
-    table.apply({"type": "forfeit"}, side=loser, actor_id=loser + 1, at=2.0)
+    table.apply(
+        action_from_json({"type": "forfeit"}, loser), side=loser, actor_id=loser + 1, at=2.0
+    )
     score = [0, 0]
     score[1 - loser] = 5
-    assert table.result == {"winner": 1 - loser, "reason": "forfeit", "score": score}
+    assert table_result_json(table.result) == {
+        "winner": 1 - loser,
+        "reason": "forfeit",
+        "score": score,
+    }
     assert [e["type"] for e in table.logs[-1][-2:]] == ["forfeited", "ended"]
     assert TableView(table).series_json()["score"] == score  # type: ignore[index]
     assert game_record(table, 1)["seed"] is not None  # the last game is over: seed revealed
     with pytest.raises(Refused) as refused:
-        table.apply({"type": "roll"}, side=loser, actor_id=loser + 1, at=3.0)
+        table.apply(
+            action_from_json({"type": "roll"}, loser), side=loser, actor_id=loser + 1, at=3.0
+        )
     assert refused.value.code == "game_over"
 
 
@@ -46,11 +63,18 @@ def test_a_money_session_lost_on_time_costs_the_game_at_the_cube() -> None:
     side = table.game.turn if table.game is not None else None
     assert side is not None
     with pytest.raises(Refused) as refused:  # only the side whose clock runs runs out of time
-        table.apply({"type": "timeout", "side": 1 - side}, side=1 - side, actor_id=None, at=2.0)
+        table.apply(
+            action_from_json({"type": "timeout", "side": 1 - side}, 1 - side),
+            side=1 - side,
+            actor_id=None,
+            at=2.0,
+        )
     assert refused.value.code == "illegal_action"
-    table.apply({"type": "timeout", "side": side}, side=side, actor_id=None, at=2.0)
-    assert table.result is not None and table.result["reason"] == "time"
-    assert table.result["winner"] == 1 - side and sorted(table.result["score"]) == [0, 1]
+    table.apply(
+        action_from_json({"type": "timeout", "side": side}, side), side=side, actor_id=None, at=2.0
+    )
+    assert table.result is not None and table.result.reason == "time"
+    assert table.result.winner == 1 - side and sorted(table.result.score) == [0, 1]
 
 
 def test_actions_are_what_the_series_allows() -> None:
@@ -65,7 +89,7 @@ def test_actions_are_what_the_series_allows() -> None:
 def test_an_older_log_of_a_forfeit_without_events_still_replays() -> None:
     """Servers before the rules ended the game for a forfeit logged it with no events."""
     table, log = started(SeriesRules(length=3))
-    log.append(table.apply({"type": "forfeit"}, side=0, actor_id=1, at=2.0))
+    log.append(table.apply(action_from_json({"type": "forfeit"}, 0), side=0, actor_id=1, at=2.0))
     seeds = [bytes.fromhex(seed) for _, _, seed in log[0].changes.new_games]
 
     def rows(forfeit_events: list[Any]) -> list[Action]:
@@ -74,9 +98,9 @@ def test_an_older_log_of_a_forfeit_without_events_still_replays() -> None:
                 seq=a.seq,
                 actor_id=a.actor_id,
                 side=a.side,
-                action=a.action,
+                action=action_json(a.action),
                 entropy=a.entropy,
-                events=forfeit_events if a.action["type"] == "forfeit" else a.events,
+                events=forfeit_events if a.action.name == "forfeit" else a.events,
                 clock=a.clock,
                 at=a.at,
             )
@@ -100,7 +124,11 @@ def test_a_take_back_against_the_bot_is_the_series_own_and_replays_from_the_log(
     seeds = [bytes([number]) * 32 for number in range(1, 4)]  # each game's fair dice, fixed
     settings = TableSettings(SeriesRules(length=3), bot="easy")
     table = Table(1, settings, Seat(1, "alice"), created=0.0, seeds=seeds)
-    log = [table.apply({"type": "start", "seats": seats}, side=None, actor_id=1, at=0.0)]
+    log = [
+        table.apply(
+            action_from_json({"type": "start", "seats": seats}, None), side=None, actor_id=1, at=0.0
+        )
+    ]
     at = 1.0
     while "take_back" not in table.actions_for(0):
         game = table.game
@@ -109,7 +137,8 @@ def test_a_take_back_against_the_bot_is_the_series_own_and_replays_from_the_log(
         action: dict[str, Any] = {"type": "roll"}
         if game.legal_plays():
             action = {"type": "play", "play": str(game.legal_plays()[-1])}
-        log.append(table.apply(action, side=side, actor_id=None, at=at, entropy=b"\x02" * 8))
+        value = action_from_json(action, side)
+        log.append(table.apply(value, side=side, actor_id=None, at=at, entropy=b"\x02" * 8))
         at += 1.0
     game = table.game
     assert game is not None
@@ -117,7 +146,7 @@ def test_a_take_back_against_the_bot_is_the_series_own_and_replays_from_the_log(
     assert isinstance(played, Moved) and played.side == 0
     series = table.series
 
-    log.append(table.apply({"type": "take_back"}, side=0, actor_id=1, at=at))
+    log.append(table.apply(action_from_json({"type": "take_back"}, 0), side=0, actor_id=1, at=at))
 
     assert table.series is not series and series is not None
     assert series.game.history[-1] == played  # the old value is as it was
@@ -130,10 +159,10 @@ def test_a_take_back_against_the_bot_is_the_series_own_and_replays_from_the_log(
     assert entry["moves"] == [[m.source, m.target, m.hit] for m in played.moves]
     assert "take_back" not in table.actions_for(0)
     with pytest.raises(Refused) as refused:
-        table.apply({"type": "take_back"}, side=0, actor_id=1, at=at + 1)
+        table.apply(action_from_json({"type": "take_back"}, 0), side=0, actor_id=1, at=at + 1)
     assert refused.value.code == "illegal_action"
     with pytest.raises(Refused) as refused:
-        table.apply({"type": "take_back"}, side=1, actor_id=None, at=at + 1)
+        table.apply(action_from_json({"type": "take_back"}, 1), side=1, actor_id=None, at=at + 1)
     assert refused.value.code == "not_a_player"
 
     rows = [
@@ -141,7 +170,7 @@ def test_a_take_back_against_the_bot_is_the_series_own_and_replays_from_the_log(
             seq=a.seq,
             actor_id=a.actor_id,
             side=a.side,
-            action=a.action,
+            action=action_json(a.action),
             entropy=a.entropy,
             events=a.events,
             clock=a.clock,
@@ -161,9 +190,13 @@ def test_the_table_presses_the_rules_clock_at_each_action() -> None:
     whole milliseconds, and a replay's reserves and restart are the record's."""
     settings = TableSettings(SeriesRules(length=1), clock=ClockSettings(60, 2, 3))
     table = Table(1, settings, Seat(1, "alice"), created=0.0, seeds=[bytes(32)])
-    table.apply({"type": "start", "seats": SEATS}, side=None, actor_id=2, at=0.0)
+    table.apply(
+        action_from_json({"type": "start", "seats": SEATS}, None), side=None, actor_id=2, at=0.0
+    )
     assert table.clock is not None and table.clock.running is None  # the opening: nobody's
-    table.apply({"type": "roll"}, side=0, actor_id=1, at=1.0, entropy=b"\x01" * 8)
+    table.apply(
+        action_from_json({"type": "roll"}, 0), side=0, actor_id=1, at=1.0, entropy=b"\x01" * 8
+    )
     game = table.game
     assert game is not None and game.turn is not None
     mover = game.turn
@@ -171,7 +204,9 @@ def test_the_table_presses_the_rules_clock_at_each_action() -> None:
     assert clock_json(settings.clock, table.clock, 2.5)["remaining_ms"] == [60000, 60000]
     assert table.clock.flagged(62.999) is None and table.clock.flagged(63.0) == mover
     play = str(game.legal_plays()[0])
-    applied = table.apply({"type": "play", "play": play}, side=mover, actor_id=None, at=10.25)
+    applied = table.apply(
+        action_from_json({"type": "play", "play": play}, mover), side=mover, actor_id=None, at=10.25
+    )
     # 9.25 s on the clock: 2 s of delay free, 7.25 s from the bank, then 3 s of increment.
     reserves = [60000, 60000]
     reserves[mover] = 60000 - 7250 + 3000
@@ -182,7 +217,9 @@ def test_the_table_presses_the_rules_clock_at_each_action() -> None:
     assert (shown["running"], shown["started_ms"], shown["server_ms"]) == (1 - mover, 10250, 20250)
     # An action of the side whose clock does not run (a resignation offered on the other's
     # turn) earns nothing; the running side pays its time so far and answers on its clock.
-    applied = table.apply({"type": "resign", "value": 1}, side=mover, actor_id=None, at=13.25)
+    applied = table.apply(
+        action_from_json({"type": "resign", "value": 1}, mover), side=mover, actor_id=None, at=13.25
+    )
     reserves[1 - mover] = 60000 - 1000
     assert applied.clock == reserves and table.clock.running == 1 - mover
     table.restore_clock([1234.0, 5678.0])

@@ -131,7 +131,7 @@ class TableRoutes:
         table = (await self._live_table(request)).table
         if table.series is None:
             raise Refused("no_such_game", Message("the match has not started"))
-        if table.result is not None and table.result["reason"] == NO_SHOW:
+        if table.result is not None and table.result.reason == NO_SHOW:
             raise Refused(
                 "no_such_game", Message("the match was never played: neither player came")
             )

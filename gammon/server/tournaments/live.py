@@ -40,7 +40,8 @@ from gammon.server.protocol import Refused
 from gammon.server.runner import Committed, Runner
 from gammon.server.settings import TableSettings
 from gammon.server.store import load_table
-from gammon.server.table import NO_SHOW, Seat, Table
+from gammon.server.table import Seat, Table
+from gammon.server.table_actions import NoShow
 from gammon.server.timesource import Timer
 from gammon.server.tournaments.errors import TournamentError
 from gammon.server.tournaments.log import ENDED, TournamentLog
@@ -446,9 +447,7 @@ class Tournaments:
         sides = [side for side, seat in enumerate(table.seats or []) if seat.name in names]
         # One loser forfeits in their name; when neither came (or nobody is named) the
         # table ends with no winner, as nobody went through (docs/PROTOCOL.md 1.6).
-        action, side = (
-            ({"type": Forfeit.name}, sides[0]) if len(sides) == 1 else ({"type": NO_SHOW}, None)
-        )
+        action, side = (Forfeit(sides[0]), sides[0]) if len(sides) == 1 else (NoShow(), None)
         with contextlib.suppress(Refused):
             await self.hub.act(table_live, action, side=side, actor_id=None)
 
@@ -491,7 +490,7 @@ class Tournaments:
         match = live.tournament.match(where[1])
         if match.status != "ready":
             return
-        winner_side = table.result.get("winner")
+        winner_side = table.result.winner
         if winner_side is None:
             return
         seat = table.seats[winner_side]
@@ -505,7 +504,7 @@ class Tournaments:
         )
         if winner is None:
             return
-        how = str(table.result.get("reason") or "played")
+        how = table.result.reason or "played"
         with contextlib.suppress(Refused):
             await self.request(
                 live, {"type": "result", "match": match.number, "winner": winner, "how": how}
