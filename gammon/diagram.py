@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from gammon.dice import validate_dice
 from gammon.i18n import N_, SOURCE_LANGUAGE, translator
-from gammon.ids import GameState, MatchIdFields, decode_match_id, encode_match_id
+from gammon.match_id import GameState, MatchIdFields, decode_match_id, encode_match_id
 
 if TYPE_CHECKING:
     # Only for annotations: a position draws itself with this module.

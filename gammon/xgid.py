@@ -54,8 +54,8 @@ from typing import Final
 
 from gammon.errors import XgidError
 from gammon.i18n import N_
-from gammon.ids import side_counts
 from gammon.messages import Message
+from gammon.position_id import side_counts
 
 __all__ = [
     "BOTTOM",

@@ -1,12 +1,12 @@
 """The rules library's core imports one way, bottom-up, with no circle.
 
-messages -> errors -> i18n -> clock, dice, variants, movegen, textkernels, ids -> notation
--> play -> diagram, svg -> position (messages, the catalogs' messages that errors carry,
-imports nothing; i18n, the catalogs the diagram's and the board's words come from, only
-errors): a module may import only modules below it when it runs; an upper module may
-appear in a lower one only under ``TYPE_CHECKING``, for annotations. Read from the source,
-so the test sees imports however the modules were loaded.
-"""
+messages -> errors -> i18n -> clock, dice, variants, movegen, textkernels -> position_id
+-> match_id -> ids -> notation -> play -> diagram, svg -> position (messages, the
+catalogs' messages that errors carry, imports nothing; i18n, the catalogs the diagram's
+and the board's words come from, only errors): a module may import only modules below it
+when it runs; an upper module may appear in a lower one only under ``TYPE_CHECKING``, for
+annotations. Read from the source, so the test sees imports however the modules were
+loaded."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ import gammon
 PACKAGE = Path(gammon.__file__).parent
 CORE = (
     "messages",
-    *("errors", "i18n", "clock", "dice", "variants", "movegen", "textkernels", "ids", "notation"),
+    *("errors", "i18n", "clock", "dice", "variants", "movegen", "textkernels"),
+    *("position_id", "match_id", "ids", "notation"),
     "play",
     *("diagram", "svg"),
     "position",
