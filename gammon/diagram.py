@@ -29,11 +29,12 @@ checkers, the cube, the score and who is on roll.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gammon.dice import validate_dice
-from gammon.i18n import N_, SOURCE_LANGUAGE, translator
-from gammon.ids import GameState, MatchIdFields, decode_match_id, encode_match_id
+from gammon.i18n import N_, SOURCE_LANGUAGE, Translator, translator
+from gammon.match_id import GameState, MatchIdFields, decode_match_id, encode_match_id
 
 if TYPE_CHECKING:
     # Only for annotations: a position draws itself with this module.
@@ -128,32 +129,95 @@ def draw(
     """
     if on_roll not in (0, 1):
         raise ValueError(f"on_roll must be 0 (the bottom side) or 1 (the top), got {on_roll!r}")
+    state = _game_state(_Facts(dice, cube, cube_owner, score, match_length), match, on_roll)
+    t = translator(lang)
+    lines = _id_lines(position, state.match_id, on_roll, t)
+    panel = _panel(position, state, names, marks, on_roll, t)
+    lines += [
+        (f"{text}{_PANEL_GAP}{note}" if note else text).rstrip()
+        for text, note in zip(_board(position, marks), panel, strict=True)
+    ]
+    lines += _footer(position, state, marks, t)
+    return "\n".join(lines)
+
+
+@dataclass
+class _Facts:
+    """What the diagram says of the game beside the board: the keywords given,
+    replaced by a Match ID's fields where one is given."""
+
+    dice: Sequence[int] | None
+    cube: int | None
+    cube_owner: int | None
+    score: tuple[int, int] | None
+    match_length: int | None
     match_id: str | None = None
-    crawford = False
-    double_offered = False
-    resignation = 0
-    over = False
-    if match is not None:
-        fields = decode_match_id(match) if isinstance(match, str) else match
-        match_id = encode_match_id(fields)
-        bottom = fields.player_on_roll if on_roll == 0 else 1 - fields.player_on_roll
-        score = (fields.score[bottom], fields.score[1 - bottom])
-        if cube is not None:
-            cube = fields.cube_value
-            cube_owner = None if fields.cube_owner is None else int(fields.cube_owner != bottom)
-        if dice is None and fields.dice != (0, 0):
-            dice = fields.dice
-        match_length = fields.match_length
-        crawford = fields.crawford
-        double_offered = fields.double_offered
-        resignation = fields.resignation
-        over = fields.game_state in (GameState.OVER, GameState.RESIGNED, GameState.DROPPED)
-    if dice is not None:
-        dice = validate_dice(dice)
+    crawford: bool = False
+    double_offered: bool = False
+    resignation: int = 0
+    over: bool = False
+
+
+def _from_match(given: _Facts, match: MatchIdFields | str, on_roll: int) -> _Facts:
+    """The game's state from a Match ID (or its fields), its player on roll being the
+    side ``on_roll`` names; ``given`` keeps its dice if any, and no cube if it has none."""
+    fields = decode_match_id(match) if isinstance(match, str) else match
+    bottom = fields.player_on_roll if on_roll == 0 else 1 - fields.player_on_roll
+    cube, cube_owner = given.cube, given.cube_owner
+    if cube is not None:
+        cube = fields.cube_value
+        cube_owner = None if fields.cube_owner is None else int(fields.cube_owner != bottom)
+    dice = given.dice
+    if dice is None and fields.dice != (0, 0):
+        dice = fields.dice
+    return _Facts(
+        dice=dice,
+        cube=cube,
+        cube_owner=cube_owner,
+        score=(fields.score[bottom], fields.score[1 - bottom]),
+        match_length=fields.match_length,
+        match_id=encode_match_id(fields),
+        crawford=fields.crawford,
+        double_offered=fields.double_offered,
+        resignation=fields.resignation,
+        over=fields.game_state in (GameState.OVER, GameState.RESIGNED, GameState.DROPPED),
+    )
+
+
+def _game_state(given: _Facts, match: MatchIdFields | str | None, on_roll: int) -> _Facts:
+    """The keywords' state, or the Match ID's with them, checked."""
+    state = given if match is None else _from_match(given, match, on_roll)
+    if state.dice is not None:
+        state.dice = validate_dice(state.dice)
+    cube_owner = state.cube_owner
     if cube_owner not in (None, 0, 1):
         raise ValueError(f"cube_owner must be 0, 1 or None, got {cube_owner!r}")
+    return state
 
-    t = translator(lang)
+
+def _id_lines(position: Position, match_id: str | None, on_roll: int, t: Translator) -> list[str]:
+    """The Position ID (from the side on roll's view) and the Match ID if any, above the
+    board; acey-deucey checkers still to enter have no Position ID."""
+    if position.waiting == (0, 0):
+        lines = [f" Position ID: {(position.swapped() if on_roll else position).id}"]
+    else:
+        none = t.gettext("none (acey-deucey checkers still to enter)")
+        lines = [f" Position ID: {none}"]
+    if match_id is not None:
+        lines.append(f" Match ID   : {match_id}")
+    return lines
+
+
+def _panel(
+    position: Position,
+    state: _Facts,
+    names: tuple[str, str] | None,
+    marks: tuple[str, str],
+    on_roll: int,
+    t: Translator,
+) -> list[str]:
+    """The right-hand panel, one entry per board line from the top edge (0) to the
+    bottom edge (12): the top side's facts above the bar, the bottom's below."""
     bottom_mark, top_mark = marks
     if names is None:
         bottom_name, top_name = bottom_mark, top_mark
@@ -161,32 +225,38 @@ def draw(
         bottom_name, top_name = f"{bottom_mark}: {names[0]}", f"{top_mark}: {names[1]}"
     off = position.off
     waiting = position.waiting
-    # Right-hand panel, one entry per board line from the top edge (0) to the
-    # bottom edge (12): the top side's facts above the bar, the bottom's below.
     panel = [""] * 13
     panel[0], panel[12] = top_name, bottom_name
-    if score is not None:
-        panel[1], panel[11] = (t.ngettext("{n} point", "{n} points", s) for s in score[::-1])
+    if state.score is not None:
+        score = state.score[::-1]
+        panel[1], panel[11] = (t.ngettext("{n} point", "{n} points", s) for s in score)
     panel[2], panel[10] = t.gettext("Off: {n}", n=off[1]), t.gettext("Off: {n}", n=off[0])
     if waiting[1]:
         panel[3] = t.gettext("Waiting: {n}", n=waiting[1])
     if waiting[0]:
         panel[9] = t.gettext("Waiting: {n}", n=waiting[0])
-    if cube is not None:
-        panel[{None: 6, 0: 7, 1: 5}[cube_owner]] = t.gettext("Cube: {n}", n=cube)
-    mover = marks[on_roll]
-    if over:
-        note = t.gettext("Game over")
-    elif double_offered:
-        note = t.gettext("{mark} doubles to {value}", mark=mover, value=2 * (cube or 1))
-    elif resignation:
-        note = t.gettext(_RESIGN_NOTES[resignation])
-    elif dice is not None:
-        note = t.gettext("{mark} rolled {die1}-{die2}", mark=mover, die1=dice[0], die2=dice[1])
-    else:
-        note = t.gettext("{mark} on roll", mark=mover)
-    panel[4 if on_roll else 8] = note
+    if state.cube is not None:
+        panel[{None: 6, 0: 7, 1: 5}[state.cube_owner]] = t.gettext("Cube: {n}", n=state.cube)
+    panel[4 if on_roll else 8] = _turn_note(state, marks[on_roll], t)
+    return panel
 
+
+def _turn_note(state: _Facts, mover: str, t: Translator) -> str:
+    """What the side to act (``mover``) is doing, or that the game is over."""
+    if state.over:
+        return t.gettext("Game over")
+    if state.double_offered:
+        return t.gettext("{mark} doubles to {value}", mark=mover, value=2 * (state.cube or 1))
+    if state.resignation:
+        return t.gettext(_RESIGN_NOTES[state.resignation])
+    if state.dice is not None:
+        die1, die2 = state.dice
+        return t.gettext("{mark} rolled {die1}-{die2}", mark=mover, die1=die1, die2=die2)
+    return t.gettext("{mark} on roll", mark=mover)
+
+
+def _board(position: Position, marks: tuple[str, str]) -> list[str]:
+    """The board's 13 lines, edge to edge: the top side's half, the bar, the bottom's."""
     bar = position.bar
     board = [_TOP_EDGE]
     board += [_row(_TOP_POINTS, position, (bar[1], 1), row, marks) for row in range(_ROWS)]
@@ -195,22 +265,17 @@ def draw(
         _row(_BOTTOM_POINTS, position, (bar[0], 0), row, marks) for row in reversed(range(_ROWS))
     ]
     board.append(_BOTTOM_EDGE)
+    return board
 
-    if waiting == (0, 0):
-        lines = [f" Position ID: {(position.swapped() if on_roll else position).id}"]
-    else:
-        none = t.gettext("none (acey-deucey checkers still to enter)")
-        lines = [f" Position ID: {none}"]
-    if match_id is not None:
-        lines.append(f" Match ID   : {match_id}")
-    lines += [
-        (f"{text}{_PANEL_GAP}{note}" if note else text).rstrip()
-        for text, note in zip(board, panel, strict=True)
-    ]
+
+def _footer(position: Position, state: _Facts, marks: tuple[str, str], t: Translator) -> list[str]:
+    """The lines below the board: the pip counts, then the match's length (and the
+    Crawford game) or money play, unless no match length was given."""
     pips = position.pips()
     count = t.gettext("Pip count")
-    lines.append(f" {count}  {bottom_mark}: {pips[0]}  {top_mark}: {pips[1]}")
-    if match_length and crawford:
+    lines = [f" {count}  {marks[0]}: {pips[0]}  {marks[1]}: {pips[1]}"]
+    match_length = state.match_length
+    if match_length and state.crawford:
         length_line = t.ngettext(
             "{n}-point match (Crawford game)", "{n}-point match (Crawford game)", match_length
         )
@@ -222,4 +287,4 @@ def draw(
         lines.append(" " + length_line)
     elif match_length == 0:
         lines.append(" " + t.gettext("Money game"))
-    return "\n".join(lines)
+    return lines

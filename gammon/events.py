@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import IntEnum, StrEnum
 from typing import ClassVar, Final, TypeAlias
 
-from gammon.i18n import N_, translator
+from gammon.i18n import N_, Translator, translator
 from gammon.play import Move
 from gammon.position import Dice
 
@@ -289,6 +289,16 @@ def describe(event: Event, names: Sequence[str] | None = None, lang: str = "en")
     t = translator(lang)
     if names is None:
         names = tuple(t.gettext("side {side}", side=side) for side in (0, 1))
+    for words in (_play_words, _cube_words, _ending_words):
+        text = words(event, names, t)
+        if text is not None:
+            return text
+    raise TypeError(f"not a game event: {event!r}")  # pragma: no cover
+
+
+def _play_words(event: Event, names: Sequence[str], t: Translator) -> str | None:
+    """The opening roll, a roll, a play, a lost turn or a chosen double (acey-deucey) in
+    words; None for other events."""
     match event:
         case OpeningRolled(dice=(die0, die1)) if die0 == die1:
             return t.gettext(
@@ -313,6 +323,17 @@ def describe(event: Event, names: Sequence[str] | None = None, lang: str = "en")
             )
         case Passed(side=side):
             return t.gettext("{player} has no legal play and loses the turn", player=names[side])
+        case DoubleChosen(side=side, number=number):
+            return t.gettext(
+                "{player} chooses {number}-{number}", player=names[side], number=number
+            )
+        case _:
+            return None
+
+
+def _cube_words(event: Event, names: Sequence[str], t: Translator) -> str | None:
+    """The cube's actions and the resignations in words; None for other events."""
+    match event:
         case Doubled(side=side, value=value):
             return t.gettext("{player} doubles to {value}", player=names[side], value=value)
         case Beavered(side=side, value=value):
@@ -327,10 +348,13 @@ def describe(event: Event, names: Sequence[str] | None = None, lang: str = "en")
             return t.gettext("{player} accepts the resignation", player=names[side])
         case ResignationRejected(side=side):
             return t.gettext("{player} rejects the resignation", player=names[side])
-        case DoubleChosen(side=side, number=number):
-            return t.gettext(
-                "{player} chooses {number}-{number}", player=names[side], number=number
-            )
+        case _:
+            return None
+
+
+def _ending_words(event: Event, names: Sequence[str], t: Translator) -> str | None:
+    """A forfeit or the end of the game in words; None for other events."""
+    match event:
         case Forfeited(side=side, on_time=True):
             return t.gettext("{player} runs out of time", player=names[side])
         case Forfeited(side=side):
@@ -354,7 +378,8 @@ def describe(event: Event, names: Sequence[str] | None = None, lang: str = "en")
                 kind=t.gettext(_KIND_WORDS[result.kind.value]),
                 reason=t.gettext(_REASON_WORDS[result.reason]),
             )
-    raise TypeError(f"not a game event: {event!r}")  # pragma: no cover
+        case _:
+            return None
 
 
 #: The offers to resign by value: each a whole sentence, as languages inflect what is given up.

@@ -84,7 +84,7 @@ from gammon.events import (
     WinKind,
 )
 from gammon.i18n import N_
-from gammon.ids import GameState, MatchIdFields, MatchIdValues, match_id_of_valid
+from gammon.match_id import GameState, MatchIdFields, MatchIdValues, match_id_of_valid
 from gammon.messages import Message
 from gammon.play import Play
 from gammon.position import Dice, Position, validate_dice

@@ -34,7 +34,7 @@ from gammon.dice import DiceSource, RandomDice
 from gammon.errors import IllegalActionError, InvalidRulesError
 from gammon.events import EndReason, Event, GameResult, Moved
 from gammon.game import Game
-from gammon.ids import MatchIdFields, MatchIdValues, match_id_of_valid
+from gammon.match_id import MatchIdFields, MatchIdValues, match_id_of_valid
 from gammon.messages import Message
 from gammon.position import Position
 from gammon.rules import (

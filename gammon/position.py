@@ -24,10 +24,10 @@ from gammon.diagram import draw
 from gammon.dice import ALL_ROLLS, Dice, validate_dice
 from gammon.errors import InvalidPositionError
 from gammon.i18n import N_
-from gammon.ids import decode_position_id, position_id_of_board
 from gammon.messages import Message
 from gammon.notation import parse_play
 from gammon.play import Play, _Batch
+from gammon.position_id import decode_position_id, position_id_of_board
 from gammon.svg import board_svg
 from gammon.variants import Variant, find_variant
 

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final
 
 from gammon.dice import Dice, DiceSource
@@ -63,137 +62,13 @@ from gammon.events import (
     Rolled,
     Took,
 )
+from gammon.game import Game
 from gammon.match import Match, Session
 from gammon.matfile import MatGame, MatTag, MatTurn, ParsedMatch, TurnKind, replay_mat
 from gammon.position import Position
+from gammon.sgf_syntax import SgfNode, parse_sgf
 
 __all__ = ["SgfError", "SgfNode", "parse_sgf", "read_sgf", "replay_sgf", "write_sgf"]
-
-
-@dataclass(frozen=True)
-class SgfNode:
-    """One node: its properties (each a list of values, in file order) and its line."""
-
-    line: int
-    properties: dict[str, list[str]]
-
-    def get(self, key: str) -> str | None:
-        values = self.properties.get(key)
-        return values[0] if values else None
-
-
-def parse_sgf(text: str) -> list[list[SgfNode]]:
-    """The games of an SGF collection, each as the nodes of its main line (first variation).
-
-    >>> [[n.properties for n in game] for game in parse_sgf("(;GM[6]PW[A\\\\]x];W[21])")]
-    [[{'GM': ['6'], 'PW': ['A]x']}, {'W': ['21']}]]
-    >>> parse_sgf("(;GM[6];W[21]")
-    Traceback (most recent call last):
-    ...
-    gammon.errors.SgfError: line 1: the file ends inside a game tree
-    """
-    if not isinstance(text, str):
-        raise SgfError(f"an .sgf file is read from text, got {type(text).__name__}")
-    return _Parser(text.removeprefix("\ufeff")).collection()
-
-
-class _Parser:
-    """Recursive descent over SGF's grammar: Collection = GameTree+;
-    GameTree = "(" Node+ GameTree* ")"; Node = ";" Property*; Property = Ident Value+."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.position = 0
-
-    def line(self, index: int | None = None) -> int:
-        where = self.position if index is None else index
-        return self.text.count("\n", 0, where) + 1
-
-    def skip_space(self) -> str:
-        while self.position < len(self.text) and self.text[self.position].isspace():
-            self.position += 1
-        return self.text[self.position] if self.position < len(self.text) else ""
-
-    def collection(self) -> list[list[SgfNode]]:
-        games: list[list[SgfNode]] = []
-        while True:
-            char = self.skip_space()
-            if not char:
-                return games
-            if char != "(":
-                rest = self.text[self.position : self.position + 20]
-                raise SgfError(f"line {self.line()}: expected a game tree '(', found {rest!r}")
-            games.append(self.tree(main=True))
-
-    def tree(self, *, main: bool) -> list[SgfNode]:
-        """A game tree from its "("; the nodes of its main line (empty when not ``main``)."""
-        self.position += 1
-        nodes: list[SgfNode] = []
-        child_read = False
-        while True:
-            char = self.skip_space()
-            if not char:
-                raise SgfError(f"line {self.line()}: the file ends inside a game tree")
-            if char == ";":
-                if child_read:
-                    raise SgfError(f"line {self.line()}: a node after a variation")
-                node = self.node()
-                if main:
-                    nodes.append(node)
-            elif char == "(":
-                below = self.tree(main=main and not child_read)
-                nodes += below
-                child_read = True
-            elif char == ")":
-                self.position += 1
-                if main and not nodes:
-                    raise SgfError(f"line {self.line()}: a game tree without a node")
-                return nodes
-            else:
-                rest = self.text[self.position : self.position + 20]
-                raise SgfError(f"line {self.line()}: expected ';', '(' or ')', found {rest!r}")
-
-    def node(self) -> SgfNode:
-        node = SgfNode(self.line(), {})
-        self.position += 1
-        while True:
-            self.skip_space()
-            found = re.compile(r"[A-Za-z]+").match(self.text, self.position)
-            if found is None:
-                return node
-            self.position = found.end()
-            values: list[str] = []
-            while self.skip_space() == "[":
-                values.append(self.value())
-            if not values:
-                raise SgfError(f"line {self.line()}: the property {found[0]} has no value")
-            node.properties.setdefault(found[0].upper(), []).extend(values)
-
-    def value(self) -> str:
-        """One ``[...]`` value: escapes taken out, soft line breaks removed."""
-        start = self.position
-        out: list[str] = []
-        index = start + 1
-        text = self.text
-        while index < len(text):
-            char = text[index]
-            if char == "\\":
-                index += 1
-                if text.startswith("\r\n", index):
-                    index += 2  # a soft line break
-                    continue
-                if index < len(text) and text[index] == "\n":
-                    index += 1
-                    continue
-                if index < len(text):
-                    out.append(text[index])
-            elif char == "]":
-                self.position = index + 1
-                return "".join(out)
-            else:
-                out.append(char)
-            index += 1
-        raise SgfError(f"line {self.line(start)}: a property value is not closed with ']'")
 
 
 # -- reading --------------------------------------------------------------------------
@@ -243,17 +118,7 @@ def read_sgf(text: str) -> ParsedMatch:
     games: list[MatGame] = []
     for number, nodes in enumerate(trees, 1):
         root = nodes[0]
-        kind = root.get("GM")
-        if kind is not None and kind.strip() != "6":
-            raise SgfError(
-                f"line {root.line}: GM[{kind}] is not backgammon (GM[6]), game {number}"
-            )
-        cube = root.get("CV")
-        if cube is not None and cube.strip() not in ("", "1"):
-            raise SgfError(
-                f"line {root.line}: game {number} starts with the cube at {cube} (automatic "
-                "doubles), which is not replayed here"
-            )
+        _check_root(root, number)
         info = _match_info(root)
         game_length = int(info.get("length", "0"))
         if length is None:
@@ -265,41 +130,66 @@ def read_sgf(text: str) -> ParsedMatch:
             )
         game_names = (root.get("PW") or "White", root.get("PB") or "Black")
         names = names or game_names
-        words = {word.strip().lower() for word in (root.get("RU") or "").split(":")}
+        words = _rule_words(root, rules)
         crawford_seen |= "crawford" in words
-        if "jacoby" in words:
-            rules["Jacoby"] = "On"
-        if "nocube" in words:
-            rules["CubeLimit"] = "1"
-        for word, variation in _VARIANTS.items():
-            if word in words:
-                rules["Variation"] = variation
-        score: tuple[int, int] | None = None
-        if "ws" in info and "bs" in info:
-            score = (int(info["ws"]), int(info["bs"]))
-        winner, points = _result(root, number)
-        variation = rules.get("Variation", "")
-        start, moves = _set_up(nodes, number, 3 if variation == "Hypergammon" else 15)
-        turns = _turns(moves, number)
-        games.append(
-            MatGame(
-                number=number,
-                line=root.line,
-                score_line=root.line,
-                score=score,
-                turns=turns,
-                winner=winner,
-                points=points,
-                result_line=None if winner is None else turns[-1].line if turns else root.line,
-                crawford="crawfordgame" in words,
-                start=start,
-            )
-        )
+        games.append(_game(nodes, number, info, words, rules.get("Variation", "")))
     assert names is not None and length is not None
     if length and not crawford_seen and length > 1:
         rules["Crawford"] = "Off"
     tags = tuple(MatTag(key, value, trees[0][0].line) for key, value in rules.items())
     return ParsedMatch(length, names, tuple(games), tags)
+
+
+def _check_root(root: SgfNode, number: int) -> None:
+    """Refuses a game that is not backgammon, or that starts with the cube turned."""
+    kind = root.get("GM")
+    if kind is not None and kind.strip() != "6":
+        raise SgfError(f"line {root.line}: GM[{kind}] is not backgammon (GM[6]), game {number}")
+    cube = root.get("CV")
+    if cube is not None and cube.strip() not in ("", "1"):
+        raise SgfError(
+            f"line {root.line}: game {number} starts with the cube at {cube} (automatic "
+            "doubles), which is not replayed here"
+        )
+
+
+def _rule_words(root: SgfNode, rules: dict[str, str]) -> set[str]:
+    """The words of a game's RU property, lower case; the rules they name are added to
+    ``rules`` as .mat tags."""
+    words = {word.strip().lower() for word in (root.get("RU") or "").split(":")}
+    if "jacoby" in words:
+        rules["Jacoby"] = "On"
+    if "nocube" in words:
+        rules["CubeLimit"] = "1"
+    for word, variation in _VARIANTS.items():
+        if word in words:
+            rules["Variation"] = variation
+    return words
+
+
+def _game(
+    nodes: Sequence[SgfNode], number: int, info: dict[str, str], words: set[str], variation: str
+) -> MatGame:
+    """One game tree as a .mat game: its score (MI), result (RE), set-up and turns."""
+    root = nodes[0]
+    score: tuple[int, int] | None = None
+    if "ws" in info and "bs" in info:
+        score = (int(info["ws"]), int(info["bs"]))
+    winner, points = _result(root, number)
+    start, moves = _set_up(nodes, number, 3 if variation == "Hypergammon" else 15)
+    turns = _turns(moves, number)
+    return MatGame(
+        number=number,
+        line=root.line,
+        score_line=root.line,
+        score=score,
+        turns=turns,
+        winner=winner,
+        points=points,
+        result_line=None if winner is None else turns[-1].line if turns else root.line,
+        crawford="crawfordgame" in words,
+        start=start,
+    )
 
 
 _SET_UP: Final = ("AE", "AW", "AB")
@@ -396,6 +286,7 @@ def _result(root: SgfNode, number: int) -> tuple[int | None, int | None]:
 
 
 def _turns(nodes: Sequence[SgfNode], number: int) -> tuple[MatTurn, ...]:
+    """A game's moves, cube actions and resignations as .mat turns."""
     turns: list[MatTurn] = []
     offered: int | None = None  # the side whose double waits for an answer
     resigned = False  # a resignation waits for an answer
@@ -403,11 +294,9 @@ def _turns(nodes: Sequence[SgfNode], number: int) -> tuple[MatTurn, ...]:
         moves = [(side, node.properties[key]) for side, key in ((0, "W"), (1, "B"))
                  if key in node.properties]
         if not moves:
-            player, shown = node.get("PL"), node.get("DI")
-            if player and shown and re.fullmatch(r"[1-6]{2}", shown.strip()):
-                side = 0 if player.strip().upper() == "W" else 1
-                rolled = (int(shown.strip()[0]), int(shown.strip()[1]))
-                turns.append(MatTurn(node.line, side, TurnKind.ROLL, dice=rolled, play=""))
+            shown = _shown_roll(node)
+            if shown is not None:
+                turns.append(shown)
             continue
         if len(moves) > 1 or len(moves[0][1]) != 1:
             raise SgfError(f"line {node.line}: a node holds one move, by one player")
@@ -443,21 +332,38 @@ def _turns(nodes: Sequence[SgfNode], number: int) -> tuple[MatTurn, ...]:
         elif text in ("drop", "pass", "reject"):
             turns.append(MatTurn(node.line, side, TurnKind.DROP))
         else:
-            found = _MOVE.fullmatch(text)
-            if found is None or any(ch not in "abcdefghijklmnopqrstuvwxyz" for ch in found[3]):
-                raise SgfError(
-                    f"line {node.line}: cannot read the move {'WB'[side]}[{value}] of game "
-                    f"{number}: a move is a roll like '31' and letter pairs like 'hefe', or "
-                    "double, take or drop"
-                )
-            pairs = found[3]
-            play = " ".join(
-                f"{_point(pairs[i], side)}/{_point(pairs[i + 1], side)}"
-                for i in range(0, len(pairs), 2)
-            )
-            dice = (int(found[1]), int(found[2]))
-            turns.append(MatTurn(node.line, side, TurnKind.ROLL, dice=dice, play=play))
+            turns.append(_move(node, side, value, number))
     return tuple(turns)
+
+
+def _shown_roll(node: SgfNode) -> MatTurn | None:
+    """A roll shown but not played yet (``PL[W]DI[31]``, as GNU Backgammon writes it), or
+    None for a node that shows none."""
+    player, shown = node.get("PL"), node.get("DI")
+    if player and shown and re.fullmatch(r"[1-6]{2}", shown.strip()):
+        side = 0 if player.strip().upper() == "W" else 1
+        rolled = (int(shown.strip()[0]), int(shown.strip()[1]))
+        return MatTurn(node.line, side, TurnKind.ROLL, dice=rolled, play="")
+    return None
+
+
+def _move(node: SgfNode, side: int, value: str, number: int) -> MatTurn:
+    """A roll and its play (``W[31hefe]``: the dice, then from-to letter pairs) as a turn
+    written in .mat notation."""
+    text = value.strip().lower()
+    found = _MOVE.fullmatch(text)
+    if found is None or any(ch not in "abcdefghijklmnopqrstuvwxyz" for ch in found[3]):
+        raise SgfError(
+            f"line {node.line}: cannot read the move {'WB'[side]}[{value}] of game "
+            f"{number}: a move is a roll like '31' and letter pairs like 'hefe', or "
+            "double, take or drop"
+        )
+    pairs = found[3]
+    play = " ".join(
+        f"{_point(pairs[i], side)}/{_point(pairs[i + 1], side)}" for i in range(0, len(pairs), 2)
+    )
+    dice = (int(found[1]), int(found[2]))
+    return MatTurn(node.line, side, TurnKind.ROLL, dice=dice, play=play)
 
 
 def replay_sgf(source: str | ParsedMatch, *, dice: DiceSource | None = None) -> Match | Session:
@@ -516,7 +422,6 @@ def write_sgf(
         raise SgfError(
             f"{variant} cannot be written as an .sgf file: GNU Backgammon does not play it"
         )
-    length = series.length if isinstance(series, Match) else 0
     payouts = series.payouts if isinstance(series, Session) else None
     score = list(series.start_score)
     trees: list[str] = []
@@ -527,25 +432,7 @@ def write_sgf(
             raise SgfError(
                 f"game {index + 1} began with an automatic double, which is not written here"
             )
-        words = []
-        if isinstance(series, Match) and rules.crawford and length > 1:
-            words.append("Crawford:CrawfordGame" if game.rules.crawford else "Crawford")
-        if rules.jacoby:
-            words.append("Jacoby")
-        if not rules.cube:
-            words.append("NoCube")
-        if variant == "nackgammon":
-            words.append("Nackgammon")
-        elif variant == "hypergammon":
-            words.append("Hypergammon3")
-        root = (
-            f"(;FF[4]GM[6]CA[UTF-8]AP[gammon]MI[length:{length}][game:{index}]"
-            f"[ws:{score[0]}][bs:{score[1]}]PW[{_escape(names[0])}]PB[{_escape(names[1])}]"
-        )
-        if words:
-            root += f"RU[{':'.join(words)}]"
-        if game.start != Position.initial(rules.variant):
-            root += _set_up_text(game.start)
+        root = _root_text(series, game, index, names, score)
         result = game.result
         if result is not None:
             resigned = "R" if result.reason is EndReason.RESIGNATION else ""
@@ -554,6 +441,36 @@ def write_sgf(
             score[result.winner] += points
         trees.append("\n".join([root, *_nodes(game.history, index + 1)]) + ")")
     return "\n".join(trees) + "\n"
+
+
+def _root_text(
+    series: Match | Session, game: Game, index: int, names: tuple[str, str], score: list[int]
+) -> str:
+    """A game's root node up to its result: the match and score (MI), the players, the
+    rules (RU) and a set-up start."""
+    rules = series.rules
+    variant = rules.variant.name
+    length = series.length if isinstance(series, Match) else 0
+    words = []
+    if isinstance(series, Match) and rules.crawford and length > 1:
+        words.append("Crawford:CrawfordGame" if game.rules.crawford else "Crawford")
+    if rules.jacoby:
+        words.append("Jacoby")
+    if not rules.cube:
+        words.append("NoCube")
+    if variant == "nackgammon":
+        words.append("Nackgammon")
+    elif variant == "hypergammon":
+        words.append("Hypergammon3")
+    root = (
+        f"(;FF[4]GM[6]CA[UTF-8]AP[gammon]MI[length:{length}][game:{index}]"
+        f"[ws:{score[0]}][bs:{score[1]}]PW[{_escape(names[0])}]PB[{_escape(names[1])}]"
+    )
+    if words:
+        root += f"RU[{':'.join(words)}]"
+    if game.start != Position.initial(rules.variant):
+        root += _set_up_text(game.start)
+    return root
 
 
 def _set_up_text(start: Position) -> str:

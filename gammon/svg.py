@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING, Final
 
-from gammon.i18n import SOURCE_LANGUAGE, translator
+from gammon.i18n import SOURCE_LANGUAGE, Translator, translator
 
 if TYPE_CHECKING:
     from gammon.position import Position
@@ -76,8 +76,19 @@ def board_svg(
     trays' words are in ``lang``.
     """
     tr = translator(lang)
-    name = title or tr.gettext("Board")
-    parts = [
+    parts = _frame(title or tr.gettext("Board"))
+    _points(position, parts)
+    _bar(position, parts)
+    _trays(position, tr, parts)
+    if dice is not None:
+        _dice(dice, parts)
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _frame(name: str) -> list[str]:
+    """The drawing's opening: its title, the wooden frame, the playing field and the bar."""
+    return [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_WIDTH} {_HEIGHT}" '
         f'width="{_WIDTH}" height="{_HEIGHT}" role="img" class="board">',
         f"<title>{escape(name)}</title>",
@@ -87,6 +98,10 @@ def board_svg(
         f'<rect x="{_BAR_X}" y="{_EDGE}" width="{_POINT}" height="{_HEIGHT - 2 * _EDGE}" '
         'fill="#7a5230"/>',
     ]
+
+
+def _points(position: Position, parts: list[str]) -> None:
+    """The 24 points, each a triangle with its number and its checkers."""
     for row, points in ((0, _TOP), (1, _BOTTOM)):
         top = row == 0
         for column, point in enumerate(points):
@@ -106,12 +121,20 @@ def board_svg(
             count = position.point(point)
             if count:
                 _stack(x + _POINT / 2, abs(count), 0 if count > 0 else 1, top, parts)
+
+
+def _bar(position: Position, parts: list[str]) -> None:
+    """The checkers on the bar: the opponent's in the top half, the player on roll's below."""
     bar = position.bar
     centre = _BAR_X + _POINT / 2
     if bar[1]:
         _stack(centre, bar[1], 1, True, parts)
     if bar[0]:
         _stack(centre, bar[0], 0, False, parts)
+
+
+def _trays(position: Position, tr: Translator, parts: list[str]) -> None:
+    """The trays on the right: each side's borne-off checkers in words, and its pip count."""
     off = position.off
     for side, y in ((1, _EDGE + 14), (0, _HEIGHT - _EDGE - 6)):
         words = tr.gettext("off {n}", n=off[side])
@@ -126,14 +149,15 @@ def board_svg(
         f'<text x="{_TRAY_X + 26}" y="{_HEIGHT / 2 - 22}" text-anchor="middle" font-size="10" '
         f'fill="#f4efe4">{pips[1]}</text>'
     )
-    if dice is not None:
-        for n, die in enumerate(dice[:2]):
-            x = _RIGHT_X + 3 * _POINT - 26 + n * 30
-            y = _HEIGHT / 2 - 11
-            parts.append(
-                f'<rect x="{x}" y="{y}" width="22" height="22" rx="4" fill="#fff" '
-                f'stroke="#333"/><text x="{x + 11}" y="{y + 16}" text-anchor="middle" '
-                f'font-size="15" fill="#222">{int(die)}</text>'
-            )
-    parts.append("</svg>")
-    return "".join(parts)
+
+
+def _dice(dice: Sequence[int], parts: list[str]) -> None:
+    """The roll, two dice in the right half of the board."""
+    for n, die in enumerate(dice[:2]):
+        x = _RIGHT_X + 3 * _POINT - 26 + n * 30
+        y = _HEIGHT / 2 - 11
+        parts.append(
+            f'<rect x="{x}" y="{y}" width="22" height="22" rx="4" fill="#fff" '
+            f'stroke="#333"/><text x="{x + 11}" y="{y + 16}" text-anchor="middle" '
+            f'font-size="15" fill="#222">{int(die)}</text>'
+        )

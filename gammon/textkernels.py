@@ -1,7 +1,7 @@
 """Compiled writers of text into byte buffers: literals and whole numbers.
 
 The rules library's compiled writers (a roll's notation, gammon.notation; the Position
-ID, gammon.ids; the pip count, gammon.position) and the server's (the ``legal_plays``
+ID, gammon.position_id; the pip count, gammon.position) and the server's (the ``legal_plays``
 text, gammon.server.plays_text) write ASCII into one numpy byte buffer and decode it
 once: these are the pieces they share, and nothing of the rules.
 

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from gammon.errors import InvalidDiceError, PositionIdError
-from gammon.ids import MatchIdFields, decode_match_id
+from gammon.match_id import MatchIdFields, decode_match_id
 from gammon.messages import Message
 from gammon.position import Dice, Position, validate_dice
 from gammon.variants import Variant, find_variant

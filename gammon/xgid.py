@@ -54,8 +54,8 @@ from typing import Final
 
 from gammon.errors import XgidError
 from gammon.i18n import N_
-from gammon.ids import side_counts
 from gammon.messages import Message
+from gammon.position_id import side_counts
 
 __all__ = [
     "BOTTOM",
@@ -166,6 +166,13 @@ class Xgid:
 
     def _check(self) -> None:
         """Raises :class:`XgidError` for fields no game can produce."""
+        self._check_cube()
+        self._check_dice()
+        self._check_score()
+        self._check_cube_rules()
+
+    def _check_cube(self) -> None:
+        """The player on roll, and the cube's value, limit and owner, each in its range."""
         if self.player_on_roll not in (BOTTOM, TOP):
             raise XgidError(
                 f"player on roll must be BOTTOM (0) or TOP (1), got {self.player_on_roll!r}"
@@ -189,6 +196,9 @@ class Xgid:
                 "cube owner must be 0 (player on roll), 1 (opponent) or None "
                 f"(centred), got {self.cube_owner!r}"
             )
+
+    def _check_dice(self) -> None:
+        """Two dice, both rolled or neither, and never with a cube action under way."""
         if len(self.dice) != 2:
             raise XgidError(f"dice must be two numbers, got {self.dice!r}")
         d1, d2 = self.dice
@@ -206,6 +216,10 @@ class Xgid:
                     action=action.value,
                 )
             )
+
+    def _check_score(self) -> None:
+        """The score and the match length in range, then what a match or money
+        play allows of them (the Crawford flag, Jacoby and beavers)."""
         if len(self.score) != 2:
             raise XgidError(f"score must be two numbers, got {self.score!r}")
         for s in self.score:
@@ -217,29 +231,38 @@ class Xgid:
                 Message("match length must be 0 (money) or more, got {length}", length=n)
             )
         if n:
-            for s in self.score:
-                if s >= n:
-                    raise XgidError(
-                        Message(
-                            "score {score} is not below the match length {length}",
-                            score=s,
-                            length=n,
-                        )
-                    )
-            if self.jacoby or self.beaver:
-                raise XgidError(Message("Jacoby and beaver rules apply only to money play"))
-            if self.crawford and n - 1 not in self.score:
+            self._check_match_score(n)
+        elif self.crawford:
+            raise XgidError(Message("has the Crawford flag in money play"))
+
+    def _check_match_score(self, n: int) -> None:
+        """A match to ``n``: scores below it, no money rules, the Crawford game 1-away."""
+        for s in self.score:
+            if s >= n:
                 raise XgidError(
                     Message(
-                        "has the Crawford flag but neither player is 1-away "
-                        "(score {mine}-{theirs} to {length})",
-                        mine=self.score[0],
-                        theirs=self.score[1],
+                        "score {score} is not below the match length {length}",
+                        score=s,
                         length=n,
                     )
                 )
-        elif self.crawford:
-            raise XgidError(Message("has the Crawford flag in money play"))
+        if self.jacoby or self.beaver:
+            raise XgidError(Message("Jacoby and beaver rules apply only to money play"))
+        if self.crawford and n - 1 not in self.score:
+            raise XgidError(
+                Message(
+                    "has the Crawford flag but neither player is 1-away "
+                    "(score {mine}-{theirs} to {length})",
+                    mine=self.score[0],
+                    theirs=self.score[1],
+                    length=n,
+                )
+            )
+
+    def _check_cube_rules(self) -> None:
+        """No cube in the Crawford game, no double of a cube the opponent owns, and
+        beavers and raccoons only for money."""
+        action = self.cube_action
         if action is not CubeAction.NONE and self.crawford:
             raise XgidError(Message("has a cube action in the Crawford game"))
         if self.crawford and (self.cube_value != 1 or self.cube_owner is not None):
@@ -248,7 +271,7 @@ class Xgid:
             raise XgidError(
                 Message("has a double by the player on roll but the opponent owns the cube")
             )
-        if action in (CubeAction.BEAVER, CubeAction.RACCOON) and n:
+        if action in (CubeAction.BEAVER, CubeAction.RACCOON) and self.match_length:
             raise XgidError(Message(_MONEY_ONLY[action]))
 
 
@@ -369,68 +392,14 @@ def parse_xgid(text: str) -> Xgid:
     XGID: de stand 5 ligt niet onder de matchlengte 5
     de stand 5 ligt niet onder de matchlengte 5
     """
-    text = text.strip()
-    if text[:5].upper() == "XGID=":
-        text = text[5:]
-    parts = text.split(":")
-    if len(parts) != _FIELDS:
-        raise XgidError(
-            Message(
-                "must have {fields} fields separated by ':', got {count}",
-                fields=_FIELDS,
-                count=len(parts),
-            )
-        )
-    pos, cube, owner, turn, dice, s1, s2, rules, length, max_cube = parts
+    pos, cube, owner, turn, dice, s1, s2, rules, length, max_cube = _fields(text)
     bottom, top = _read_position(pos)
-
-    cube_exp = _int_field(cube, N_("cube exponent must be an integer, got {text}"))
-    max_exp = _int_field(max_cube, N_("max cube exponent must be an integer, got {text}"))
-    for value, out_of_range in (
-        (cube_exp, N_("cube exponent must be 0 to {most}, got {value}")),
-        (max_exp, N_("max cube exponent must be 0 to {most}, got {value}")),
-    ):
-        if not 0 <= value <= _MAX_CUBE_EXPONENT:
-            raise XgidError(Message(out_of_range, most=_MAX_CUBE_EXPONENT, value=value))
-    owner_n = _int_field(owner, N_("cube owner must be an integer, got {text}"))
-    if owner_n not in (-1, 0, 1):
-        raise XgidError(
-            Message(
-                "cube owner must be 1 (bottom), 0 (centred) or -1 (top), got {owner}", owner=owner
-            )
-        )
-    turn_n = _int_field(turn, N_("turn must be an integer, got {text}"))
-    if turn_n not in (-1, 1):
-        raise XgidError(Message("turn must be 1 (bottom) or -1 (top), got {turn}", turn=turn))
-
-    action = CubeAction.NONE
-    dice_pair = (0, 0)
-    if dice in ("D", "B", "R"):
-        action = CubeAction(dice)
-    elif re.fullmatch(r"00|[1-6][1-6]", dice):
-        dice_pair = (int(dice[0]), int(dice[1]))
-    else:
-        raise XgidError(
-            Message(
-                "dice must be '00', two digits 1-6, 'D', 'B' or 'R', got {dice}", dice=repr(dice)
-            )
-        )
-
+    cube_exp, max_exp = _read_cube_exponents(cube, max_cube)
+    owner_n, turn_n = _read_owner_and_turn(owner, turn)
+    action, dice_pair = _read_dice(dice)
     bottom_score = _int_field(s1, N_("bottom player's score must be an integer, got {text}"))
     top_score = _int_field(s2, N_("top player's score must be an integer, got {text}"))
-    rules_n = _int_field(rules, N_("Crawford/Jacoby field must be an integer, got {text}"))
-    match_length = _int_field(length, N_("match length must be an integer, got {text}"))
-    if match_length > 0 and rules_n not in (0, 1):
-        raise XgidError(
-            Message("Crawford field must be 0 or 1 in match play, got {rules}", rules=rules)
-        )
-    if match_length <= 0 and rules_n not in (0, 1, 2, 3):
-        raise XgidError(
-            Message(
-                "Jacoby/beaver field must be 0-3 in money play (1 Jacoby + 2 beaver), got {rules}",
-                rules=rules,
-            )
-        )
+    rules_n, match_length = _read_rules(rules, length)
 
     on_roll = BOTTOM if turn_n == 1 else TOP
     on_roll_owner_n = 1 if on_roll == BOTTOM else -1
@@ -450,6 +419,81 @@ def parse_xgid(text: str) -> Xgid:
         beaver=match_length <= 0 and bool(rules_n & 2),
         max_cube=1 << max_exp,
     )
+
+
+def _fields(text: str) -> list[str]:
+    """The ten fields of an XGID, its ``XGID=`` prefix and surrounding whitespace dropped."""
+    text = text.strip()
+    if text[:5].upper() == "XGID=":
+        text = text[5:]
+    parts = text.split(":")
+    if len(parts) != _FIELDS:
+        raise XgidError(
+            Message(
+                "must have {fields} fields separated by ':', got {count}",
+                fields=_FIELDS,
+                count=len(parts),
+            )
+        )
+    return parts
+
+
+def _read_cube_exponents(cube: str, max_cube: str) -> tuple[int, int]:
+    """The cube's exponent and the max cube's, each 0-15."""
+    cube_exp = _int_field(cube, N_("cube exponent must be an integer, got {text}"))
+    max_exp = _int_field(max_cube, N_("max cube exponent must be an integer, got {text}"))
+    for value, out_of_range in (
+        (cube_exp, N_("cube exponent must be 0 to {most}, got {value}")),
+        (max_exp, N_("max cube exponent must be 0 to {most}, got {value}")),
+    ):
+        if not 0 <= value <= _MAX_CUBE_EXPONENT:
+            raise XgidError(Message(out_of_range, most=_MAX_CUBE_EXPONENT, value=value))
+    return cube_exp, max_exp
+
+
+def _read_owner_and_turn(owner: str, turn: str) -> tuple[int, int]:
+    """The cube owner (1 bottom, 0 centred, -1 top) and the turn (1 bottom, -1 top)."""
+    owner_n = _int_field(owner, N_("cube owner must be an integer, got {text}"))
+    if owner_n not in (-1, 0, 1):
+        raise XgidError(
+            Message(
+                "cube owner must be 1 (bottom), 0 (centred) or -1 (top), got {owner}", owner=owner
+            )
+        )
+    turn_n = _int_field(turn, N_("turn must be an integer, got {text}"))
+    if turn_n not in (-1, 1):
+        raise XgidError(Message("turn must be 1 (bottom) or -1 (top), got {turn}", turn=turn))
+    return owner_n, turn_n
+
+
+def _read_dice(dice: str) -> tuple[CubeAction, tuple[int, int]]:
+    """The dice field: a cube action under way, or the roll (``(0, 0)`` not rolled)."""
+    if dice in ("D", "B", "R"):
+        return CubeAction(dice), (0, 0)
+    if re.fullmatch(r"00|[1-6][1-6]", dice):
+        return CubeAction.NONE, (int(dice[0]), int(dice[1]))
+    raise XgidError(
+        Message("dice must be '00', two digits 1-6, 'D', 'B' or 'R', got {dice}", dice=repr(dice))
+    )
+
+
+def _read_rules(rules: str, length: str) -> tuple[int, int]:
+    """The rules field (Crawford in a match, Jacoby + 2 beaver for money) and the
+    match length it is read by."""
+    rules_n = _int_field(rules, N_("Crawford/Jacoby field must be an integer, got {text}"))
+    match_length = _int_field(length, N_("match length must be an integer, got {text}"))
+    if match_length > 0 and rules_n not in (0, 1):
+        raise XgidError(
+            Message("Crawford field must be 0 or 1 in match play, got {rules}", rules=rules)
+        )
+    if match_length <= 0 and rules_n not in (0, 1, 2, 3):
+        raise XgidError(
+            Message(
+                "Jacoby/beaver field must be 0-3 in money play (1 Jacoby + 2 beaver), got {rules}",
+                rules=rules,
+            )
+        )
+    return rules_n, match_length
 
 
 def format_xgid(x: Xgid) -> str:

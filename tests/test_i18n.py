@@ -277,6 +277,8 @@ def test_show_draws_the_board_in_the_language(
 ALLOWED: dict[str, str] = {
     # gammon/server/static/js/record.js
     "gammon verify record.json --commitment {x}": "a command line, typed as it is",
+    # gammon/server/table.py
+    "an action of the series is its sender's": "an assertion, a programming error",
     # gammon/events.py
     "not a game event: {event}": "a programming error (TypeError), never shown to players",
     "beaver refused": "an EndReason: a value of the protocol and the records, not words",

@@ -1,12 +1,12 @@
 """The rules library's core imports one way, bottom-up, with no circle.
 
-catalogs -> messages -> errors -> i18n -> clock, dice, variants, movegen, textkernels, ids
--> notation -> play -> diagram, svg -> position (the catalogs, each language's words,
-import nothing; messages, which errors carry, only the catalogs; i18n, which refuses a
-language gammon does not speak, the catalogs and errors): a module may import only modules
-below it when it runs; an upper module may appear in a lower one only under
-``TYPE_CHECKING``, for annotations. Read from the source, so the test sees imports however
-the modules were loaded.
+catalogs -> messages -> errors -> i18n -> clock, dice, variants, movegen, textkernels
+-> position_id -> match_id -> ids -> notation -> play -> diagram, svg -> position (the
+catalogs, each language's words, import nothing; messages, which errors carry, only the
+catalogs; i18n, which refuses a language gammon does not speak, the catalogs and errors):
+a module may import only modules below it when it runs; an upper module may appear in a
+lower one only under ``TYPE_CHECKING``, for annotations. Read from the source, so the test
+sees imports however the modules were loaded.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ PACKAGE = Path(gammon.__file__).parent
 CORE = (
     "catalogs",
     "messages",
-    *("errors", "i18n", "clock", "dice", "variants", "movegen", "textkernels", "ids", "notation"),
+    *("errors", "i18n", "clock", "dice", "variants", "movegen", "textkernels"),
+    *("position_id", "match_id", "ids", "notation"),
     "play",
     *("diagram", "svg"),
     "position",

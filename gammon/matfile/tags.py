@@ -130,32 +130,8 @@ def file_rules(
     parsed: ParsedMatch, variant: str | Variant | None, *, jacoby: bool = False
 ) -> SeriesRules:
     """The rules of the file's tags; ``jacoby`` turns the Jacoby rule on where no tag says."""
-    values: dict[str, object] = {}
-    for tag in parsed.tags:
-        if tag.key in RULE_TAGS:
-            try:
-                values[tag.key] = read_rule(tag.key, tag.value)
-            except MatFileError as exc:
-                raise MatFileError(f"line {tag.line}: {exc}") from exc
-    if parsed.is_money:
-        # GNU Backgammon writes no Beaver tag: a beaver in the games says they were allowed.
-        if "Beaver" not in values and any(
-            turn.kind is TurnKind.BEAVER for game in parsed.games for turn in game.turns
-        ):
-            values["Beaver"] = True
-        if jacoby:
-            values.setdefault("Jacoby", True)
-    chosen = values.get("Variation")
-    if variant is not None:
-        try:
-            wanted = find_variant(variant)
-        except GammonError as exc:
-            raise MatFileError(str(exc)) from exc
-        if isinstance(chosen, Variant) and chosen != wanted:
-            raise MatFileError(
-                f"the file is a {chosen.name} file (Variation tag), not {wanted.name}"
-            )
-        chosen = wanted
+    values = _tag_values(parsed, jacoby)
+    chosen = _chosen_variant(values.get("Variation"), variant)
 
     def flag(key: str, default: bool) -> bool:
         value = values.get(key, default)
@@ -189,6 +165,41 @@ def file_rules(
                 f"the {key} tag is for money sessions, not a {parsed.length}-point match"
             ) from exc
         raise MatFileError(f"the file's rules cannot be played: the {key} tag: {exc}") from exc
+
+
+def _tag_values(parsed: ParsedMatch, jacoby: bool) -> dict[str, object]:
+    """Each rule tag's value by its key; for money, beavers where the games have one and
+    the Jacoby rule where ``jacoby`` asks and no tag says."""
+    values: dict[str, object] = {}
+    for tag in parsed.tags:
+        if tag.key in RULE_TAGS:
+            try:
+                values[tag.key] = read_rule(tag.key, tag.value)
+            except MatFileError as exc:
+                raise MatFileError(f"line {tag.line}: {exc}") from exc
+    if parsed.is_money:
+        # GNU Backgammon writes no Beaver tag: a beaver in the games says they were allowed.
+        if "Beaver" not in values and any(
+            turn.kind is TurnKind.BEAVER for game in parsed.games for turn in game.turns
+        ):
+            values["Beaver"] = True
+        if jacoby:
+            values.setdefault("Jacoby", True)
+    return values
+
+
+def _chosen_variant(chosen: object, variant: str | Variant | None) -> object:
+    """The variant asked for, which must be the Variation tag's if there is one; else the
+    tag's value (None without one)."""
+    if variant is None:
+        return chosen
+    try:
+        wanted = find_variant(variant)
+    except GammonError as exc:
+        raise MatFileError(str(exc)) from exc
+    if isinstance(chosen, Variant) and chosen != wanted:
+        raise MatFileError(f"the file is a {chosen.name} file (Variation tag), not {wanted.name}")
+    return wanted
 
 
 _MONEY_ONLY: Final = frozenset({"jacoby", "beavers", "auto_doubles", "stakes", "max_games"})

@@ -88,11 +88,25 @@ def write_mat(
     rules = series.rules
     given = {key: value for key, value in (metadata or {}).items() if key not in HISTORY_TAGS}
     tags = _head_tags(rules, series, given)
+    length = series.length if isinstance(series, Match) else 0
+    body, history = _games(series, names)
+    tags += history
+    lines = [f'; [{key} "{value}"]' for key, value in tags]
+    if lines:
+        lines.append("")
+    lines += [f" {length} point match", ""]
+    return "\n".join(lines + body) + "\n"
+
+
+def _games(
+    series: Match | Session, names: tuple[str, str]
+) -> tuple[list[str], list[tuple[str, str]]]:
+    """Every game's lines, and the tags of what their rows cannot show."""
+    rules = series.rules
     body: list[str] = []
     ties: list[str] = []
     offers: list[str] = []
     passes: list[str] = []
-    length = series.length if isinstance(series, Match) else 0
     score = series.start_score  # a match taken up at a score starts its first line there
     payouts = series.payouts if isinstance(series, Session) else None
     for number, game in enumerate(series.games, 1):
@@ -118,6 +132,15 @@ def write_mat(
             won = list(score)
             won[game.result.winner] += points
             score = (won[0], won[1])
+    return body, _history_tags(series, passes, ties, offers)
+
+
+def _history_tags(
+    series: Match | Session, passes: list[str], ties: list[str], offers: list[str]
+) -> list[tuple[str, str]]:
+    """The tags of what the rows cannot show: turns lost against a closed board, tied
+    opening throws, resignation offers not shown, and a forfeit."""
+    tags: list[tuple[str, str]] = []
     if passes:
         tags.append((CLOSED_BOARD_TAG, "; ".join(passes)))
     if ties:
@@ -127,11 +150,7 @@ def write_mat(
     forfeit = _forfeit_text(series)
     if forfeit is not None:
         tags.append((FORFEIT_TAG, forfeit))
-    lines = [f'; [{key} "{value}"]' for key, value in tags]
-    if lines:
-        lines.append("")
-    lines += [f" {length} point match", ""]
-    return "\n".join(lines + body) + "\n"
+    return tags
 
 
 def _forfeit_text(series: Match | Session) -> str | None:
