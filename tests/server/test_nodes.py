@@ -720,6 +720,8 @@ def test_spectators_on_other_nodes_are_counted_signed_in_or_not(nodes: Nodes) ->
             state = await state_until(sock, lambda m: m["spectators"] == 2)
             assert state["spectators"] == 2
         lobby = await Player(nodes[0]).socket("/ws/lobby")
+        await lobby.until(lambda m: m["type"] == "lobby")
+        await lobby.request({"type": "lobby_view", "status": "playing"})
         await lobby.until(
             lambda m: (
                 m["type"] == "lobby"
