@@ -179,28 +179,24 @@ def _shots(me: Any, mb: int, opp: Any, ob: int, on_bar: int) -> tuple[float, flo
     return shots, doubles, loss
 
 
-@njit(cache=True, nogil=True)
-def _contact_side(
-    me: Any, mb: int, opp: Any, ob: int, out: Any, row: int, col: int, table: Any
-) -> None:
-    """The :data:`CONTACT_FEATURES` inputs of the side at ``me[mb:]`` against ``opp[ob:]``."""
-    my_bar = me[mb + 25] + me[mb + 26]
-    opp_bar = opp[ob + 25] + opp[ob + 26]
-    # My rearmost checker (25 = bar) and the opponent's, each in its own numbering.
-    back = 25 if my_bar > 0 else 0
-    if back == 0:
-        for p in range(24, 0, -1):
-            if me[mb + p] > 0:
-                back = p
-                break
-    opp_back = 25 if opp_bar > 0 else 0
-    if opp_back == 0:
-        for q in range(24, 0, -1):
-            if opp[ob + q] > 0:
-                opp_back = q
-                break
+@njit(cache=True, nogil=True, inline="always")
+def _rearmost(side: Any, base: int, on_bar: int) -> int:
+    """The side's rearmost checker's point in its own numbering (25: the bar, 0: none)."""
+    if on_bar > 0:
+        return 25
+    for p in range(24, 0, -1):
+        if side[base + p] > 0:
+            return p
+    return 0
 
-    # 0, 1: escapes of my rearmost checker and of the next one behind.
+
+@njit(cache=True, nogil=True, inline="always")
+def _escape_features(
+    me: Any, mb: int, opp: Any, ob: int, my_bar: int, back: int, out: Any, row: int, col: int,
+    table: Any,
+) -> None:  # fmt: skip
+    """0, 1: escapes of my rearmost checker and of the next one behind; 2: my containment,
+    the fewest escaping rolls of an opponent checker on its 15-24 points."""
     mine_blocked = blocks(opp, ob)
     out[row, col + 0] = escapes(mine_blocked, back, table) / 36.0 if back > 0 else 1.0
     second = back
@@ -212,8 +208,6 @@ def _contact_side(
                 second = p
                 break
     out[row, col + 1] = escapes(mine_blocked, second, table) / 36.0 if second > 0 else 1.0
-
-    # 2: my containment: the fewest escaping rolls of an opponent checker on its 15-24 points.
     fewest = 36.0
     theirs_blocked = blocks(me, mb)
     for q in range(15, 25):
@@ -222,8 +216,11 @@ def _contact_side(
             fewest = e
     out[row, col + 2] = (36.0 - fewest) / 36.0
 
-    # 3: my longest prime; 4, 5: my longest prime in front of the opponent's rearmost
-    # checker and how far in front of it that prime starts.
+
+@njit(cache=True, nogil=True, inline="always")
+def _prime_features(me: Any, mb: int, opp_back: int, out: Any, row: int, col: int) -> None:
+    """3: my longest prime; 4, 5: my longest prime in front of the opponent's rearmost
+    checker and how far in front of it that prime starts."""
     longest = 0
     run = 0
     for p in range(1, 25):
@@ -250,59 +247,21 @@ def _contact_side(
     out[row, col + 4] = trap / 6.0
     out[row, col + 5] = min(gap, 6) / 6.0 if trap > 0 else 1.0
 
-    # 6, 7, 8: the opponent's shots at my blots over its 36 rolls: rolls that hit,
-    # rolls that can hit two blots, and the pips the worst hit costs me.
-    if opp_back > 0:
-        shots, doubles, loss = _shots(me, mb, opp, ob, opp_bar)
-    else:
-        shots, doubles, loss = 0.0, 0.0, 0.0
-    out[row, col + 6] = shots / 36.0
-    out[row, col + 7] = doubles / 36.0
-    out[row, col + 8] = loss / (36.0 * 12.0)
 
-    # 9: timing: pips my spare checkers outside home can play before they reach it.
+@njit(cache=True, nogil=True, inline="always")
+def _progress_features(
+    me: Any, mb: int, my_bar: int, opp_back: int, out: Any, row: int, col: int
+) -> None:
+    """How far my checkers have to go: 9 timing (pips my spare checkers outside home can
+    play before they reach it), 10 checkers buried on my 1-3 points, 14 crossovers, 15
+    checkers home or off, 16 pips I need to pass every opponent checker."""
     timing = my_bar * 19
     for p in range(7, 25):
         c = me[mb + p]
         spare = c - 2 if c >= 2 else c
         timing += spare * (p - 6)
     out[row, col + 9] = timing / 100.0
-
-    # 10: checkers buried on my 1-3 points (wasted in a contact game).
     out[row, col + 10] = (me[mb + 1] + me[mb + 2] + me[mb + 3]) / 15.0
-
-    # 11: mobility: share of (checker, die) moves that land on a point not made by the
-    # opponent (moves to or past my own 0 point are not counted).
-    free = 0
-    tried = 0
-    for p in range(1, 26):
-        c = my_bar if p == 25 else me[mb + p]
-        if c == 0:
-            continue
-        for d in range(1, 7):
-            t = p - d
-            if t < 1:
-                break
-            tried += c
-            if opp[ob + 25 - t] < 2:
-                free += c
-    out[row, col + 11] = free / tried if tried > 0 else 1.0
-
-    # 12, 13: an anchor in the opponent's home board, and my most advanced point on the
-    # opponent's 1- to 10-points (its point number, twelfths).
-    anchor = 0.0
-    forward = 0.0
-    for p in range(15, 25):
-        if me[mb + p] >= 2:
-            if p >= 19:
-                anchor = 1.0
-            if forward == 0.0:
-                forward = (25 - p) / 12.0
-    out[row, col + 12] = anchor
-    out[row, col + 13] = forward
-
-    # 14: crossovers: quarters of the board my checkers still cross to get home.
-    # 15: checkers home or off.  16: pips I need to pass every opponent checker.
     cross = my_bar * 4
     home = me[mb + 0]
     for p in range(1, 25):
@@ -321,7 +280,41 @@ def _contact_side(
             passing += c * (p - front + 1)
     out[row, col + 16] = passing / 100.0
 
-    # 17: the chance I stay on the bar (dance) this turn; 18: my home points made.
+
+@njit(cache=True, nogil=True, inline="always")
+def _board_features(
+    me: Any, mb: int, opp: Any, ob: int, my_bar: int, back: int, out: Any, row: int, col: int
+) -> None:
+    """Where my checkers stand against the opponent's points: 11 mobility, 12 an anchor in
+    its home board, 13 my most advanced point there, 17 the chance I dance, 18 my home
+    points made, 19 my rearmost checker's point, 20 my checkers in its home or on the bar."""
+    # Mobility: share of (checker, die) moves that land on a point not made by the
+    # opponent (moves to or past my own 0 point are not counted).
+    free = 0
+    tried = 0
+    for p in range(1, 26):
+        c = my_bar if p == 25 else me[mb + p]
+        if c == 0:
+            continue
+        for d in range(1, 7):
+            t = p - d
+            if t < 1:
+                break
+            tried += c
+            if opp[ob + 25 - t] < 2:
+                free += c
+    out[row, col + 11] = free / tried if tried > 0 else 1.0
+    # The anchor, and my most advanced point on the opponent's 1- to 10-points (twelfths).
+    anchor = 0.0
+    forward = 0.0
+    for p in range(15, 25):
+        if me[mb + p] >= 2:
+            if p >= 19:
+                anchor = 1.0
+            if forward == 0.0:
+                forward = (25 - p) / 12.0
+    out[row, col + 12] = anchor
+    out[row, col + 13] = forward
     closed = 0
     mine_made = 0
     for t in range(1, 7):
@@ -331,13 +324,36 @@ def _contact_side(
             mine_made += 1
     out[row, col + 17] = (closed / 6.0) ** 2 if my_bar > 0 else 0.0
     out[row, col + 18] = mine_made / 6.0
-
-    # 19: my rearmost checker's point; 20: my checkers in the opponent's home or on the bar.
     out[row, col + 19] = back / 25.0
     deep = my_bar
     for p in range(19, 25):
         deep += me[mb + p]
     out[row, col + 20] = deep / 15.0
+
+
+@njit(cache=True, nogil=True)
+def _contact_side(
+    me: Any, mb: int, opp: Any, ob: int, out: Any, row: int, col: int, table: Any
+) -> None:
+    """The :data:`CONTACT_FEATURES` inputs of the side at ``me[mb:]`` against ``opp[ob:]``,
+    by group (each inlined here by Numba: one compiled function, as before the split)."""
+    my_bar = me[mb + 25] + me[mb + 26]
+    opp_bar = opp[ob + 25] + opp[ob + 26]
+    back = _rearmost(me, mb, my_bar)
+    opp_back = _rearmost(opp, ob, opp_bar)
+    _escape_features(me, mb, opp, ob, my_bar, back, out, row, col, table)
+    _prime_features(me, mb, opp_back, out, row, col)
+    # 6, 7, 8: the opponent's shots at my blots over its 36 rolls: rolls that hit,
+    # rolls that can hit two blots, and the pips the worst hit costs me.
+    if opp_back > 0:
+        shots, doubles, loss = _shots(me, mb, opp, ob, opp_bar)
+    else:
+        shots, doubles, loss = 0.0, 0.0, 0.0
+    out[row, col + 6] = shots / 36.0
+    out[row, col + 7] = doubles / 36.0
+    out[row, col + 8] = loss / (36.0 * 12.0)
+    _progress_features(me, mb, my_bar, opp_back, out, row, col)
+    _board_features(me, mb, opp, ob, my_bar, back, out, row, col)
 
 
 @njit(cache=True, nogil=True)

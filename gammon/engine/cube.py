@@ -1,9 +1,9 @@
 """Doubling-cube decisions from cubeless chances, for money and match play (R10-R12).
 
-(Past 600 lines on purpose: the cube state, Janowski's money and match formulas and the
+Why this module is long: the cube state, Janowski's money and match formulas and the
 efficiency by class of position are one model whose parts share every helper; the
 search over rolls is :mod:`gammon.engine.cubeful`, the match equity table
-:mod:`gammon.engine.met`.)
+:mod:`gammon.engine.met`.
 
 An evaluator gives cubeless chances (win, win gammon, win backgammon, lose gammon,
 lose backgammon; cumulative as in GNU Backgammon). Turning them into cubeful
@@ -181,9 +181,7 @@ beavers=False, max_cube=64, available=True, gammons=True)
         if self.jacoby or self.beavers:
             raise InvalidCubeStateError("Jacoby and beavers are for money play only")
         if self.owner is CubeOwner.CENTRED and self.value != 1:
-            raise InvalidCubeStateError(
-                f"a centred cube in match play shows 1, not {self.value}"
-            )
+            raise InvalidCubeStateError(f"a centred cube in match play shows 1, not {self.value}")
         if self.score.crawford and (self.value != 1 or self.owner is not CubeOwner.CENTRED):
             raise InvalidCubeStateError("the cube is never turned in the Crawford game")
 
@@ -579,68 +577,78 @@ def _money_curves(odds: _Odds, state: CubeState, x: float) -> _Curves:
 # -- match play: the same model on match winning chances ---------------------
 
 
-def _match_curves(odds: _Odds, state: CubeState, score: MatchScore, x: float) -> _Curves:
-    """MWC curves: cash points found level by level down from where the cube is dead."""
-    away = {CubeOwner.ME: score.away_me, CubeOwner.OPPONENT: score.away_opp}
-    usable = state.available and not score.crawford
+class _MatchModel:
+    """The live-cube MWC curves of one match score and set of odds, each cube level's cash
+    points found from the level where the cube is dead down to the current one (memoised:
+    every level is asked for by the one below it, on both sides)."""
 
-    def win(points: int) -> float:
-        return score.after(points, 0)
+    def __init__(self, odds: _Odds, state: CubeState, score: MatchScore) -> None:
+        self.odds, self.state, self.score = odds, state, score
+        self.away = {CubeOwner.ME: score.away_me, CubeOwner.OPPONENT: score.away_opp}
+        self.usable = state.available and not score.crawford
+        self.memo: dict[tuple[CubeOwner, int], _Curve] = {}
 
-    def lose(points: int) -> float:
-        return score.after(0, points)
+    def win(self, points: int) -> float:
+        return self.score.after(points, 0)
 
-    def value_of_win(cube: int) -> float:
-        g, b = odds.win_gammon, odds.win_backgammon
-        return (1.0 - g) * win(cube) + (g - b) * win(2 * cube) + b * win(3 * cube)
+    def lose(self, points: int) -> float:
+        return self.score.after(0, points)
 
-    def value_of_loss(cube: int) -> float:
-        g, b = odds.lose_gammon, odds.lose_backgammon
-        return (1.0 - g) * lose(cube) + (g - b) * lose(2 * cube) + b * lose(3 * cube)
+    def value_of_win(self, cube: int) -> float:
+        g, b = self.odds.win_gammon, self.odds.win_backgammon
+        return (1.0 - g) * self.win(cube) + (g - b) * self.win(2 * cube) + b * self.win(3 * cube)
 
-    def dead(cube: int) -> _Curve:
-        return _line(value_of_loss(cube), value_of_win(cube))
+    def value_of_loss(self, cube: int) -> float:
+        g, b = self.odds.lose_gammon, self.odds.lose_backgammon
+        return (1.0 - g) * self.lose(cube) + (g - b) * self.lose(2 * cube) + b * self.lose(3 * cube)
 
-    def useful(side: CubeOwner, cube: int) -> bool:
+    def dead(self, cube: int) -> _Curve:
+        return _line(self.value_of_loss(cube), self.value_of_win(cube))
+
+    def useful(self, side: CubeOwner, cube: int) -> bool:
         """Whether ``side`` could gain by doubling a cube of ``cube``: else it is dead."""
-        return usable and 2 * cube <= state.max_cube and away[side] > cube
+        return self.usable and 2 * cube <= self.state.max_cube and self.away[side] > cube
 
-    memo: dict[tuple[CubeOwner, int], _Curve] = {}
-
-    def cash_point(side: CubeOwner, cube: int) -> float:
+    def cash_point(self, side: CubeOwner, cube: int) -> float:
         """My chance at which a double by ``side`` from ``cube`` leaves the taker indifferent."""
         if side is CubeOwner.ME:
-            return live(CubeOwner.OPPONENT, 2 * cube).solve(win(cube))
-        return live(CubeOwner.ME, 2 * cube).solve(lose(cube))
+            return self.live(CubeOwner.OPPONENT, 2 * cube).solve(self.win(cube))
+        return self.live(CubeOwner.ME, 2 * cube).solve(self.lose(cube))
 
-    def live(owner: CubeOwner, cube: int) -> _Curve:
+    def live(self, owner: CubeOwner, cube: int) -> _Curve:
         """Fully live MWC with ``owner`` holding a cube of ``cube``."""
         key = (owner, cube)
-        if key not in memo:
-            if not useful(owner, cube):
-                memo[key] = dead(cube)
+        if key not in self.memo:
+            if not self.useful(owner, cube):
+                self.memo[key] = self.dead(cube)
             else:
-                cashed = win(cube) if owner is CubeOwner.ME else lose(cube)
-                point = cash_point(owner, cube)
-                memo[key] = _curve(value_of_loss(cube), [(point, cashed)], value_of_win(cube))
-        return memo[key]
+                cashed = self.win(cube) if owner is CubeOwner.ME else self.lose(cube)
+                point = self.cash_point(owner, cube)
+                self.memo[key] = _curve(
+                    self.value_of_loss(cube), [(point, cashed)], self.value_of_win(cube)
+                )
+        return self.memo[key]
 
-    def centred(cube: int) -> _Curve:
+    def centred(self, cube: int) -> _Curve:
         inner = []
-        if useful(CubeOwner.OPPONENT, cube):
-            inner.append((cash_point(CubeOwner.OPPONENT, cube), lose(cube)))
-        if useful(CubeOwner.ME, cube):
-            inner.append((cash_point(CubeOwner.ME, cube), win(cube)))
+        if self.useful(CubeOwner.OPPONENT, cube):
+            inner.append((self.cash_point(CubeOwner.OPPONENT, cube), self.lose(cube)))
+        if self.useful(CubeOwner.ME, cube):
+            inner.append((self.cash_point(CubeOwner.ME, cube), self.win(cube)))
         if len(inner) == 2 and inner[0][0] >= inner[1][0]:
-            return dead(cube)  # no window between the cash points: the model has nothing
-        return _curve(value_of_loss(cube), inner, value_of_win(cube))
+            return self.dead(cube)  # no window between the cash points: the model has nothing
+        return _curve(self.value_of_loss(cube), inner, self.value_of_win(cube))
 
+
+def _match_curves(odds: _Odds, state: CubeState, score: MatchScore, x: float) -> _Curves:
+    """MWC curves: cash points found level by level down from where the cube is dead."""
+    model = _MatchModel(odds, state, score)
     cube = state.value
     centre = state.owner is CubeOwner.CENTRED
-    no_double_live = centred(cube) if centre else live(state.owner, cube)
-    no_double = _blend(no_double_live, dead(cube), x)
-    take = _blend(live(CubeOwner.OPPONENT, 2 * cube), dead(2 * cube), x)
-    return _Curves(no_double, take, None, win(cube))
+    no_double_live = model.centred(cube) if centre else model.live(state.owner, cube)
+    no_double = _blend(no_double_live, model.dead(cube), x)
+    take = _blend(model.live(CubeOwner.OPPONENT, 2 * cube), model.dead(2 * cube), x)
+    return _Curves(no_double, take, None, model.win(cube))
 
 
 def _curves(odds: _Odds, state: CubeState, x: float) -> _Curves:
