@@ -461,7 +461,30 @@ def _shown(value: object, limit: int = 60) -> str:
 
 
 def _read(data: dict[str, Any], allowed: Mapping[str, tuple[_Field, ...]]) -> ClientMessage:
-    """Check ``data`` field by field; a field set to ``null`` counts as left out (PROTOCOL 2)."""
+    """Check ``data`` field by field; a field set to ``null`` counts as left out (PROTOCOL 2).
+
+    The checks run in a fixed order (type, envelope, unknown fields, the type's own fields)
+    so that a message with several faults is always refused for the same one.
+    """
+    kind = _read_type(data, allowed)
+    message_id = _read_id(data)
+    seq = _read_seq(data)
+    side = _read_side(data)
+    entropy = _read_entropy(data)
+    specs = allowed[kind]
+    _refuse_unknown_fields(data, kind, specs)
+    fields = _read_fields(data, kind, specs)
+    if kind == "play" and ("play" in fields) == ("moves" in fields):
+        raise Refused(
+            "bad_message",
+            Message("a 'play' message needs either 'play' or 'moves', not both"),
+            field="play",
+        )
+    return ClientMessage(kind, fields, message_id, seq, side, entropy)
+
+
+def _read_type(data: dict[str, Any], allowed: Mapping[str, tuple[_Field, ...]]) -> str:
+    """The message's ``type``, refused unless it is one of the ``allowed`` kinds."""
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in allowed:
         known = ", ".join(sorted(allowed))
@@ -472,7 +495,12 @@ def _read(data: dict[str, Any], allowed: Mapping[str, tuple[_Field, ...]]) -> Cl
             ),
             field="type",
         )
-    message_id = data.get("id")
+    return kind
+
+
+def _read_id(data: dict[str, Any]) -> str | int | None:
+    """The envelope's ``id``, echoed in the reply: a short string or a whole number."""
+    message_id: str | int | None = data.get("id")
     if message_id is not None and not (
         (isinstance(message_id, str) and len(message_id) <= 64) or _is_int(message_id)
     ):
@@ -481,31 +509,49 @@ def _read(data: dict[str, Any], allowed: Mapping[str, tuple[_Field, ...]]) -> Cl
             Message("'id' must be a string of at most 64 characters or a number"),
             field="id",
         )
-    seq = data.get("seq")
+    return message_id
+
+
+def _read_seq(data: dict[str, Any]) -> int | None:
+    """The envelope's ``seq``: the last table sequence number the client has seen."""
+    seq: int | None = data.get("seq")
     if seq is not None and not (_is_int(seq) and seq >= 0):
         raise Refused(
             "bad_message",
             Message("'seq' must be a whole number >= 0, got {value}", value=_shown(seq)),
             field="seq",
         )
-    side = data.get("side")
+    return seq
+
+
+def _read_side(data: dict[str, Any]) -> int | None:
+    """The envelope's ``side``: which seat a client holding both seats speaks for."""
+    side: int | None = data.get("side")
     if side is not None and (side not in (0, 1) or isinstance(side, bool)):
         raise Refused(
             "bad_message",
             Message("'side' must be 0 or 1, got {value}", value=_shown(side)),
             field="side",
         )
+    return side
+
+
+def _read_entropy(data: dict[str, Any]) -> bytes | None:
+    """The envelope's ``entropy``, hex decoded: the client's share of the fair dice."""
     entropy_hex = data.get("entropy")
-    entropy = None
-    if entropy_hex is not None:
-        if not isinstance(entropy_hex, str) or _HEX.fullmatch(entropy_hex) is None:
-            raise Refused(
-                "bad_message",
-                Message("'entropy' must be hex of 1 to 64 bytes (2-128 hex digits)"),
-                field="entropy",
-            )
-        entropy = bytes.fromhex(entropy_hex)
-    specs = allowed[kind]
+    if entropy_hex is None:
+        return None
+    if not isinstance(entropy_hex, str) or _HEX.fullmatch(entropy_hex) is None:
+        raise Refused(
+            "bad_message",
+            Message("'entropy' must be hex of 1 to 64 bytes (2-128 hex digits)"),
+            field="entropy",
+        )
+    return bytes.fromhex(entropy_hex)
+
+
+def _refuse_unknown_fields(data: dict[str, Any], kind: str, specs: tuple[_Field, ...]) -> None:
+    """Refuse a field that is neither the envelope's nor one of ``kind``'s (first by name)."""
     names = {spec.name for spec in specs}
     unknown = sorted(key for key in data if key not in names and key not in _ENVELOPE)
     if unknown:
@@ -518,6 +564,10 @@ def _read(data: dict[str, Any], allowed: Mapping[str, tuple[_Field, ...]]) -> Cl
             ),
             field=unknown[0][:64],
         )
+
+
+def _read_fields(data: dict[str, Any], kind: str, specs: tuple[_Field, ...]) -> dict[str, Any]:
+    """``kind``'s own fields, each checked against its spec; left-out optional ones omitted."""
     fields: dict[str, Any] = {}
     for spec in specs:
         value = data.get(spec.name)
@@ -543,13 +593,7 @@ def _read(data: dict[str, Any], allowed: Mapping[str, tuple[_Field, ...]]) -> Cl
                 field=spec.name,
             )
         fields[spec.name] = value
-    if kind == "play" and ("play" in fields) == ("moves" in fields):
-        raise Refused(
-            "bad_message",
-            Message("a 'play' message needs either 'play' or 'moves', not both"),
-            field="play",
-        )
-    return ClientMessage(kind, fields, message_id, seq, side, entropy)
+    return fields
 
 
 def moves_notation(moves: Sequence[Sequence[int]]) -> str:

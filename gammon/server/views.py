@@ -312,23 +312,31 @@ class TableView:
         receiver's own: ``you``, in the game its board, its actions, its legal plays and
         the log it lacks, and the previous games it lacks.
         """
-        table = self.table
         you = "null" if viewer is None else str(viewer)
         middle = self._stamped_part(
             "middle",
             (frozenset(connected), spectators),
             lambda: self._middle_text(connected, spectators),
         )
+        games = self._previous_games_text(games_from)
+        end = self._stamped_part("end", at, lambda: self._end_text(at))
+        game = self._game_text(viewer, log_from, lang)
+        return "".join(
+            (self._part("head", self._head_text), you, middle, game, PREVIOUS, games, end)
+        )
+
+    def _previous_games_text(self, games_from: int | None) -> str:
+        """``previous_games``'s value: all of them, or those from ``games_from`` on."""
         previous, all_previous = self._previous_games()
         if games_from is None:
-            games = all_previous
-        else:
-            games = _list_from(previous, games_from, "previous_games_from")
-        end = self._stamped_part("end", at, lambda: self._end_text(at))
+            return all_previous
+        return _list_from(previous, games_from, "previous_games_from")
+
+    def _game_text(self, viewer: int | None, log_from: int | None, lang: str) -> str:
+        """``game``'s value for ``viewer``: shared parts around its board, actions and plays."""
+        table = self.table
         if table.game is None or table.series is None:
-            return "".join(
-                (self._part("head", self._head_text), you, middle, "null", PREVIOUS, games, end)
-            )
+            return "null"
         view = viewer if viewer is not None else 0
         actions = table.actions_for(viewer)
         plays = (
@@ -345,9 +353,6 @@ class TableView:
             log = _list_from(texts, log_from, "log_from")
         return "".join(
             (
-                self._part("head", self._head_text),
-                you,
-                middle,
                 self._part("common", lambda: dumps(self._game_common_json())[:-1]),
                 ',"board":',
                 board,
@@ -358,9 +363,6 @@ class TableView:
                 ',"log":',
                 log,
                 self._part("tail", lambda: "," + dumps(self._game_tail_json())[1:]),
-                PREVIOUS,
-                games,
-                end,
             )
         )
 
