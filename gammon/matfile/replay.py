@@ -136,32 +136,7 @@ def _replay(
         Match.from_rules(rules, feed, score=start) if rules.is_match else rules.new_series(feed)
     )
     for position, game in enumerate(parsed.games):
-        if position:
-            try:
-                series.new_game()
-            except IllegalActionError as exc:
-                raise MatFileError(
-                    f"line {game.line}: game {game.number} cannot be played: {exc}"
-                ) from exc
-        if game.start is not None:
-            try:
-                series.set_up(game.start)
-            except IllegalActionError as exc:
-                raise MatFileError(
-                    f"line {game.line}: game {game.number} cannot start from its position: {exc}"
-                ) from exc
-        before = _score_before(series)
-        if check_scores and game.score is not None and game.score != before:
-            raise MatFileError(
-                f"line {game.score_line}: game {game.number} starts at "
-                f"{game.score[0]}-{game.score[1]}, "
-                f"but the games before it make the score {before[0]}-{before[1]}"
-            )
-        if game.crawford and not series.game.rules.crawford:
-            raise MatFileError(
-                f"line {game.line}: game {game.number} is marked as the Crawford game, "
-                "but the rules make it a normal one"
-            )
+        before = _start_game(series, game, first=not position, check_scores=check_scores)
         following = parsed.games[position + 1] if position + 1 < len(parsed.games) else None
         replay = _Replay(
             series.game,
@@ -183,6 +158,40 @@ def _replay(
         )
     feed.after = dice if dice is not None else RandomDice()
     return series
+
+
+def _start_game(
+    series: Match | Session, game: MatGame, *, first: bool, check_scores: bool
+) -> tuple[int, int]:
+    """Begin the series' game for ``game`` (from its position, if it gives one) and check
+    its score line and Crawford mark; returns the score before it."""
+    if not first:
+        try:
+            series.new_game()
+        except IllegalActionError as exc:
+            raise MatFileError(
+                f"line {game.line}: game {game.number} cannot be played: {exc}"
+            ) from exc
+    if game.start is not None:
+        try:
+            series.set_up(game.start)
+        except IllegalActionError as exc:
+            raise MatFileError(
+                f"line {game.line}: game {game.number} cannot start from its position: {exc}"
+            ) from exc
+    before = _score_before(series)
+    if check_scores and game.score is not None and game.score != before:
+        raise MatFileError(
+            f"line {game.score_line}: game {game.number} starts at "
+            f"{game.score[0]}-{game.score[1]}, "
+            f"but the games before it make the score {before[0]}-{before[1]}"
+        )
+    if game.crawford and not series.game.rules.crawford:
+        raise MatFileError(
+            f"line {game.line}: game {game.number} is marked as the Crawford game, "
+            "but the rules make it a normal one"
+        )
+    return before
 
 
 def _score_before(series: Match | Session) -> tuple[int, int]:
@@ -290,7 +299,31 @@ class _Replay:
 
     def apply(self, turn: MatTurn) -> None:
         game = self.game
-        name = self.names[turn.side]
+        self.answer_pending(turn)
+        kind = turn.kind
+        if kind is TurnKind.ROLL:
+            self.roll(turn)
+        elif kind is TurnKind.CLOSED_OUT:
+            self.lose_turn(turn)
+        elif kind in (TurnKind.DOUBLE, TurnKind.BEAVER):
+            self.raise_cube(turn)
+        elif kind is TurnKind.TAKE:
+            game.take(turn.side)
+        elif kind is TurnKind.DROP:
+            game.drop(turn.side)
+        elif kind is TurnKind.RESIGN:
+            assert turn.value is not None
+            game.resign(turn.side, turn.value)
+        elif kind is TurnKind.REJECT:
+            if game.phase in (Phase.DOUBLE_OFFERED, Phase.BEAVER_OFFERED):
+                game.drop(turn.side)  # "Rejects" for a dropped double, as some sites write it
+            else:
+                game.reject_resignation(turn.side)
+
+    def answer_pending(self, turn: MatTurn) -> None:
+        """Before ``turn``: refuse it where a roll shown without its play still waits for
+        one, and take a beaver the file does not answer."""
+        game = self.game
         if self.unplayed is not None and not (
             turn.kind in (TurnKind.RESIGN, TurnKind.REJECT)
             or (turn.kind is TurnKind.ROLL and turn.side == self.unplayed.side)
@@ -312,18 +345,24 @@ class _Replay:
                     turn.line, f"{self.names[1 - turn.side]}'s beaver waits for an answer"
                 )
             game.take(turn.side)
-        kind = turn.kind
-        if kind is TurnKind.ROLL:
-            self.roll(turn)
-        elif kind is TurnKind.CLOSED_OUT:
-            if game.phase is not Phase.ROLL or game.turn != turn.side:
-                raise self.fail(turn.line, f"{name} cannot lose a turn here: {self.waiting()}")
-            events = game.roll(turn.side)
-            if not isinstance(events[0], Passed):
-                raise self.fail(
-                    turn.line, f"{name} is not on the bar against a closed board"
-                )
-        elif kind is TurnKind.DOUBLE:
+
+    def lose_turn(self, turn: MatTurn) -> None:
+        """A "Closed out" cell: the side on the bar against a closed board passes (R7)."""
+        game = self.game
+        name = self.names[turn.side]
+        if game.phase is not Phase.ROLL or game.turn != turn.side:
+            raise self.fail(turn.line, f"{name} cannot lose a turn here: {self.waiting()}")
+        events = game.roll(turn.side)
+        if not isinstance(events[0], Passed):
+            raise self.fail(
+                turn.line, f"{name} is not on the bar against a closed board"
+            )
+
+    def raise_cube(self, turn: MatTurn) -> None:
+        """A double or a beaver, checked against the cube value the file writes."""
+        game = self.game
+        name = self.names[turn.side]
+        if turn.kind is TurnKind.DOUBLE:
             self.settle(turn)
             events = game.double(turn.side)
             offered = events[0]
@@ -333,7 +372,7 @@ class _Replay:
                     turn.line,
                     f"{name} doubles the cube to {offered.value}, not {turn.value}",
                 )
-        elif kind is TurnKind.BEAVER:
+        else:
             events = game.beaver(turn.side)
             beaver = events[0]
             assert isinstance(beaver, Beavered)
@@ -342,18 +381,6 @@ class _Replay:
                     turn.line,
                     f"{name}'s beaver raises the cube to {beaver.value}, not {turn.value}",
                 )
-        elif kind is TurnKind.TAKE:
-            game.take(turn.side)
-        elif kind is TurnKind.DROP:
-            game.drop(turn.side)
-        elif kind is TurnKind.RESIGN:
-            assert turn.value is not None
-            game.resign(turn.side, turn.value)
-        elif kind is TurnKind.REJECT:
-            if game.phase in (Phase.DOUBLE_OFFERED, Phase.BEAVER_OFFERED):
-                game.drop(turn.side)  # "Rejects" for a dropped double, as some sites write it
-            else:
-                game.reject_resignation(turn.side)
 
     def waiting(self) -> str:
         game = self.game
@@ -364,6 +391,14 @@ class _Replay:
         return f"the game waits for {who} ({game.phase})"
 
     def roll(self, turn: MatTurn) -> None:
+        """A roll cell: its dice thrown, then its play made (or kept for later)."""
+        if self.throw(turn):
+            self.unplayed = None
+            self.make_play(turn)
+
+    def throw(self, turn: MatTurn) -> bool:
+        """Throw the dice of a roll cell, by the phase the game is in; False where they
+        danced on the bar against a closed board, which leaves nothing to play."""
         game = self.game
         name = self.names[turn.side]
         dice = turn.dice
@@ -397,25 +432,37 @@ class _Replay:
             if game.phase is not Phase.ROLL or game.turn != turn.side:
                 raise self.fail(turn.line, f"{name} cannot roll now: {self.waiting()}")
             if self.closed_out(turn.side):
-                # The file keeps the roll that danced, as GNU Backgammon and the sites throw
-                # one there; our own games pass without it (R7).
-                if turn.play:
-                    raise self.fail(
-                        turn.line,
-                        f"{name} is on the bar against a closed board and cannot play "
-                        f"{turn.play!r}",
-                    )
-                if len(game.history) in self.unrolled:
-                    game.roll(turn.side)  # our own pass without a roll, its roll a stand-in
-                else:
-                    game.dance(turn.side, dice)
-                self.offers_due()
-                return
+                self.dance(turn, dice)
+                return False
             self.feed.queue = [dice]
             game.roll(turn.side)
             self.feed.queue = []
             self.offers_due()
-        self.unplayed = None
+        return True
+
+    def dance(self, turn: MatTurn, dice: Dice) -> None:
+        """The file keeps the roll that danced, as GNU Backgammon and the sites throw one
+        there; our own games pass without it (R7)."""
+        game = self.game
+        if turn.play:
+            raise self.fail(
+                turn.line,
+                f"{self.names[turn.side]} is on the bar against a closed board and cannot "
+                f"play {turn.play!r}",
+            )
+        if len(game.history) in self.unrolled:
+            game.roll(turn.side)  # our own pass without a roll, its roll a stand-in
+        else:
+            game.dance(turn.side, dice)
+        self.offers_due()
+
+    def make_play(self, turn: MatTurn) -> None:
+        """The play of a roll cell, once its dice are thrown: none where no checker can
+        move, kept for later where the file shows none yet."""
+        game = self.game
+        name = self.names[turn.side]
+        dice = turn.dice
+        assert dice is not None and turn.play is not None
         if game.phase is not Phase.MOVE or game.on_roll != turn.side:
             if turn.play:
                 raise self.fail(
