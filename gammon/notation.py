@@ -148,7 +148,14 @@ def put_notation(
 ) -> int:
     """Write the play whose ``used`` moves start at ``moves[first]`` into ``out`` at
     ``pos``, in standard notation (the module's rules); returns where it ends.
-    ``segments`` and ``keys``: 4 by 3 of scratch."""
+    ``segments`` and ``keys``: 4 by 3 of scratch.
+
+    Why this function is long: it is the compiled writer the server's plays list calls
+    once a legal play, in three steps read top to bottom (moves joined into segments, the
+    segments sorted, then written with their counts). Split into three compiled helpers it
+    measured slower: best of 30 runs over 20,000 plays of seeded games, 85-88 ns a play
+    whole against 91-95 ns split, and slower still with the helpers inlined (numba
+    ``inline="always"``), on the shared 2-core machine (2026-12-02)."""
     if used == 0:
         return put(out, pos, _NO_PLAY)
     # Segments (source, target, hit): a move extends an open segment that ends where it
