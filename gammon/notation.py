@@ -777,8 +777,18 @@ def parse_play(position: Position, text: str, dice: Dice) -> Play:
     paths, shown = _read(text)
     if not paths:
         raise _read_error(text, Message("no moves in it"))
-    written = " ".join(shown)
     board = position._board
+    _check_written(paths, shown, board, dice)
+    search = _Search(paths)
+    search.run(board, (dice[0],) * 4 if dice[0] == dice[1] else dice)
+    return _chosen(search, plays, paths, shown, dice)
+
+
+def _check_written(
+    paths: Sequence[_Path], shown: Sequence[str], board: bytes, dice: Dice
+) -> None:
+    """Refuse, before any search, what the text alone shows against the rules: sources,
+    the bar first, hits on no blot, and segments the dice cannot make."""
     _check_sources(paths, board)
     bar = board[_BAR]
     from_bar = sum(path.points[0] == BAR_POINT for path in paths)
@@ -792,8 +802,17 @@ def parse_play(position: Position, text: str, dice: Dice) -> Play:
     if problem is not None:
         raise IllegalPlayError(problem)
 
-    search = _Search(paths)
-    search.run(board, (dice[0],) * 4 if dice[0] == dice[1] else dice)
+
+def _chosen(
+    search: _Search,
+    plays: Sequence[Play],
+    paths: Sequence[_Path],
+    shown: Sequence[str],
+    dice: Dice,
+) -> Play:
+    """The legal play among the search's outcomes, the one hitting least that the text did
+    not mark; otherwise why none (or more than one) fits."""
+    written = " ".join(shown)
     legal = {play._board: play for play in plays}
     found = [
         (outcome.unasked_hits, key, outcome)
