@@ -309,47 +309,14 @@ def _read_segment(token: str) -> tuple[_Path, int]:
     match = _SEGMENT.fullmatch(token)
     if match is None:
         raise _read_error(token, Message("brackets only hold a count, as in 6/2(2)"))
-    count = 1
-    if match["count"] is not None:
-        written = match["count"]
-        if not written.isdigit() or not 1 <= int(written) <= _MAX_REPEAT:
-            raise _read_error(
-                token,
-                Message(
-                    "the count ({count}) must be a number from 1 to {most}",
-                    count=written,
-                    most=_MAX_REPEAT,
-                ),
-            )
-        count = int(written)
+    count = 1 if match["count"] is None else _read_count(token, match["count"])
     parts = _SEPARATOR.split(match["body"])
     if len(parts) < 2:
         raise _read_error(token, Message("a move is written from/to, as in 13/7"))
     points: list[int] = []
     stars: list[bool] = []
     for index, part in enumerate(parts):
-        point_match = _POINT.fullmatch(part)
-        negative = _NEGATIVE.match(part)
-        if negative is not None:
-            raise _read_error(token, Message(_NOT_A_NUMBERED_POINT, point=negative[0]))
-        if point_match is None:
-            why = (
-                Message(_NOT_A_POINT, point=repr(part))
-                if part
-                else Message("a point is missing (use 1-24, bar or off)")
-            )
-            raise _read_error(token, why)
-        name = point_match["name"]
-        if name.isdigit():
-            # Long numbers are no points; int() would refuse thousands of digits.
-            point = int(name) if len(name.lstrip("0")) <= 2 else BAR_POINT + 1
-            if point > BAR_POINT:
-                raise _read_error(token, Message(_NOT_A_NUMBERED_POINT, point=name))
-        elif name in _NAMES:
-            point = _NAMES[name]
-        else:
-            raise _read_error(token, Message(_NOT_A_POINT, point=repr(name)))
-        star = bool(point_match["star"])
+        point, star = _read_point(token, part)
         if star and index == 0:
             raise _read_error(
                 token, Message("a hit mark * goes after the point landed on, as in 13/7*")
@@ -373,6 +340,46 @@ def _read_segment(token: str) -> tuple[_Path, int]:
         points.append(point)
         stars.append(star)
     return _Path(tuple(points), tuple(stars)), count
+
+
+def _read_count(token: str, written: str) -> int:
+    """The count in a segment's brackets, ``(2)``: 1 to the most checkers a roll moves."""
+    if not written.isdigit() or not 1 <= int(written) <= _MAX_REPEAT:
+        raise _read_error(
+            token,
+            Message(
+                "the count ({count}) must be a number from 1 to {most}",
+                count=written,
+                most=_MAX_REPEAT,
+            ),
+        )
+    return int(written)
+
+
+def _read_point(token: str, part: str) -> tuple[int, bool]:
+    """One point of a segment (``7*``, ``bar``, ``off``) and whether it is marked as a hit."""
+    point_match = _POINT.fullmatch(part)
+    negative = _NEGATIVE.match(part)
+    if negative is not None:
+        raise _read_error(token, Message(_NOT_A_NUMBERED_POINT, point=negative[0]))
+    if point_match is None:
+        why = (
+            Message(_NOT_A_POINT, point=repr(part))
+            if part
+            else Message("a point is missing (use 1-24, bar or off)")
+        )
+        raise _read_error(token, why)
+    name = point_match["name"]
+    if name.isdigit():
+        # Long numbers are no points; int() would refuse thousands of digits.
+        point = int(name) if len(name.lstrip("0")) <= 2 else BAR_POINT + 1
+        if point > BAR_POINT:
+            raise _read_error(token, Message(_NOT_A_NUMBERED_POINT, point=name))
+    elif name in _NAMES:
+        point = _NAMES[name]
+    else:
+        raise _read_error(token, Message(_NOT_A_POINT, point=repr(name)))
+    return point, bool(point_match["star"])
 
 
 def _read(text: str) -> tuple[list[_Path], list[str]]:
