@@ -547,6 +547,15 @@ def _step(board: bytearray, source: int, die: int) -> tuple[int, bool] | _Failur
             board[_SIDE + 25 - target] = 0
             board[_SIDE + _BAR] += 1
         return target, bool(opposing)
+    return _bear_off(board, origin, source, die)
+
+
+def _bear_off(
+    board: bytearray, origin: int, source: int, die: int
+) -> tuple[int, bool] | _Failure:
+    """Bear a checker off from ``source`` by ``die`` in place (R8), or say why not: all
+    checkers must be home, and a die higher than needed only takes the highest one."""
+    target = source - die
     outside = [str(p) for p in range(24, 6, -1) if board[p]]
     where = [Message("on {points}", points=_listing(outside))] if outside else []
     if board[_BAR]:
