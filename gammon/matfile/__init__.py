@@ -85,7 +85,8 @@ out``, ``Resigns 2`` and ``Rejects`` cells, still read.
 
 The package follows the format's seams: :mod:`~gammon.matfile.record` (the parts of
 a file and the rule tags), :mod:`~gammon.matfile.reader` (text to records),
-:mod:`~gammon.matfile.replay` (records through the rules) and
+:mod:`~gammon.matfile.replay` (records through the rules, a game's cells by
+:mod:`~gammon.matfile.game_replay`) and
 :mod:`~gammon.matfile.writer` (a series to text).
 """
 

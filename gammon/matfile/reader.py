@@ -56,9 +56,19 @@ def read_mat(text: str) -> ParsedMatch:
     if not isinstance(text, str):
         raise MatFileError(f"a .mat file is read from text, got {type(text).__name__}")
     lines = [line.expandtabs(8) for line in text.removeprefix("\ufeff").splitlines()]
+    length, tags, comments, index = _read_head(lines)
+    games, names = _read_games(lines, index)
+    if names is None:
+        given = {tag.key: tag.value for tag in tags}
+        names = (given.get("Player 1", "Player 1"), given.get("Player 2", "Player 2"))
+    return ParsedMatch(length, names, tuple(games), tuple(tags), tuple(comments))
+
+
+def _read_head(lines: Sequence[str]) -> tuple[int, list[MatTag], list[str], int]:
+    """The tags and comments before the match length line, and the length; returns them with
+    the index after that line."""
     tags: list[MatTag] = []
     comments: list[str] = []
-    length: int | None = None
     index = 0
     while index < len(lines):
         line = lines[index]
@@ -79,12 +89,17 @@ def read_mat(text: str) -> ParsedMatch:
                 f"line {index}: expected the match length (' 5 point match'), "
                 f"found {stripped!r}"
             )
-        length = int(header[1])
-        break
-    if length is None:
-        raise MatFileError(
-            f"line {max(index, 1)}: the file has no match length line (' 5 point match')"
-        )
+        return int(header[1]), tags, comments, index
+    raise MatFileError(
+        f"line {max(index, 1)}: the file has no match length line (' 5 point match')"
+    )
+
+
+def _read_games(
+    lines: Sequence[str], index: int
+) -> tuple[list[MatGame], tuple[str, str] | None]:
+    """The games from ``index`` on, and the players' names of their score lines (None where
+    no game has one); every game must name the same two players."""
     games: list[MatGame] = []
     names: tuple[str, str] | None = None
     while index < len(lines):
@@ -119,10 +134,11 @@ def read_mat(text: str) -> ParsedMatch:
                 f"{game_names[1]!r}, but game 1 was between {names[0]!r} and {names[1]!r}"
             )
         games.append(game)
-    if names is None:
-        given = {tag.key: tag.value for tag in tags}
-        names = (given.get("Player 1", "Player 1"), given.get("Player 2", "Player 2"))
-    return ParsedMatch(length, names, tuple(games), tuple(tags), tuple(comments))
+    return games, names
+
+
+#: A game's result while its rows are read: (winner, points, line).
+_Result = tuple[int, int, int]
 
 
 def _read_game(
@@ -135,28 +151,53 @@ def _read_game(
         index += 1
     if index >= len(lines):
         raise MatFileError(f"line {game_line}: game {number} stops before its score line")
-    names: tuple[str, str] | None = None
-    score_value: tuple[int, int] | None = None
     score_line = index + 1
+    names, score_value, crawford, index = _read_score(lines, index, number, crawford)
+    turns, ties, result, index = _read_rows(lines, index, number)
+    game = MatGame(
+        number=number,
+        line=game_line,
+        score_line=score_line,
+        score=score_value,
+        turns=tuple(turns),
+        winner=result[0] if result else None,
+        points=result[1] if result else None,
+        result_line=result[2] if result else None,
+        opening_ties=ties,
+        crawford=crawford,
+    )
+    return game, index, names
+
+
+def _read_score(
+    lines: Sequence[str], index: int, number: int, crawford: bool
+) -> tuple[tuple[str, str] | None, tuple[int, int] | None, bool, int]:
+    """The score line at ``index``, if the game has one: its names, scores, whether it says
+    Crawford (or ``crawford`` already did), and the index after it."""
     if _ROW_NUMBER.match(lines[index]) or _WINS_CELL.fullmatch(lines[index].strip()):
-        pass  # no score line
-    else:
-        score = _SCORE.fullmatch(lines[index])
-        index += 1
-        if score is None or not score[1] or not score[3]:
-            raise MatFileError(
-                f"line {index}: expected the names and scores of game {number} "
-                f"('Alice : 0   Bob : 0'), found {lines[index - 1].strip()!r}"
-            )
-        if score[5]:
-            if "crawford" not in score[5].lower():
-                raise MatFileError(f"line {index}: cannot read {score[5]!r} after the scores")
-            crawford = True
-        names = (score[1], score[3])
-        score_value = (int(score[2]), int(score[4]))
+        return None, None, crawford, index  # no score line
+    score = _SCORE.fullmatch(lines[index])
+    index += 1
+    if score is None or not score[1] or not score[3]:
+        raise MatFileError(
+            f"line {index}: expected the names and scores of game {number} "
+            f"('Alice : 0   Bob : 0'), found {lines[index - 1].strip()!r}"
+        )
+    if score[5]:
+        if "crawford" not in score[5].lower():
+            raise MatFileError(f"line {index}: cannot read {score[5]!r} after the scores")
+        crawford = True
+    return (score[1], score[3]), (int(score[2]), int(score[4])), crawford, index
+
+
+def _read_rows(
+    lines: Sequence[str], index: int, number: int
+) -> tuple[list[MatTurn], tuple[Dice, ...], _Result | None, int]:
+    """The rows of game ``number`` up to the next ``Game N``: its turns, opening ties, result,
+    and the index where it stops."""
     turns: list[MatTurn] = []
     ties: tuple[Dice, ...] = ()
-    result: tuple[int, int, int] | None = None  # winner, points, line
+    result: _Result | None = None
     while index < len(lines):
         line = lines[index]
         if _GAME.fullmatch(line):
@@ -181,34 +222,35 @@ def _read_game(
                     f"but {cell!r} follows"
                 )
             if wins or losses:
-                found = wins or losses
-                assert found is not None
-                points = int(found[1])
-                winner = side if wins else 1 - side
-                if points < 1:
-                    raise MatFileError(f"line {index}: a game is won by 1 point or more")
-                if result is not None and result[:2] != (winner, points):
-                    raise MatFileError(
-                        f"line {index}: {cell!r} does not agree with the result at line "
-                        f"{result[2]}"
-                    )
-                if result is None or wins:
-                    result = (winner, points, index)
+                result = _read_result(cell, side, index, wins, losses, result)
                 continue
             turns.append(_read_cell(cell, side, index))
-    game = MatGame(
-        number=number,
-        line=game_line,
-        score_line=score_line,
-        score=score_value,
-        turns=tuple(turns),
-        winner=result[0] if result else None,
-        points=result[1] if result else None,
-        result_line=result[2] if result else None,
-        opening_ties=ties,
-        crawford=crawford,
-    )
-    return game, index, names
+    return turns, ties, result, index
+
+
+def _read_result(
+    cell: str,
+    side: int,
+    line: int,
+    wins: re.Match[str] | None,
+    losses: re.Match[str] | None,
+    result: _Result | None,
+) -> _Result:
+    """The result after a Wins or Losses cell; a second one must agree with the first, and a
+    Wins cell's line is the one kept."""
+    found = wins or losses
+    assert found is not None
+    points = int(found[1])
+    winner = side if wins else 1 - side
+    if points < 1:
+        raise MatFileError(f"line {line}: a game is won by 1 point or more")
+    if result is not None and result[:2] != (winner, points):
+        raise MatFileError(
+            f"line {line}: {cell!r} does not agree with the result at line {result[2]}"
+        )
+    if result is None or wins:
+        return (winner, points, line)
+    return result
 
 
 def _read_ties(text: str, line: int) -> tuple[Dice, ...]:

@@ -299,72 +299,101 @@ def _game_rows(history: Sequence[Event]) -> tuple[list[str], list[str], list[int
     2, rejected``, the index of the offer in the game's history), which other programs
     ignore.
     """
-    layout = _Layout()
-    pending: tuple[int, Dice] | None = None  # a roll whose play (or dance) comes next
-    last_cube: Event | None = None
-    result = next((e.result for e in history if isinstance(e, Ended)), None)
-    offers: list[str] = []
-    unrolled: list[int] = []
+    return _GameRows(history).write()
 
-    def flush() -> None:
-        nonlocal pending
-        if pending is not None:
-            layout.put(pending[0], _roll_cell(pending[1], ""))
-            pending = None
 
-    for index, event in enumerate(history):
+class _GameRows:
+    """One game's history turned into rows: the turns (rolls, plays, passes), the cube's
+    cells, the resignations and the result, each by its own method."""
+
+    def __init__(self, history: Sequence[Event]) -> None:
+        self.history = history
+        self.layout = _Layout()
+        self.pending: tuple[int, Dice] | None = None  # a roll whose play (or dance) comes next
+        self.last_cube: Event | None = None
+        self.result = next((e.result for e in history if isinstance(e, Ended)), None)
+        self.offers: list[str] = []
+        self.unrolled: list[int] = []
+
+    def write(self) -> tuple[list[str], list[str], list[int]]:
+        for index, event in enumerate(self.history):
+            if isinstance(event, OpeningRolled | Rolled | DoubleChosen | Moved | Passed):
+                self.turn(index, event)
+            elif isinstance(event, Doubled | Beavered | Took | Dropped):
+                self.flush()
+                self.cube(index, event)
+            elif isinstance(event, Resigned):
+                self.resigned(index, event)
+            elif isinstance(event, Ended):
+                self.flush()
+                points = event.result.points
+                self.layout.put(
+                    event.result.winner, f" Wins {points} point{'' if points == 1 else 's'}"
+                )
+        self.flush()
+        return self.layout.lines(), self.offers, self.unrolled
+
+    def flush(self) -> None:
+        """Write the pending roll with no play, if any."""
+        if self.pending is not None:
+            self.layout.put(self.pending[0], _roll_cell(self.pending[1], ""))
+            self.pending = None
+
+    def turn(
+        self, index: int, event: OpeningRolled | Rolled | DoubleChosen | Moved | Passed
+    ) -> None:
+        """A roll is kept until its play (or its pass) writes the cell."""
         if isinstance(event, OpeningRolled):
             if not event.is_tie:
                 die0, die1 = event.dice
-                pending = (0 if die0 > die1 else 1, (max(event.dice), min(event.dice)))
+                self.pending = (0 if die0 > die1 else 1, (max(event.dice), min(event.dice)))
         elif isinstance(event, Rolled):
-            pending = (event.side, event.dice)
+            self.pending = (event.side, event.dice)
         elif isinstance(event, DoubleChosen):
-            pending = (event.side, (event.number, event.number))
+            self.pending = (event.side, (event.number, event.number))
         elif isinstance(event, Moved):
-            pending = None
+            self.pending = None
             moves = " ".join(
                 f"{m.source}/{m.target}{'*' if m.hit else ''}" for m in event.moves
             )
-            layout.put(event.side, _roll_cell(event.dice, moves))
-        elif isinstance(event, Passed):
-            if event.reason is PassReason.CLOSED_BOARD and pending is None:
-                layout.put(event.side, _roll_cell(_CLOSED_OUT_ROLL, ""))
-                unrolled.append(index)
-            flush()  # the roll that danced, kept from a file (R7), or one with no play
-        elif isinstance(event, Doubled):
-            flush()
-            layout.put(event.side, f" Doubles => {event.value}")
-            last_cube = event
+            self.layout.put(event.side, _roll_cell(event.dice, moves))
+        else:
+            if event.reason is PassReason.CLOSED_BOARD and self.pending is None:
+                self.layout.put(event.side, _roll_cell(_CLOSED_OUT_ROLL, ""))
+                self.unrolled.append(index)
+            self.flush()  # the roll that danced, kept from a file (R7), or one with no play
+
+    def cube(self, index: int, event: Doubled | Beavered | Took | Dropped) -> None:
+        if isinstance(event, Doubled):
+            self.layout.put(event.side, f" Doubles => {event.value}")
+            self.last_cube = event
         elif isinstance(event, Beavered):
-            flush()
-            layout.put(event.side, f" Beavers => {event.value}")
-            last_cube = event
+            self.layout.put(event.side, f" Beavers => {event.value}")
+            self.last_cube = event
         elif isinstance(event, Took):
-            flush()
             # After a beaver the take is implied by the doubler's next roll, as GNU reads it;
             # written when anything else follows.
+            history = self.history
             following = history[index + 1] if index + 1 < len(history) else None
             implied = isinstance(following, Rolled | Passed) and following.side == event.side
-            if not (isinstance(last_cube, Beavered) and implied):
-                layout.put(event.side, " Takes")
-            last_cube = event
-        elif isinstance(event, Dropped):
-            flush()
-            layout.put(event.side, " Drops")
-        elif isinstance(event, Resigned):
-            answer = history[index + 1] if index + 1 < len(history) else None
-            accepted = isinstance(answer, ResignationAccepted)
-            if not (accepted and result is not None and result.kind == event.value):
-                outcome = (
-                    ", accepted" if accepted
-                    else ", rejected" if isinstance(answer, ResignationRejected)
-                    else ""
-                )
-                offers.append(f"event {index}: side {event.side} resigns {event.value}{outcome}")
-        elif isinstance(event, Ended):
-            flush()
-            points = event.result.points
-            layout.put(event.result.winner, f" Wins {points} point{'' if points == 1 else 's'}")
-    flush()
-    return layout.lines(), offers, unrolled
+            if not (isinstance(self.last_cube, Beavered) and implied):
+                self.layout.put(event.side, " Takes")
+            self.last_cube = event
+        else:
+            self.layout.put(event.side, " Drops")
+
+    def resigned(self, index: int, event: Resigned) -> None:
+        """An offer the rows cannot show is listed for the Resignations tag."""
+        history = self.history
+        answer = history[index + 1] if index + 1 < len(history) else None
+        accepted = isinstance(answer, ResignationAccepted)
+        result = self.result
+        if not (accepted and result is not None and result.kind == event.value):
+            outcome = (
+                ", accepted" if accepted
+                else ", rejected" if isinstance(answer, ResignationRejected)
+                else ""
+            )
+            self.offers.append(
+                f"event {index}: side {event.side} resigns {event.value}{outcome}"
+            )
