@@ -40,7 +40,10 @@ GROUPS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
         "WS receive: framing, transport",
         ("receive (starlette/websockets.py", "_read_ready", "data_received", "receive (uvicorn"),
     ),
-    ("acting: ack, commit wait, the rest", ("act (gammon/server/hub.py", "_table_message")),
+    (
+        "acting: ack, commit wait, the rest",
+        ("act (gammon/server/hub.py", "_message (gammon/server/table_sockets.py"),
+    ),
 )
 
 

@@ -213,7 +213,7 @@ async def presence_now(
 
 
 def _lobby_entry(table_id: int, status: str, rng: random.Random) -> dict[str, Any]:
-    """A lobby entry shaped as Hub.lobby_entry writes it (a 3-7 point match, two players)."""
+    """A lobby entry shaped as LobbySockets.entry writes it (a 3-7 point match, two players)."""
     length = rng.choice((3, 5, 7))
     settings = {"mode": "match", "length": length, "variant": "standard", "cube": True,
                 "max_cube": 64, "crawford": True, "jacoby": False, "beavers": False,

@@ -279,7 +279,7 @@ class RedisCluster(Cluster):
                 key = nodes.prefix + _LOBBY
                 count = 0
                 for table_id, live in batch.items():
-                    entry = self.hub.lobby_entry(live)
+                    entry = self.hub.lobby_sockets.entry(live)
                     if table_id in self._written and self._written[table_id] == entry:
                         continue
                     message: dict[str, Any] = {"node": nodes.node, "t": table_id, "entry": entry}
@@ -436,7 +436,7 @@ class RedisCluster(Cluster):
     def _presence_changed(self, table_id: int) -> None:
         live = self.hub.tables.get(table_id)
         if live is not None and live.conns:
-            self.hub.broadcast_state(live)
+            self.hub.table_sockets.broadcast_state(live)
         if live is not None and table_id in self.owned:
             self.publish_entry(live)  # its spectators elsewhere changed
 

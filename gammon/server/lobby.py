@@ -8,8 +8,8 @@ socket is sent its page again only when what it would be sent differs from what 
 last sent, so a message's size follows the page, never the number of tables.
 
 The lobby is pure of the network: the hub gives it its entries (this node's and, with
-several nodes, the others', :meth:`gammon.server.hub.Hub.lobby_entry`), the ratings, the
-extras (the tournaments) and a way to wait; it sends on the sockets given it.
+several nodes, the others', :meth:`gammon.server.lobby_sockets.LobbySockets.entry`), the
+ratings, the extras (the tournaments) and a way to wait; it sends on the sockets given it.
 
 >>> view = LobbyView.from_fields({"status": "playing", "length": 3, "page": 1})
 >>> view.status, view.length, view.page, view.size
@@ -39,7 +39,8 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_PAGE_SIZE", "DEBOUNCE_S", "Lobby", "LobbyView", "ordered", "page_of"]
 
-#: A table's lobby entry (:meth:`gammon.server.hub.Hub.lobby_entry`): summary, seats, invite.
+#: A table's lobby entry (:meth:`gammon.server.lobby_sockets.LobbySockets.entry`): summary,
+#: seats, invite.
 Entry = Mapping[str, Any]
 #: A seat's rating from its user id and bot level.
 Rating = Callable[[int | None, str | None], float | None]
@@ -170,9 +171,10 @@ def ratings_of(entry: Entry, rating: Rating) -> list[float | None]:
 
 
 def ordered(entries: Iterable[Entry]) -> list[Entry]:
-    """The entries (:meth:`Hub.lobby_entry`) in page order: open tables first, then the
-    playing ones, the newest first in each (the entries themselves, not copies: ordering
-    100,000 of them is the lobby's main cost, DEPLOY.md 9.2)."""
+    """The entries (:meth:`gammon.server.lobby_sockets.LobbySockets.entry`) in page order:
+    open tables first, then the playing ones, the newest first in each (the entries
+    themselves, not copies: ordering 100,000 of them is the lobby's main cost, DEPLOY.md
+    9.2)."""
     listed = [entry for entry in entries if entry["summary"]["status"] in ("open", "playing")]
     listed.sort(key=_page_order)
     return listed

@@ -20,7 +20,8 @@ did). A :class:`Runner` is the live side of one of them, the same for both kinds
   with ``applied`` None.
 
 What differs between a table and a tournament is a :class:`LogKind`: how to apply a
-request, append, load, and write and read a record.
+request, append, load, and write and read a record; taking a log over is
+:func:`adopt_log` for both, given how each puts a log it did not have in memory.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from gammon.server.protocol import Refused
 from gammon.server.store import Fenced
 from gammon.server.timesource import TimeSource
 
-__all__ = ["Answer", "Committed", "LogKind", "Runner"]
+__all__ = ["Answer", "Committed", "Live", "LogKind", "Runner", "adopt_log"]
 
 log = logging.getLogger("gammon.server")
 
@@ -357,3 +358,44 @@ class Runner(Generic[S, A]):
                     break
         finally:
             self._catching_up = False
+
+
+class Live(Protocol[S, A]):
+    """A log in memory (a table's :class:`~gammon.server.connections.LiveTable`, a
+    tournament's): its runner, and whatever the kind keeps beside it."""
+
+    runner: Runner[S, A]
+
+
+L = TypeVar("L", bound="Live[Any, Any]")
+
+
+async def adopt_log(
+    kind: LogKind[S, A],
+    number: int,
+    run_here: Callable[[], None],
+    *,
+    time: TimeSource,
+    live: Callable[[], L | None],
+    install: Callable[[S], L],
+) -> L | None:
+    """This node runs log ``number`` now (it took the lease), whatever its kind.
+
+    A copy in memory here (a replica; ``live`` finds it): its runner reads the log again
+    under its lock (:meth:`Runner.adopt`). None: the log is read, made this node's
+    (``run_here``), put in memory by ``install`` unless a socket read it meanwhile, and
+    put in place as this node's. Returns what is in memory (None: there is no such log).
+    """
+    found = live()
+    if found is not None:
+        await found.runner.adopt(run_here)
+        return found
+    state = await kind.load(number, time.now())
+    run_here()
+    if state is None:
+        return None
+    found = live()  # a socket may have read it meanwhile
+    if found is None:
+        found = install(state)
+    found.runner.replace(state, here=True)
+    return found

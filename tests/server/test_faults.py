@@ -19,7 +19,7 @@ import uvicorn
 from websockets.exceptions import ConnectionClosed
 
 from gammon.server.app import ServerConfig, create_app
-from gammon.server.hub import Hub
+from gammon.server.table_sockets import TableSockets
 from tests import waiting
 from tests.server.client import Player, ServerProcess, database_url
 
@@ -67,14 +67,16 @@ def run(coro):  # type: ignore[no-untyped-def]
 def test_a_fault_is_answered_and_logged_once(
     local_server: InProcessServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    original = Hub._table_message
+    original = TableSockets._table_message
 
-    async def faulty(self: Hub, live: Any, conn: Any, message: Any, received: float) -> None:
+    async def faulty(
+        self: TableSockets, live: Any, conn: Any, message: Any, received: float
+    ) -> None:
         if message.type == "chat":
             raise RuntimeError("injected fault")
         await original(self, live, conn, message, received)
 
-    monkeypatch.setattr(Hub, "_table_message", faulty)
+    monkeypatch.setattr(TableSockets, "_table_message", faulty)
     caplog.set_level(logging.DEBUG, logger="gammon.server")
 
     async def scenario() -> None:
@@ -104,10 +106,10 @@ def test_a_fault_is_answered_and_logged_once(
 def test_a_fault_outside_any_message_closes_with_1011(
     local_server: InProcessServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    async def faulty(self: Hub, live: Any, conn: Any) -> None:
+    async def faulty(self: TableSockets, live: Any, conn: Any) -> None:
         raise RuntimeError("injected fault on join")
 
-    monkeypatch.setattr(Hub, "join_table", faulty)
+    monkeypatch.setattr(TableSockets, "join", faulty)
 
     async def scenario() -> None:
         alice = await Player(local_server).signup()

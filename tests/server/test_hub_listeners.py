@@ -52,8 +52,8 @@ def test_listeners_hear_start_finish_and_joins() -> None:
             hub.listen(moment, listener)
         table = Table(1, TableSettings(SeriesRules(length=1)), Seat(1, "alice"), created=0.0)
         live = hub.install(table)
-        await hub.join_table(live, Connection(_Socket(), UserInfo(2, "bob")))  # type: ignore[arg-type]
-        await hub.join_table(live, Connection(_Socket(), None))  # type: ignore[arg-type]
+        await hub.table_sockets.join(live, Connection(_Socket(), UserInfo(2, "bob")))  # type: ignore[arg-type]
+        await hub.table_sockets.join(live, Connection(_Socket(), None))  # type: ignore[arg-type]
         seats = (Seat(1, "alice"), Seat(2, "bob"))
         await hub.act(live, Start(seats), side=None, actor_id=2)
         await hub.act(live, Roll(0), side=0, actor_id=1)  # no status change: silent

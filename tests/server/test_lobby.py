@@ -27,7 +27,7 @@ def entry(
     seats: tuple[int | None, int | None] = (1, None),
     invite: int | None = None,
 ) -> dict[str, Any]:
-    """A lobby entry as Hub.lobby_entry writes it."""
+    """A lobby entry as LobbySockets.entry writes it."""
     settings = {
         "mode": "match" if length else "money",
         "length": length,

@@ -112,9 +112,9 @@ class SocketRoutes:
         await self._serve(
             websocket,
             conn,
-            lambda: hub.join_lobby(conn),
-            lambda raw: hub.on_lobby_message(conn, raw),
-            lambda: hub.leave_lobby(conn),
+            lambda: hub.lobby_sockets.join(conn),
+            lambda raw: hub.lobby_sockets.on_message(conn, raw),
+            lambda: hub.lobby_sockets.leave(conn),
             "the lobby socket",
         )
 
@@ -137,9 +137,9 @@ class SocketRoutes:
         await self._serve(
             websocket,
             conn,
-            lambda: hub.join_table(live, conn),
-            lambda raw: hub.on_table_message(live, conn, raw),
-            lambda: hub.leave_table(live, conn),
+            lambda: hub.table_sockets.join(live, conn),
+            lambda raw: hub.table_sockets.on_message(live, conn, raw),
+            lambda: hub.table_sockets.leave(live, conn),
             f"table {table_id}: the socket",
         )
 

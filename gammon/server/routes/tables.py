@@ -92,7 +92,7 @@ class TableRoutes:
         edge, hub = self.edge, self.hub
         user = await edge.current_user(request)
         if request.method == "GET":
-            page = hub.lobby_json(user, LobbyView.from_query(request.query_params))
+            page = hub.lobby_sockets.page_json(user, LobbyView.from_query(request.query_params))
             listed = ("tables", "total", "page", "pages", "view")
             return JSONResponse({key: page[key] for key in listed})
         if user is None:
@@ -115,7 +115,7 @@ class TableRoutes:
         user = await self.edge.current_user(request)
         viewer = live.table.viewer_side(user.id) if user else None
         async with live.lock:  # an action being committed is not shown before it is (4.3)
-            state = self.hub.state_for(live, viewer, spoken(request))
+            state = self.hub.table_sockets.state_for(live, viewer, spoken(request))
         return JSONResponse(state)
 
     async def table_record(self, request: Request) -> Response:

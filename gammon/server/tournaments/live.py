@@ -37,7 +37,7 @@ from gammon.messages import Message
 from gammon.server.db import TableRow, select
 from gammon.server.nodes import LogKey, NotOwner, Request
 from gammon.server.protocol import Refused
-from gammon.server.runner import Committed, Runner
+from gammon.server.runner import Committed, Runner, adopt_log
 from gammon.server.settings import TableSettings
 from gammon.server.store import load_table
 from gammon.server.table import Seat, Table
@@ -302,16 +302,16 @@ class Tournaments:
 
     async def adopt(self, thing: int, run_here: Callable[[], None]) -> None:
         """This node took the tournament over: run it from its log, in step with its tables."""
-        live = self.live.get(thing)
-        if live is not None:
-            await live.runner.adopt(run_here)
-        else:
-            tournament = await self.log.load(thing, None)
-            run_here()
-            if tournament is None:
-                return
-            live = self.live.get(thing) or self._live(tournament)
-            live.runner.replace(tournament, here=True)
+        live = await adopt_log(
+            self.log,
+            thing,
+            run_here,
+            time=self.hub.time,  # its load runs nothing again from now (times of day)
+            live=lambda: self.live.get(thing),
+            install=self._live,
+        )
+        if live is None:
+            return
         if live.tournament.status == "running":
             await self._catch_up(live)
         self._schedule(live)  # what fell due while nobody ran it is applied at once

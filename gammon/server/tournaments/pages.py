@@ -88,7 +88,7 @@ class TournamentPages:
         if room is None:  # no room: nothing to say there (a ping is still answered)
             room = TournamentRoom(tournament_id)
         where = f"tournament {tournament_id}: a message"
-        await self.hub.on_chat_socket_message(conn, raw, room, where)
+        await self.hub.lobby_sockets.on_chat_message(conn, raw, room, where)
 
 
 def tournament_message(tournament: Tournament) -> dict[str, Any]:
