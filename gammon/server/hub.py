@@ -141,6 +141,7 @@ class Hub:
         #: seeded by the server's chance.
         self.table_log = TableLog(store, lambda: self.chance.token_bytes(SEED_BYTES))
         self._table_loads: dict[int, asyncio.Future[LiveTable | None]] = {}
+        self._lobby_and_chat(moderator)
         #: The tables' part on several nodes: replicas, the lobby's entries, presence, the
         #: chat's relays (gammon.server.cluster); nothing on one node alone.
         self.cluster: Cluster = (
@@ -152,7 +153,6 @@ class Hub:
             open_table_expiry_s=open_table_expiry_s, bot_table_idle_s=bot_table_idle_s,
         )  # fmt: skip
         self.table_sockets = TableSockets(self)
-        self._lobby_and_chat(moderator)
 
     def _bookkeeping(self) -> None:
         """What the hub keeps of itself: its background tasks, its counts for ``/metrics``,
