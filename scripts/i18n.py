@@ -34,6 +34,7 @@ SOURCES: Final = (
     "gammon/game.py",
     "gammon/rules.py",
     "gammon/match.py",
+    "gammon/series.py",
     "gammon/notation.py",
     "gammon/position_id.py",
     "gammon/match_id.py",
