@@ -36,6 +36,8 @@ SOURCES: Final = (
     "gammon/match.py",
     "gammon/series.py",
     "gammon/notation.py",
+    "gammon/notation_syntax.py",
+    "gammon/notation_search.py",
     "gammon/position_id.py",
     "gammon/match_id.py",
     "gammon/xgid.py",
