@@ -66,6 +66,8 @@ SOURCES: Final = (
     "gammon/server/pages.py",
     "gammon/server/practice.py",
     "gammon/server/protocol.py",
+    "gammon/server/client_vocabulary.py",
+    "gammon/server/game_json.py",
     "gammon/server/table.py",
     "gammon/server/settings.py",
     "gammon/server/auth.py",
