@@ -495,7 +495,7 @@ def _not_legal(written: str, dice: Dice) -> Message:
     return Message("{play} is not a legal play of {roll}", play=written, roll=_roll_text(dice))
 
 
-#: The messages said in more than one place.
+#: Too many checkers moved from one point, by whether the point is the bar.
 _MOVE_FROM: Final = {
     False: N_("{moved} checkers move from {point} but you have only {have} there"),
     True: N_("{moved} checkers move from the bar but you have only {have} there"),

@@ -88,6 +88,7 @@ def _joined(parts: Sequence[Message], separator: str = "; ") -> Message:
 
 
 def without(dice: tuple[int, ...], used: Iterable[int]) -> tuple[int, ...]:
+    """The dice left once ``used`` are played, each die once."""
     rest = list(dice)
     for die in used:
         rest.remove(die)
@@ -134,6 +135,7 @@ def legs_left(path: CheckerPath, at: int, index: int) -> list[tuple[int, int]]:
 
 
 def listing(items: Sequence[str]) -> Message:
+    """Points or plays listed in words: "13", "13 and 8", "24, 13 and 8"."""
     if len(items) == 1:
         return Message.plain(items[0])
     return Message("{items} and {last}", items=", ".join(items[:-1]), last=items[-1])
@@ -396,6 +398,7 @@ def _either(dice: Sequence[int]) -> Message:
     return Message("{dice} or a {die}", dice=_either(dice[:-1]), die=dice[-1])
 
 
+#: The messages said in more than one place (NO_CHECKER_ON by gammon.notation as well).
 NO_CHECKER_ON: Final = N_("no checker of yours on {point}")
 _BEARS_OFF_ONLY_WHEN: Final = {
     False: N_(

@@ -166,5 +166,6 @@ def read_paths(text: str) -> tuple[list[CheckerPath], list[str]]:
     return paths, shown
 
 
+#: The messages said in more than one place.
 _NOT_A_POINT: Final = N_("{point} is not a point (use 1-24, bar or off)")
 _NOT_A_NUMBERED_POINT: Final = N_("{point} is not a point (points are 1-24, 25 the bar and 0 off)")
