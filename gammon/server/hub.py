@@ -37,6 +37,13 @@ from gammon.server.auth import Accounts, UserInfo
 from gammon.server.bots import Bots, EngineChoice
 from gammon.server.chance import Chance, SystemChance
 from gammon.server.chatroom import CHAT_MESSAGES, ChatRoom, TournamentRoom
+from gammon.server.client_vocabulary import (
+    FEATURES,
+    GAME_ACTIONS,
+    LOBBY_MESSAGES,
+    TABLE_MESSAGES,
+    TOURNAMENT_MESSAGES,
+)
 from gammon.server.cluster import Cluster, RedisCluster
 from gammon.server.connections import (
     RATE,
@@ -57,16 +64,7 @@ from gammon.server.metrics import ACTION_BUCKETS, Histogram
 from gammon.server.nodes import Nodes, Request
 from gammon.server.players import all_ratings
 from gammon.server.practice import TAKE_BACK, Practice, can_take_back
-from gammon.server.protocol import (
-    FEATURES,
-    GAME_ACTIONS,
-    LOBBY_MESSAGES,
-    TABLE_MESSAGES,
-    TOURNAMENT_MESSAGES,
-    ClientMessage,
-    Refused,
-    parse_message,
-)
+from gammon.server.protocol import ClientMessage, Refused, parse_message
 from gammon.server.ratings import BOT_RATINGS
 from gammon.server.redis_nodes import RedisNodes
 from gammon.server.runner import Committed, Runner
