@@ -8,9 +8,14 @@ the history alone rebuilds the game (:meth:`Game.replay`). Actions may also be
 given as values (:mod:`gammon.actions`) to :meth:`Game.apply`, and
 :meth:`Game.legal_actions` lists them.
 
-(Longer than our usual 600 lines on purpose: one state machine, whose every
-action, refusal and replay share the same private state; the events, the rules
-and the action values live in modules of their own.)
+Why this module is long: it is one state machine, :class:`Game`, whose twelve
+actions, their refusals (``_expect``, ``_double_refusal``, ``_waiting_for``), the
+turn's bookkeeping (``_start_move``, ``_end_turn``, ``_finish``), the replay and the
+Match ID all read and write the same private state (phase, side on roll, dice, cube,
+resignation, history); split apart, each piece would reach into the others' state.
+What stands on its own already lives elsewhere: the events (:mod:`gammon.events`),
+the rules and cube refusals (:mod:`gammon.rules`), the action values
+(:mod:`gammon.actions`) and the series of games (:mod:`gammon.series`).
 
 >>> from gammon.dice import ScriptedDice
 >>> game = Game(dice=ScriptedDice([(3, 1), (6, 4)]))

@@ -1,7 +1,8 @@
 """The rules library's core imports one way, bottom-up, with no circle.
 
 catalogs -> messages -> errors -> i18n -> clock, dice, variants, movegen, textkernels
--> position_id -> match_id -> ids -> notation -> play -> diagram, svg -> position (the
+-> position_id -> match_id -> ids -> notation_syntax -> notation_search -> notation -> play
+-> diagram, svg -> position (the
 catalogs, each language's words, import nothing; messages, which errors carry, only the
 catalogs; i18n, which refuses a language gammon does not speak, the catalogs and errors):
 a module may import only modules below it when it runs; an upper module may appear in a
@@ -21,7 +22,7 @@ CORE = (
     "catalogs",
     "messages",
     *("errors", "i18n", "clock", "dice", "variants", "movegen", "textkernels"),
-    *("position_id", "match_id", "ids", "notation"),
+    *("position_id", "match_id", "ids", "notation_syntax", "notation_search", "notation"),
     "play",
     *("diagram", "svg"),
     "position",

@@ -204,7 +204,7 @@ def _series(source: dict[str, Any]) -> Loaded:
 
 def _logs(loaded: Loaded) -> list[dict[str, Any]]:
     """Each game's log in protocol form: event ``i`` is the game's history entry ``i``."""
-    from gammon.server.protocol import event_json
+    from gammon.server.game_json import event_json
 
     names = list(loaded.names)
     return [

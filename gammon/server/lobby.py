@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from gammon.messages import Message
-from gammon.server.protocol import LOBBY_MESSAGES, Refused, parse_message
+from gammon.server.client_vocabulary import LOBBY_MESSAGES
+from gammon.server.protocol import Refused, parse_message
 from gammon.server.timesource import SystemTime, TimeSource
 
 if TYPE_CHECKING:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from gammon.server.client_vocabulary import LOBBY_MESSAGES, TOURNAMENT_MESSAGES
 from gammon.server.connections import (
     AlreadyAnswered,
     Connection,
@@ -23,7 +24,7 @@ from gammon.server.connections import (
     text_frame,
 )
 from gammon.server.lobby import LobbyView
-from gammon.server.protocol import LOBBY_MESSAGES, TOURNAMENT_MESSAGES, Refused, parse_message
+from gammon.server.protocol import Refused, parse_message
 from gammon.server.table_log import table_key
 from gammon.server.views import summary_json
 

@@ -14,7 +14,8 @@ library's own compiled writers, called from here: the notation
 (:func:`gammon.position.side_pips`); this module writes only the JSON around them.
 
 >>> from gammon.position import Position
->>> from gammon.server.protocol import dumps, play_json
+>>> from gammon.server.game_json import play_json
+>>> from gammon.server.protocol import dumps
 >>> plays = Position.initial().plays((3, 1))
 >>> legal_plays_text(plays, 0) == dumps([play_json(play, 0) for play in plays])
 True
@@ -93,7 +94,7 @@ def _put_quoted_id(out: Any, pos: int, board: Any, base: int, key: Any) -> int:
 
 @njit(cache=True, nogil=True)
 def _put_board(out: Any, pos: int, boards: Any, base: int, side: int) -> int:
-    """The board at ``base`` as gammon.server.protocol.board_json writes it."""
+    """The board at ``base`` as gammon.server.game_json.board_json writes it."""
     theirs = base + _SIDE
     pos = put(out, pos, _SIDE_KEY)
     pos = put_int(out, pos, side)

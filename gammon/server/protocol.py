@@ -1,11 +1,12 @@
-"""The wire format of docs/PROTOCOL.md: reading client messages, writing boards and events.
+"""The wire format of docs/PROTOCOL.md: JSON in and out, and client messages read strictly.
 
 Reading is strict: a message is checked field by field before anything looks at
 the game, and whatever is wrong is named in a :class:`Refused` error, which the
 server sends back as ``{"type": "error", "code": ..., "message": ...}``.
 
-(Past 600 lines: the whole wire vocabulary in one place, every message with its fields
-and checks, as docs/PROTOCOL.md lists them, so the two are read side by side.)
+What a client may send, every message type with its fields and checks, is listed in
+:mod:`gammon.server.client_vocabulary`; the boards, plays and log entries the server
+writes are made in :mod:`gammon.server.game_json`.
 
 >>> parse_message('{"type": "play", "play": "8/5 6/5", "seq": 3}')
 ClientMessage(type='play', fields={'play': '8/5 6/5'}, id=None, seq=3, side=None, entropy=None)
@@ -21,45 +22,29 @@ gammon.server.protocol.Refused: bad_json: a message must be a JSON object, got a
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any, Final
 
 import orjson
 
 from gammon.errors import GammonError
-from gammon.events import EVENT_KINDS, EndReason, Event, GameResult, PassReason, WinKind, describe
-from gammon.i18n import N_, translator
-from gammon.ids import position_id_of_board
+from gammon.i18n import N_
 from gammon.messages import Message
-from gammon.play import Move, Play
-from gammon.position import Position
-from gammon.variants import VARIANTS
+from gammon.server.client_vocabulary import TABLE_MESSAGES, Field, is_int
 
 __all__ = [
-    "FEATURES",
     "MAX_DEPTH",
     "MAX_MESSAGE_BYTES",
-    "GAME_ACTIONS",
-    "TABLE_MESSAGES",
-    "LOBBY_MESSAGES",
-    "LOBBY_PAGE_MAX",
-    "TOURNAMENT_MESSAGES",
     "ClientMessage",
     "Refused",
-    "board_json",
     "dumps",
     "error_json",
-    "event_json",
     "loads",
     "moves_notation",
     "parse_message",
-    "play_json",
-    "position_id",
 ]
 
 #: The largest client message the server reads (docs/PROTOCOL.md, section 2).
@@ -71,8 +56,6 @@ FORWARD_UNANSWERED: Final = Message(
 )
 FORWARD_FAILED: Final = Message("the action could not be carried out")
 
-#: What a client may ask for with ``{"type": "hello", "features": [...]}`` (docs/PROTOCOL.md 2.2).
-FEATURES: Final = frozenset({"log_delta", "games_delta"})
 
 #: How deep ``[`` and ``{`` may nest in a client message (the protocol itself needs 3).
 MAX_DEPTH: Final = 32
@@ -242,162 +225,6 @@ def _check_tree(data: object, code: str) -> None:
 
 # -- reading client messages -------------------------------------------------------------
 
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _text(limit: int, *, empty: bool = False) -> Callable[[object], bool]:
-    def check(value: object) -> bool:
-        return isinstance(value, str) and (empty or len(value) > 0) and len(value) <= limit
-
-    return check
-
-
-def _int_range(low: int, high: int) -> Callable[[object], bool]:
-    def check(value: object) -> bool:
-        return _is_int(value) and low <= value <= high  # type: ignore[operator]
-
-    return check
-
-
-def _features(value: object) -> bool:
-    return (
-        isinstance(value, list)
-        and len(value) <= 16
-        and all(isinstance(name, str) and 0 < len(name) <= 40 for name in value)
-    )
-
-
-def _move_list(value: object) -> bool:
-    if not isinstance(value, list) or not 1 <= len(value) <= 8:
-        return False
-    return all(
-        isinstance(move, list)
-        and len(move) == 2
-        and all(_is_int(point) and 0 <= point <= 25 for point in move)
-        for move in value
-    )
-
-
-@dataclass(frozen=True)
-class _Field:
-    name: str
-    check: Callable[[object], bool]
-    describe: str
-    required: bool = True
-
-
-#: Game actions: each with its own fields (docs/PROTOCOL.md, section 4).
-GAME_ACTIONS: Final[dict[str, tuple[_Field, ...]]] = {
-    "roll": (),
-    "double": (),
-    "take": (),
-    "drop": (),
-    "beaver": (),
-    "play": (
-        # An empty or unreadable play is a play all the same: the rules refuse it (illegal_play).
-        _Field(
-            "play", _text(200, empty=True), N_("a string of at most 200 characters"), required=False
-        ),
-        _Field(
-            "moves",
-            _move_list,
-            N_("a list of 1-8 moves, each [from, to] with points 0-25"),
-            required=False,
-        ),
-    ),
-    "choose_double": (_Field("number", _int_range(1, 6), N_("a number from 1 to 6")),),
-    "resign": (_Field("value", _int_range(1, 3), N_("1 (single), 2 (gammon) or 3 (backgammon)")),),
-    "accept_resignation": (),
-    "reject_resignation": (),
-}
-
-_CHAT: Final = (_Field("text", _text(500), N_("a string of 1-500 characters")),)
-_USER: Final = _Field("user", _text(40), N_("a user name"))
-_REASON: Final = _Field("reason", _text(500), N_("a string of 1-500 characters"), required=False)
-_COMMON: Final = {
-    "chat": _CHAT,
-    "ping": (),
-    # Personal: hide (or show again) a user's chat messages from oneself.
-    "mute": (_USER,),
-    "unmute": (_USER,),
-    "report": (_USER, _REASON),
-    # Operators only (R13).
-    "kick": (_USER, _REASON),
-    "ban": (
-        _USER,
-        _REASON,
-        _Field("minutes", _int_range(1, 60 * 24 * 365), N_("minutes, 1 to 525600"), required=False),
-    ),
-    "unban": (_USER,),
-}
-
-#: Everything a client may send on a table's WebSocket.
-TABLE_MESSAGES: Final[dict[str, tuple[_Field, ...]]] = {
-    **GAME_ACTIONS,
-    "join": (),
-    "cancel": (),
-    "forfeit": (),
-    # Practice (gammon.server.practice, docs/PROTOCOL.md 4.5): hints, the tutor, take-backs.
-    "hint": (_Field("ply", _int_range(0, 2), N_("a search depth: 0, 1 or 2"), required=False),),
-    "tutor": (_Field("on", lambda value: isinstance(value, bool), N_("true or false")),),
-    "keep": (),
-    "take_back": (),
-    # Opt-in protocol features (docs/PROTOCOL.md 2.2); names the server does not know are ignored.
-    "hello": (_Field("features", _features, N_("a list of at most 16 feature names")),),
-    **_COMMON,
-}
-#: The most tables one page of the lobby holds (docs/PROTOCOL.md 7).
-LOBBY_PAGE_MAX: Final = 200
-
-
-def _rating_range(value: object) -> bool:
-    return (
-        isinstance(value, list)
-        and len(value) == 2
-        and all(_is_number(bound) and 0 <= bound <= 10_000 for bound in value)
-        and value[0] <= value[1]
-    )
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-_VARIANT_NAMES: Final = frozenset(variant.name for variant in VARIANTS)
-
-#: Which of the lobby's tables a socket sees, a page at a time (gammon.server.lobby).
-_LOBBY_VIEW: Final = (
-    _Field(
-        "status",
-        lambda value: value in ("open", "playing", "all"),
-        N_("'open', 'playing' or 'all'"),
-        required=False,
-    ),
-    _Field("length", _int_range(1, 64), N_("a match length from 1 to 64"), required=False),
-    _Field(
-        "variant",
-        lambda value: value in _VARIANT_NAMES,
-        N_("a variant's name (GET /api/info)"),
-        required=False,
-    ),
-    _Field("rated", lambda value: isinstance(value, bool), N_("true or false"), required=False),
-    _Field(
-        "rating",
-        _rating_range,
-        N_("[lowest, highest], two ratings from 0 to 10000, the lowest first"),
-        required=False,
-    ),
-    _Field("page", _int_range(0, 1_000_000), N_("a page number from 0"), required=False),
-    _Field("size", _int_range(1, LOBBY_PAGE_MAX), N_("a page size from 1 to 200"), required=False),
-)
-
-#: Everything a client may send on the lobby WebSocket.
-LOBBY_MESSAGES: Final[dict[str, tuple[_Field, ...]]] = {**_COMMON, "lobby_view": _LOBBY_VIEW}
-#: Everything a client may send on a tournament's WebSocket (its chat, docs/PROTOCOL.md 6.1).
-TOURNAMENT_MESSAGES: Final[dict[str, tuple[_Field, ...]]] = dict(_COMMON)
-
 _ENVELOPE: Final = ("type", "id", "seq", "side", "entropy")
 
 
@@ -426,7 +253,7 @@ def _json_type(value: object) -> Message:
 
 
 def parse_message(
-    raw: str | bytes, allowed: Mapping[str, tuple[_Field, ...]] = TABLE_MESSAGES
+    raw: str | bytes, allowed: Mapping[str, tuple[Field, ...]] = TABLE_MESSAGES
 ) -> ClientMessage:
     """Read one client message, or raise :class:`Refused` saying what is wrong with it."""
     size = len(raw.encode("utf-8") if isinstance(raw, str) else raw)
@@ -449,7 +276,7 @@ def parse_message(
         return _read(data, allowed)
     except Refused as exc:
         ident = data.get("id")
-        if (isinstance(ident, str) and len(ident) <= 64) or _is_int(ident):
+        if (isinstance(ident, str) and len(ident) <= 64) or is_int(ident):
             exc.message_id = ident
         raise
 
@@ -460,7 +287,7 @@ def _shown(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _read(data: dict[str, Any], allowed: Mapping[str, tuple[_Field, ...]]) -> ClientMessage:
+def _read(data: dict[str, Any], allowed: Mapping[str, tuple[Field, ...]]) -> ClientMessage:
     """Check ``data`` field by field; a field set to ``null`` counts as left out (PROTOCOL 2).
 
     The checks run in a fixed order (type, envelope, unknown fields, the type's own fields)
@@ -483,7 +310,7 @@ def _read(data: dict[str, Any], allowed: Mapping[str, tuple[_Field, ...]]) -> Cl
     return ClientMessage(kind, fields, message_id, seq, side, entropy)
 
 
-def _read_type(data: dict[str, Any], allowed: Mapping[str, tuple[_Field, ...]]) -> str:
+def _read_type(data: dict[str, Any], allowed: Mapping[str, tuple[Field, ...]]) -> str:
     """The message's ``type``, refused unless it is one of the ``allowed`` kinds."""
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in allowed:
@@ -502,7 +329,7 @@ def _read_id(data: dict[str, Any]) -> str | int | None:
     """The envelope's ``id``, echoed in the reply: a short string or a whole number."""
     message_id: str | int | None = data.get("id")
     if message_id is not None and not (
-        (isinstance(message_id, str) and len(message_id) <= 64) or _is_int(message_id)
+        (isinstance(message_id, str) and len(message_id) <= 64) or is_int(message_id)
     ):
         raise Refused(
             "bad_message",
@@ -515,7 +342,7 @@ def _read_id(data: dict[str, Any]) -> str | int | None:
 def _read_seq(data: dict[str, Any]) -> int | None:
     """The envelope's ``seq``: the last table sequence number the client has seen."""
     seq: int | None = data.get("seq")
-    if seq is not None and not (_is_int(seq) and seq >= 0):
+    if seq is not None and not (is_int(seq) and seq >= 0):
         raise Refused(
             "bad_message",
             Message("'seq' must be a whole number >= 0, got {value}", value=_shown(seq)),
@@ -550,7 +377,7 @@ def _read_entropy(data: dict[str, Any]) -> bytes | None:
     return bytes.fromhex(entropy_hex)
 
 
-def _refuse_unknown_fields(data: dict[str, Any], kind: str, specs: tuple[_Field, ...]) -> None:
+def _refuse_unknown_fields(data: dict[str, Any], kind: str, specs: tuple[Field, ...]) -> None:
     """Refuse a field that is neither the envelope's nor one of ``kind``'s (first by name)."""
     names = {spec.name for spec in specs}
     unknown = sorted(key for key in data if key not in names and key not in _ENVELOPE)
@@ -566,7 +393,7 @@ def _refuse_unknown_fields(data: dict[str, Any], kind: str, specs: tuple[_Field,
         )
 
 
-def _read_fields(data: dict[str, Any], kind: str, specs: tuple[_Field, ...]) -> dict[str, Any]:
+def _read_fields(data: dict[str, Any], kind: str, specs: tuple[Field, ...]) -> dict[str, Any]:
     """``kind``'s own fields, each checked against its spec; left-out optional ones omitted."""
     fields: dict[str, Any] = {}
     for spec in specs:
@@ -623,81 +450,6 @@ def dumps(value: Any) -> str:
     return text
 
 
-def position_id(position: Position) -> str | None:
-    """The Position ID, or None while acey-deucey checkers wait to enter (no ID holds them).
-
-    >>> position_id(Position.initial()) == Position.initial().id
-    True
-    """
-    return None if position.waiting != (0, 0) else position_id_of_board(position.raw)
-
-
-def board_json(position: Position, side: int) -> dict[str, Any]:
-    """A board as docs/PROTOCOL.md shows it: ``position`` is already from ``side``'s view.
-
-    >>> board = board_json(Position.initial(), 1)
-    >>> board["mine"][5], board["off"], board["pips"]
-    (5, [0, 0], [167, 167])
-    """
-    return {
-        "side": side,
-        "mine": list(position.mine),
-        "theirs": list(position.theirs),
-        "off": list(position.off),
-        "waiting": list(position.waiting),
-        "pips": list(position.pips()),
-    }
-
-
-def play_json(play: Play, side: int) -> dict[str, Any]:
-    """One legal play of ``side`` (on roll) as ``legal_plays`` lists it (docs/PROTOCOL.md 3).
-
-    >>> entry = play_json(Position.initial().parse_play("8/5 6/5", (3, 1)), 0)
-    >>> entry["play"], entry["moves"], entry["board"]["pips"]
-    ('8/5 6/5', [[8, 5, False], [6, 5, False]], [163, 167])
-    """
-    after = play.position
-    return {
-        "play": str(play),
-        "moves": [[move.source, move.target, move.hit] for move in play.moves],
-        "position_id": position_id(after),
-        "board": board_json(after, side),
-    }
-
-
-def moves_json(moves: Sequence[Move]) -> list[list[Any]]:
-    return [[move.source, move.target, move.hit] for move in moves]
-
-
-def event_json(event: Event, names: Sequence[str]) -> dict[str, Any]:
-    """One game-log entry: the event's kind and fields, and its words for ``names``' players.
-
-    >>> from gammon.events import Rolled
-    >>> event_json(Rolled(1, (6, 4)), ["alice", "bob"])
-    {'type': 'rolled', 'side': 1, 'dice': [6, 4], 'text': 'bob rolls 6-4'}
-    """
-    entry: dict[str, Any] = {"type": event.kind}
-    for name in _field_names(event):
-        value = getattr(event, name)
-        if isinstance(value, GameResult):
-            entry.update(
-                winner=value.winner,
-                points=value.points,
-                kind=value.kind.name.lower(),
-                reason=str(value.reason),
-            )
-        elif name == "moves":
-            entry["moves"] = moves_json(value)
-        elif isinstance(value, tuple):
-            entry[name] = list(value)
-        elif isinstance(value, StrEnum):
-            entry[name] = str(value)
-        else:
-            entry[name] = value
-    entry["text"] = describe(event, names)
-    return entry
-
-
 #: The table's statuses (the protocol's values) in words: ``the table is {status}``.
 STATUS_WORDS: Final = {
     "open": N_("open"),
@@ -705,67 +457,3 @@ STATUS_WORDS: Final = {
     "finished": N_("finished"),
     "cancelled": N_("cancelled"),
 }
-
-
-def taken_back_text(player: str, play: str, lang: str = "en") -> str:
-    """The log's words for a play taken back in practice (the entry ``taken_back``)."""
-    return translator(lang).gettext("{player} takes back {play}", player=player, play=play)
-
-
-def log_entry_in(entry: Mapping[str, Any], names: Sequence[str], lang: str) -> dict[str, Any]:
-    """A game-log entry of :func:`event_json` with its ``text`` in ``lang``: the event is
-    read back from the entry's fields and described again (an entry that cannot be read
-    keeps its English).
-
-    >>> from gammon.events import Doubled
-    >>> entry = event_json(Doubled(0, 2), ["anna", "ben"])
-    >>> log_entry_in(entry, ["anna", "ben"], "fi")["text"]
-    'anna tuplaa arvoon 2'
-    """
-    if lang == "en":
-        return dict(entry)
-    kind = entry.get("type")
-    try:
-        if kind == "taken_back":
-            text = taken_back_text(names[entry["side"]], entry["play"], lang)
-        else:
-            text = describe(_event_of(entry), names, lang)
-    except (KeyError, TypeError, ValueError, IndexError):
-        text = entry.get("text", "")
-    return {**entry, "text": text}
-
-
-def _event_of(entry: Mapping[str, Any]) -> Event:
-    """The event an :func:`event_json` entry was written from."""
-    cls = EVENT_KINDS[entry["type"]]
-    values: dict[str, Any] = {}
-    for name in _field_names(cls):
-        if name == "result":
-            values[name] = GameResult(
-                entry["winner"],
-                entry["points"],
-                WinKind[entry["kind"].upper()],
-                EndReason(entry["reason"]),
-            )
-        elif name == "moves":
-            values[name] = ()  # describe() writes the play's notation, not its moves
-        elif name == "reason":
-            values[name] = PassReason(entry[name])
-        elif name == "dice":
-            values[name] = tuple(entry[name])
-        else:
-            values[name] = entry[name]
-    return cls(**values)
-
-
-def _field_names(event: Event | type[Event]) -> tuple[str, ...]:
-    """The event's fields in order, found once for each kind of event
-    (``dataclasses.fields`` costs more than a lookup, and most actions log an event or two)."""
-    kind: type[Event] = event if isinstance(event, type) else type(event)
-    names = _FIELD_NAMES.get(kind)
-    if names is None:
-        names = _FIELD_NAMES[kind] = tuple(part.name for part in dataclasses.fields(event))
-    return names
-
-
-_FIELD_NAMES: Final[dict[type, tuple[str, ...]]] = {}

@@ -53,9 +53,11 @@ from gammon.events import Event, GameResult, Moved
 from gammon.game import Game, Phase
 from gammon.match import Match, Session
 from gammon.messages import Message
+from gammon.server.client_vocabulary import GAME_ACTIONS
 from gammon.server.fairdice import FairDice, FairDiceSource
+from gammon.server.game_json import event_json, moves_json, taken_back_text
 from gammon.server.practice import TAKE_BACK, can_take_back, check_take_back, practice_on
-from gammon.server.protocol import GAME_ACTIONS, Refused, event_json, moves_json, taken_back_text
+from gammon.server.protocol import Refused
 from gammon.server.settings import ClockSettings, TableSettings
 from gammon.server.table_actions import (
     Cancel,

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 from gammon.actions import Forfeit, PlayDice
 from gammon.messages import Message
 from gammon.server.chatroom import CHAT_MESSAGES
+from gammon.server.client_vocabulary import FEATURES, GAME_ACTIONS, TABLE_MESSAGES
 from gammon.server.connections import (
     AlreadyAnswered,
     Connection,
@@ -28,14 +29,7 @@ from gammon.server.connections import (
     text_frame,
 )
 from gammon.server.practice import TAKE_BACK
-from gammon.server.protocol import (
-    FEATURES,
-    GAME_ACTIONS,
-    TABLE_MESSAGES,
-    ClientMessage,
-    Refused,
-    parse_message,
-)
+from gammon.server.protocol import ClientMessage, Refused, parse_message
 from gammon.server.table import Seat
 from gammon.server.table_actions import Cancel, Start
 from gammon.server.table_codec import action_from_json

@@ -32,8 +32,9 @@ from gammon.game import Phase
 from gammon.match import Match
 from gammon.messages import Message
 from gammon.play import Play
+from gammon.server.game_json import board_json, log_entry_in, play_json
 from gammon.server.plays_text import legal_plays_text, state_boards_text
-from gammon.server.protocol import Refused, board_json, dumps, log_entry_in, play_json
+from gammon.server.protocol import Refused, dumps
 from gammon.server.settings import ClockSettings
 from gammon.server.table import Table
 from gammon.server.table_actions import TableStatus

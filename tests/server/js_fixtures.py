@@ -20,7 +20,7 @@ from gammon.dice import RandomDice
 from gammon.game import Game, Phase
 from gammon.position import Position
 from gammon.rules import GameRules
-from gammon.server.protocol import board_json, event_json, moves_json
+from gammon.server.game_json import board_json, event_json, moves_json
 from gammon.variants import VARIANTS
 
 VARIANT_NAMES = ("standard", "nackgammon", "hypergammon", "tavla", "acey-deucey")

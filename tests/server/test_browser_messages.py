@@ -209,6 +209,13 @@ def test_the_tutor_says_the_bot_waits_and_errors_show_by_the_controls(
         f"window.gammon.view.state.seq > {held} &&"
         " !window.gammon.view.state.game.actions.includes('take_back')",
     )
+    # The bot's turn is over only when the player has something to do: a take-back sent
+    # while the bot's play is still being committed is refused as stale (said nowhere).
+    wait_until(
+        page,
+        "(g => ['roll', 'take', 'play'].some(a => g.actions.includes(a)))"
+        "(window.gammon.view.state.game)",
+    )
     page.wait_for_selector(".controls [data-action=take_back]", state="detached")
     assert page.locator(".controls [data-action=keep]").count() == 0
     assert "waits for your answer" not in page.inner_text(".status")

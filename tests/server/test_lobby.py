@@ -9,9 +9,10 @@ from typing import Any, cast
 import pytest
 
 from gammon.server.auth import UserInfo
+from gammon.server.client_vocabulary import LOBBY_MESSAGES, TOURNAMENT_MESSAGES
 from gammon.server.connections import Connection, Socket
 from gammon.server.lobby import DEFAULT_PAGE_SIZE, Lobby, LobbyView, ordered, page_of
-from gammon.server.protocol import LOBBY_MESSAGES, TOURNAMENT_MESSAGES, Refused, parse_message
+from gammon.server.protocol import Refused, parse_message
 from gammon.server.timesource import ManualTime
 
 RATINGS = {1: 1400.0, 2: 1600.0, 3: 1800.0}

@@ -18,8 +18,9 @@ from typing import Any
 from gammon.errors import InvalidPositionError
 from gammon.position import Position
 from gammon.server.db import Action, Database, TableRow, User, select
+from gammon.server.game_json import board_json, play_json, position_id
 from gammon.server.plays_text import board_text, legal_plays_text, state_boards_text
-from gammon.server.protocol import board_json, dumps, play_json, position_id
+from gammon.server.protocol import dumps
 from gammon.server.settings import TableSettings
 from gammon.server.store import Store, load_table
 from gammon.server.table import Seat, Table

@@ -13,10 +13,11 @@ from gammon.matfile import write_mat
 from gammon.messages import Message
 from gammon.position import Position
 from gammon.server import views
+from gammon.server.game_json import board_json
 from gammon.server.ids import path_id
 from gammon.server.lobby import LobbyView
 from gammon.server.pages import spoken
-from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused, board_json
+from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused
 from gammon.server.ratings import BOT_RATINGS
 from gammon.server.settings import TableSettings, variant_names
 from gammon.server.table import NO_SHOW
