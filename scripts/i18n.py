@@ -61,6 +61,7 @@ SOURCES: Final = (
     "gammon/server/connections.py",
     "gammon/server/hub.py",
     "gammon/server/table_sockets.py",
+    "gammon/server/lobby_sockets.py",
     "gammon/server/runner.py",
     "gammon/server/table_log.py",
     "gammon/server/ids.py",

@@ -367,7 +367,7 @@ class Live(Protocol[S, A]):
     runner: Runner[S, A]
 
 
-L = TypeVar("L", bound="Live[Any, Any]")
+L = TypeVar("L", bound=Live[Any, Any])
 
 
 async def adopt_log(
