@@ -76,12 +76,26 @@ def register(commands: Commands) -> None:
         "from standard input (type 'help'), so a script can be piped in. Without --table, "
         "--bot or --create: list the open tables.",
     )
+    _account_options(parser)
+    _what_to_do_options(parser)
+    _table_options(parser)
+    add_lang_option(parser)
+    parser.set_defaults(run=run_connect)
+
+
+def _account_options(parser: argparse.ArgumentParser) -> None:
+    """The server, and who plays on it: an account (signed in or signed up) or a guest."""
     parser.add_argument("url", help="the server, e.g. http://127.0.0.1:8000")
     who = parser.add_mutually_exclusive_group()
     who.add_argument("--name", help="your account name")
     who.add_argument("--guest", action="store_true", help="play as a new guest (the default)")
     parser.add_argument("--password", help="your password (or GAMMON_PASSWORD)")
     parser.add_argument("--signup", action="store_true", help="create the account --name first")
+
+
+def _what_to_do_options(parser: argparse.ArgumentParser) -> None:
+    """What to do there (a table, the bot, a new table, the tournaments), and with
+    --tournament what to do in it."""
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--table", type=_positive, metavar="ID", help="join, rejoin or watch a table"
@@ -99,6 +113,11 @@ def register(commands: Commands) -> None:
     parser.add_argument(
         "--play", action="store_true", help="with --tournament: play your matches as they come"
     )
+
+
+def _table_options(parser: argparse.ArgumentParser) -> None:
+    """The settings of a table opened with --create or --bot (the server's table settings,
+    docs/PROTOCOL.md)."""
     kind = parser.add_mutually_exclusive_group()
     kind.add_argument("--match", type=_positive, metavar="N", help="a match to N points")
     kind.add_argument("--money", action="store_true", help="a money session")
@@ -131,8 +150,6 @@ def register(commands: Commands) -> None:
         help="a clock in seconds: BASE, then a DELAY and an INCREMENT per move, e.g. 600/12",
     )
     parser.add_argument("--invite", metavar="NAME", help="only NAME may take the second seat")
-    add_lang_option(parser)
-    parser.set_defaults(run=run_connect)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
