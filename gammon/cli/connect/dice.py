@@ -89,6 +89,21 @@ def check_record(
     ...
     gammon.cli.connect.dice.DiceRecordError: roll 1 is 6-2 but the seed and its entropy give 2-6
     """
+    seed = _checked_seed(record, commitment)
+    rolls = record.get("rolls")
+    if not isinstance(rolls, list):
+        raise DiceRecordError("the record has no list of rolls")
+    first_use: dict[str, int] = {}
+    for number, roll in enumerate(rolls, 1):
+        for e in _checked_roll(seed, number, roll):
+            first_use.setdefault(str(e).lower(), number)
+    _check_our_entropy(first_use, [e.lower() for e in sent], only_ours)
+    return len(rolls)
+
+
+def _checked_seed(record: Any, commitment: str | None) -> bytes:
+    """The record's seed, once it is the format's and its SHA-256 is the commitment
+    published (and the one shown before the game, when that is known)."""
     if not isinstance(record, dict) or record.get("format") != _FAIR_FORMAT:
         raise DiceRecordError(f"the record is not in the {_FAIR_FORMAT} format")
     seed = _hex(record.get("seed"), "the seed", 32)
@@ -100,28 +115,31 @@ def check_record(
             f"the record's commitment {published} is not the one shown before the game "
             f"({commitment})"
         )
-    rolls = record.get("rolls")
-    if not isinstance(rolls, list):
-        raise DiceRecordError("the record has no list of rolls")
-    first_use: dict[str, int] = {}
-    for number, roll in enumerate(rolls, 1):
-        if not isinstance(roll, dict) or roll.get("index") != number:
-            raise DiceRecordError(f"roll {number} is missing (rolls are numbered 1, 2, ...)")
-        entropy = roll.get("entropy")
-        if not isinstance(entropy, list):
-            raise DiceRecordError(f"roll {number} has no list of entropy")
-        raw = [_hex(e, f"an entropy contribution of roll {number}") for e in entropy]
-        expected = derive_dice(seed, number, raw)
-        dice = roll.get("dice")
-        if not isinstance(dice, list) or tuple(dice) != expected:
-            shown = "-".join(map(str, dice)) if isinstance(dice, list) else repr(dice)
-            raise DiceRecordError(
-                f"roll {number} is {shown} but the seed and its entropy give "
-                f"{expected[0]}-{expected[1]}"
-            )
-        for e in entropy:
-            first_use.setdefault(str(e).lower(), number)
-    ours = [e.lower() for e in sent]
+    return seed
+
+
+def _checked_roll(seed: bytes, number: int, roll: Any) -> list[Any]:
+    """Roll ``number``'s entropy, once its dice are those the seed and that entropy give."""
+    if not isinstance(roll, dict) or roll.get("index") != number:
+        raise DiceRecordError(f"roll {number} is missing (rolls are numbered 1, 2, ...)")
+    entropy = roll.get("entropy")
+    if not isinstance(entropy, list):
+        raise DiceRecordError(f"roll {number} has no list of entropy")
+    raw = [_hex(e, f"an entropy contribution of roll {number}") for e in entropy]
+    expected = derive_dice(seed, number, raw)
+    dice = roll.get("dice")
+    if not isinstance(dice, list) or tuple(dice) != expected:
+        shown = "-".join(map(str, dice)) if isinstance(dice, list) else repr(dice)
+        raise DiceRecordError(
+            f"roll {number} is {shown} but the seed and its entropy give "
+            f"{expected[0]}-{expected[1]}"
+        )
+    return entropy
+
+
+def _check_our_entropy(first_use: dict[str, int], ours: list[str], only_ours: bool) -> None:
+    """Each entropy we sent is used, in the order we sent it, but for those after the
+    game's last roll; with ``only_ours`` no roll uses anyone else's."""
     if only_ours:
         strangers = sorted(set(first_use) - set(ours))
         if strangers:
@@ -140,4 +158,3 @@ def check_record(
             raise DiceRecordError(f"our entropy {e} was used before entropy we sent earlier")
         else:
             last = used
-    return len(rolls)
