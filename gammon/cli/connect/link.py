@@ -68,51 +68,13 @@ class TableLink:
         delay = 0.5
         lost_since: float | None = None
         while not self.finished and self.fatal is None:
-            try:
-                async with connect(
-                    self.url,
-                    additional_headers=self.http.headers(),
-                    max_size=1 << 24,
-                    open_timeout=20,
-                ) as ws:
-                    self.ws = ws
-                    self.connects += 1
-                    async for raw in ws:
-                        delay, lost_since = 0.5, None  # the server talks: a real connection
-                        await self._receive(raw)
-                        if self.finished:
-                            return
-                code = ws.close_code
-            except ConnectionClosed as exc:
-                code = exc.rcvd.code if exc.rcvd else None
-            except InvalidStatus as exc:
-                status = exc.response.status_code
-                if status in (401, 403, 404):
-                    self._fail(
-                        ConnectError(
-                            self.gettext(
-                                "the server refused the WebSocket (HTTP {status})", status=status
-                            )
-                        )
-                    )
-                    return
-                code = None
-            except (TimeoutError, OSError, InvalidHandshake):
-                code = None
-            finally:
-                self.ws = None
-                self._drop_pending()
-            if code in _FINAL_CLOSES:
-                reason = self.gettext(_FINAL_CLOSES[code])
-                self._fail(
-                    ConnectError(
-                        self.gettext(
-                            "the server closed the table: {reason} ({code})",
-                            reason=reason,
-                            code=code,
-                        )
-                    )
-                )
+            connection = await self._connect_once()
+            if connection is None:
+                return
+            talked, code = connection
+            if talked:  # the server talked: a real connection
+                delay, lost_since = 0.5, None
+            if self._closed_for_good(code):
                 return
             now = time.monotonic()
             lost_since = lost_since or now
@@ -128,18 +90,78 @@ class TableLink:
                     )
                 )
                 return
-            seconds = self.screen.tr.number(delay)
-            self.say(
-                self.gettext(
-                    "* connection lost (code {code}); reconnecting in {seconds} s",
-                    code=code,
-                    seconds=seconds,
-                )
-                if code
-                else self.gettext("* connection lost; reconnecting in {seconds} s", seconds=seconds)
-            )
+            self._say_lost(code, delay)
             await asyncio.sleep(delay)
             delay = min(delay * 2, 10.0)
+
+    async def _connect_once(self) -> tuple[bool, int | None] | None:
+        """One connection, read to its end: whether the server said anything on it and its
+        close code (None: no code, or it never opened); None when the table is done with
+        (finished, or the server refused the socket for good)."""
+        talked = False
+        try:
+            async with connect(
+                self.url,
+                additional_headers=self.http.headers(),
+                max_size=1 << 24,
+                open_timeout=20,
+            ) as ws:
+                self.ws = ws
+                self.connects += 1
+                async for raw in ws:
+                    talked = True
+                    await self._receive(raw)
+                    if self.finished:
+                        return None
+            code = ws.close_code
+        except ConnectionClosed as exc:
+            code = exc.rcvd.code if exc.rcvd else None
+        except InvalidStatus as exc:
+            status = exc.response.status_code
+            if status in (401, 403, 404):
+                self._fail(
+                    ConnectError(
+                        self.gettext(
+                            "the server refused the WebSocket (HTTP {status})", status=status
+                        )
+                    )
+                )
+                return None
+            code = None
+        except (TimeoutError, OSError, InvalidHandshake):
+            code = None
+        finally:
+            self.ws = None
+            self._drop_pending()
+        return talked, code
+
+    def _closed_for_good(self, code: int | None) -> bool:
+        """A close that means not to come back (signed out, removed, no such table): said,
+        and the link fails with it."""
+        if code not in _FINAL_CLOSES:
+            return False
+        reason = self.gettext(_FINAL_CLOSES[code])
+        self._fail(
+            ConnectError(
+                self.gettext(
+                    "the server closed the table: {reason} ({code})", reason=reason, code=code
+                )
+            )
+        )
+        return True
+
+    def _say_lost(self, code: int | None, delay: float) -> None:
+        """Tell the player the connection is lost and when the next try comes."""
+        seconds = self.screen.tr.number(delay)
+        self.say(
+            self.gettext(
+                "* connection lost (code {code}); reconnecting in {seconds} s",
+                code=code,
+                seconds=seconds,
+            )
+            if code
+            else self.gettext("* connection lost; reconnecting in {seconds} s", seconds=seconds)
+        )
 
     def _fail(self, error: ConnectError) -> None:
         self.fatal = error
