@@ -181,71 +181,90 @@ async def _play_table(
         await link.wait_for(lambda: link.state is not None)
         if link.fatal is not None:
             raise link.fatal
-        state = link.state or {}
-        seated = [p.get("name") for p in state.get("players") or [] if isinstance(p, dict)]
-        if state.get("status") == "open" and state.get("you") is None and user not in seated:
-            reply = await link.request({"type": "join"})
-            if reply["type"] == "error":
-                raise ConnectError(
-                    link.gettext(
-                        "cannot join table {table}: {reason} ({code})",
-                        table=table_id,
-                        reason=reply.get("message"),
-                        code=reply.get("code"),
-                    )
-                )
+        await _join_if_free(link, table_id, user)
         queue = lines
         if queue is None:
             queue = asyncio.Queue()
             _read_lines(stream, asyncio.get_running_loop(), queue)
-        checked: set[int] = set()
-        while not link.finished and link.fatal is None:
-            await dice.verify(
-                [n for n in dice.finished_games() if n not in checked and n in link.commitments]
-            )
-            checked.update(dice.finished_games())
-            line_task = asyncio.ensure_future(queue.get())
-            end_task = asyncio.ensure_future(link.wait_for(lambda: False))
-            await asyncio.wait({line_task, end_task}, return_when=asyncio.FIRST_COMPLETED)
-            end_task.cancel()
-            if not line_task.done():
-                line_task.cancel()
-                break
-            line = line_task.result()
-            if line is None:
-                link.say(
-                    link.gettext(
-                        "* end of input; the table goes on at the server "
-                        "(come back with --table {table})",
-                        table=table_id,
-                    )
-                )
-                break
-            if not await run_command(link, line):
-                break
+        await _play_lines(link, dice, queue, table_id)
         if link.fatal is not None:
             raise link.fatal
         if link.finished:
-            await dice.verify(dice.finished_games())
-            total = sum(dice.verified.values())
-            if dice.failures:
-                raise ConnectError(
-                    link.gettext("the dice did not verify: {reason}", reason=dice.failures[0])
-                )
-            if dice.verified:
-                link.say(
-                    link.screen.tr.ngettext(
-                        "Fair dice (DICE.md): all {rolls} rolls verified in {n} game",
-                        "Fair dice (DICE.md): all {rolls} rolls verified in {n} games",
-                        len(dice.verified),
-                        rolls=total,
-                    )
-                )
+            await _verify_all_dice(link, dice)
         return link.finished
     finally:
         socket.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await socket
+
+
+async def _join_if_free(link: TableLink, table_id: int, user: str) -> None:
+    """Take the table's free seat, unless we sit there already (or it is not open: watch)."""
+    state = link.state or {}
+    seated = [p.get("name") for p in state.get("players") or [] if isinstance(p, dict)]
+    if state.get("status") == "open" and state.get("you") is None and user not in seated:
+        reply = await link.request({"type": "join"})
+        if reply["type"] == "error":
+            raise ConnectError(
+                link.gettext(
+                    "cannot join table {table}: {reason} ({code})",
+                    table=table_id,
+                    reason=reply.get("message"),
+                    code=reply.get("code"),
+                )
+            )
+
+
+async def _play_lines(
+    link: TableLink, dice: _DiceCheck, queue: asyncio.Queue[str | None], table_id: int
+) -> None:
+    """Run the player's commands as they come, checking each game's dice once it is over,
+    until the table ends, the link fails, or the player stops (``quit``, end of input)."""
+    checked: set[int] = set()
+    while not link.finished and link.fatal is None:
+        await dice.verify(
+            [n for n in dice.finished_games() if n not in checked and n in link.commitments]
+        )
+        checked.update(dice.finished_games())
+        line_task = asyncio.ensure_future(queue.get())
+        end_task = asyncio.ensure_future(link.wait_for(lambda: False))
+        await asyncio.wait({line_task, end_task}, return_when=asyncio.FIRST_COMPLETED)
+        end_task.cancel()
+        if not line_task.done():
+            line_task.cancel()
+            return
+        line = line_task.result()
+        if line is None:
+            link.say(
+                link.gettext(
+                    "* end of input; the table goes on at the server "
+                    "(come back with --table {table})",
+                    table=table_id,
+                )
+            )
+            return
+        if not await run_command(link, line):
+            return
+
+
+async def _verify_all_dice(link: TableLink, dice: _DiceCheck) -> None:
+    """At the table's end: every game's dice checked against its record (DICE.md), and
+    the count of rolls proved said, or the first failure raised."""
+    await dice.verify(dice.finished_games())
+    total = sum(dice.verified.values())
+    if dice.failures:
+        raise ConnectError(
+            link.gettext("the dice did not verify: {reason}", reason=dice.failures[0])
+        )
+    if dice.verified:
+        link.say(
+            link.screen.tr.ngettext(
+                "Fair dice (DICE.md): all {rolls} rolls verified in {n} game",
+                "Fair dice (DICE.md): all {rolls} rolls verified in {n} games",
+                len(dice.verified),
+                rolls=total,
+            )
+        )
 
 
 async def _play_tournament(
