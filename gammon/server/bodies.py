@@ -22,14 +22,14 @@ gammon.server.protocol.Refused: bad_request: 'reason' must be text, not 5
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, Final
 
 from gammon.i18n import N_
 from gammon.messages import Message
 from gammon.server.protocol import Refused
 
-__all__ = ["ANY", "fields"]
+__all__ = ["ANY", "fields", "first_unknown", "shown"]
 
 #: A field whose value the route checks itself (a name, a password: their own errors).
 ANY: Final = object
@@ -41,22 +41,39 @@ _WORDS: Final[dict[type, str]] = {
 }
 
 
+def first_unknown(data: Mapping[Any, Any], known: Collection[str]) -> str | None:
+    """The first of ``data``'s fields that ``known`` does not name, in sorted order so that
+    the refusal is the same whatever order the body came in; None when all are known.
+
+    The one test behind every settings object's refusal of a field it does not know (a
+    table's, its clock's, a tournament's, a tournament's tables'): each says it in its
+    own words."""
+    unknown = sorted(str(name) for name in data if name not in known)
+    return unknown[0] if unknown else None
+
+
+def shown(value: object, width: int = 60) -> str:
+    """``value`` as a refusal quotes it: its repr, cut to ``width`` characters."""
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def fields(data: Mapping[str, Any], takes: Mapping[str, type]) -> dict[str, Any]:
     """``data``'s fields that are set (not ``null``), once each is one ``takes`` names, of
     the type it gives; :class:`Refused` ``bad_request`` with ``field`` otherwise."""
     for name in data:
         if name not in takes:
-            shown = repr(name[:40])
+            quoted = repr(name[:40])
             raise Refused(
                 "bad_request",
                 Message(
                     "there is no field {field} in this request; it takes: {fields}",
-                    field=shown,
+                    field=quoted,
                     fields=", ".join(takes),
                 )
                 if takes
                 else Message(
-                    "there is no field {field} in this request; it takes none", field=shown
+                    "there is no field {field} in this request; it takes none", field=quoted
                 ),
                 field=name[:64],
             )
@@ -67,14 +84,14 @@ def fields(data: Mapping[str, Any], takes: Mapping[str, type]) -> dict[str, Any]
             continue
         wrong = isinstance(value, bool) and kind is not bool  # JSON's true is not a number
         if wrong or not isinstance(value, kind):
-            shown = repr(value) if len(repr(value)) <= 40 else f"{repr(value)[:37]}..."
+            quoted = repr(value) if len(repr(value)) <= 40 else f"{repr(value)[:37]}..."
             raise Refused(
                 "bad_request",
                 Message(
                     "{field} must be {what}, not {value}",
                     field=repr(name),
                     what=Message(_WORDS[kind]) if kind in _WORDS else Message.plain(kind.__name__),
-                    value=shown,
+                    value=quoted,
                 ),
                 field=name,
             )

@@ -38,6 +38,7 @@ from gammon.i18n import N_
 from gammon.match import SeriesRules
 from gammon.messages import Message
 from gammon.rules import is_whole
+from gammon.server.bodies import first_unknown, shown
 from gammon.server.names import BadName, read_name
 from gammon.server.protocol import Refused
 from gammon.variants import VARIANTS
@@ -106,11 +107,6 @@ class _Sentence(Message):
         return f"{text[:1].upper()}{text[1:]}"
 
 
-def _shown(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def _whole(name: str, value: object, low: int, high: int) -> None:
     if not (is_whole(value) and low <= value <= high):  # type: ignore[operator]
         raise _bad(
@@ -118,7 +114,7 @@ def _whole(name: str, value: object, low: int, high: int) -> None:
             N_("{setting} must be a whole number from {low} to {high}, not {value}"),
             low=low,
             high=high,
-            value=_shown(value),
+            value=shown(value),
         )
 
 
@@ -142,14 +138,14 @@ class ClockSettings:
                 N_("{setting} must be left out (no clock) or {shape}"),
                 shape='{"base_s": ..., "delay_s": ..., "increment_s": ...}',
             )
-        unknown = sorted(set(data) - set(_CLOCK_LIMITS))
-        if unknown:
+        unknown = first_unknown(data, _CLOCK_LIMITS)
+        if unknown is not None:
             raise _bad(
                 "clock",
                 N_(
                     "{setting} has no field {field}: its fields are base_s, delay_s and increment_s"
                 ),
-                field=_shown(unknown[0]),
+                field=shown(unknown),
             )
         values = {"delay_s": 0, "increment_s": 0}
         values.update({k: v for k, v in data.items() if v is not None})
@@ -232,7 +228,7 @@ def _read(data: object, *, bot_levels: Sequence[str] | None) -> TableSettings:
     mode = given.pop("mode", "match")
     if mode not in ("match", "money"):
         raise _bad(
-            "mode", N_('{setting} must be "match" or "money", not {value}'), value=_shown(mode)
+            "mode", N_('{setting} must be "match" or "money", not {value}'), value=shown(mode)
         )
     series = {name: given[name] for name in SERIES_SETTINGS if name in given}
     _check_json_types(series)
@@ -259,16 +255,16 @@ def _read(data: object, *, bot_levels: Sequence[str] | None) -> TableSettings:
 
 def _check_names(data: Mapping[Any, Any]) -> None:
     """Each setting given is one there is."""
-    unknown = sorted(set(data) - set(_SETTINGS))
-    if unknown:
+    unknown = first_unknown(data, _SETTINGS)
+    if unknown is not None:
         raise Refused(
             "bad_settings",
             Message(
                 "there is no setting called {name}; the settings are: {settings}",
-                name=_shown(unknown[0]),
+                name=shown(unknown),
                 settings=", ".join(_SETTINGS),
             ),
-            field=str(unknown[0])[:64],
+            field=unknown[:64],
         )
 
 
@@ -289,12 +285,12 @@ def _check_opponent(invite: object, bot: object, bot_levels: Sequence[str] | Non
                 "bot",
                 N_("{setting} must be one of {levels}, not {value}"),
                 levels=", ".join(bot_levels),
-                value=_shown(bot),
+                value=shown(bot),
             )
         raise _bad(
             "bot",
             N_("{setting} must be unset: this server has no bots, not {value}"),
-            value=_shown(bot),
+            value=shown(bot),
         )
     if invite is not None:
         raise Refused(
@@ -311,7 +307,7 @@ def _switch(given: Mapping[str, Any], name: str, default: bool, wrong: str) -> b
     """The switch ``name`` (true or false), or ``wrong`` refused with its value."""
     value = given.get(name, default)
     if not isinstance(value, bool):
-        raise _bad(name, wrong, value=_shown(value))
+        raise _bad(name, wrong, value=shown(value))
     return value
 
 
@@ -325,7 +321,7 @@ def _check_json_types(series: Mapping[str, Any]) -> None:
                 raise _bad(
                     name,
                     N_("{setting} must be true (on) or false (off), not {value}"),
-                    value=_shown(value),
+                    value=shown(value),
                 )
         elif name in _LIMITS:
             _whole(name, value, *_LIMITS[name])
@@ -333,7 +329,7 @@ def _check_json_types(series: Mapping[str, Any]) -> None:
             raise _bad(
                 "variant",
                 N_("{setting} must be a variant's name, not {value}"),
-                value=_shown(value),
+                value=shown(value),
             )
 
 
@@ -346,7 +342,7 @@ def _series_rules(series: dict[str, Any], mode: str) -> SeriesRules:
             "variant",
             N_("{setting} must be one of {names}, not {value}"),
             names=", ".join(variant_names()),
-            value=_shown(series.get("variant")),
+            value=shown(series.get("variant")),
         ) from None
     except InvalidRulesError as exc:
         raise _rules_refused(exc, series, mode) from None
@@ -372,7 +368,7 @@ def _rules_refused(exc: InvalidRulesError, series: Mapping[str, Any], mode: str)
         return _bad(
             name,
             N_("{setting} must be 2, 4, 8, 16, 32 or 64, not {value}"),
-            value=_shown(series.get(name)),
+            value=shown(series.get(name)),
         )
     if mode == "match" and series.get(name):
         # A money-play option in a match: say how to get it.

@@ -20,6 +20,7 @@ from typing import Any, Final, TypeGuard
 
 from gammon.i18n import N_
 from gammon.messages import Message
+from gammon.server.bodies import first_unknown, shown
 from gammon.server.names import BadName, read_name
 from gammon.server.protocol import Refused
 from gammon.server.settings import TableSettings
@@ -91,11 +92,6 @@ def _is_time(value: object) -> bool:
     return (_is_int(value) or isinstance(value, float)) and 0 <= value < 1e11
 
 
-def _shown(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 @dataclass(frozen=True)
 class Satellite:
     """The prize of a satellite: seats in a later tournament for its top ``seats`` players."""
@@ -152,7 +148,7 @@ class TournamentSettings:
         bots, bots_after_s = _read_bots(values, sit_and_go, bot_levels)
         rated = values.get("rated", True)
         if not isinstance(rated, bool):
-            raise _bad("rated", Message("must be true or false, not {value}", value=_shown(rated)))
+            raise _bad("rated", Message("must be true or false, not {value}", value=shown(rated)))
         satellite = _satellite(values.get("satellite"), seats)
         return cls(
             name=name,
@@ -219,16 +215,16 @@ def _known_values(data: object) -> dict[Any, Any]:
     """The settings given (a null is a setting left out), once each name is known."""
     if not isinstance(data, Mapping):
         raise TournamentError("bad_settings", Message("the settings must be a JSON object"))
-    unknown = sorted(str(k) for k in set(data) - set(_FIELDS))
-    if unknown:
+    unknown = first_unknown(data, _FIELDS)
+    if unknown is not None:
         raise TournamentError(
             "bad_settings",
             Message(
                 "there is no tournament setting called {name}; the settings are: {known}",
-                name=_shown(unknown[0]),
+                name=shown(unknown),
                 known=", ".join(_FIELDS),
             ),
-            field=unknown[0][:64],
+            field=unknown[:64],
         )
     return {k: v for k, v in data.items() if v is not None}
 
@@ -247,7 +243,7 @@ def _read_kind(values: Mapping[str, Any]) -> str:
     if kind not in KINDS:
         raise _bad(
             "kind",
-            Message('must be "scheduled" or "sit_and_go", not {value}', value=_shown(kind)),
+            Message('must be "scheduled" or "sit_and_go", not {value}', value=shown(kind)),
         )
     return str(kind)
 
@@ -257,7 +253,7 @@ def _read_seats(values: Mapping[str, Any], sit_and_go: bool) -> int:
     if sit_and_go and seats not in SIT_AND_GO_SEATS:
         raise _bad(
             "seats",
-            Message("of a Sit & Go must be 2, 4, 8 or 16, not {value}", value=_shown(seats)),
+            Message("of a Sit & Go must be 2, 4, 8 or 16, not {value}", value=shown(seats)),
         )
     if not (_is_int(seats) and 2 <= seats <= MAX_PLAYERS):
         raise _bad(
@@ -265,7 +261,7 @@ def _read_seats(values: Mapping[str, Any], sit_and_go: bool) -> int:
             Message(
                 "must be a whole number from 2 to {most}, not {value}",
                 most=MAX_PLAYERS,
-                value=_shown(seats),
+                value=shown(seats),
             ),
         )
     return seats
@@ -279,7 +275,7 @@ def _read_min_players(values: Mapping[str, Any], seats: int, sit_and_go: bool) -
             Message(
                 "must be a whole number from 2 to {most}, not {value}",
                 most=seats,
-                value=_shown(min_players),
+                value=shown(min_players),
             ),
         )
     if sit_and_go and min_players != seats:
@@ -320,7 +316,7 @@ def _read_lengths(values: Mapping[str, Any]) -> list[int]:
             Message(
                 "must be a list of 1 to 8 whole numbers from 1 to 25 (points, one per round, "
                 "the last repeating), not {value}",
-                value=_shown(lengths),
+                value=shown(lengths),
             ),
         )
     return lengths
@@ -331,7 +327,7 @@ def _read_show_up_s(values: Mapping[str, Any]) -> int:
     if not (_is_int(show_up_s) and 10 <= show_up_s <= 3600):
         raise _bad(
             "show_up_s",
-            Message("must be a whole number from 10 to 3600, not {value}", value=_shown(show_up_s)),
+            Message("must be a whole number from 10 to 3600, not {value}", value=shown(show_up_s)),
         )
     return show_up_s
 
@@ -351,7 +347,7 @@ def _read_bots(
                 else Message("unset: this server has no bots")
             )
             raise _bad(
-                "bots", Message("must be {known}, not {value}", known=known, value=_shown(bots))
+                "bots", Message("must be {known}, not {value}", known=known, value=shown(bots))
             )
         if bots_after_s is None:
             bots_after_s = 120
@@ -366,7 +362,7 @@ def _read_bots(
                 "bots_after_s",
                 Message(
                     "must be a whole number from 0 to 86400, not {value}",
-                    value=_shown(bots_after_s),
+                    value=shown(bots_after_s),
                 ),
             )
     return bots, bots_after_s
@@ -379,14 +375,14 @@ def _table_settings(
         raise _bad(
             "table", Message("must be a JSON object: variant, cube, max_cube, crawford, clock")
         )
-    unknown = sorted(str(k) for k in set(data) - set(_TABLE_FIELDS))
-    if unknown:
+    unknown = first_unknown(data, _TABLE_FIELDS)
+    if unknown is not None:
         raise _bad(
             "table",
             Message(
                 "cannot set {name} for a tournament's matches: "
                 'they take {known} (the length comes from "lengths")',
-                name=_shown(unknown[0]),
+                name=shown(unknown),
                 known=", ".join(_TABLE_FIELDS),
             ),
         )
@@ -411,7 +407,7 @@ def _satellite(data: object, seats: int) -> Satellite | None:
     if not (_is_int(target) and target >= 1):
         raise _bad(
             "satellite.target",
-            Message("must be a tournament's number, not {value}", value=_shown(target)),
+            Message("must be a tournament's number, not {value}", value=shown(target)),
         )
     if won not in (1, 2, 4, 8) or not _is_int(won) or won >= seats:
         raise _bad(
@@ -420,7 +416,7 @@ def _satellite(data: object, seats: int) -> Satellite | None:
                 "must be 1, 2, 4 or 8 and fewer than the seats ({seats}), not {value}: "
                 "the winner, the finalists, the semi-finalists or the quarter-finalists qualify",
                 seats=seats,
-                value=_shown(won),
+                value=shown(won),
             ),
         )
     return Satellite(target, won)
