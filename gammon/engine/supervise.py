@@ -22,10 +22,8 @@ the positions of its own class (a contact net: positions with contact; a race ne
 races), cross-entropy with Adam, holding out a tenth to report whether it
 generalises.
 
-``mined`` rolls out the positions of :mod:`gammon.engine.mining` (the best plays of
-decisions where 0-ply and 2-ply disagree, each decision's plays on the same dice) with
-variance reduction and stratified dice (:class:`~gammon.engine.rollout.RolloutSettings`),
-and saves with each position its standard error and trials.
+``mined`` rolls out the positions of :mod:`gammon.engine.mining` with low noise
+(:mod:`gammon.engine.mined_collection`).
 
 Why: a rollout's mean, or a search one roll deeper, looks further than the 0-ply
 net does, and self-play TD(0) alone has levelled off (TRAINING.md). Fitting the
@@ -39,8 +37,9 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -56,16 +55,16 @@ from gammon.engine.evaluator import (
     require_ours,
 )
 from gammon.engine.judged import training_rows
-from gammon.engine.mining import Decision, make_up, mine
+from gammon.engine.mined_collection import MINED_SETTINGS, collect_mined
 from gammon.engine.network import Network
-from gammon.engine.rollout import RolloutSettings, SiblingRollout, rollout, rollout_siblings
+from gammon.engine.rollout import RolloutSettings, rollout
 from gammon.engine.train import Adam, train_step
 from gammon.position import Position
 
 if TYPE_CHECKING:
     from gammon.engine.cluster import RayCluster
 
-__all__ = ["collect", "collect_mined", "fit", "main", "sample_positions", "training_data"]
+__all__ = ["collect", "fit", "main", "sample_positions", "training_data"]
 
 
 def sample_positions(count: int, seed: int, evaluator: Evaluator) -> list[Position]:
@@ -118,58 +117,103 @@ def collect(
 
     evaluator = evaluator or default_evaluator()
     require_ours(evaluator, "supervised training's targets")
-    boards: list[npt.NDArray[np.int8]] = []
-    targets: list[npt.NDArray[np.float64]] = []
-    if data.exists():
-        with np.load(data) as saved:
-            boards = list(saved["boards"])
-            targets = list(saved["targets"])
-    done = len(boards)
+    judged = _JudgedFile.load(data, positions)
+    done = len(judged.boards)
     wanted = sample_positions(positions, seed, evaluator)[done:]
-
-    def keep(index: int, position: Position, chances: npt.NDArray[np.float64]) -> None:
-        boards.append(np.frombuffer(position.raw, dtype=np.int8).copy())
-        targets.append(chances)
-        if index % 50 == 0 or index == positions:
-            _save(data, boards, targets)
-            if not sys.stdout.isatty():
-                print(f"{index}/{positions} positions rolled out", flush=True)
-
     with Progress(disable=not sys.stdout.isatty()) as progress:
         task = progress.add_task(
             "rollouts" if ply is None else f"{ply}-ply", total=positions, completed=done
         )
+
+        def advance(count: int = 1) -> None:
+            progress.advance(task, count)
+
         if ply is not None:
-            for start in range(0, len(wanted), SEARCH_BATCH):
-                chunk = wanted[start : start + SEARCH_BATCH]
-                raw = np.stack([np.frombuffer(p.raw, dtype=np.int8) for p in chunk])
-                boards.extend(raw.copy())
-                targets.extend(evaluator.before_roll(raw, ply).astype(np.float64))
-                _save(data, boards, targets)
-                progress.advance(task, len(chunk))
-                if not sys.stdout.isatty():
-                    print(f"{len(boards)}/{positions} positions searched", flush=True)
+            _search_into(judged, wanted, evaluator, ply, advance)
         elif cluster is None:
             for index, position in enumerate(wanted, done + 1):
                 result = rollout(
                     position, trials=trials, seed=seed * 1_000_003 + index, evaluator=evaluator
                 )
-                progress.advance(task)
-                keep(index, position, np.array(result.evaluation.probabilities))
+                advance()
+                judged.keep(index, position, np.array(result.evaluation.probabilities))
         else:
-            jobs = [
-                (position, trials, seed * 1_000_003 + index)
-                for index, position in enumerate(wanted, done + 1)
-            ]
-            finished: dict[int, npt.NDArray[np.float64]] = {}
-            kept = 0
-            for number, chances in cluster.map(_rollout_task, jobs):
-                progress.advance(task)
-                finished[number] = chances
-                while kept in finished:  # append in order: the file stays a prefix
-                    keep(done + 1 + kept, wanted[kept], finished.pop(kept))
-                    kept += 1
-    _save(data, boards, targets)
+            _roll_out_on(cluster, judged, wanted, trials, seed, advance)
+    judged.save()
+
+
+@dataclass
+class _JudgedFile:
+    """The (board, chances) rows of a ``collect`` data file, saved as they grow."""
+
+    data: Path
+    positions: int
+    boards: list[npt.NDArray[np.int8]]
+    targets: list[npt.NDArray[np.float64]]
+
+    @classmethod
+    def load(cls, data: Path, positions: int) -> _JudgedFile:
+        """The rows already in ``data``, none if it is not there yet."""
+        if not data.exists():
+            return cls(data, positions, [], [])
+        with np.load(data) as saved:
+            return cls(data, positions, list(saved["boards"]), list(saved["targets"]))
+
+    def keep(self, index: int, position: Position, chances: npt.NDArray[np.float64]) -> None:
+        """Append rolled-out position ``index`` (from 1), saving every fiftieth and the last."""
+        self.boards.append(np.frombuffer(position.raw, dtype=np.int8).copy())
+        self.targets.append(chances)
+        if index % 50 == 0 or index == self.positions:
+            self.save()
+            if not sys.stdout.isatty():
+                print(f"{index}/{self.positions} positions rolled out", flush=True)
+
+    def save(self) -> None:
+        _save(self.data, self.boards, self.targets)
+
+
+def _search_into(
+    judged: _JudgedFile,
+    wanted: list[Position],
+    evaluator: Evaluator,
+    ply: int,
+    advance: Callable[[int], None],
+) -> None:
+    """Judge ``wanted`` by ``evaluator``'s ``ply`` search, a batch at a time, saving each."""
+    for start in range(0, len(wanted), SEARCH_BATCH):
+        chunk = wanted[start : start + SEARCH_BATCH]
+        raw = np.stack([np.frombuffer(p.raw, dtype=np.int8) for p in chunk])
+        judged.boards.extend(raw.copy())
+        judged.targets.extend(evaluator.before_roll(raw, ply).astype(np.float64))
+        judged.save()
+        advance(len(chunk))
+        if not sys.stdout.isatty():
+            print(f"{len(judged.boards)}/{judged.positions} positions searched", flush=True)
+
+
+def _roll_out_on(
+    cluster: RayCluster,
+    judged: _JudgedFile,
+    wanted: list[Position],
+    trials: int,
+    seed: int,
+    advance: Callable[[int], None],
+) -> None:
+    """Roll ``wanted`` out as Ray tasks, kept in their order as they finish: the file
+    stays a prefix of the positions whatever order the tasks end in."""
+    done = len(judged.boards)
+    jobs = [
+        (position, trials, seed * 1_000_003 + index)
+        for index, position in enumerate(wanted, done + 1)
+    ]
+    finished: dict[int, npt.NDArray[np.float64]] = {}
+    kept = 0
+    for number, chances in cluster.map(_rollout_task, jobs):
+        advance(1)
+        finished[number] = chances
+        while kept in finished:
+            judged.keep(done + 1 + kept, wanted[kept], finished.pop(kept))
+            kept += 1
 
 
 def _rollout_task(position: Position, trials: int, seed: int) -> npt.NDArray[np.float64]:
@@ -184,141 +228,6 @@ def _save(
     data.parent.mkdir(parents=True, exist_ok=True)
     tmp = data.with_name(data.name + ".tmp.npz")
     np.savez_compressed(tmp, boards=np.stack(boards), targets=np.stack(targets))
-    tmp.replace(data)
-
-
-#: The low-noise setting of ``mined``, chosen by ``python -m bench.rollout_noise`` (TRAINING.md,
-#: round 1): 2.9 times less variance a CPU second than plain rollouts, and 23 plies leave
-#: half the difference from played-out rollouts that 7 or 11 plies leave (0.04-0.055 RMS).
-MINED_SETTINGS = RolloutSettings(variance_reduction=True, stratify=True, truncate=23)
-#: The fields of a ``mined`` data file, one row per position.
-MINED_FIELDS = ("boards", "targets", "errors", "trials", "game", "turn", "kind")
-
-
-def collect_mined(
-    data: Path,
-    positions: int,
-    seed: int,
-    *,
-    trials: int = 72,
-    settings: RolloutSettings = MINED_SETTINGS,
-    cluster: RayCluster | None = None,
-    evaluator: Evaluator | None = None,
-    save_every: int = 100,
-    ply: int = 2,
-    on_save: Callable[[int], None] | None = None,
-) -> None:
-    """Roll out mined positions (:func:`gammon.engine.mining.mine`, seed ``seed``) into
-    ``data`` until it holds at least ``positions``, resuming what is there.
-
-    Each decision's candidates are rolled out together on the same dice
-    (:func:`~gammon.engine.rollout.rollout_siblings`) with the seed
-    ``(seed * 1_000_003 + game) * 1_000 + turn``, here or, with ``cluster``, one Ray task a
-    decision: the data are the same. Whole decisions are appended in the miner's order
-    and saved every ``save_every`` positions, so the file always holds a prefix of one
-    uninterrupted run; a rerun re-mines only the last saved game and goes on after its
-    last saved decision. ``on_save(rows)`` is called after each save (tests stop there).
-    """
-    from rich.progress import Progress
-
-    evaluator = evaluator or default_evaluator()
-    require_ours(evaluator, "supervised training's mined targets")
-    rows: dict[str, list[Any]] = {name: [] for name in MINED_FIELDS}
-    if data.exists():
-        with np.load(data) as saved:
-            for name in MINED_FIELDS:
-                rows[name] = list(saved[name])
-    done = len(rows["boards"])
-    last = (int(rows["game"][-1]), int(rows["turn"][-1])) if done else (0, -1)
-    decisions = (
-        d for d in mine(seed, evaluator, start=last[0], ply=ply) if (d.game, d.turn) > last
-    )
-    tty = sys.stdout.isatty()
-    started = time.perf_counter()
-    kept: list[Decision] = []
-    unsaved = 0
-
-    def keep(decision: Decision, result: SiblingRollout) -> None:
-        nonlocal unsaved
-        for candidate, outcome in zip(decision.candidates, result.results, strict=True):
-            rows["boards"].append(np.frombuffer(candidate.position.raw, dtype=np.int8).copy())
-            rows["targets"].append(np.array(outcome.evaluation.probabilities))
-            rows["errors"].append(np.float64(outcome.equity_error))
-            rows["trials"].append(np.int32(outcome.trials))
-            rows["game"].append(np.int32(decision.game))
-            rows["turn"].append(np.int32(decision.turn))
-            rows["kind"].append(np.str_(decision.kind))
-        kept.append(decision)
-        unsaved += len(decision.candidates)
-        count = len(rows["boards"])
-        if unsaved >= save_every or count >= positions:
-            _save_fields(data, rows)
-            unsaved = 0
-            if not tty:
-                rate = (count - done) / max(time.perf_counter() - started, 1e-9)
-                errors = np.asarray(rows["errors"][-save_every:], dtype=np.float64)
-                print(
-                    f"{count}/{positions} positions (game {decision.game}), "
-                    f"{rate:.2f}/s, mean SE {errors.mean():.4f}; this run: {make_up(kept)}",
-                    flush=True,
-                )
-            if on_save is not None:
-                on_save(count)
-
-    width = 1 if cluster is None else 2 * cluster.cpus
-    with Progress(disable=not tty) as progress:
-        task = progress.add_task("mined rollouts", total=positions, completed=done)
-        while len(rows["boards"]) < positions:
-            chunk: list[Decision] = []
-            wanted = len(rows["boards"])
-            while wanted < positions and len(chunk) < width:
-                decision = next(decisions)
-                chunk.append(decision)
-                wanted += len(decision.candidates)
-            jobs = [
-                (
-                    [c.position.raw for c in d.candidates],
-                    trials,
-                    (seed * 1_000_003 + d.game) * 1_000 + d.turn,
-                    settings,
-                )
-                for d in chunk
-            ]
-            if cluster is None:
-                results = [_siblings_task(*job, evaluator=evaluator) for job in jobs]
-            else:
-                finished = dict(cluster.map(_siblings_task, jobs))
-                results = [finished[i] for i in range(len(jobs))]
-            for decision, result in zip(chunk, results, strict=True):
-                keep(decision, result)
-                progress.advance(task, len(decision.candidates))
-    if unsaved:
-        _save_fields(data, rows)
-
-
-def _siblings_task(
-    raws: list[bytes],
-    trials: int,
-    seed: int,
-    settings: RolloutSettings,
-    evaluator: Evaluator | None = None,
-) -> SiblingRollout:
-    """One decision's rollouts, as a task (the shipped nets when ``evaluator`` is None)."""
-    if evaluator is not None:
-        require_ours(evaluator, "supervised training's mined targets")
-    positions = [Position._from_board(raw) for raw in raws]
-    return rollout_siblings(
-        positions, trials=trials, seed=seed, settings=settings, evaluator=evaluator
-    )
-
-
-def _save_fields(data: Path, rows: dict[str, list[Any]]) -> None:
-    """Write every field at once, through a temporary file: the data file is never half
-    written."""
-    data.parent.mkdir(parents=True, exist_ok=True)
-    tmp = data.with_name(data.name + ".tmp.npz")
-    fields: dict[str, Any] = {name: np.stack(values) for name, values in rows.items()}
-    np.savez_compressed(tmp, **fields)
     tmp.replace(data)
 
 

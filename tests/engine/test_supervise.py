@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from gammon.engine.evaluator import WEIGHTS, default_evaluator
+from gammon.engine.mined_collection import MINED_FIELDS, collect_mined
 from gammon.engine.network import Network
 from gammon.engine.rollout import RolloutSettings
-from gammon.engine.supervise import MINED_FIELDS, collect, collect_mined, fit, sample_positions
+from gammon.engine.supervise import collect, fit, sample_positions
 
 
 def test_collection_resumes_where_it_stopped(tmp_path: Path) -> None:

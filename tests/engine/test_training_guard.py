@@ -15,14 +15,16 @@ import pytest
 
 from gammon.engine.engines import get_engine
 from gammon.engine.evaluator import NotOurEngineError, require_ours
+from gammon.engine.mined_collection import collect_mined
 from gammon.engine.mining import mine_game
-from gammon.engine.supervise import collect, collect_mined
+from gammon.engine.supervise import collect
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAINING = (
     "gammon.engine.train",
     "gammon.engine.supervise",
     "gammon.engine.mining",
+    "gammon.engine.mined_collection",
     "gammon.engine.selfplay",
     "gammon.engine.rounds",
 )
