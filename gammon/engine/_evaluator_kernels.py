@@ -159,37 +159,10 @@ def zero_ply(
     (``ESCAPES``, ``BINOM`` and the one-sided means).
     """
     n = boards.shape[0]
-    # ``seen``: each board from the side on roll; ``kind``: 0 for the contact net, 1 for
-    # the race net, -1 for a board counted here.
     seen = np.empty((n, _BOARD), dtype=np.int8)
     kind = np.empty(n, dtype=np.int64)
     for row in range(n):
-        kind[row] = -1
-        if after:
-            total = 0
-            for p in range(_SIDE):
-                total += boards[row, p]
-            if boards[row, 0] == total:  # the mover bore off all
-                _won(boards, row, 0, out, row)
-                continue
-            for p in range(_SIDE):
-                seen[row, p] = boards[row, _SIDE + p]
-                seen[row, _SIDE + p] = boards[row, p]
-        else:
-            seen[row] = boards[row]
-        total = 0
-        for p in range(_SIDE):
-            total += seen[row, p]
-        if seen[row, _SIDE] == total:  # the side not on roll bore off all
-            _won(seen, row, _SIDE, out, row)
-            _invert_row(out, row)
-        elif bearoff is not None and _counted(seen, row, bearoff, out):
-            pass
-        else:
-            kind[row] = 0 if has_contact(seen, row) else 1
-            continue
-        if after:
-            _invert_row(out, row)
+        kind[row] = _classify(boards, row, after, seen, out, bearoff)
     for which in range(2):
         rows = np.flatnonzero(kind == which)
         if rows.size == 0:
@@ -202,6 +175,38 @@ def zero_ply(
         if after:
             for k in rows:
                 _invert_row(out, int(k))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _classify(boards: Any, row: int, after: bool, seen: Any, out: Any, bearoff: Any) -> int:
+    """Which net reads board ``row``: 0 the contact net, 1 the race net, -1 none, its
+    chances counted here into ``out[row]`` (a game over, a bear-off, a sure win).
+
+    ``seen[row]`` gets the board from the side on roll, the one the nets read.
+    """
+    if after:
+        total = 0
+        for p in range(_SIDE):
+            total += boards[row, p]
+        if boards[row, 0] == total:  # the mover bore off all
+            _won(boards, row, 0, out, row)
+            return -1
+        for p in range(_SIDE):
+            seen[row, p] = boards[row, _SIDE + p]
+            seen[row, _SIDE + p] = boards[row, p]
+    else:
+        seen[row] = boards[row]
+    total = 0
+    for p in range(_SIDE):
+        total += seen[row, p]
+    if seen[row, _SIDE] == total:  # the side not on roll bore off all
+        _won(seen, row, _SIDE, out, row)
+        _invert_row(out, row)
+    elif bearoff is None or not _counted(seen, row, bearoff, out):
+        return 0 if has_contact(seen, row) else 1
+    if after:
+        _invert_row(out, row)
+    return -1
 
 
 @njit(cache=True, nogil=True)

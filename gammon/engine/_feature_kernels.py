@@ -109,17 +109,7 @@ def _shots(me: Any, mb: int, opp: Any, ob: int, on_bar: int) -> tuple[float, flo
     what the entering checkers hit.  ``tests/engine/test_encoding.py`` holds this
     to a roll-by-roll reading of the same rules.
     """
-    checkers = 0
-    stops = 0
-    blots = 0
-    for t in range(1, 25):
-        if opp[ob + t] > 0:
-            checkers |= 1 << t
-        mine = me[mb + 25 - t]
-        if mine < 2:
-            stops |= 1 << t
-            if mine == 1:
-                blots |= 1 << t
+    checkers, stops, blots = _shot_points(me, mb, opp, ob)
     if blots == 0:
         return 0.0, 0.0, 0.0
     shots = 0.0
@@ -128,43 +118,10 @@ def _shots(me: Any, mb: int, opp: Any, ob: int, on_bar: int) -> tuple[float, flo
     for r in range(21):
         a = _ROLL_HIGH[r]
         b = _ROLL_LOW[r]
-        hit = 0
         if a != b:
-            if on_bar == 0:
-                # Either die alone, or both with a stop between on an open point.
-                hit = (checkers >> a) | (checkers >> b)
-                hit |= ((checkers >> a) & stops) >> b | ((checkers >> b) & stops) >> a
-            else:
-                in_a = (_BAR_BIT >> a) & stops
-                in_b = (_BAR_BIT >> b) & stops
-                hit = in_a | in_b
-                if on_bar == 1:
-                    # The entering checker or any other plays the other die.
-                    hit |= (in_a >> b) | (in_b >> a)
-                    if in_a:
-                        hit |= checkers >> b
-                    if in_b:
-                        hit |= checkers >> a
+            hit = _hits_of_a_roll(a, b, on_bar, checkers, stops) & blots
         else:
-            # Up to four steps of ``a``, each from a point the checker may stop on.
-            steps = 4
-            if on_bar > 0:
-                reach = (_BAR_BIT >> a) & stops
-                if reach == 0:
-                    continue  # cannot enter: the whole roll is lost
-                hit = reach
-                entered = min(on_bar, 4)
-                steps = 4 - entered
-                for _ in range(steps):  # one entered checker runs on
-                    reach = (reach >> a) & stops
-                    hit |= reach
-            if on_bar <= 1:
-                reach = checkers
-                for _ in range(steps):
-                    reach >>= a
-                    hit |= reach
-                    reach &= stops
-        hit &= blots
+            hit = _hits_of_a_double(a, on_bar, checkers, stops) & blots
         if hit == 0:
             continue
         weight = _ROLL_WEIGHT[r]
@@ -177,6 +134,69 @@ def _shots(me: Any, mb: int, opp: Any, ob: int, on_bar: int) -> tuple[float, flo
             t -= 1
         loss += weight * t
     return shots, doubles, loss
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _shot_points(me: Any, mb: int, opp: Any, ob: int) -> tuple[int, int, int]:
+    """In :func:`_shots`'s bits: the opponent's checkers, the points it may stop on
+    (fewer than two of mine) and my blots."""
+    checkers = 0
+    stops = 0
+    blots = 0
+    for t in range(1, 25):
+        if opp[ob + t] > 0:
+            checkers |= 1 << t
+        mine = me[mb + 25 - t]
+        if mine < 2:
+            stops |= 1 << t
+            if mine == 1:
+                blots |= 1 << t
+    return checkers, stops, blots
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _hits_of_a_roll(a: int, b: int, on_bar: int, checkers: int, stops: int) -> int:
+    """The points a non-double ``a-b`` reaches, in :func:`_shots`'s bits."""
+    if on_bar == 0:
+        # Either die alone, or both with a stop between on an open point.
+        hit = (checkers >> a) | (checkers >> b)
+        return hit | ((checkers >> a) & stops) >> b | ((checkers >> b) & stops) >> a
+    in_a = (_BAR_BIT >> a) & stops
+    in_b = (_BAR_BIT >> b) & stops
+    hit = in_a | in_b
+    if on_bar == 1:
+        # The entering checker or any other plays the other die.
+        hit |= (in_a >> b) | (in_b >> a)
+        if in_a:
+            hit |= checkers >> b
+        if in_b:
+            hit |= checkers >> a
+    return hit
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _hits_of_a_double(a: int, on_bar: int, checkers: int, stops: int) -> int:
+    """The points ``a-a`` reaches: up to four steps of ``a``, each from a point the
+    checker may stop on; none if it cannot enter from the bar."""
+    hit = 0
+    steps = 4
+    if on_bar > 0:
+        reach = (_BAR_BIT >> a) & stops
+        if reach == 0:
+            return 0  # cannot enter: the whole roll is lost
+        hit = reach
+        entered = min(on_bar, 4)
+        steps = 4 - entered
+        for _ in range(steps):  # one entered checker runs on
+            reach = (reach >> a) & stops
+            hit |= reach
+    if on_bar <= 1:
+        reach = checkers
+        for _ in range(steps):
+            reach >>= a
+            hit |= reach
+            reach &= stops
+    return hit
 
 
 @njit(cache=True, nogil=True, inline="always")
