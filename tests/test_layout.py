@@ -126,3 +126,75 @@ def test_no_import_circle_in_the_package() -> None:
 def test_the_circle_finder_finds_a_circle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
     assert _circles(graph) == [["a", "b", "c"]]
+
+
+# How long is too long (issue 17): a function over this many lines, or a module over
+# MODULE_LINES, must say at its top why it is long. A reason is read, not counted: the
+# docstring holds a paragraph that begins with the words below.
+FUNCTION_LINES = 60
+MODULE_LINES = 600
+FUNCTION_REASON = "Why this function is long:"
+MODULE_REASON = "Why this module is long:"
+
+
+def _is_migration(path: Path) -> bool:
+    """Migrations are a record of what the schema was, written once and never read again."""
+    return "migrations" in path.relative_to(PACKAGE).parts
+
+
+def _long_functions(path: Path) -> Iterator[tuple[str, int]]:
+    """Each function of ``path`` longer than FUNCTION_LINES with no reason in its
+    docstring, by its qualified name and length."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+
+    def visit(node: ast.AST, prefix: str) -> Iterator[tuple[str, int]]:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef):
+                yield from visit(child, f"{prefix}{child.name}.")
+            elif isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                name = f"{prefix}{child.name}"
+                assert child.end_lineno is not None
+                length = child.end_lineno - child.lineno + 1
+                reason = FUNCTION_REASON in (ast.get_docstring(child) or "")
+                if length > FUNCTION_LINES and not reason:
+                    yield name, length
+                yield from visit(child, f"{name}.")
+            else:
+                yield from visit(child, prefix)
+
+    yield from visit(tree, "")
+
+
+def test_no_long_function_without_its_reason() -> None:
+    found = [
+        f"{module}.{name} ({length} lines)"
+        for module, path in MODULES.items()
+        if not _is_migration(path)
+        for name, length in _long_functions(path)
+    ]
+    assert found == []
+
+
+def test_no_long_module_without_its_reason() -> None:
+    found = []
+    for module, path in MODULES.items():
+        text = path.read_text(encoding="utf-8")
+        lines = text.count("\n") + 1
+        if _is_migration(path) or lines <= MODULE_LINES:
+            continue
+        if MODULE_REASON not in (ast.get_docstring(ast.parse(text)) or ""):
+            found.append(f"{module} ({lines} lines)")
+    assert found == []
+
+
+def test_the_length_check_reads_the_reason(tmp_path: Path) -> None:
+    body = "\n".join(f"    x = {n}" for n in range(FUNCTION_LINES))
+    bare = tmp_path / "bare.py"
+    bare.write_text(f"def f():\n    '''Short.'''\n{body}\n", encoding="utf-8")
+    told = tmp_path / "told.py"
+    told.write_text(
+        f"def f():\n    '''Short.\n\n    {FUNCTION_REASON} a table.'''\n{body}\n",
+        encoding="utf-8",
+    )
+    assert list(_long_functions(bare)) == [("f", FUNCTION_LINES + 2)]
+    assert list(_long_functions(told)) == []
