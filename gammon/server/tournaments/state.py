@@ -146,6 +146,18 @@ class Record:
     at: float
 
 
+@dataclass(frozen=True)
+class _Act:
+    """One action being applied, as each handler reads it: what it says, who acts (None:
+    the server), whether as an operator, when, and the events it adds."""
+
+    action: Mapping[str, Any]
+    actor_id: int | None
+    operator: bool
+    at: float
+    events: list[dict[str, Any]]
+
+
 @dataclass
 class Applied:
     """One accepted action, its place in the log, and the events it caused."""
@@ -421,39 +433,32 @@ class Tournament:
             raise TournamentError("forbidden", Message("only the server itself takes this action"))
         events: list[dict[str, Any]] = []
         # Each handler checks everything before it changes anything.
-        handler(self, action, actor_id, operator, at, events)
+        handler(self, _Act(action, actor_id, operator, at, events))
         self.seq += 1
         record = Record(dict(action), actor_id, operator, at)
         return Applied(self.seq, record, events)
 
     # registration ------------------------------------------------------------------------------
 
-    def _register(
-        self,
-        action: Mapping[str, Any],
-        actor_id: int | None,
-        operator: bool,
-        at: float,
-        events: list[dict[str, Any]],
-    ) -> None:
-        user, name = action.get("user"), action.get("name")
-        source = action.get("qualified_from")
+    def _register(self, act: _Act) -> None:
+        user, name = act.action.get("user"), act.action.get("name")
+        source = act.action.get("qualified_from")
         if not _is_int(user) or not (isinstance(name, str) and 0 < len(name) <= 40):
             raise TournamentError(
                 "bad_message", Message('register needs "user" (a number) and "name"')
             )
-        if source is not None and (not _is_int(source) or actor_id is not None):
+        if source is not None and (not _is_int(source) or act.actor_id is not None):
             raise TournamentError(
                 "forbidden", Message("only the server seats a satellite's qualifiers")
             )
-        if actor_id is not None and actor_id != user and not operator:
+        if act.actor_id is not None and act.actor_id != user and not act.operator:
             raise TournamentError("forbidden", Message("players register themselves"))
         self._check_registering("register")
         settings = self.settings
         opens = settings.registration_opens_at
-        if opens is not None and at < opens and source is None:
+        if opens is not None and act.at < opens and source is None:
             raise TournamentError("not_open_yet", Message("registration has not opened yet"))
-        if settings.start_at is not None and at >= settings.start_at:
+        if settings.start_at is not None and act.at >= settings.start_at:
             raise TournamentError("too_late", Message("registration closed at the start time"))
         if self.entry_of_user(user) is not None:
             raise TournamentError(
@@ -466,8 +471,8 @@ class Tournament:
                 "full", Message("all {seats} seats are taken", seats=settings.seats)
             )
         entry = Entry(self._next_no, user, name, qualified_from=source)
-        self._add(entry, at)
-        events.append({"type": "registered", **entry.to_json()})
+        self._add(entry, act.at)
+        act.events.append({"type": "registered", **entry.to_json()})
 
     def _add(self, entry: Entry, at: float) -> None:
         self._next_no += 1
@@ -476,15 +481,8 @@ class Tournament:
             self.waiting_since = at
         self.registered.append(entry.no)
 
-    def _unregister(
-        self,
-        action: Mapping[str, Any],
-        actor_id: int | None,
-        operator: bool,
-        at: float,
-        events: list[dict[str, Any]],
-    ) -> None:
-        user = _own_user(action, "unregister", actor_id, operator)
+    def _unregister(self, act: _Act) -> None:
+        user = _own_user(act, "unregister")
         if self.status == "running":
             raise TournamentError(
                 "not_registering", Message("the tournament has started: withdraw instead")
@@ -493,7 +491,7 @@ class Tournament:
         entry = self.entry_of_user(user)
         if entry is None:
             raise TournamentError("not_registered", Message("that player is not registered"))
-        self._drop_registration(entry, events, "unregistered")
+        self._drop_registration(entry, act.events, "unregistered")
 
     def _drop_registration(self, entry: Entry, events: list[dict[str, Any]], kind: str) -> None:
         self.registered.remove(entry.no)
@@ -508,16 +506,9 @@ class Tournament:
                 Message(_CANNOT[what], why=Message(_HAS[self.status])),
             )
 
-    def _add_bots(
-        self,
-        action: Mapping[str, Any],
-        actor_id: int | None,
-        operator: bool,
-        at: float,
-        events: list[dict[str, Any]],
-    ) -> None:
+    def _add_bots(self, act: _Act) -> None:
         bots_at = self._bots_at()
-        if bots_at is None or at < bots_at:
+        if bots_at is None or act.at < bots_at:
             raise TournamentError(
                 "not_due", Message("bots fill the seats only after the announced wait")
             )
@@ -532,35 +523,28 @@ class Tournament:
             if name in names:
                 continue
             entry = Entry(self._next_no, None, name, bot=level)
-            self._add(entry, at)
+            self._add(entry, act.at)
             added.append(entry.to_json())
-        events.append({"type": "bots_added", "entries": added})
+        act.events.append({"type": "bots_added", "entries": added})
 
     # the draw and the rounds ------------------------------------------------------------------
 
-    def _start(
-        self,
-        action: Mapping[str, Any],
-        actor_id: int | None,
-        operator: bool,
-        at: float,
-        events: list[dict[str, Any]],
-    ) -> None:
-        seed = action.get("seed")
+    def _start(self, act: _Act) -> None:
+        seed = act.action.get("seed")
         if not (isinstance(seed, str) and _SEED.fullmatch(seed)):
             raise TournamentError(
                 "bad_message", Message('start needs "seed": 1 to 64 bytes in lower-case hex')
             )
-        if actor_id is not None and not operator:
+        if act.actor_id is not None and not act.operator:
             raise TournamentError(
                 "forbidden", Message("a tournament starts by itself, or by an operator")
             )
         self._check_registering("start")
         settings = self.settings
-        if actor_id is None:
+        if act.actor_id is None:
             if settings.kind == "scheduled":
                 assert settings.start_at is not None
-                if at < settings.start_at:
+                if act.at < settings.start_at:
                     raise TournamentError("not_due", Message("the start time has not come"))
             elif not self.full:
                 raise TournamentError(
@@ -572,8 +556,8 @@ class Tournament:
                 f"not enough players: {len(self.registered)} registered, "
                 f"{settings.min_players} needed"
             )
-            self.finished_at = at
-            events.append({"type": "cancelled", "reason": self.cancel_reason, "tables": []})
+            self.finished_at = act.at
+            act.events.append({"type": "cancelled", "reason": self.cancel_reason, "tables": []})
             return
         self.seed = seed
         slots = draw(list(self.registered), random.Random(bytes.fromhex(seed)))
@@ -591,10 +575,10 @@ class Tournament:
             match.players = [slots[2 * index], slots[2 * index + 1]]
             match.known = [True, True]
         self.status = "running"
-        self.started_at = at
-        events.append({"type": "drawn", "size": self.size, "slots": slots})
+        self.started_at = act.at
+        act.events.append({"type": "drawn", "size": self.size, "slots": slots})
         for match in self.rounds[0]:
-            self._settle(match, at, events)
+            self._settle(match, act.at, act.events)
 
     def _settle(self, match: BracketMatch, at: float, events: list[dict[str, Any]]) -> None:
         """A match whose slots are both decided: a walkover, or ready to be played."""
@@ -700,16 +684,9 @@ class Tournament:
 
     # reports from the server ------------------------------------------------------------------
 
-    def _table(
-        self,
-        action: Mapping[str, Any],
-        actor_id: int | None,
-        operator: bool,
-        at: float,
-        events: list[dict[str, Any]],
-    ) -> None:
-        match = self._running_match(action)
-        table = action.get("table")
+    def _table(self, act: _Act) -> None:
+        match = self._running_match(act.action)
+        table = act.action.get("table")
         if not _is_int(table):
             raise TournamentError("bad_message", Message('"table" must be a table number'))
         if match.table is not None:
@@ -718,18 +695,11 @@ class Tournament:
                 Message("match {number} has its table already", number=match.number),
             )
         match.table = table
-        events.append({"type": "table", "match": match.number, "table": table})
+        act.events.append({"type": "table", "match": match.number, "table": table})
 
-    def _arrived(
-        self,
-        action: Mapping[str, Any],
-        actor_id: int | None,
-        operator: bool,
-        at: float,
-        events: list[dict[str, Any]],
-    ) -> None:
-        match = self._running_match(action)
-        entry = action.get("entry")
+    def _arrived(self, act: _Act) -> None:
+        match = self._running_match(act.action)
+        entry = act.action.get("entry")
         slot = match.slot_of(entry) if _is_int(entry) else None
         if slot is None:
             raise TournamentError(
@@ -739,18 +709,11 @@ class Tournament:
         if match.arrived[slot]:
             raise TournamentError("illegal_action", Message("that player has come already"))
         match.arrived[slot] = True
-        events.append({"type": "arrived", "match": match.number, "entry": match.players[slot]})
+        act.events.append({"type": "arrived", "match": match.number, "entry": match.players[slot]})
 
-    def _result(
-        self,
-        action: Mapping[str, Any],
-        actor_id: int | None,
-        operator: bool,
-        at: float,
-        events: list[dict[str, Any]],
-    ) -> None:
-        match = self._running_match(action)
-        winner, how = action.get("winner"), action.get("how", "played")
+    def _result(self, act: _Act) -> None:
+        match = self._running_match(act.action)
+        winner, how = act.action.get("winner"), act.action.get("how", "played")
         if not _is_int(winner) or match.slot_of(winner) is None:
             raise TournamentError(
                 "not_in_match",
@@ -760,66 +723,47 @@ class Tournament:
             raise TournamentError(
                 "bad_message", Message('"how" must be a short word (played, time...)')
             )
-        self._decide(match, winner, how, at, events)
+        self._decide(match, winner, how, act.at, act.events)
 
-    def _no_show(
-        self,
-        action: Mapping[str, Any],
-        actor_id: int | None,
-        operator: bool,
-        at: float,
-        events: list[dict[str, Any]],
-    ) -> None:
-        match = self._running_match(action)
+    def _no_show(self, act: _Act) -> None:
+        match = self._running_match(act.action)
         deadline = self.show_up_deadline(match)
         if deadline is None:
             raise TournamentError("illegal_action", Message("both players came to the match"))
-        if at < deadline:
+        if act.at < deadline:
             raise TournamentError("not_due", Message("the players still have time to come"))
         present = [p for p, came in zip(match.players, match.arrived, strict=True) if came]
-        self._decide(match, present[0] if present else None, "no_show", at, events, out="no_show")
+        self._decide(
+            match, present[0] if present else None, "no_show", act.at, act.events, out="no_show"
+        )
 
     # leaving ---------------------------------------------------------------------------------
 
-    def _withdraw(
-        self,
-        action: Mapping[str, Any],
-        actor_id: int | None,
-        operator: bool,
-        at: float,
-        events: list[dict[str, Any]],
-    ) -> None:
-        user = _own_user(action, "withdraw", actor_id, operator)
+    def _withdraw(self, act: _Act) -> None:
+        user = _own_user(act, "withdraw")
         if self.status == "registering":
             raise TournamentError(
                 "not_running", Message("the tournament has not started: unregister instead")
             )
         entry = self._entry_in_play(user)
-        self._leave(entry, "withdrew", at, events)
+        self._leave(entry, "withdrew", act.at, act.events)
 
-    def _remove(
-        self,
-        action: Mapping[str, Any],
-        actor_id: int | None,
-        operator: bool,
-        at: float,
-        events: list[dict[str, Any]],
-    ) -> None:
+    def _remove(self, act: _Act) -> None:
         """The operator takes a player out (R13: the operator has the last word)."""
-        user = action.get("user")
+        user = act.action.get("user")
         if not _is_int(user):
             raise TournamentError("bad_message", Message('remove needs "user" (a number)'))
-        if not operator:
+        if not act.operator:
             raise TournamentError("forbidden", Message("only an operator removes a player"))
         if self.status == "registering":
             entry = self.entry_of_user(user)
             if entry is None:
                 raise TournamentError("not_registered", Message("that player is not registered"))
             entry.out = "removed"
-            self._drop_registration(entry, events, "removed")
+            self._drop_registration(entry, act.events, "removed")
             return
         entry = self._entry_in_play(user)
-        self._leave(entry, "removed", at, events)
+        self._leave(entry, "removed", act.at, act.events)
 
     def _entry_in_play(self, user: int) -> Entry:
         if self.status != "running":
@@ -851,21 +795,16 @@ class Tournament:
         entry.out = why
         entry.left_in_round = match.round - 1
 
-    def _cancel(
-        self,
-        action: Mapping[str, Any],
-        actor_id: int | None,
-        operator: bool,
-        at: float,
-        events: list[dict[str, Any]],
-    ) -> None:
-        reason = action.get("reason", "cancelled by the organiser")
+    def _cancel(self, act: _Act) -> None:
+        reason = act.action.get("reason", "cancelled by the organiser")
         if not (isinstance(reason, str) and 0 < len(reason) <= 200):
             raise TournamentError("bad_message", Message('"reason" must be a short text'))
         creator_may = (
-            actor_id is not None and actor_id == self.creator_id and self.status == "registering"
+            act.actor_id is not None
+            and act.actor_id == self.creator_id
+            and self.status == "registering"
         )
-        if not (operator or creator_may):
+        if not (act.operator or creator_may):
             raise TournamentError(
                 "forbidden",
                 Message("only an operator (or its creator, before the start) cancels a tournament"),
@@ -875,8 +814,8 @@ class Tournament:
         tables = [m.table for m in self.matches if m.status == "ready" and m.table is not None]
         self.status = "cancelled"
         self.cancel_reason = reason
-        self.finished_at = at
-        events.append({"type": "cancelled", "reason": reason, "tables": tables})
+        self.finished_at = act.at
+        act.events.append({"type": "cancelled", "reason": reason, "tables": tables})
 
 
 _HANDLERS: Final = {
@@ -894,14 +833,14 @@ _HANDLERS: Final = {
 }
 
 
-def _own_user(action: Mapping[str, Any], verb: str, actor_id: int | None, operator: bool) -> int:
+def _own_user(act: _Act, verb: str) -> int:
     """The ``user`` an action names, who must be the actor unless an operator acts."""
-    user = action.get("user")
+    user = act.action.get("user")
     if not _is_int(user):
         raise TournamentError(
             "bad_message", Message('{action} needs "user" (a number)', action=verb)
         )
-    if actor_id is not None and actor_id != user and not operator:
+    if act.actor_id is not None and act.actor_id != user and not act.operator:
         raise TournamentError("forbidden", Message(_THEMSELVES[verb]))
     return int(user)
 
