@@ -43,7 +43,7 @@ from sqlalchemy.orm import Session
 
 from gammon.messages import Message
 from gammon.server.connections import LiveTable
-from gammon.server.nodes import NotOwner, Request
+from gammon.server.nodes import LogKind, NotOwner, Request
 from gammon.server.redis_nodes import RedisNodes
 from gammon.server.table_log import applied_json, table_key
 
@@ -128,11 +128,13 @@ class RedisCluster(Cluster):
         self._flushing = False
         self._entries_read = 0.0
         nodes.register(
-            "table",
+            LogKind(
+                "table",
+                leases=("table_leases", "table_id"),
+                things="tables",
+                unfinished=("open", "playing"),
+            ),
             self,
-            leases=("table_leases", "table_id"),
-            things="tables",
-            unfinished=("open", "playing"),
         )
         nodes.subscribe(_CHAT, self._on_chat)
         nodes.subscribe(_MODERATION, self._on_moderation)

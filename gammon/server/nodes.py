@@ -60,6 +60,7 @@ __all__ = [
     "ROUTE_TRIES",
     "ClusterError",
     "LogKey",
+    "LogKind",
     "LogPart",
     "Nodes",
     "NotOwner",
@@ -74,11 +75,14 @@ LEASE_TTL_S: Final = 5.0
 #: Times a runner routes one request again when its log changed hands meanwhile.
 ROUTE_TRIES: Final = 8
 
+
 class ClusterError(GammonError):
     """Several nodes cannot be set up as asked (Redis without PostgreSQL, Redis unreachable)."""
 
+
 class NotOwner(Exception):
     """This node does not run the log (any more): the request must be routed again."""
+
 
 @dataclass(frozen=True)
 class Request:
@@ -139,6 +143,7 @@ class Request:
             bool(data.get("retry")),
         )
 
+
 class LogPart(Protocol):
     """What the nodes ask of one kind of log (the hub's tables, the tournaments)."""
 
@@ -164,6 +169,27 @@ class LogPart(Protocol):
         """The kind's own look around, every third of a lease's time (replicas behind the
         log, a tournament's tables finished elsewhere)."""
 
+
+@dataclass(frozen=True)
+class LogKind:
+    """What the nodes must know of a kind of log (a table, a tournament) to run it anywhere."""
+
+    #: The kind's name, the first half of each of its logs' :data:`LogKey`.
+    name: str
+    #: The lease table and its key column.
+    leases: tuple[str, str]
+    #: The table of the logs themselves, and the statuses of those that need an owner.
+    things: str
+    unfinished: tuple[str, ...]
+    #: Whether every node follows every log of the kind (else only those it asks for).
+    follow_all: bool = False
+    #: Whether a later try of a forwarded request is pinned to the seq the log was at
+    #: before the first (a table's; a tournament's seq moves on by itself).
+    pin_retries: bool = True
+    #: What a sender is told when the owner never answered (in the kind's words).
+    unanswered: Message = FORWARD_UNANSWERED
+
+
 class Nodes:
     """One node alone (the default): it runs every log; there is nobody to tell anything."""
 
@@ -171,21 +197,8 @@ class Nodes:
     shared = False
     node = "local"
 
-    def register(
-        self,
-        kind: str,
-        part: LogPart,
-        *,
-        leases: tuple[str, str],
-        things: str,
-        unfinished: tuple[str, ...],
-        follow_all: bool = False,
-        pin_retries: bool = True,
-        unanswered: Message = FORWARD_UNANSWERED,
-    ) -> None:
-        """Say what a kind of log is (before :meth:`start`): its lease table and key column,
-        the table of its logs and the statuses that need an owner, its part, and what a
-        sender is told when the owner never answered."""
+    def register(self, kind: LogKind, part: LogPart) -> None:
+        """Say what a kind of log is and which part runs its logs (before :meth:`start`)."""
 
     def owns(self, key: LogKey) -> bool:
         return True

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any, Final
 
 from sqlalchemy.orm import Session
 
-from gammon.messages import Message
 from gammon.server.auth import TokenBuckets
 from gammon.server.leases import FenceCheck, Leases, NodeLease
 from gammon.server.logs import safe_url
@@ -32,12 +31,13 @@ from gammon.server.nodes import (
     LEASE_TTL_S,
     ClusterError,
     LogKey,
+    LogKind,
     LogPart,
     Nodes,
     NotOwner,
     Request,
 )
-from gammon.server.protocol import FORWARD_FAILED, FORWARD_UNANSWERED, Refused
+from gammon.server.protocol import FORWARD_FAILED, Refused
 from gammon.server.redis_channels import Outbox, RedisChannels
 from gammon.server.store import Store
 
@@ -64,19 +64,9 @@ _NODE: Final = "node:"
 class _Kind:
     """One kind of log on this node: its leases, what it runs, whom it last heard run what."""
 
-    name: str
+    of: LogKind
     leases: Leases
-    #: The table of the logs themselves, and the statuses of those that need an owner.
-    things: str
-    unfinished: tuple[str, ...]
     part: LogPart
-    #: Whether every node follows every log of the kind (else only those it asks for).
-    follow_all: bool
-    #: Whether a later try of a forwarded request is pinned to the seq the log was at
-    #: before the first (a table's; a tournament's seq moves on by itself).
-    pin_retries: bool
-    #: What a sender is told when the owner never answered (in the kind's words).
-    unanswered: Message
     #: The logs this node runs, and the fence of each one's lease.
     owned: dict[int, int] = field(default_factory=dict)
     #: Logs created here whose commit (and so lease) is not yet known to be done.
@@ -154,29 +144,9 @@ class RedisNodes(Nodes):
 
     # -- the kinds of log --------------------------------------------------------------------
 
-    def register(
-        self,
-        kind: str,
-        part: LogPart,
-        *,
-        leases: tuple[str, str],
-        things: str,
-        unfinished: tuple[str, ...],
-        follow_all: bool = False,
-        pin_retries: bool = True,
-        unanswered: Message = FORWARD_UNANSWERED,
-    ) -> None:
-        table, column = leases
-        self._kinds[kind] = _Kind(
-            kind,
-            Leases(table, column, self.node, self.ttl),
-            things,
-            unfinished,
-            part,
-            follow_all,
-            pin_retries,
-            unanswered,
-        )
+    def register(self, kind: LogKind, part: LogPart) -> None:
+        table, column = kind.leases
+        self._kinds[kind.name] = _Kind(kind, Leases(table, column, self.node, self.ttl), part)
 
     def kind(self, name: str) -> _Kind:
         return self._kinds[name]
@@ -229,7 +199,7 @@ class RedisNodes(Nodes):
                 fence,
                 extra={f"{key[0]}_id": thing},
             )
-            if not kind.follow_all:
+            if not kind.of.follow_all:
                 await self.unfollow(key)  # this node makes the records now
 
             def run_here() -> None:
@@ -267,19 +237,19 @@ class RedisNodes(Nodes):
         before = dict(kind.owned)
         held = await self.store.run(kind.leases.held)
         for thing in kind.leases.lost(before, held, kind.owned):
-            await self.lost((kind.name, thing))
+            await self.lost((kind.of.name, thing))
         for thing in held.keys() - kind.owned.keys() - kind.created.keys():
-            await self.take_over((kind.name, thing))
+            await self.take_over((kind.of.name, thing))
 
     async def _sweep(self, kind: _Kind) -> None:
         """Take over the logs of one kind nobody runs (their node died, or stopped)."""
         orphans = await self.store.run(
-            lambda session: kind.leases.orphans(session, kind.things, kind.unfinished)
+            lambda session: kind.leases.orphans(session, kind.of.things, kind.of.unfinished)
         )
         random.shuffle(orphans)  # several survivors share a dead node's logs out
         for thing in orphans:
             if thing not in kind.owned:
-                await self.take_over((kind.name, thing))
+                await self.take_over((kind.of.name, thing))
 
     async def _renew_loop(self) -> None:
         """Renew this node's lease (which says it lives) every third of its time: on its own,
@@ -294,7 +264,7 @@ class RedisNodes(Nodes):
                 try:
                     await self._renew(kind)
                 except Exception as exc:
-                    await self.failed(f"renewing the {kind.name} leases", exc)
+                    await self.failed(f"renewing the {kind.of.name} leases", exc)
 
     async def _sweep_loop(self) -> None:
         """Take over the logs nobody runs, then each kind's own look around."""
@@ -308,7 +278,7 @@ class RedisNodes(Nodes):
                 await self._sweep(kind)
                 await kind.part.sweep()
             except Exception as exc:
-                await self.failed(f"taking over {kind.things}", exc)
+                await self.failed(f"taking over {kind.of.things}", exc)
 
     def owner(self, key: LogKey) -> str | None:
         kind, thing = self._kinds[key[0]], key[1]
@@ -327,7 +297,7 @@ class RedisNodes(Nodes):
         spawn: Callable[[Coroutine[Any, Any, Any]], asyncio.Task[Any]],
     ) -> None:
         self._faults, self._spawn = faults, spawn
-        every = [kind.name + ":*" for kind in self._kinds.values() if kind.follow_all]
+        every = [kind.of.name + ":*" for kind in self._kinds.values() if kind.of.follow_all]
         await self.channels.open([_NODE + self.node], every, self._on_other, faults, spawn)
         await self.store.run(self.lease.renew)  # live before it takes anything
         for ready in self.on_listening:
@@ -424,7 +394,7 @@ class RedisNodes(Nodes):
         kind.part.on_record(thing, data)
 
     async def follow(self, key: LogKey) -> None:
-        if key in self.followed or self._kinds[key[0]].follow_all:
+        if key in self.followed or self._kinds[key[0]].of.follow_all:
             return
         self.followed.add(key)
         await self.channels.hear(f"{key[0]}:{key[1]}")
@@ -481,7 +451,7 @@ class RedisNodes(Nodes):
             reply = await self._request(owner, {"k": key[0], "t": thing, **pinned.to_json()})
             if reply is None:
                 kind.owners.pop(thing, None)
-                pinned = pinned.again(seq if kind.pin_retries else None)
+                pinned = pinned.again(seq if kind.of.pin_retries else None)
                 await asyncio.sleep(self.ttl / 4)
                 continue
             if "not_owner" in reply or "unheard" in reply:
@@ -493,7 +463,7 @@ class RedisNodes(Nodes):
                 raise Refused.from_json(reply["refused"])
             record: dict[str, Any] = reply["record"]
             return record
-        raise Refused("server_error", kind.unanswered)
+        raise Refused("server_error", kind.of.unanswered)
 
     async def _request(self, node: str, payload: dict[str, Any]) -> dict[str, Any] | None:
         """Send one request to its owner and wait for the answer; None: no answer (it may

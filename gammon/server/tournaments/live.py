@@ -35,7 +35,7 @@ from sqlalchemy.orm import Session
 from gammon.actions import Forfeit
 from gammon.messages import Message
 from gammon.server.db import TableRow, select
-from gammon.server.nodes import LogKey, NotOwner, Request
+from gammon.server.nodes import LogKey, LogKind, NotOwner, Request
 from gammon.server.protocol import Refused
 from gammon.server.runner import Committed, Runner, adopt_log
 from gammon.server.settings import TableSettings
@@ -102,14 +102,18 @@ class Tournaments:
         hub.listen("status", self._on_table_changed)
         hub.listen("joined", self._on_table_joined)
         self.nodes.register(
-            "tournament",
+            LogKind(
+                "tournament",
+                leases=("tournament_leases", "tournament_id"),
+                things="tournaments",
+                unfinished=("registering", "running"),
+                follow_all=True,  # every node's pages and lobby show every tournament
+                pin_retries=False,  # a tournament's seq moves on by itself (its timers)
+                unanswered=Message(
+                    "the tournament's server did not answer: look at it and act again"
+                ),
+            ),
             self,
-            leases=("tournament_leases", "tournament_id"),
-            things="tournaments",
-            unfinished=("registering", "running"),
-            follow_all=True,  # every node's pages and lobby show every tournament
-            pin_retries=False,  # a tournament's seq moves on by itself (its timers)
-            unanswered=Message("the tournament's server did not answer: look at it and act again"),
         )
 
     # -- start -------------------------------------------------------------------------------
