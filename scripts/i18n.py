@@ -62,6 +62,7 @@ SOURCES: Final = (
     "gammon/server/hub.py",
     "gammon/server/table_sockets.py",
     "gammon/server/lobby_sockets.py",
+    "gammon/server/socket_answers.py",
     "gammon/server/runner.py",
     "gammon/server/table_log.py",
     "gammon/server/ids.py",

@@ -50,9 +50,17 @@ from gammon.server.table_log import applied_json, table_key
 if TYPE_CHECKING:
     from gammon.server.hub import Hub
 
-__all__ = ["Cluster", "RedisCluster"]
+__all__ = ["TABLE_LOGS", "Cluster", "RedisCluster"]
 
 log = logging.getLogger("gammon.server")
+
+#: What the nodes must know of a table's log.
+TABLE_LOGS: Final = LogKind(
+    "table",
+    leases=("table_leases", "table_id"),
+    things="tables",
+    unfinished=("open", "playing"),
+)
 
 # The channels, each after the prefix of one server (RedisNodes.prefix).
 _CHAT: Final = "chat"
@@ -127,15 +135,7 @@ class RedisCluster(Cluster):
         self._written: dict[int, dict[str, Any] | None] = {}
         self._flushing = False
         self._entries_read = 0.0
-        nodes.register(
-            LogKind(
-                "table",
-                leases=("table_leases", "table_id"),
-                things="tables",
-                unfinished=("open", "playing"),
-            ),
-            self,
-        )
+        nodes.register(TABLE_LOGS, self)
         nodes.subscribe(_CHAT, self._on_chat)
         nodes.subscribe(_MODERATION, self._on_moderation)
         nodes.subscribe(_SESSIONS, self._on_session)

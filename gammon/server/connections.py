@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 from gammon.messages import Message
 from gammon.server.auth import UserInfo
 from gammon.server.db import now
-from gammon.server.protocol import MAX_MESSAGE_BYTES, Refused, dumps, error_json, loads
+from gammon.server.protocol import dumps
 from gammon.server.table import Applied, Table
 from gammon.server.timesource import SystemTime, Timer, TimeSource
 from gammon.server.views import TableView
@@ -38,17 +38,12 @@ __all__ = [
     "MAX_QUEUED",
     "MAX_REFUSALS",
     "RATE",
-    "AlreadyAnswered",
     "Connection",
     "DirectSocket",
     "FaultLog",
     "LiveTable",
     "Socket",
     "Sockets",
-    "answer_fault",
-    "answer_flood",
-    "answer_refusal",
-    "text_frame",
 ]
 
 log = logging.getLogger("gammon.server")
@@ -362,88 +357,3 @@ class Acknowledgement:
             yield
         if self.received is not None and self.observe is not None:
             self.observe(time.monotonic() - self.received)
-
-
-# -- answering a message that is not carried out ------------------------------------------
-
-
-class AlreadyAnswered(Exception):
-    """The message was refused and the refusal sent."""
-
-
-def text_frame(raw: str | None) -> str:
-    """The text of a message; a binary frame (None) is refused: the protocol is JSON text."""
-    if raw is None:
-        raise Refused(
-            "bad_message",
-            Message(
-                "binary WebSocket frames are not read: send each message as a text frame of JSON"
-            ),
-        )
-    return raw
-
-
-def answer_refusal(conn: Connection, exc: Refused, message_id: object) -> None:
-    """Send the error for a refused message (with its ``id``, when it could be read)."""
-    ident = message_id if message_id is not None else exc.message_id
-    conn.send(error_json(exc.code, exc.translated(conn.lang), ident, field=exc.field))
-
-
-def answer_fault(
-    conn: Connection,
-    faults: FaultLog,
-    where: str,
-    exc: Exception,
-    message_id: object,
-    *,
-    table_id: int | None = None,
-) -> None:
-    """An exception nobody expected: answer ``server_error``, log one line (rate-limited)."""
-    user = conn.user
-    faults.report(
-        where,
-        exc,
-        table_id=table_id,
-        user_id=user.id if user else None,
-        user=user.name if user else None,
-    )
-    ident = message_id if isinstance(message_id, str | int) else None
-    with contextlib.suppress(Exception):
-        conn.send(
-            error_json(
-                "server_error",
-                Message(
-                    "the server failed while handling this message (a fault on our side, "
-                    "now logged); the next state shows the table as it is"
-                ).translated(conn.lang),
-                ident,
-            )
-        )
-
-
-def answer_flood(conn: Connection, raw: str | None) -> None:
-    """Refuse a message over the connection's rate; too many in a row close it (1008).
-
-    Raises :class:`AlreadyAnswered` once the refusal is sent.
-    """
-    conn.refusals += 1
-    if conn.refusals >= MAX_REFUSALS:
-        conn.close(1008, "flooding")
-    message_id = None
-    if raw is not None and len(raw) <= MAX_MESSAGE_BYTES:
-        with contextlib.suppress(ValueError):
-            data = loads(raw)
-            if isinstance(data, dict):
-                message_id = data.get("id")
-    conn.send(
-        error_json(
-            "rate_limited",
-            Message(
-                "at most {rate} messages a second (bursts of {burst}): slow down",
-                rate=format(conn.rate, "g"),
-                burst=format(conn.burst, "g"),
-            ).translated(conn.lang),
-            message_id if isinstance(message_id, str | int) else None,
-        )
-    )
-    raise AlreadyAnswered

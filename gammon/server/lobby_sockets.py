@@ -15,16 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 from gammon.server.client_vocabulary import LOBBY_MESSAGES, TOURNAMENT_MESSAGES
 from gammon.server.connections import (
-    AlreadyAnswered,
     Connection,
     LiveTable,
-    answer_fault,
-    answer_flood,
-    answer_refusal,
-    text_frame,
 )
 from gammon.server.lobby import LobbyView
-from gammon.server.protocol import Refused, parse_message
+from gammon.server.protocol import ClientMessage
+from gammon.server.socket_answers import answer_message
 from gammon.server.table_log import table_key
 from gammon.server.views import summary_json
 
@@ -108,26 +104,14 @@ class LobbySockets:
         """One message on a chat socket, the lobby's (``room`` None) or a tournament's:
         chat, moderation and ping, with the flood, refusal and fault answers of every socket.
         A tournament's message from a socket not in its room is dropped."""
-        message_id: object = None
-        try:
-            if not conn.allow():
-                answer_flood(conn, raw)
-            conn.refusals = 0
-            allowed = LOBBY_MESSAGES if room is None else TOURNAMENT_MESSAGES
-            message = parse_message(text_frame(raw), allowed)
-            message_id = message.id
+        allowed = LOBBY_MESSAGES if room is None else TOURNAMENT_MESSAGES
+
+        async def handle(message: ClientMessage) -> None:
             if message.type == "ping":
                 conn.send({"type": "pong"})
-                return
-            if message.type == "lobby_view":
+            elif message.type == "lobby_view":
                 self.hub.lobby_pages.choose(conn, message.fields, message.id)
-                return
-            if room is not None and conn not in room.conns:
-                return
-            await self.hub.chat.handle(conn, room, message)
-        except Refused as exc:
-            answer_refusal(conn, exc, message_id)
-        except AlreadyAnswered:
-            pass
-        except Exception as exc:
-            answer_fault(conn, self.hub.faults, where, exc, message_id)
+            elif room is None or conn in room.conns:
+                await self.hub.chat.handle(conn, room, message)
+
+        await answer_message(conn, raw, allowed, handle, self.hub.faults, where)

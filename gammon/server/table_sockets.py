@@ -20,16 +20,12 @@ from gammon.messages import Message
 from gammon.server.chatroom import CHAT_MESSAGES
 from gammon.server.client_vocabulary import FEATURES, GAME_ACTIONS, TABLE_MESSAGES
 from gammon.server.connections import (
-    AlreadyAnswered,
     Connection,
     LiveTable,
-    answer_fault,
-    answer_flood,
-    answer_refusal,
-    text_frame,
 )
 from gammon.server.practice import TAKE_BACK
-from gammon.server.protocol import ClientMessage, Refused, parse_message
+from gammon.server.protocol import ClientMessage, Refused
+from gammon.server.socket_answers import answer_message
 from gammon.server.table import Seat
 from gammon.server.table_actions import Cancel, Start
 from gammon.server.table_codec import action_from_json
@@ -161,23 +157,14 @@ class TableSockets:
     async def on_message(self, live: LiveTable, conn: Connection, raw: str | None) -> None:
         """One message from a table socket (``raw`` None: a binary frame, which is refused)."""
         received = time.monotonic()
-        message_id: object = None
-        try:
-            if not conn.allow():
-                answer_flood(conn, raw)
-            conn.refusals = 0
-            message = parse_message(text_frame(raw), TABLE_MESSAGES)
-            message_id = message.id
+
+        async def handle(message: ClientMessage) -> None:
             await self._table_message(live, conn, message, received)
-        except Refused as exc:
-            answer_refusal(conn, exc, message_id)
-        except AlreadyAnswered:
-            pass
-        except Exception as exc:
-            answer_fault(
-                conn, self.hub.faults, f"table {live.table.id}: a message", exc, message_id,
-                table_id=live.table.id,
-            )  # fmt: skip
+
+        where = f"table {live.table.id}: a message"
+        await answer_message(
+            conn, raw, TABLE_MESSAGES, handle, self.hub.faults, where, table_id=live.table.id
+        )
 
     async def _table_message(
         self, live: LiveTable, conn: Connection, message: ClientMessage, received: float

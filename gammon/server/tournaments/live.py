@@ -55,12 +55,22 @@ if TYPE_CHECKING:
     from gammon.server.connections import Connection
     from gammon.server.hub import Hub, TableEvent
 
-__all__ = ["LiveTournament", "Tournaments"]
+__all__ = ["TOURNAMENT_LOGS", "LiveTournament", "Tournaments"]
 
 log = logging.getLogger("gammon.server")
 
 #: Finished and cancelled tournaments listed in the lobby, newest first.
 KEEP_DONE: Final = 20
+#: What the nodes must know of a tournament's log.
+TOURNAMENT_LOGS: Final = LogKind(
+    "tournament",
+    leases=("tournament_leases", "tournament_id"),
+    things="tournaments",
+    unfinished=("registering", "running"),
+    follow_all=True,  # every node's pages and lobby show every tournament
+    pin_retries=False,  # a tournament's seq moves on by itself (its timers)
+    unanswered=Message("the tournament's server did not answer: look at it and act again"),
+)
 #: Rounds of due actions one timer applies: add_bots, then the start it makes due.
 _DUE_ROUNDS: Final = 3
 
@@ -101,20 +111,7 @@ class Tournaments:
         self.nodes = hub.nodes
         hub.listen("status", self._on_table_changed)
         hub.listen("joined", self._on_table_joined)
-        self.nodes.register(
-            LogKind(
-                "tournament",
-                leases=("tournament_leases", "tournament_id"),
-                things="tournaments",
-                unfinished=("registering", "running"),
-                follow_all=True,  # every node's pages and lobby show every tournament
-                pin_retries=False,  # a tournament's seq moves on by itself (its timers)
-                unanswered=Message(
-                    "the tournament's server did not answer: look at it and act again"
-                ),
-            ),
-            self,
-        )
+        self.nodes.register(TOURNAMENT_LOGS, self)
 
     # -- start -------------------------------------------------------------------------------
 
