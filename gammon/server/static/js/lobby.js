@@ -67,7 +67,6 @@ class LobbyView {
    */
   constructor(main, app) {
     this.app = app;
-    this.nextId = 1;
     this.tablesEl = h("div", { class: "tables", "aria-live": "polite" }, h("p", { class: "muted" }, t("Loading tables…")));
     this.chat = new ChatPanel({ send: (m) => this.send(m), me: app.me, title: t("Lobby chat") });
     this.errorEl = h("p", { class: "error", role: "alert", id: "create-error", hidden: true });
@@ -117,8 +116,7 @@ class LobbyView {
 
   /** @param {Record<string, unknown>} message */
   send(message) {
-    const id = this.nextId++;
-    return this.live.send({ ...message, id }) ? id : null;
+    return this.live.sendNumbered(message);
   }
 
   /** @param {ServerMessage} m */

@@ -12,7 +12,7 @@ import { BoardView } from "./board.js";
 import { plainWords, verifyGame } from "./fairdice.js";
 import { around, t, tn } from "./i18n.js";
 import { replayFrames } from "./replay.js";
-import { clear, describeSettings, h } from "./util.js";
+import { clear, describeSettings, h, markCurrent } from "./util.js";
 
 /** @typedef {import("./protocol.js").Info} Info */
 /** @typedef {import("./protocol.js").Settings} Settings */
@@ -285,17 +285,6 @@ class RecordView {
       ? t("Step {step} of {total}: {event} · pips {mine}–{theirs}",
         { step: this.frame, total, event: event.text || event.type, mine: b.pips[0], theirs: b.pips[1] })
       : t("Start of game {game} · step 0 of {total}", { game: this.game.game.number, total });
-    for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (this.logEl.children)) {
-      const current = li.dataset.frame === String(this.frame);
-      li.classList.toggle("current", current);
-      // Scroll the log box only, never the page: a phone opens the replay at its top.
-      if (current) {
-        const box = this.logEl;
-        if (li.offsetTop < box.scrollTop) box.scrollTop = li.offsetTop;
-        else if (li.offsetTop + li.offsetHeight > box.scrollTop + box.clientHeight) {
-          box.scrollTop = li.offsetTop + li.offsetHeight - box.clientHeight;
-        }
-      }
-    }
+    markCurrent(this.logEl, (li) => li.dataset.frame === String(this.frame));
   }
 }

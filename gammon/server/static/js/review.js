@@ -15,7 +15,7 @@ import {
   candidateLoss, cubeDoneText, decisionAt, figure, gainFigure, gameMarks, graphGeometry, graphPoints, lossFigure, markText,
   mistakeIndices, pct, reviewSide, showsMwc, stepMistake, unitName, verdictText, waitingText,
 } from "./review-model.js";
-import { clear, h, s, wayBack } from "./util.js";
+import { clear, h, markCurrent, s, wayBack } from "./util.js";
 
 /** @typedef {import("./review-model.js").AnalysisDocument} AnalysisDocument */
 /** @typedef {import("./review-model.js").GameAnalysis} GameAnalysis */
@@ -434,17 +434,7 @@ class ReviewView {
         first: doc.names[viewer], first_pips: b.pips[0], second: doc.names[1 - viewer], second_pips: b.pips[1],
       })
       : t("End of game {game} · step {total} of {total}", { game: doc.games[this.gameIndex].number, total });
-    for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (this.movesEl.children)) {
-      const current = li.dataset.index === String(index);
-      li.classList.toggle("current", current);
-      if (current) {
-        const box = this.movesEl;
-        if (li.offsetTop < box.scrollTop) box.scrollTop = li.offsetTop;
-        else if (li.offsetTop + li.offsetHeight > box.scrollTop + box.clientHeight) {
-          box.scrollTop = li.offsetTop + li.offsetHeight - box.clientHeight;
-        }
-      }
-    }
+    markCurrent(this.movesEl, (li) => li.dataset.index === String(index));
     if (this.cursor && this.geo) {
       const x = this.geo.sx(index);
       this.cursor.setAttribute("x1", String(x));

@@ -53,6 +53,8 @@ export class Live {
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.timer = undefined;
     this.lastHeard = Date.now();
+    /** The id the next numbered message gets (docs/PROTOCOL.md 2: an answer names its id). */
+    this.nextId = 1;
     connections.add(this);
     this.connect();
     this.keepAlive = setInterval(() => this.ping(), 25000);
@@ -114,6 +116,15 @@ export class Live {
     if (!this.ws || !this.open) return false;
     this.ws.send(JSON.stringify(message));
     return true;
+  }
+
+  /**
+   * Send one message with a fresh id; the id, or null when not connected.
+   * @param {Record<string, unknown>} message
+   */
+  sendNumbered(message) {
+    const id = this.nextId++;
+    return this.send({ ...message, id }) ? id : null;
   }
 
   ping() {

@@ -52,7 +52,6 @@ export class TableConnection {
     this.state = null;
     /** @type {Map<number, Request>} */
     this.requests = new Map();
-    this.nextId = 1;
     this.live = new Live(`/ws/tables/${id}`, {
       onMessage: (m) => this.receive(/** @type {ServerMessage} */ (m)),
       onOpen: () => {
@@ -75,8 +74,7 @@ export class TableConnection {
    * @param {Record<string, unknown>} message
    */
   send(message) {
-    const id = this.nextId++;
-    return this.live.send({ ...message, id }) ? id : null;
+    return this.live.sendNumbered(message);
   }
 
   /**

@@ -50,7 +50,6 @@ class TournamentView {
   constructor(main, id, app) {
     this.id = id;
     this.app = app;
-    this.nextId = 1;
     this.el = h("div", { class: "tournament-main" },
       h("p", { class: "muted" }, t("Loading the tournament…")));
     this.errorEl = h("p", { class: "error", role: "alert", id: "tournament-error", hidden: true });
@@ -78,8 +77,7 @@ class TournamentView {
 
   /** @param {Record<string, unknown>} message */
   send(message) {
-    const id = this.nextId++;
-    return this.live.send({ ...message, id }) ? id : null;
+    return this.live.sendNumbered(message);
   }
 
   /** @param {ServerMessage} m */

@@ -86,6 +86,24 @@ export function clear(el, ...children) {
 }
 
 /**
+ * Mark the one item of a list that is current (class "current") and scroll the list's
+ * own box to show it, never the page: a phone opens a replay at its top.
+ * @param {HTMLElement} list
+ * @param {(li: HTMLElement) => boolean} isCurrent
+ */
+export function markCurrent(list, isCurrent) {
+  for (const li of /** @type {HTMLCollectionOf<HTMLElement>} */ (list.children)) {
+    const current = isCurrent(li);
+    li.classList.toggle("current", current);
+    if (!current) continue;
+    if (li.offsetTop < list.scrollTop) list.scrollTop = li.offsetTop;
+    else if (li.offsetTop + li.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = li.offsetTop + li.offsetHeight - list.clientHeight;
+    }
+  }
+}
+
+/**
  * The links out of a page that could not be shown (a missing player, analysis or page):
  * back to the lobby, and to where the missing thing is usually found.
  * @param {...[string, string]} more further [href, text] links
