@@ -42,7 +42,7 @@ from gammon.server.protocol import Refused
 from gammon.server.store import Fenced
 from gammon.server.timesource import TimeSource
 
-__all__ = ["Answer", "Committed", "Live", "LogKind", "Runner", "adopt_log"]
+__all__ = ["Answer", "Committed", "Live", "LogKind", "LogState", "Runner", "adopt_log"]
 
 log = logging.getLogger("gammon.server")
 
@@ -54,7 +54,21 @@ class Applied(Protocol):
     def seq(self) -> int: ...
 
 
-S = TypeVar("S")
+class LogState(Protocol):
+    """What a runner reads of any log's state: its number, its place in the log and where
+    it is in its life (a table's and a tournament's state have all three)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def seq(self) -> int: ...
+
+    @property
+    def status(self) -> str: ...
+
+
+S = TypeVar("S", bound=LogState)
 A = TypeVar("A", bound=Applied)
 
 
@@ -63,12 +77,6 @@ class LogKind(Protocol[S, A]):
 
     #: The kind's name in a :data:`~gammon.server.nodes.LogKey`: ``"table"``, ``"tournament"``.
     name: str
-
-    def number(self, state: S) -> int: ...
-
-    def seq(self, state: S) -> int: ...
-
-    def status(self, state: S) -> str: ...
 
     def ended(self, state: S) -> bool:
         """Whether the log is over (nothing more is appended; it needs no owner)."""
@@ -175,7 +183,7 @@ class Runner(Generic[S, A]):
 
     @property
     def key(self) -> LogKey:
-        return (self.kind.name, self.kind.number(self.state))
+        return (self.kind.name, self.state.id)
 
     def runs_here(self) -> bool:
         """Whether this node runs the log (one node alone runs every log)."""
@@ -194,10 +202,10 @@ class Runner(Generic[S, A]):
             return await self.act_here(request, answer)
         for _ in range(ROUTE_TRIES):
             if not self.runs_here():
-                routed = await self.nodes.route(self.key, request, self.kind.seq(self.state))
+                routed = await self.nodes.route(self.key, request, self.state.seq)
                 if not isinstance(routed, Request):
                     applied = self.kind.from_record(routed)
-                    if self.kind.seq(self.state) < applied.seq and not self.runs_here():
+                    if self.state.seq < applied.seq and not self.runs_here():
                         await self.catch_up()  # the record is still on its way: read the log
                     if answer is not None:
                         answer.acknowledge(applied.seq)
@@ -219,7 +227,7 @@ class Runner(Generic[S, A]):
                     if answer is not None:
                         answer.acknowledge(done.seq)
                     return done
-            before = self.kind.status(state)
+            before = state.status
             applied = self.kind.apply(state, request, self.time.now())
             try:
                 # A table's append is committed even if this wait is cancelled
@@ -257,7 +265,7 @@ class Runner(Generic[S, A]):
 
     def replace(self, state: S, *, here: bool) -> None:
         """Put ``state``, read from the log, in place of the one here, and say so."""
-        before = self.kind.status(self.state)
+        before = self.state.status
         self.state = state
         self.on_change(Committed(state, before, None, None, here=here))
 
@@ -294,11 +302,7 @@ class Runner(Generic[S, A]):
             while True:
                 self._read_again = False
                 state = await self.kind.load(self.key[1], None)
-                if (
-                    state is not None
-                    and not self.runs_here()
-                    and self.kind.seq(state) >= self.kind.seq(self.state)
-                ):
+                if state is not None and not self.runs_here() and state.seq >= self.state.seq:
                     self.replace(state, here=False)
                 if not self._read_again:
                     return
@@ -313,7 +317,7 @@ class Runner(Generic[S, A]):
         log (some were missed), or reads the log again."""
         if self.runs_here() or "seq" not in record:
             return  # a record of a log just created
-        seq, have = int(record["seq"]), self.kind.seq(self.state)
+        seq, have = int(record["seq"]), self.state.seq
         if seq <= have:
             return
         if seq > have + 1:
@@ -325,9 +329,9 @@ class Runner(Generic[S, A]):
         """Apply one record of the owner's to the replica; False if it was not the next one
         or could not be applied (a read of the log is on its way then)."""
         state = self.state
-        if record["seq"] != self.kind.seq(state) + 1:
+        if record["seq"] != state.seq + 1:
             return False
-        before = self.kind.status(state)
+        before = state.status
         try:
             applied = self.kind.follow(state, record)
         except GammonError as exc:
@@ -352,7 +356,7 @@ class Runner(Generic[S, A]):
                 await self.reload()
                 return
             for record in records:
-                if self.runs_here() or self.kind.seq(self.state) >= record["seq"]:
+                if self.runs_here() or self.state.seq >= record["seq"]:
                     continue  # taken over meanwhile, or the record came after all
                 if not self._follow(record):
                     break

@@ -75,15 +75,6 @@ class TableLog:
         #: Where a table's new games get their seeds (the server's chance).
         self.new_seed = new_seed
 
-    def number(self, state: Table) -> int:
-        return state.id
-
-    def seq(self, state: Table) -> int:
-        return state.seq
-
-    def status(self, state: Table) -> str:
-        return state.status
-
     def ended(self, state: Table) -> bool:
         return state.status.ended
 

@@ -27,7 +27,7 @@ from gammon.server.practice import TAKE_BACK
 from gammon.server.protocol import ClientMessage, Refused
 from gammon.server.socket_answers import answer_message
 from gammon.server.table import Seat
-from gammon.server.table_actions import Cancel, Start
+from gammon.server.table_actions import Cancel, Start, TableAction
 from gammon.server.table_codec import action_from_json
 from gammon.server.table_log import table_key
 
@@ -271,9 +271,21 @@ class TableSockets:
     ) -> None:
         if user.id != live.table.creator.user_id:
             raise Refused("forbidden", Message("only the table's creator can cancel it"))
+        await self._act_seatless(live, Cancel(), conn, user, message)
+
+    async def _act_seatless(
+        self,
+        live: LiveTable,
+        action: TableAction,
+        conn: Connection,
+        user: UserInfo,
+        message: ClientMessage,
+    ) -> None:
+        """A table action a user takes from no seat (a cancel, the start a join makes),
+        acknowledged on the socket that sent it."""
         await self.hub.act(
             live,
-            Cancel(),
+            action,
             side=None,
             actor_id=user.id,
             conn=conn,
@@ -292,15 +304,7 @@ class TableSockets:
         players = [table.creator, Seat(user.id, user.name)]
         if self.hub.chance.randbelow(2):
             players.reverse()  # R13: seats are drawn at random
-        await self.hub.act(
-            live,
-            Start(tuple(players)),
-            side=None,
-            actor_id=user.id,
-            conn=conn,
-            message_id=message.id,
-            expect_seq=message.seq,
-        )
+        await self._act_seatless(live, Start(tuple(players)), conn, user, message)
 
     async def _hint(
         self, live: LiveTable, conn: Connection, side: int | None, message: ClientMessage

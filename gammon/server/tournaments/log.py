@@ -35,15 +35,6 @@ class TournamentLog:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def number(self, state: Tournament) -> int:
-        return state.id
-
-    def seq(self, state: Tournament) -> int:
-        return state.seq
-
-    def status(self, state: Tournament) -> str:
-        return state.status
-
     def ended(self, state: Tournament) -> bool:
         return state.status in ENDED
 
