@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { client, many, small } from "./load.mjs";
 
-const { replayFrames } = await import(client("replay.js"));
+const { replayFrames, steppedFrame } = await import(client("replay.js"));
 
 function checkGames(data) {
   let checked = 0;
@@ -40,4 +40,14 @@ test("the start frame is the variant's starting board, from either side", () => 
   assert.deepEqual(first.replay.boardFor(1).mine, start.theirs);
   const acey = replayFrames(small.starts["acey-deucey"], [])[0].replay.boardFor(1);
   assert.deepEqual(acey.waiting, [15, 15]);
+});
+
+test("a step goes to the first, the one before, the one after or the last frame, and stays inside", () => {
+  assert.equal(steppedFrame(3, 9, "first"), 0);
+  assert.equal(steppedFrame(3, 9, "prev"), 2);
+  assert.equal(steppedFrame(0, 9, "prev"), 0);
+  assert.equal(steppedFrame(3, 9, "next"), 4);
+  assert.equal(steppedFrame(9, 9, "next"), 9);
+  assert.equal(steppedFrame(3, 9, "last"), 9);
+  assert.equal(steppedFrame(3, 9, "next-mistake"), null);
 });

@@ -11,7 +11,7 @@ import { get } from "./api.js";
 import { BoardView } from "./board.js";
 import { plainWords, verifyGame } from "./fairdice.js";
 import { around, t, tn } from "./i18n.js";
-import { replayFrames } from "./replay.js";
+import { replayFrames, steppedFrame } from "./replay.js";
 import { clear, describeSettings, h, markCurrent } from "./util.js";
 
 /** @typedef {import("./protocol.js").Info} Info */
@@ -232,11 +232,7 @@ class RecordView {
 
   /** @param {string} action first, prev, next or last */
   step(action) {
-    const last = this.frames.length - 1;
-    if (action === "first") this.frame = 0;
-    else if (action === "prev") this.frame = Math.max(0, this.frame - 1);
-    else if (action === "next") this.frame = Math.min(last, this.frame + 1);
-    else if (action === "last") this.frame = last;
+    this.frame = steppedFrame(this.frame, this.frames.length - 1, action) ?? this.frame;
     this.renderFrame();
   }
 

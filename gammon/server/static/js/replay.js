@@ -189,3 +189,19 @@ export function replayFrames(start, log) {
   }
   return frames;
 }
+
+/**
+ * The frame a replay's step goes to from ``frame`` (of frames 0 to ``last``): "first",
+ * "prev", "next" or "last"; null for any other step (a page's own, such as a mistake).
+ * @param {number} frame
+ * @param {number} last
+ * @param {string} action
+ * @returns {number | null}
+ */
+export function steppedFrame(frame, last, action) {
+  if (action === "first") return 0;
+  if (action === "prev") return Math.max(0, frame - 1);
+  if (action === "next") return Math.min(last, frame + 1);
+  if (action === "last") return last;
+  return null;
+}

@@ -9,7 +9,7 @@
 import { positionLink } from "./board-setup.js";
 import { ApiError, get, post, upload } from "./api.js";
 import { BoardView } from "./board.js";
-import { replayFrames } from "./replay.js";
+import { replayFrames, steppedFrame } from "./replay.js";
 import { language, number, percent, t, tn } from "./i18n.js";
 import {
   candidateLoss, cubeDoneText, decisionAt, figure, gainFigure, gameMarks, graphGeometry, graphPoints, lossFigure, markText,
@@ -379,11 +379,8 @@ class ReviewView {
 
   /** @param {string} action */
   step(action) {
-    const last = this.frames.length - 1;
-    if (action === "first") this.frame = 0;
-    else if (action === "prev") this.frame = Math.max(0, this.frame - 1);
-    else if (action === "next") this.frame = Math.min(last, this.frame + 1);
-    else if (action === "last") this.frame = last;
+    const stepped = steppedFrame(this.frame, this.frames.length - 1, action);
+    if (stepped !== null) this.frame = stepped;
     else if (action === "next-mistake" || action === "prev-mistake") {
       const to = stepMistake(this.mistakes, this.frame, action === "next-mistake" ? 1 : -1);
       if (to !== null) this.frame = to;
