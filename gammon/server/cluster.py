@@ -43,7 +43,7 @@ from sqlalchemy.orm import Session
 
 from gammon.messages import Message
 from gammon.server.connections import LiveTable
-from gammon.server.nodes import LogKind, NotOwner, Request
+from gammon.server.nodes import NotOwner, Request, SharedLog
 from gammon.server.redis_nodes import RedisNodes
 from gammon.server.table_log import applied_json, table_key
 
@@ -55,7 +55,7 @@ __all__ = ["TABLE_LOGS", "Cluster", "RedisCluster"]
 log = logging.getLogger("gammon.server")
 
 #: What the nodes must know of a table's log.
-TABLE_LOGS: Final = LogKind(
+TABLE_LOGS: Final = SharedLog(
     "table",
     leases=("table_leases", "table_id"),
     things="tables",

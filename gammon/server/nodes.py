@@ -60,7 +60,7 @@ __all__ = [
     "ROUTE_TRIES",
     "ClusterError",
     "LogKey",
-    "LogKind",
+    "SharedLog",
     "LogPart",
     "Nodes",
     "NotOwner",
@@ -171,8 +171,10 @@ class LogPart(Protocol):
 
 
 @dataclass(frozen=True)
-class LogKind:
-    """What the nodes must know of a kind of log (a table, a tournament) to run it anywhere."""
+class SharedLog:
+    """How a kind of log (a table, a tournament) is shared among nodes: what they must
+    know of it to run it anywhere. (What it is to its runner is a
+    :class:`~gammon.server.runner.LogKind`.)"""
 
     #: The kind's name, the first half of each of its logs' :data:`LogKey`.
     name: str
@@ -197,7 +199,7 @@ class Nodes:
     shared = False
     node = "local"
 
-    def register(self, kind: LogKind, part: LogPart) -> None:
+    def register(self, kind: SharedLog, part: LogPart) -> None:
         """Say what a kind of log is and which part runs its logs (before :meth:`start`)."""
 
     def owns(self, key: LogKey) -> bool:

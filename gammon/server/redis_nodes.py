@@ -31,11 +31,11 @@ from gammon.server.nodes import (
     LEASE_TTL_S,
     ClusterError,
     LogKey,
-    LogKind,
     LogPart,
     Nodes,
     NotOwner,
     Request,
+    SharedLog,
 )
 from gammon.server.protocol import FORWARD_FAILED, Refused
 from gammon.server.redis_channels import Outbox, RedisChannels
@@ -64,7 +64,7 @@ _NODE: Final = "node:"
 class _Kind:
     """One kind of log on this node: its leases, what it runs, whom it last heard run what."""
 
-    of: LogKind
+    of: SharedLog
     leases: Leases
     part: LogPart
     #: The logs this node runs, and the fence of each one's lease.
@@ -144,7 +144,7 @@ class RedisNodes(Nodes):
 
     # -- the kinds of log --------------------------------------------------------------------
 
-    def register(self, kind: LogKind, part: LogPart) -> None:
+    def register(self, kind: SharedLog, part: LogPart) -> None:
         table, column = kind.leases
         self._kinds[kind.name] = _Kind(kind, Leases(table, column, self.node, self.ttl), part)
 

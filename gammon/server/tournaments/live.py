@@ -35,7 +35,7 @@ from sqlalchemy.orm import Session
 from gammon.actions import Forfeit
 from gammon.messages import Message
 from gammon.server.db import TableRow, select
-from gammon.server.nodes import LogKey, LogKind, NotOwner, Request
+from gammon.server.nodes import LogKey, NotOwner, Request, SharedLog
 from gammon.server.protocol import Refused
 from gammon.server.runner import Committed, Runner, adopt_log
 from gammon.server.settings import TableSettings
@@ -62,7 +62,7 @@ log = logging.getLogger("gammon.server")
 #: Finished and cancelled tournaments listed in the lobby, newest first.
 KEEP_DONE: Final = 20
 #: What the nodes must know of a tournament's log.
-TOURNAMENT_LOGS: Final = LogKind(
+TOURNAMENT_LOGS: Final = SharedLog(
     "tournament",
     leases=("tournament_leases", "tournament_id"),
     things="tournaments",
