@@ -29,7 +29,7 @@ from gammon.i18n import N_
 from gammon.messages import Message
 from gammon.server.protocol import Refused
 
-__all__ = ["ANY", "fields", "first_unknown", "shown"]
+__all__ = ["ANY", "fields", "first_unknown"]
 
 #: A field whose value the route checks itself (a name, a password: their own errors).
 ANY: Final = object
@@ -50,12 +50,6 @@ def first_unknown(data: Mapping[Any, Any], known: Collection[str]) -> str | None
     own words."""
     unknown = sorted(str(name) for name in data if name not in known)
     return unknown[0] if unknown else None
-
-
-def shown(value: object, width: int = 60) -> str:
-    """``value`` as a refusal quotes it: its repr, cut to ``width`` characters."""
-    text = repr(value)
-    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def fields(data: Mapping[str, Any], takes: Mapping[str, type]) -> dict[str, Any]:

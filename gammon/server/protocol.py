@@ -45,6 +45,7 @@ __all__ = [
     "loads",
     "moves_notation",
     "parse_message",
+    "shown",
 ]
 
 #: The largest client message the server reads (docs/PROTOCOL.md, section 2).
@@ -281,10 +282,10 @@ def parse_message(
         raise
 
 
-def _shown(value: object, limit: int = 60) -> str:
-    """A client's value quoted in an error message, cut short."""
+def shown(value: object, width: int = 60) -> str:
+    """``value`` as a refusal quotes it: its repr, cut to ``width`` characters."""
     text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _read(data: dict[str, Any], allowed: Mapping[str, tuple[Field, ...]]) -> ClientMessage:
@@ -318,7 +319,7 @@ def _read_type(data: dict[str, Any], allowed: Mapping[str, tuple[Field, ...]]) -
         raise Refused(
             "unknown_type",
             Message(
-                "unknown message type {type}; known types: {known}", type=_shown(kind), known=known
+                "unknown message type {type}; known types: {known}", type=shown(kind), known=known
             ),
             field="type",
         )
@@ -345,7 +346,7 @@ def _read_seq(data: dict[str, Any]) -> int | None:
     if seq is not None and not (is_int(seq) and seq >= 0):
         raise Refused(
             "bad_message",
-            Message("'seq' must be a whole number >= 0, got {value}", value=_shown(seq)),
+            Message("'seq' must be a whole number >= 0, got {value}", value=shown(seq)),
             field="seq",
         )
     return seq
@@ -357,7 +358,7 @@ def _read_side(data: dict[str, Any]) -> int | None:
     if side is not None and (side not in (0, 1) or isinstance(side, bool)):
         raise Refused(
             "bad_message",
-            Message("'side' must be 0 or 1, got {value}", value=_shown(side)),
+            Message("'side' must be 0 or 1, got {value}", value=shown(side)),
             field="side",
         )
     return side
@@ -386,7 +387,7 @@ def _refuse_unknown_fields(data: dict[str, Any], kind: str, specs: tuple[Field, 
             "bad_message",
             Message(
                 "unknown field {field} for a {type} message",
-                field=_shown(unknown[0]),
+                field=shown(unknown[0]),
                 type=repr(kind),
             ),
             field=unknown[0][:64],
@@ -415,7 +416,7 @@ def _read_fields(data: dict[str, Any], kind: str, specs: tuple[Field, ...]) -> d
                     "{field} must be {what}, got {value}",
                     field=repr(spec.name),
                     what=Message(spec.describe),
-                    value=_shown(value),
+                    value=shown(value),
                 ),
                 field=spec.name,
             )

@@ -38,9 +38,9 @@ from gammon.i18n import N_
 from gammon.match import SeriesRules
 from gammon.messages import Message
 from gammon.rules import is_whole
-from gammon.server.bodies import first_unknown, shown
+from gammon.server.bodies import first_unknown
 from gammon.server.names import BadName, read_name
-from gammon.server.protocol import Refused
+from gammon.server.protocol import Refused, shown
 from gammon.variants import VARIANTS
 
 __all__ = ["ClockSettings", "TableSettings", "settings_from_row", "variant_names"]

@@ -20,9 +20,9 @@ from typing import Any, Final, TypeGuard
 
 from gammon.i18n import N_
 from gammon.messages import Message
-from gammon.server.bodies import first_unknown, shown
+from gammon.server.bodies import first_unknown
 from gammon.server.names import BadName, read_name
-from gammon.server.protocol import Refused
+from gammon.server.protocol import Refused, shown
 from gammon.server.settings import TableSettings
 from gammon.server.tournaments.errors import TournamentError
 
