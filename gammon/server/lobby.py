@@ -22,6 +22,7 @@ gammon.server.protocol.Refused: bad_request: 'size' must be a page size from 1 t
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -176,23 +177,45 @@ def ordered(entries: Iterable[Entry]) -> list[Entry]:
     open tables first, then the playing ones, the newest first in each (the entries
     themselves, not copies: ordering 100,000 of them is the lobby's main cost, DEPLOY.md
     9.2)."""
-    listed = [entry for entry in entries if entry["summary"]["status"] in ("open", "playing")]
-    listed.sort(key=_page_order)
-    return listed
+    tables: dict[str, list[Entry]] = {"open": [], "playing": []}
+    for entry in entries:
+        listed = tables.get(entry["summary"]["status"])
+        if listed is not None:
+            listed.append(entry)
+    for listed in tables.values():
+        listed.sort(key=_newest_first)  # one sort per status: no tuple a key
+    return tables["open"] + tables["playing"]
 
 
-def _page_order(entry: Entry) -> tuple[bool, int]:
-    summary = entry["summary"]
-    return summary["status"] != "open", -summary["id"]
+def _newest_first(entry: Entry) -> int:
+    return -int(entry["summary"]["id"])
 
 
 def matching(
     tables: list[Entry], view: LobbyView, viewer_id: int | None, rating: Rating
 ) -> list[Entry]:
-    """The tables of ``view`` the viewer sees, in page order, every page."""
+    """The tables of ``view`` the viewer sees, in page order, every page.
+
+    ``tables`` is in page order, so a view of one status reads only that status's run of
+    it (the open tables, a twentieth or so of them, for the default view)."""
     return [
-        entry for entry in tables if visible_to(entry, viewer_id) and view.matches(entry, rating)
+        entry
+        for entry in _of_status(tables, view.status)
+        if visible_to(entry, viewer_id) and view.matches(entry, rating)
     ]
+
+
+def _of_status(tables: list[Entry], status: str) -> list[Entry]:
+    """The run of ``tables`` (in page order: the open ones, then the playing ones) with
+    ``status``; all of them for ``"all"``."""
+    if status == "all":
+        return tables
+    first_playing = bisect.bisect_left(tables, True, key=_is_open_last)
+    return tables[:first_playing] if status == "open" else tables[first_playing:]
+
+
+def _is_open_last(entry: Entry) -> bool:
+    return bool(entry["summary"]["status"] != "open")
 
 
 def page_of(
