@@ -7,8 +7,8 @@ dice) with variance reduction and stratified dice
 standard error and trials. ``python -m gammon.engine.supervise mined`` runs it.
 
 Why a module of its own: its data file (:data:`MINED_FIELDS`) and its resume, a rerun
-that is one uninterrupted run, are a contract of their own that months of collection
-rest on; the plain collection and the fitting in :mod:`gammon.engine.supervise` do not
+that is one uninterrupted run, are a contract of their own that a long collection
+rests on; the plain collection and the fitting in :mod:`gammon.engine.supervise` do not
 share it.
 """
 
