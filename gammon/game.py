@@ -314,9 +314,10 @@ class Game:
         if phase is Phase.OVER:
             return []
         names: list[str] = []
+        on_turn = self.turn == side
         if phase is Phase.OPENING:
             names.append(Roll.name)
-        elif self.turn == side:
+        elif on_turn:
             if phase is Phase.ROLL:
                 names.append(Roll.name)
                 if self.can_double(side):
@@ -335,7 +336,7 @@ class Game:
         if phase in _RESIGNABLE:
             names.append(Resign.name)
         names.append(Forfeit.name)
-        if self.turn == side:
+        if on_turn:
             names.append(OutOfTime.name)
         return names
 

@@ -21,6 +21,7 @@ clean clone (and CI) needs no build step and no generated file can go stale.
 
 from __future__ import annotations
 
+import functools
 import gettext
 import os
 import string
@@ -146,9 +147,11 @@ def placeholders(message: str) -> frozenset[str]:
     )
 
 
+@functools.lru_cache(maxsize=64)
 def translator(lang: str = SOURCE_LANGUAGE) -> Translator:
     """The :class:`Translator` of ``lang`` (a tag of one of :data:`LANGUAGES`), made once;
-    :class:`UnknownLanguageError` for another."""
+    :class:`UnknownLanguageError` for another. Kept by tag, as every event's words ask
+    for one (a bounded cache: tags come from clients)."""
     return words(language(lang))
 
 

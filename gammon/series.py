@@ -53,6 +53,9 @@ class Series(ABC):
         #: (games counted, their score): the finished games before the current one, which
         #: never change, so a score is not summed over the whole series on every action.
         self._earlier: tuple[int, tuple[int, int]] = (0, self._start_score)
+        #: (current game, its result, the score): the score asked for again and again
+        #: (every state a server sends reads it several times) while neither changes.
+        self._score_kept: tuple[Game, GameResult | None, tuple[int, int]] | None = None
         for index, history in enumerate(histories):
             if self._games and not self._games[-1].is_over:
                 raise IllegalActionError(
@@ -119,7 +122,14 @@ class Series(ABC):
         """Points won by side 0 and side 1 in the games finished so far."""
         if not self._games:  # the constructor is about to replay or start the first game
             return self._start_score
-        return self._with_result(self._score_before_game(), self._games[-1])
+        game = self._games[-1]
+        result = game.result
+        kept = self._score_kept
+        if kept is not None and kept[0] is game and kept[1] is result:
+            return kept[2]
+        score = self._with_result(self._score_before_game(), game)
+        self._score_kept = (game, result, score)
+        return score
 
     def _score_before_game(self) -> tuple[int, int]:
         """The score of every game before the current one (kept from one game to the next)."""

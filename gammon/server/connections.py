@@ -18,8 +18,9 @@ import contextlib
 import logging
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import TracebackType
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from gammon.messages import Message
@@ -350,10 +351,31 @@ class Acknowledgement:
             ack["id"] = self.message_id
         self.conn.send(ack)
 
-    @contextlib.contextmanager
-    def together(self) -> Iterator[None]:
-        """The ack and the actor's state: one socket write."""
-        with self.conn.together():
-            yield
-        if self.received is not None and self.observe is not None:
-            self.observe(time.monotonic() - self.received)
+    def together(self) -> contextlib.AbstractContextManager[None]:
+        """The ack and the actor's state: one socket write, then how long it took heard."""
+        return _Acknowledged(self)
+
+
+class _Acknowledged:
+    """:meth:`Acknowledgement.together`'s block, a plain context manager as
+    :class:`_Held` is (it is entered on every action)."""
+
+    __slots__ = ("answer", "held")
+
+    def __init__(self, answer: Acknowledgement) -> None:
+        self.answer = answer
+        self.held = answer.conn.together()
+
+    def __enter__(self) -> None:
+        self.held.__enter__()
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.held.__exit__(kind, error, trace)
+        answer = self.answer
+        if kind is None and answer.received is not None and answer.observe is not None:
+            answer.observe(time.monotonic() - answer.received)

@@ -484,7 +484,7 @@ class Hub:
         """
         request = Request(
             action_json(action), side=side, actor_id=actor_id, entropy=entropy,
-            expect_seq=expect_seq, hold_bot=hold_bot,
+            expect_seq=expect_seq, hold_bot=hold_bot, value=action,
         )  # fmt: skip
         answer = None
         if conn is not None:

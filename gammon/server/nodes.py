@@ -44,7 +44,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
 from sqlalchemy.orm import Session
@@ -107,6 +107,10 @@ class Request:
     #: try, which may find its action committed already (the answer to a try was lost).
     request_id: str | None = None
     retry: bool = False
+    #: The action as the log's kind applies it, where the edge has made it already (a
+    #: table's action value): the owner here need not read ``action`` again. It is not
+    #: part of the request's JSON; another node reads ``action``.
+    value: Any = field(default=None, compare=False, repr=False)
 
     def again(self, expect_seq: int | None) -> Request:
         """This request tried again: pinned to ``expect_seq`` (None: not pinned) unless it

@@ -250,8 +250,9 @@ class Runner(Generic[S, A]):
                 raise Refused(
                     "server_error", Message("the action could not be recorded; nothing changed")
                 ) from None
-            ended = self.kind.ended(state)
-            await self.nodes.committed(key, self.kind.record(applied), ended=ended)
+            if self.nodes.shared:  # one node alone: nobody follows, and no lease to let go
+                ended = self.kind.ended(state)
+                await self.nodes.committed(key, self.kind.record(applied), ended=ended)
             committed = Committed(state, before, applied, request, here=True)
             with answer.together() if answer is not None else contextlib.nullcontext():
                 if answer is not None:

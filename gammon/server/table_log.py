@@ -80,8 +80,11 @@ class TableLog:
 
     def apply(self, state: Table, request: Request, at: float) -> Applied:
         state.check_seq(request.expect_seq)
+        action = request.value
+        if action is None:  # forwarded by another node
+            action = action_from_json(request.action, request.side)
         applied = state.apply(
-            action_from_json(request.action, request.side),
+            action,
             side=request.side,
             actor_id=request.actor_id,
             at=at,
