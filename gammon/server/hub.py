@@ -462,7 +462,7 @@ class Hub:
         for live in finished[: max(0, len(finished) - KEEP_FINISHED)]:
             self.tables.pop(live.table.id, None)
 
-    async def act(
+    def act(
         self,
         live: LiveTable,
         action: TableAction | SeriesAction,
@@ -475,21 +475,25 @@ class Hub:
         expect_seq: int | None = None,
         received: float | None = None,
         hold_bot: bool = False,
-    ) -> Applied:
+        sent: dict[str, Any] | None = None,
+    ) -> Coroutine[Any, Any, Applied]:
         """Check, record, acknowledge and broadcast one action (docs/PROTOCOL.md 4).
 
         The table's runner carries it out (gammon.server.runner), on the node that runs the
         table, and :meth:`_changed` does what follows. ``hold_bot``: a play the tutor
-        judges, after which the bot waits while it may be taken back.
+        judges, after which the bot waits while it may be taken back. ``sent``: the action
+        as a client sent it, read into ``action`` at the edge: the request's JSON as it is,
+        not written again from the value. A plain function that hands back the runner's
+        coroutine: one frame less for every action to pass through on each of its awaits.
         """
         request = Request(
-            action_json(action), side=side, actor_id=actor_id, entropy=entropy,
-            expect_seq=expect_seq, hold_bot=hold_bot, value=action,
+            sent if sent is not None else action_json(action), side=side, actor_id=actor_id,
+            entropy=entropy, expect_seq=expect_seq, hold_bot=hold_bot, value=action,
         )  # fmt: skip
         answer = None
         if conn is not None:
             answer = Acknowledgement(conn, message_id, received, self._observe_latency)
-        return await live.runner.act(request, answer)
+        return live.runner.act(request, answer)
 
     def _observe_latency(self, elapsed: float) -> None:
         self.latencies.append(elapsed)

@@ -42,10 +42,9 @@ lobby: :meth:`Nodes.subscribe`, :meth:`Nodes.publish`, each named after
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from dataclasses import dataclass
+from typing import Any, Final, NamedTuple, Protocol
 
 from sqlalchemy.orm import Session
 
@@ -84,12 +83,13 @@ class NotOwner(Exception):
     """This node does not run the log (any more): the request must be routed again."""
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(NamedTuple):
     """One action to carry out on a log, as its owner's runner takes it.
 
     The fields a kind of log does not use stay at their defaults (a tournament's
     requests have no side, dice entropy or seq; a table's are never an operator's).
+    A named tuple, not a frozen dataclass: one is made for every action, and a frozen
+    dataclass's constructor (a ``__setattr__`` call a field) cost more than twice as much.
     """
 
     action: dict[str, Any]
@@ -110,13 +110,13 @@ class Request:
     #: The action as the log's kind applies it, where the edge has made it already (a
     #: table's action value): the owner here need not read ``action`` again. It is not
     #: part of the request's JSON; another node reads ``action``.
-    value: Any = field(default=None, compare=False, repr=False)
+    value: Any = None
 
     def again(self, expect_seq: int | None) -> Request:
         """This request tried again: pinned to ``expect_seq`` (None: not pinned) unless it
         was already."""
         pinned = self.expect_seq if self.expect_seq is not None else expect_seq
-        return dataclasses.replace(self, expect_seq=pinned, retry=True)
+        return self._replace(expect_seq=pinned, retry=True)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import dataclasses
 import logging
 import os
 import random
@@ -429,7 +428,7 @@ class RedisNodes(Nodes):
         pinned = (
             request
             if request.request_id is not None
-            else dataclasses.replace(request, request_id=secrets.token_hex(16))
+            else request._replace(request_id=secrets.token_hex(16))
         )
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 2 * self.ttl + FORWARD_TIMEOUT_S

@@ -31,8 +31,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from gammon.errors import GammonError
 from gammon.messages import Message
@@ -133,9 +132,9 @@ class Answer(Protocol):
         """The acknowledgement and what the listener sends the same socket, in one write."""
 
 
-@dataclass(frozen=True)
-class Committed(Generic[S, A]):
-    """One change of a log's state, as the runner's listener hears of it (once each)."""
+class Committed(NamedTuple, Generic[S, A]):
+    """One change of a log's state, as the runner's listener hears of it (once each); a
+    named tuple because one is made for every action (see :class:`~gammon.server.nodes.Request`)."""
 
     state: S
     #: The status before the change.
@@ -191,15 +190,20 @@ class Runner(Generic[S, A]):
 
     # -- acting -------------------------------------------------------------------------
 
-    async def act(self, request: Request, answer: Answer | None = None) -> A:
+    def act(self, request: Request, answer: Answer | None = None) -> Coroutine[Any, Any, A]:
         """Carry ``request`` out where the log runs, and acknowledge it to ``answer``.
 
-        On one node it is :meth:`act_here`; with several, a log another node runs gets
+        On one node it is :meth:`act_here` itself (not a coroutine around it: one frame
+        less on every await of every action); with several, a log another node runs gets
         the request there (:meth:`Nodes.route`), and a replica behind the owner's answer
         catches up from the log.
         """
         if not self.nodes.shared:
-            return await self.act_here(request, answer)
+            return self.act_here(request, answer)
+        return self._act_routed(request, answer)
+
+    async def _act_routed(self, request: Request, answer: Answer | None) -> A:
+        """:meth:`act` where the nodes are shared."""
         for _ in range(ROUTE_TRIES):
             if not self.runs_here():
                 routed = await self.nodes.route(self.key, request, self.state.seq)

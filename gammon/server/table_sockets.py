@@ -13,6 +13,7 @@ The sockets themselves, their rate limit and their answers are
 from __future__ import annotations
 
 import time
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, Final
 
 from gammon.actions import Forfeit, PlayDice
@@ -158,8 +159,8 @@ class TableSockets:
         """One message from a table socket (``raw`` None: a binary frame, which is refused)."""
         received = time.monotonic()
 
-        async def handle(message: ClientMessage) -> None:
-            await self._table_message(live, conn, message, received)
+        def handle(message: ClientMessage) -> Coroutine[Any, Any, None]:
+            return self._table_message(live, conn, message, received)
 
         where = f"table {live.table.id}: a message"
         await answer_message(
@@ -242,7 +243,8 @@ class TableSockets:
                 "not_a_player",
                 Message("you are watching this table: only its players act here"),
             )
-        action = action_from_json({"type": kind, **message.fields}, side)
+        sent = {"type": kind, **message.fields}
+        action = action_from_json(sent, side)
         tutor = practice.before_play(live, side, user.id) if kind == "play" else None
         applied = await self.hub.act(
             live,
@@ -255,6 +257,7 @@ class TableSockets:
             expect_seq=message.seq,
             received=received,
             hold_bot=tutor is not None,
+            sent=sent,
         )
         if kind == TAKE_BACK:
             practice.release(table.id)

@@ -221,6 +221,7 @@ class TableView:
         """The GNU Match ID of the current state (the game and the series show it)."""
         series = self.table.series
         assert series is not None
+        self._at_current_seq()
         return self._part("match_id", lambda: series.id)
 
     def _legal_plays_json(self, view: int) -> list[dict[str, Any]]:
@@ -254,8 +255,8 @@ class TableView:
             self._parts_seq = self.table.seq
 
     def _part(self, key: object, make: Callable[[], str]) -> str:
-        """A part of the current state as JSON text, made once per ``seq``."""
-        self._at_current_seq()
+        """A part of the current state as JSON text, made once per ``seq`` (called after
+        :meth:`_at_current_seq`, once for each text made of parts)."""
         text = self._parts.get(key)
         if text is None:
             text = self._parts[key] = make()
@@ -264,7 +265,6 @@ class TableView:
     def _stamped_part(self, key: str, stamp: object, make: Callable[[], str]) -> str:
         """:meth:`_part` for a part that depends on ``stamp`` too (the clock's time, who is
         connected: the same for every receiver of one broadcast); only the last is kept."""
-        self._at_current_seq()
         found = self._stamped.get(key)
         if found is not None and found[0] == stamp:
             return found[1]
@@ -313,6 +313,7 @@ class TableView:
         receiver's own: ``you``, in the game its board, its actions, its legal plays and
         the log it lacks, and the previous games it lacks.
         """
+        self._at_current_seq()
         you = "null" if viewer is None else str(viewer)
         middle = self._stamped_part(
             "middle",
@@ -320,10 +321,19 @@ class TableView:
             lambda: self._middle_text(connected, spectators),
         )
         games = self._previous_games_text(games_from)
-        end = self._stamped_part("end", at, lambda: self._end_text(at))
+        clock = self._stamped_part("clock", at, lambda: self._clock_text(at))
         game = self._game_text(viewer, log_from, lang)
         return "".join(
-            (self._part("head", self._head_text), you, middle, game, PREVIOUS, games, end)
+            (
+                self._part("head", self._head_text),
+                you,
+                middle,
+                game,
+                PREVIOUS,
+                games,
+                clock,
+                self._part("end", self._end_text),
+            )
         )
 
     def _previous_games_text(self, games_from: int | None) -> str:
@@ -336,18 +346,20 @@ class TableView:
     def _game_text(self, viewer: int | None, log_from: int | None, lang: str) -> str:
         """``game``'s value for ``viewer``: shared parts around its board, actions and plays."""
         table = self.table
-        if table.game is None or table.series is None:
+        series = table.series
+        if series is None:
             return "null"
+        game = series.game
         view = viewer if viewer is not None else 0
         actions = table.actions_for(viewer)
         plays = (
-            self._part(("plays", view), lambda: legal_plays_text(self._legal_plays(), view))
+            self._part(("plays", view), lambda: legal_plays_text(game.legal_plays(), view))
             if "play" in actions
             else "[]"
         )
         board_of_0, board_of_1, _ = self._boards()
         board = board_of_1 if view else board_of_0
-        texts = self._log(table.game_number, lang)
+        texts = self._log(series.game_number, lang)
         if log_from is None:
             log = self._part(("log", lang), lambda: "[" + ",".join(texts) + "]")
         else:
@@ -398,13 +410,15 @@ class TableView:
             )
         )
 
-    def _end_text(self, at: float) -> str:
-        """From after the previous games to the end of the state."""
+    def _clock_text(self, at: float) -> str:
+        """The clock, after the previous games: made again at each broadcast (its time)."""
+        return ',"clock":' + dumps(self._clock_json(at))
+
+    def _end_text(self) -> str:
+        """From after the clock to the end of the state."""
         table = self.table
         return "".join(
             (
-                ',"clock":',
-                dumps(self._clock_json(at)),
                 ',"result":',
                 dumps(table_result_json(table.result)),
                 ',"last":',
