@@ -481,10 +481,8 @@ class Hub:
 
         The table's runner carries it out (gammon.server.runner), on the node that runs the
         table, and :meth:`_changed` does what follows. ``hold_bot``: a play the tutor
-        judges, after which the bot waits while it may be taken back. ``sent``: the action
-        as a client sent it, read into ``action`` at the edge: the request's JSON as it is,
-        not written again from the value. A plain function that hands back the runner's
-        coroutine: one frame less for every action to pass through on each of its awaits.
+        judges, after which the bot waits while it may be taken back. ``sent``: the client's
+        checked JSON, the request's as it is. A plain def: one frame less on each await.
         """
         request = Request(
             sent if sent is not None else action_json(action), side=side, actor_id=actor_id,
