@@ -149,6 +149,10 @@ def test_a_bot_filled_sit_and_go_is_played_to_the_end_by_one_person(
         elif "take" in acts:
             click_action(page, "take")
             wait_seq(page, now)
+        elif "accept_resignation" in acts:
+            # The bot resigns a game it cannot save (a bear-off it has lost, say): accepted.
+            click_action(page, "accept_resignation")
+            wait_seq(page, now)
         else:
             wait_for_change(page, (now, acts))
     # The final is over: the tournament has its winner, on its page.
