@@ -12,7 +12,11 @@ time the server and the clients spent per action.
     python -m bench.server_load --games 200 --seconds 30
 
 ``--profile FILE`` records the server with py-spy meanwhile and prints where its time
-went (bench/server_profile.py; docs/DEPLOY.md 1.1 has the figures).
+went (bench/server_profile.py; docs/DEPLOY.md 1.1 has the figures). ``--callgrind FILE``
+runs the server under valgrind's callgrind and prints its instructions per action
+(bench/server_callgrind.py): a figure the machine's other work does not move, for
+comparing two trees (a few games, ``--games 4 --seconds 40 --warmup 10``, as the
+server runs some 50 times slower while counted).
 
 ``--tournament N`` plays a knockout of N accounts instead (a scheduled tournament of
 1-point matches, registered before the clock starts): each player finds their match on
@@ -57,7 +61,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-from bench import server_profile
+from bench import server_callgrind, server_profile
 
 ROOT = Path(__file__).resolve().parents[1]
 #: One TLS context for every HTTP client: httpx builds one per client otherwise (slow).
@@ -107,6 +111,8 @@ class _Run:
         self.lean = args.client == "lean"
         self.length = args.length
         self.compression = "deflate" if args.compression else None
+        # Under callgrind the server is slow to answer even before it counts.
+        self.open_timeout = 300.0 if args.callgrind else 10.0
         self.think = args.think / 1000.0
         self.start = 0.0
         self.deadline = 0.0
@@ -131,6 +137,7 @@ async def _open(run: _Run, client: httpx.AsyncClient, table: int) -> ClientConne
         f"{base_ws}/ws/tables/{table}",
         additional_headers={"Cookie": cookies},
         max_size=1 << 24,
+        open_timeout=run.open_timeout,
         compression=run.compression,
     )
     if run.lean:
@@ -430,6 +437,8 @@ async def _run(args: argparse.Namespace, base: str, server_pid: int) -> None:
     ]
     await asyncio.sleep(args.warmup)
     cpu = _CpuMeter(server_pid)
+    if args.callgrind:
+        server_callgrind.start()
     spy = None
     if args.profile:
         spy = server_profile.record(
@@ -437,10 +446,13 @@ async def _run(args: argparse.Namespace, base: str, server_pid: int) -> None:
         )
     await asyncio.sleep(max(0.0, run.deadline - time.monotonic()))
     cpu.stop()
+    instructions = server_callgrind.counted(Path(args.callgrind)) if args.callgrind else None
     elapsed = time.monotonic() - run.start
     await asyncio.gather(*tasks)
     print(f"games at once        {args.games} ({args.client} client, think {args.think:g} ms)")
     _report(run, elapsed, cpu)
+    if instructions is not None and run.actions:
+        print(f"server instructions  {instructions / run.actions:,.0f} per action (callgrind)")
     print("target               200 games, p99 < 100 ms on 2 cores")
     if spy is not None:
         spy.wait(30)
@@ -479,6 +491,12 @@ def main() -> int:
         "--profile-gil", action="store_true", help="--profile samples only the GIL's holder"
     )
     parser.add_argument(
+        "--callgrind",
+        default=None,
+        metavar="FILE",
+        help="count the server's instructions under callgrind (tables only; FILE.1 the count)",
+    )
+    parser.add_argument(
         "--nodes",
         default=None,
         metavar="N[,N...]",
@@ -488,6 +506,8 @@ def main() -> int:
         "--redis", default=None, help="with --nodes: default, a redis-server of its own"
     )
     args = parser.parse_args()
+    if args.callgrind and (args.tournament or args.nodes):
+        parser.error("--callgrind counts the tables' games on one node only")
     if args.think is None:
         args.think = 1500.0 if args.tournament else 0.0
     if args.nodes:
@@ -496,10 +516,12 @@ def main() -> int:
         return run_nodes(args)
     port = _free_port()
     database = args.database or f"sqlite:///{tempfile.mkdtemp(prefix='gammon-bench-')}/load.db"
+    counting = server_callgrind.command(Path(args.callgrind)) if args.callgrind else []
     server = subprocess.Popen(
         [
-            sys.executable, "-m", "gammon.server", "--port", str(port), "--database", database,
-            "--no-bot", "--signup-limit", "100000/0.001", "--message-rate", "1000",
+            *counting, sys.executable, "-m", "gammon.server",
+            "--port", str(port), "--database", database, "--no-bot",
+            "--signup-limit", "100000/0.001", "--message-rate", "1000",
         ],
         cwd=ROOT,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
@@ -519,7 +541,7 @@ def main() -> int:
             asyncio.run(_run(args, base, server.pid))
     finally:
         server.terminate()
-        server.wait(10)
+        server.wait(120 if args.callgrind else 10)
     return 0
 
 
