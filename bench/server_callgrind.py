@@ -3,9 +3,10 @@
 A run's CPU time on this shared machine varies by about ±10%, so two trees compared by
 ``bench.server_load``'s seconds need many pairs to see a few per cent. Callgrind counts
 the instructions the server executes instead, which the machine's other work changes
-far less: runs of one tree agreed within 1% three times in four, and 7% apart once (the
-games differ from run to run, and work done by the clock, not by the actions, counts
-too), so take the median of a few runs of each tree. The server runs under
+far less: runs of one tree agree within about 1% on a quiet machine (the games differ
+from run to run, and work done by the clock, not by the actions, counts too; one run
+beside another busy process came 5% above its repeats), so take the median of a few
+runs of each tree. The server runs under
 callgrind with counting off (so starting it and signing the guests up stay quick
 enough), counting is switched on when the measured seconds begin and the count is
 dumped when they end (``callgrind_control``). Every thread counts, the database
