@@ -6,12 +6,11 @@ the instructions the server executes instead, which the machine's other work cha
 far less: runs of one tree agree within about 1% on a quiet machine (the games differ
 from run to run, and work done by the clock, not by the actions, counts too; one run
 beside another busy process came 5% above its repeats), so take the median of a few
-runs of each tree. The server runs under
-callgrind with counting off (so starting it and signing the guests up stay quick
-enough), counting is switched on when the measured seconds begin and the count is
-dumped when they end (``callgrind_control``). Every thread counts, the database
-writer's included. Instructions are not seconds (a cache miss costs more than an add),
-so this is for comparing two trees, not for sizing a site.
+runs of each tree. The server runs under callgrind with counting off (so starting it
+and signing the guests up stay quick enough); counting is switched on when the measured
+seconds begin and the count is dumped when they end (``callgrind_control``). Every
+thread counts, the database writer's included. Instructions are not seconds (a cache
+miss costs more than an add), so this is for comparing two trees, not for sizing a site.
 """
 
 from __future__ import annotations

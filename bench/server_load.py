@@ -14,9 +14,10 @@ time the server and the clients spent per action.
 ``--profile FILE`` records the server with py-spy meanwhile and prints where its time
 went (bench/server_profile.py; docs/DEPLOY.md 1.1 has the figures). ``--callgrind FILE``
 runs the server under valgrind's callgrind and prints its instructions per action
-(bench/server_callgrind.py): a figure the machine's other work does not move, for
-comparing two trees (a few games, ``--games 4 --seconds 40 --warmup 10``, as the
-server runs some 50 times slower while counted).
+(bench/server_callgrind.py): a figure the machine's other work moves far less than
+seconds, for comparing two trees by the median of a few runs each (a few games,
+``--games 4 --seconds 40 --warmup 10``, as the server runs some 50 times slower while
+counted).
 
 ``--tournament N`` plays a knockout of N accounts instead (a scheduled tournament of
 1-point matches, registered before the clock starts): each player finds their match on
@@ -446,8 +447,8 @@ async def _run(args: argparse.Namespace, base: str, server_pid: int) -> None:
         )
     await asyncio.sleep(max(0.0, run.deadline - time.monotonic()))
     cpu.stop()
-    instructions = server_callgrind.counted(Path(args.callgrind)) if args.callgrind else None
     elapsed = time.monotonic() - run.start
+    instructions = server_callgrind.counted(Path(args.callgrind)) if args.callgrind else None
     await asyncio.gather(*tasks)
     print(f"games at once        {args.games} ({args.client} client, think {args.think:g} ms)")
     _report(run, elapsed, cpu)
