@@ -983,5 +983,7 @@ _CANNOT: Final = {
 
 
 def _check_side(side: object) -> None:
+    if side.__class__ is int and (side == 0 or side == 1):
+        return  # the common case, checked on every action without a call
     if not is_whole(side) or side not in (0, 1):
         raise IllegalActionError(Message("a side is 0 or 1, got {side}", side=repr(side)))

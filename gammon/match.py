@@ -220,7 +220,8 @@ class Match(Series):
 
     @property
     def is_over(self) -> bool:
-        return max(self.score) >= self.length
+        score, length = self.score, self._rules.length  # asked several times an action
+        return score[0] >= length or score[1] >= length
 
     @property
     def winner(self) -> int | None:

@@ -277,11 +277,6 @@ def _get(key: int, field: tuple[int, int]) -> int:
     return (key >> start) & ((1 << width) - 1)
 
 
-def _put(field: tuple[int, int], value: int) -> int:
-    start, width = field
-    return (value & ((1 << width) - 1)) << start
-
-
 def encode_match_id(fields: MatchIdFields) -> str:
     """Returns GNU Backgammon's 12-character Match ID for ``fields``.
 
@@ -331,21 +326,23 @@ def match_id_of_valid(
     """
     die1, die2 = dice
     high, low = (die1, die2) if die1 >= die2 else (die2, die1)
+    # Each valid value fits its field's width: shifted into place, not masked (no call
+    # per field: the server writes a Match ID after every action).
     key = (
-        _put(_CUBE, cube_value.bit_length() - 1)
-        | _put(_CUBE_OWNER, _CENTRED if cube_owner is None else cube_owner)
-        | _put(_DICE_OWNER, player_on_roll)
-        | _put(_CRAWFORD, int(crawford))
-        | _put(_GAME_STATE, int(game_state))
-        | _put(_TURN, turn)
-        | _put(_DOUBLED, int(double_offered))
-        | _put(_RESIGN, resignation)
-        | _put(_DIE1, high)
-        | _put(_DIE2, low)
-        | _put(_MATCH_LENGTH, match_length)
-        | _put(_SCORE0, score[0])
-        | _put(_SCORE1, score[1])
-        | _put(_NO_JACOBY, int(not jacoby))
+        (cube_value.bit_length() - 1)  # _CUBE starts at bit 0
+        | (_CENTRED if cube_owner is None else cube_owner) << _CUBE_OWNER[0]
+        | player_on_roll << _DICE_OWNER[0]
+        | crawford << _CRAWFORD[0]
+        | game_state << _GAME_STATE[0]
+        | turn << _TURN[0]
+        | double_offered << _DOUBLED[0]
+        | resignation << _RESIGN[0]
+        | high << _DIE1[0]
+        | low << _DIE2[0]
+        | match_length << _MATCH_LENGTH[0]
+        | score[0] << _SCORE0[0]
+        | score[1] << _SCORE1[0]
+        | (not jacoby) << _NO_JACOBY[0]
     )
     return base64.b64encode(key.to_bytes(9, "little")).decode("ascii")
 

@@ -162,18 +162,27 @@ class Play:
         return hash(self._board)
 
 
+def _whole_batch(plays: Sequence[Play]) -> _Batch | None:
+    """The batch ``plays`` are, when they are all of one roll's, in the generator's order
+    (one list comprehension, not a generator step per play: a server asks once a roll)."""
+    if not plays:
+        return None
+    batch = plays[0]._batch
+    if len(plays) * _BOARD_SIZE != len(batch.boards):
+        return None
+    indices = [play._index for play in plays if play._batch is batch]
+    return batch if indices == list(range(len(plays))) else None
+
+
 def packed_boards(plays: Sequence[Play]) -> bytes:
     """The positions after ``plays`` as one bytes object of 54-byte rows (see ``Position.raw``).
 
     Free when ``plays`` is a whole list from :meth:`Position.plays`, which is
     how engines evaluate every candidate of a roll in one pass.
     """
-    if plays:
-        batch = plays[0]._batch
-        if len(plays) * _BOARD_SIZE == len(batch.boards) and all(
-            play._batch is batch and play._index == index for index, play in enumerate(plays)
-        ):
-            return batch.boards
+    batch = _whole_batch(plays)
+    if batch is not None:
+        return batch.boards
     return b"".join(play._board for play in plays)
 
 
@@ -183,10 +192,7 @@ def packed_moves(plays: Sequence[Play]) -> bytes:
 
     Free when ``plays`` is a whole list from :meth:`Position.plays` (see :func:`packed_boards`).
     """
-    if plays:
-        batch = plays[0]._batch
-        if len(plays) * _MOVE_BYTES == len(batch.moves) and all(
-            play._batch is batch and play._index == index for index, play in enumerate(plays)
-        ):
-            return batch.moves
+    batch = _whole_batch(plays)
+    if batch is not None:
+        return batch.moves
     return b"".join(play._batch.moves[play._index * _MOVE_BYTES :][:_MOVE_BYTES] for play in plays)

@@ -324,13 +324,15 @@ class LiveTable:
     @property
     def view(self) -> TableView:
         """What the clients see of the table (a new table after a reload gets a new view)."""
-        if self._view is None or self._view.table is not self.table:
-            self._view = TableView(self.table)
-        return self._view
+        table = self.runner.state
+        view = self._view
+        if view is None or view.table is not table:
+            view = self._view = TableView(table)
+        return view
 
     def side(self, conn: Connection) -> int | None:
         """The side ``conn``'s user sees the table from (None: a spectator)."""
-        return self.table.viewer_side(conn.user.id) if conn.user is not None else None
+        return self.runner.state.viewer_side(conn.user.id) if conn.user is not None else None
 
 
 @dataclass

@@ -161,6 +161,9 @@ class Table:
         self.tournament = tournament
         self.status = TableStatus.OPEN
         self.seats: list[Seat] | None = None
+        #: The side the bot plays (None: two people, or not started), set with the seats:
+        #: read several times an action (practice's rules, the timers).
+        self.bot_side: int | None = None
         self.series: Match | Session | None = None
         #: The dice of the game being played, with the players' entropy (DICE.md).
         self.dice = FairDiceSource()
@@ -218,15 +221,6 @@ class Table:
         if user_id is not None and self.seats is None and user_id == self.creator.user_id:
             return 0
         return self.side_of(user_id)
-
-    @property
-    def bot_side(self) -> int | None:
-        if self.seats is None:
-            return None
-        for side, seat in enumerate(self.seats):
-            if seat.bot is not None:
-                return side
-        return None
 
     def bot_to_act(self) -> bool:
         """Whether the bot must act now (it never throws the opening roll: the human does)."""
@@ -499,6 +493,8 @@ class Table:
         if len(seats) != 2:
             raise Refused("bad_message", Message("a table has two seats"))
         self.seats = seats
+        bots = [side for side, seat in enumerate(seats) if seat.bot is not None]
+        self.bot_side = bots[0] if bots else None
         self.series = self.settings.rules.new_series(self.dice)
         self._begin_game(changes)
         self.status = changes.status = TableStatus.PLAYING

@@ -162,10 +162,11 @@ class TableSockets:
         def handle(message: ClientMessage) -> Coroutine[Any, Any, None]:
             return self._table_message(live, conn, message, received)
 
-        where = f"table {live.table.id}: a message"
+        table_id = live.table.id
         await answer_message(
-            conn, raw, TABLE_MESSAGES, handle, self.hub.faults, where, table_id=live.table.id
-        )
+            conn, raw, TABLE_MESSAGES, handle, self.hub.faults, f"table {table_id}: a message",
+            table_id=table_id,
+        )  # fmt: skip
 
     async def _table_message(
         self, live: LiveTable, conn: Connection, message: ClientMessage, received: float

@@ -156,6 +156,12 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         #: Frames of :meth:`send_now` waiting for :meth:`release` (None: written at once).
         self.held: list[bytes] | None = None
+        #: Whether the extensions agreed leave a short message alone (every one is ours,
+        #: :class:`_Deflate`): known once the handshake is complete, looked at on each send.
+        self._short_as_is: bool | None = None
+        #: Whether every extension agreed is permessage-deflate, and that one (None: none
+        #: was): what reading a frame here needs, known once the socket is open.
+        self._inflating: tuple[bool, PerMessageDeflate | None] | None = None
         if self.config.ws_per_message_deflate:
             # The same window settings as uvicorn's own, at level 1 and with short
             # messages left alone.
@@ -218,14 +224,20 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
             limit = conn.max_fragment_size if limit is None else min(limit, conn.max_fragment_size)
         if len(data) != start + size or (limit is not None and size > limit):
             return False
-        deflate = [e for e in conn.extensions if isinstance(e, PerMessageDeflate)]
-        if len(deflate) != len(conn.extensions) or (compressed and not deflate):
+        inflating = self._inflating
+        if inflating is None:  # the extensions agreed at the handshake never change
+            agreed = [e for e in conn.extensions if isinstance(e, PerMessageDeflate)]
+            only_deflate = len(agreed) == len(conn.extensions)
+            inflating = self._inflating = (only_deflate, agreed[0] if agreed else None)
+        only_deflate, deflate = inflating
+        if not only_deflate or (compressed and deflate is None):
             return False
         payload = apply_mask(data[start:], data[start - 4 : start])
         frame = Frame(Opcode.TEXT, payload, rsv1=compressed)
         if compressed:
             try:
-                frame = deflate[0].decode(frame, max_size=limit)
+                assert deflate is not None
+                frame = deflate.decode(frame, max_size=limit)
             except ProtocolError as exc:  # as websockets' parser fails the connection
                 conn.fail(CloseCode.PROTOCOL_ERROR, str(exc))
                 conn.parser_exc = exc
@@ -263,11 +275,16 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
             return False
         conn = self.conn
         data = text.encode()
+        short_as_is = self._short_as_is
+        if short_as_is is None:  # the extensions agreed at the handshake never change
+            short_as_is = self._short_as_is = all(
+                isinstance(extension, _Deflate) for extension in conn.extensions
+            )
         if (
             len(data) < COMPRESS_FROM
+            and short_as_is
             and conn.state is State.OPEN
             and not conn.expect_continuation_frame
-            and all(isinstance(extension, _Deflate) for extension in conn.extensions)
         ):
             # What websockets' send_text would write (its extensions leave a short message
             # alone), after whatever it has waiting.
