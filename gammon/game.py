@@ -91,7 +91,7 @@ from gammon.events import (
 from gammon.i18n import N_
 from gammon.match_id import GameState, MatchIdFields, MatchIdValues, match_id_of_valid
 from gammon.messages import Message
-from gammon.play import Play
+from gammon.play import Play, notations
 from gammon.position import Dice, Position, validate_dice
 from gammon.rules import GameRules, cube_refusal_message, cube_unavailable_message, is_whole
 
@@ -868,9 +868,9 @@ class Game:
                 f"a play must be a Play or its notation, got {type(play).__name__}"
             )
         text = play.strip()
-        for legal in self._plays:
-            if str(legal) == text:
-                return legal
+        texts = notations(self._plays)
+        if text in texts:
+            return self._plays[texts.index(text)]
         try:
             parsed = self.position.parse_play(text, self._dice)
         except (InvalidPlayError, IllegalPlayError) as exc:

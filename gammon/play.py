@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     # Only for annotations: position imports this module to make plays.
     from gammon.position import Position
 
-__all__ = ["Move", "Play", "packed_boards", "packed_moves"]
+__all__ = ["Move", "Play", "notations", "packed_boards", "packed_moves"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +55,13 @@ class _Batch:
         self.used = used
         #: Every play's notation, written together the first time one is asked for.
         self.texts: list[str] | None = None
+
+    def notations(self) -> list[str]:
+        """Every play's notation, in the generator's order."""
+        texts = self.texts
+        if texts is None:
+            texts = self.texts = format_rows(self.moves, len(self.boards) // _BOARD_SIZE, self.used)
+        return texts
 
 
 _BOARD_SIZE = 54
@@ -139,13 +146,7 @@ class Play:
     def __str__(self) -> str:
         # The whole roll's at once (one compiled call): a played text is matched against
         # every legal play's (Game.play), and a list of plays is usually shown whole.
-        batch = self._batch
-        texts = batch.texts
-        if texts is None:
-            texts = batch.texts = format_rows(
-                batch.moves, len(batch.boards) // _BOARD_SIZE, batch.used
-            )
-        return texts[self._index]
+        return self._batch.notations()[self._index]
 
     def __repr__(self) -> str:
         dice = self._batch.dice
@@ -172,6 +173,15 @@ def _whole_batch(plays: Sequence[Play]) -> _Batch | None:
         return None
     indices = [play._index for play in plays if play._batch is batch]
     return batch if indices == list(range(len(plays))) else None
+
+
+def notations(plays: Sequence[Play]) -> list[str]:
+    """Each play's notation (``str``), written in one compiled call when ``plays`` is a
+    whole list from :meth:`Position.plays`: what a played text is looked up in."""
+    batch = _whole_batch(plays)
+    if batch is not None:
+        return batch.notations()
+    return [str(play) for play in plays]
 
 
 def packed_boards(plays: Sequence[Play]) -> bytes:

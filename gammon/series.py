@@ -186,9 +186,10 @@ class Series(ABC):
         """The names of :meth:`legal_actions`, each once, in the same order."""
         if self.is_over:
             return []
-        if self.game.is_over:
+        game = self._games[-1]
+        if game.is_over:
             return [Forfeit.name]
-        return self.game.legal_action_names(side)
+        return game.legal_action_names(side)
 
     def apply(self, action: Action) -> tuple[Event, ...]:
         """Carry out ``action`` in the current game (:meth:`Game.apply`).

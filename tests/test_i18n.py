@@ -406,7 +406,7 @@ ALLOWED: dict[str, str] = {
     "server fault: reconnect": "a WebSocket close reason, for programs",
     "too slow: reconnect": "a WebSocket close reason, for programs",
     "a lobby message": "where a fault happened, for the server's log",
-    "table {live.table.id}: a message": "where a fault happened, for the server's log",
+    "table {table_id}: a message": "where a fault happened, for the server's log",
     "the lobby socket": "where a fault happened, for the server's log",
     "table {table_id}: the socket": "where a fault happened, for the server's log",
     "tournament {number}: the socket": "where a fault happened, for the server's log",
