@@ -118,6 +118,7 @@ class TableView:
         }
 
     def game_json(self, viewer: int | None, lang: str = "en") -> dict[str, Any] | None:
+        self._at_current_seq()
         table = self.table
         if table.game is None or table.series is None:
             return None
@@ -135,6 +136,7 @@ class TableView:
         }
 
     def series_json(self) -> dict[str, Any] | None:
+        self._at_current_seq()
         table = self.table
         series = table.series
         if series is None:
@@ -208,8 +210,8 @@ class TableView:
 
     def _boards(self) -> tuple[str, str, str | None]:
         """Side 0's and side 1's boards as JSON text and the Position ID, made once per
-        ``seq`` in one compiled call (:func:`state_boards_text`)."""
-        self._at_current_seq()
+        ``seq`` in one compiled call (:func:`state_boards_text`; called after
+        :meth:`_at_current_seq`, as every part is)."""
         boards = self._boards_text
         if boards is None:
             game = self.table.game
@@ -221,7 +223,6 @@ class TableView:
         """The GNU Match ID of the current state (the game and the series show it)."""
         series = self.table.series
         assert series is not None
-        self._at_current_seq()
         return self._part("match_id", lambda: series.id)
 
     def _legal_plays_json(self, view: int) -> list[dict[str, Any]]:
@@ -385,9 +386,9 @@ class TableView:
         return "".join(
             (
                 '{"type":"state","table":',
-                dumps(table.id),
+                str(table.id),  # ints, written as JSON writes them
                 ',"seq":',
-                dumps(table.seq),
+                str(table.seq),
                 ',"status":',
                 dumps(table.status.value),
                 ',"settings":',
@@ -403,7 +404,7 @@ class TableView:
                 ',"players":',
                 dumps(players_json(self.table, connected)),
                 ',"spectators":',
-                dumps(spectators),
+                str(spectators),
                 ',"series":',
                 dumps(self.series_json()),
                 ',"game":',
