@@ -329,7 +329,7 @@ def match_id_of_valid(
     # Each valid value fits its field's width: shifted into place, not masked (no call
     # per field: the server writes a Match ID after every action).
     key = (
-        (cube_value.bit_length() - 1)  # _CUBE starts at bit 0
+        (cube_value.bit_length() - 1) << _CUBE[0]
         | (_CENTRED if cube_owner is None else cube_owner) << _CUBE_OWNER[0]
         | player_on_roll << _DICE_OWNER[0]
         | crawford << _CRAWFORD[0]

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from isal import isal_zlib
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -124,6 +124,27 @@ class _Deflate(PerMessageDeflate):
         return Frame(frame.opcode, data, frame.fin, first, frame.rsv2, frame.rsv3)
 
 
+class _Agreed(NamedTuple):
+    """What reading and sending here need of the extensions agreed at the handshake
+    (which never change after it): read once, not at every message."""
+
+    #: Every extension is permessage-deflate (a frame is read here, not by websockets).
+    only_deflate: bool
+    #: The permessage-deflate extension, if one was agreed.
+    deflate: PerMessageDeflate | None
+    #: Every extension is ours (:class:`_Deflate`), which leaves a short message alone.
+    short_as_is: bool
+
+
+def _agreed(extensions: Sequence[Extension]) -> _Agreed:
+    deflate = [e for e in extensions if isinstance(e, PerMessageDeflate)]
+    return _Agreed(
+        only_deflate=len(deflate) == len(extensions),
+        deflate=deflate[0] if deflate else None,
+        short_as_is=all(isinstance(e, _Deflate) for e in extensions),
+    )
+
+
 def short_text_frame(data: bytes) -> bytes:
     """A server's frame of one whole text message of ``data`` (UTF-8, under 64 KiB), not
     compressed: FIN and the text opcode, the length (RFC 6455 5.2; a server never masks)."""
@@ -156,12 +177,8 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         #: Frames of :meth:`send_now` waiting for :meth:`release` (None: written at once).
         self.held: list[bytes] | None = None
-        #: Whether the extensions agreed leave a short message alone (every one is ours,
-        #: :class:`_Deflate`): known once the handshake is complete, looked at on each send.
-        self._short_as_is: bool | None = None
-        #: Whether every extension agreed is permessage-deflate, and that one (None: none
-        #: was): what reading a frame here needs, known once the socket is open.
-        self._inflating: tuple[bool, PerMessageDeflate | None] | None = None
+        #: The extensions agreed (:func:`_agreed`), once the handshake is complete.
+        self._agreed: _Agreed | None = None
         if self.config.ws_per_message_deflate:
             # The same window settings as uvicorn's own, at level 1 and with short
             # messages left alone.
@@ -224,13 +241,9 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
             limit = conn.max_fragment_size if limit is None else min(limit, conn.max_fragment_size)
         if len(data) != start + size or (limit is not None and size > limit):
             return False
-        inflating = self._inflating
-        if inflating is None:  # the extensions agreed at the handshake never change
-            agreed = [e for e in conn.extensions if isinstance(e, PerMessageDeflate)]
-            only_deflate = len(agreed) == len(conn.extensions)
-            inflating = self._inflating = (only_deflate, agreed[0] if agreed else None)
-        only_deflate, deflate = inflating
-        if not only_deflate or (compressed and deflate is None):
+        agreed = self._agreed or self._agree()
+        deflate = agreed.deflate
+        if not agreed.only_deflate or (compressed and deflate is None):
             return False
         payload = apply_mask(data[start:], data[start - 4 : start])
         frame = Frame(Opcode.TEXT, payload, rsv1=compressed)
@@ -261,6 +274,11 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
         if scope is not None:
             scope["extensions"][DIRECT] = self
 
+    def _agree(self) -> _Agreed:
+        """Read the extensions agreed (called once the socket is open)."""
+        self._agreed = _agreed(self.conn.extensions)
+        return self._agreed
+
     def send_now(self, text: str) -> bool:
         """Send a text message now, as an ASGI ``websocket.send`` would; False (nothing
         sent) when that would have to wait or fail: before the handshake, after the
@@ -275,14 +293,9 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
             return False
         conn = self.conn
         data = text.encode()
-        short_as_is = self._short_as_is
-        if short_as_is is None:  # the extensions agreed at the handshake never change
-            short_as_is = self._short_as_is = all(
-                isinstance(extension, _Deflate) for extension in conn.extensions
-            )
         if (
             len(data) < COMPRESS_FROM
-            and short_as_is
+            and (self._agreed or self._agree()).short_as_is
             and conn.state is State.OPEN
             and not conn.expect_continuation_frame
         ):
